@@ -1,0 +1,31 @@
+import js from "@eslint/js"
+import effect from "@effect/eslint-plugin"
+import tseslint from "typescript-eslint"
+
+export default tseslint.config(
+  { ignores: ["**/node_modules/**", "**/.tuma/**", "**/dist/**", "**/*.mjs"] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  ...effect.configs.dprint,
+  {
+    rules: {
+      "@typescript-eslint/no-explicit-any": "off",
+      "@typescript-eslint/no-namespace": "off",
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
+      "@typescript-eslint/no-empty-object-type": "off",
+      "no-control-regex": "off",
+      "no-misleading-character-class": "off",
+      "@effect/dprint": ["error", {
+        config: {
+          indentWidth: 2,
+          lineWidth: 120,
+          semiColons: "asi",
+          quoteStyle: "alwaysDouble",
+          trailingCommas: "never",
+          operatorPosition: "maintain",
+          "arrowFunction.useParentheses": "force"
+        }
+      }]
+    }
+  }
+)
