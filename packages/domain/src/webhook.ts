@@ -1,0 +1,235 @@
+/**
+ * Delivery webhooks (spec §6, decisions.md §22–23, §27): the payload and the exact bytes that are
+ * signed and sent, the signature, the retry schedule and the consecutive-failure rule.
+ *
+ * Pure: no I/O, no clock reads (every time is an argument). `node:crypto` is used for HMAC only.
+ */
+import { Schema } from "effect"
+import { createHmac, timingSafeEqual } from "node:crypto"
+
+// ---------------------------------------------------------------------------------------------
+// Events and payload
+// ---------------------------------------------------------------------------------------------
+
+/** The two events of spec §6. */
+export const WebhookEventType = Schema.Literal("sms.delivered", "sms.failed")
+export type WebhookEventType = typeof WebhookEventType.Type
+
+/** Final message states that produce an event. */
+export type WebhookFinalStatus = "delivered" | "failed"
+
+/** The event posted for a final message status. */
+export const webhookEventFor = (status: WebhookFinalStatus): WebhookEventType =>
+  status === "delivered" ? "sms.delivered" : "sms.failed"
+
+/** ISO 8601 date-time with an explicit numeric offset, e.g. `2025-03-01T09:30:00+03:00`. */
+const IsoWithOffset = Schema.String.pipe(
+  Schema.pattern(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?[+-]\d{2}:\d{2}$/)
+)
+
+/**
+ * The webhook body of spec §6, fields in the specification's order (the order they are serialised).
+ * `delivered_at` is the moment the message reached its final state: the carrier's delivery
+ * confirmation for `sms.delivered`, the moment of failure for `sms.failed` (the spec types it as a
+ * string, never null).
+ */
+export const WebhookPayload = Schema.Struct({
+  event: WebhookEventType,
+  message_id: Schema.String,
+  to: Schema.String,
+  status: Schema.String,
+  sender_id: Schema.String,
+  error: Schema.NullOr(Schema.String),
+  delivered_at: IsoWithOffset,
+  timestamp: Schema.Int
+})
+export type WebhookPayload = typeof WebhookPayload.Type
+
+/** A moment: a `Date`, epoch milliseconds, or an ISO 8601 string. */
+export type Instant = Date | number | string
+
+const toEpochMillis = (instant: Instant): number => {
+  const ms = instant instanceof Date ? instant.getTime() : typeof instant === "number" ? instant : Date.parse(instant)
+  if (!Number.isFinite(ms)) throw new RangeError(`invalid instant: ${String(instant)}`)
+  return ms
+}
+
+const pad = (n: number, width = 2) => String(n).padStart(width, "0")
+
+/**
+ * Formats an instant as ISO 8601 with a numeric offset and whole seconds:
+ * `formatIsoWithOffset(0)` is `1970-01-01T00:00:00+00:00`; with `offsetMinutes = 180`,
+ * `1970-01-01T03:00:00+03:00`. The offset is a presentation choice; the instant is unchanged.
+ */
+export const formatIsoWithOffset = (instant: Instant, offsetMinutes = 0): string => {
+  if (!Number.isInteger(offsetMinutes) || Math.abs(offsetMinutes) > 18 * 60) {
+    throw new RangeError(`invalid UTC offset: ${offsetMinutes} minutes`)
+  }
+  const ms = toEpochMillis(instant)
+  const local = new Date(Math.floor(ms / 1000) * 1000 + offsetMinutes * 60_000)
+  const sign = offsetMinutes < 0 ? "-" : "+"
+  const abs = Math.abs(offsetMinutes)
+  return `${pad(local.getUTCFullYear(), 4)}-${pad(local.getUTCMonth() + 1)}-${pad(local.getUTCDate())}T` +
+    `${pad(local.getUTCHours())}:${pad(local.getUTCMinutes())}:${pad(local.getUTCSeconds())}` +
+    `${sign}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`
+}
+
+export interface WebhookPayloadInput {
+  readonly messageId: string
+  readonly to: string
+  readonly status: WebhookFinalStatus
+  readonly senderId: string
+  /** Failure reason for `failed`; ignored (sent as null) for `delivered`. */
+  readonly error?: string | null | undefined
+  /** When the message reached its final state. */
+  readonly finalAt: Instant
+  /** When the event is emitted (the `timestamp` field, unix seconds). */
+  readonly now: Instant
+  /** Offset used to print `delivered_at` (minutes east of UTC). Default 0 (`+00:00`). */
+  readonly utcOffsetMinutes?: number | undefined
+}
+
+/** Builds the spec §6 payload. */
+export const buildWebhookPayload = (input: WebhookPayloadInput): WebhookPayload => ({
+  event: webhookEventFor(input.status),
+  message_id: input.messageId,
+  to: input.to,
+  status: input.status,
+  sender_id: input.senderId,
+  error: input.status === "delivered" ? null : (input.error ?? "Message delivery failed"),
+  delivered_at: formatIsoWithOffset(input.finalAt, input.utcOffsetMinutes ?? 0),
+  timestamp: Math.floor(toEpochMillis(input.now) / 1000)
+})
+
+/**
+ * The exact JSON text that is signed and sent (compact, fields in spec order). Build it once and
+ * store it: retries resend these same bytes with the same signature.
+ */
+export const serializeWebhookPayload = (payload: WebhookPayload): string =>
+  JSON.stringify({
+    event: payload.event,
+    message_id: payload.message_id,
+    to: payload.to,
+    status: payload.status,
+    sender_id: payload.sender_id,
+    error: payload.error,
+    delivered_at: payload.delivered_at,
+    timestamp: payload.timestamp
+  })
+
+/** Payload plus its serialised body. */
+export const buildWebhookBody = (
+  input: WebhookPayloadInput
+): { readonly payload: WebhookPayload; readonly body: string } => {
+  const payload = buildWebhookPayload(input)
+  return { payload, body: serializeWebhookPayload(payload) }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Signature (decisions.md §22, §27)
+// ---------------------------------------------------------------------------------------------
+
+/** Default signature header (decisions.md §22); deployments may rename it (§27). */
+export const DEFAULT_SIGNATURE_HEADER = "X-Service-Signature"
+export const EVENT_HEADER = "X-Service-Event"
+export const DELIVERY_HEADER = "X-Service-Delivery"
+
+/** Lowercase hex HMAC-SHA256 of the exact raw body with the endpoint's secret. */
+export const signWebhook = (rawBody: string | Uint8Array, secret: string): string =>
+  createHmac("sha256", secret).update(rawBody).digest("hex")
+
+const HEX64 = /^[0-9a-f]{64}$/
+
+/**
+ * Checks a signature header against the raw body, in constant time. Tolerates surrounding
+ * whitespace, upper-case hex, an optional `sha256=` prefix and Node's `string[]` header form
+ * (the first value is used). Anything else (missing, wrong length, non-hex) is `false`.
+ * Always pass the raw bytes received, never a re-serialised object.
+ */
+export const verifyWebhookSignature = (
+  rawBody: string | Uint8Array,
+  signatureHeader: string | ReadonlyArray<string> | null | undefined,
+  secret: string
+): boolean => {
+  const raw = typeof signatureHeader === "string" ? signatureHeader : signatureHeader?.[0]
+  if (raw === undefined || raw === null) return false
+  let candidate = raw.trim().toLowerCase()
+  if (candidate.startsWith("sha256=")) candidate = candidate.slice(7).trim()
+  const expected = Buffer.from(signWebhook(rawBody, secret), "utf8")
+  // Compare same-length buffers only; a malformed header still costs one comparison.
+  const given = HEX64.test(candidate) ? Buffer.from(candidate, "utf8") : Buffer.alloc(expected.length)
+  const equal = timingSafeEqual(given, expected)
+  return equal && HEX64.test(candidate)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Retries and the consecutive-failure rule (decisions.md §23)
+// ---------------------------------------------------------------------------------------------
+
+export interface WebhookRetryPolicy {
+  /** Delay before each retry, in milliseconds; its length is the number of retries. */
+  readonly retryDelaysMs: ReadonlyArray<number>
+  /** Consecutive failed attempts on one endpoint that disable it. */
+  readonly disableAfterConsecutiveFailures: number
+  /** Per-attempt request timeout, in milliseconds. */
+  readonly timeoutMs: number
+}
+
+/** 4 retries at 30 s, 2 min, 10 min and 1 h; disable after 10 consecutive failures; 10 s timeout. */
+export const defaultWebhookRetryPolicy: WebhookRetryPolicy = {
+  retryDelaysMs: [30_000, 120_000, 600_000, 3_600_000],
+  disableAfterConsecutiveFailures: 10,
+  timeoutMs: 10_000
+}
+
+/** Total attempts a delivery may take (the first plus the retries). */
+export const maxAttempts = (policy: WebhookRetryPolicy): number => policy.retryDelaysMs.length + 1
+
+/**
+ * Delay before the next attempt after attempt number `attemptsMade` (1-based) failed, or `null`
+ * when the retries are exhausted (the delivery is then finally failed).
+ */
+export const retryDelayAfter = (policy: WebhookRetryPolicy, attemptsMade: number): number | null => {
+  if (!Number.isInteger(attemptsMade) || attemptsMade < 1) throw new RangeError(`invalid attempt: ${attemptsMade}`)
+  const delay = policy.retryDelaysMs[attemptsMade - 1]
+  return delay === undefined ? null : delay
+}
+
+/** Outcome of one HTTP attempt. */
+export type WebhookAttemptOutcome = "success" | "failure"
+
+/** Any 2xx is success; 1xx, 3xx (redirects are never followed), 4xx and 5xx are failures. */
+export const classifyWebhookStatus = (status: number | null | undefined): WebhookAttemptOutcome =>
+  status !== null && status !== undefined && status >= 200 && status <= 299 ? "success" : "failure"
+
+export interface WebhookEndpointHealth {
+  readonly consecutiveFailures: number
+  readonly disabled: boolean
+}
+
+export interface WebhookEndpointHealthChange extends WebhookEndpointHealth {
+  /** True exactly once: on the failed attempt that crossed the threshold. Notify then. */
+  readonly justDisabled: boolean
+}
+
+/**
+ * The consecutive-failure rule: a success resets the count; a failure increments it and, on reaching
+ * the threshold, disables the endpoint. An endpoint already disabled stays disabled (only an
+ * operator re-enables it, see {@link reenableWebhookEndpoint}).
+ */
+export const applyWebhookAttempt = (
+  health: WebhookEndpointHealth,
+  outcome: WebhookAttemptOutcome,
+  policy: Pick<WebhookRetryPolicy, "disableAfterConsecutiveFailures"> = defaultWebhookRetryPolicy
+): WebhookEndpointHealthChange => {
+  if (outcome === "success") return { consecutiveFailures: 0, disabled: health.disabled, justDisabled: false }
+  const consecutiveFailures = health.consecutiveFailures + 1
+  const reached = consecutiveFailures >= policy.disableAfterConsecutiveFailures
+  return { consecutiveFailures, disabled: health.disabled || reached, justDisabled: !health.disabled && reached }
+}
+
+/** Re-enabling resets the count (decisions.md §23). Missed events are not resent by this. */
+export const reenableWebhookEndpoint = (_health: WebhookEndpointHealth): WebhookEndpointHealth => ({
+  consecutiveFailures: 0,
+  disabled: false
+})
