@@ -1,1 +1,3 @@
 export {}
+export * from "./mail/index.js"
+export * from "./webhook/index.js"

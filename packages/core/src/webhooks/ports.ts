@@ -1,0 +1,50 @@
+/**
+ * Ports of the webhook use cases: the outbound HTTP sender and the e-mail notifier.
+ * Adapters live in @tuma/providers (`webhook/HttpWebhookSender.ts`, `mail/SmtpMailer.ts`).
+ */
+import type { WebhookAttemptOutcome, WebhookEventType } from "@tuma/domain"
+import type { Effect } from "effect"
+import { Context, Schema } from "effect"
+
+/** One POST of one delivery. The sender signs `body` with `secret` at send time. */
+export interface WebhookRequest {
+  readonly url: string
+  /** The exact bytes to send and sign (built once, stored, resent unchanged on retries). */
+  readonly body: string
+  readonly secret: string
+  readonly event: WebhookEventType
+  /** `X-Service-Delivery`: one id per delivery, the same across its retries. */
+  readonly deliveryId: string
+  /** Per-attempt deadline in ms (decisions.md §23: 10 s). */
+  readonly timeoutMs: number
+  /** Loopback/private destinations permitted for this request regardless of the allow-list (demo). */
+  readonly allowPrivate?: boolean | undefined
+}
+
+/** What one attempt did. `status` is null when no HTTP response arrived. */
+export interface WebhookAttemptResult {
+  readonly outcome: WebhookAttemptOutcome
+  readonly status: number | null
+  readonly latencyMs: number
+  readonly error: string | null
+}
+
+/** Posts a webhook. Never fails: every problem is a failed attempt with an `error` text. */
+export class WebhookSender extends Context.Tag("@tuma/core/WebhookSender")<WebhookSender, {
+  readonly send: (request: WebhookRequest) => Effect.Effect<WebhookAttemptResult>
+}>() {}
+
+export class MailError extends Schema.TaggedError<MailError>()("MailError", {
+  message: Schema.String
+}) {}
+
+export interface MailMessage {
+  readonly to: string
+  readonly subject: string
+  readonly text: string
+}
+
+/** Sends e-mail (operator notifications). */
+export class Mailer extends Context.Tag("@tuma/core/Mailer")<Mailer, {
+  readonly send: (message: MailMessage) => Effect.Effect<void, MailError>
+}>() {}

@@ -1,0 +1,68 @@
+/**
+ * E-mail notifier over SMTP (nodemailer), configured by URL: `TUMA_SMTP_URL`, e.g.
+ * `smtp://127.0.0.1:2525`, `smtps://user:pass@mail.example.com:465`. Adapter of `Mailer`.
+ */
+import type { MailMessage } from "@tuma/core/webhooks/ports"
+import { Mailer, MailError } from "@tuma/core/webhooks/ports"
+import { Effect, Layer } from "effect"
+import nodemailer from "nodemailer"
+
+export interface SmtpMailerOptions {
+  /** `smtp://host:port` or `smtps://user:pass@host:port` (nodemailer connection URL). */
+  readonly url: string
+  /** `From:` address. Default `Tuma <no-reply@tuma.local>`. */
+  readonly from?: string | undefined
+  /** Socket/greeting timeout in ms. Default 10 s. */
+  readonly timeoutMs?: number | undefined
+}
+
+export const makeSmtpMailer = (options: SmtpMailerOptions) =>
+  Effect.acquireRelease(
+    Effect.sync(() => {
+      const url = new URL(options.url)
+      const timeout = options.timeoutMs ?? 10_000
+      const transport = nodemailer.createTransport({
+        host: url.hostname,
+        port: url.port === "" ? (url.protocol === "smtps:" ? 465 : 587) : Number(url.port),
+        secure: url.protocol === "smtps:",
+        ...(url.username !== "" ?
+          { auth: { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) } } :
+          {}),
+        // `?ignoreTLS=true` for plain local relays; STARTTLS is used when the server offers it otherwise.
+        ignoreTLS: url.searchParams.get("ignoreTLS") === "true",
+        tls: { rejectUnauthorized: url.searchParams.get("rejectUnauthorized") !== "false" },
+        connectionTimeout: timeout,
+        greetingTimeout: timeout,
+        socketTimeout: timeout
+      })
+      return transport
+    }),
+    (transport) => Effect.sync(() => transport.close())
+  ).pipe(Effect.map((transport) => {
+    const from = options.from ?? "Tuma <no-reply@tuma.local>"
+    return Mailer.of({
+      send: (message: MailMessage) =>
+        Effect.tryPromise({
+          try: () => transport.sendMail({ from, to: message.to, subject: message.subject, text: message.text }),
+          catch: (e) =>
+            new MailError({ message: `SMTP send to ${message.to} failed: ${String((e as Error)?.message ?? e)}` })
+        }).pipe(Effect.asVoid, Effect.withSpan("Mailer.send"))
+    })
+  }))
+
+export const layerSmtpMailer = (options: SmtpMailerOptions): Layer.Layer<Mailer> =>
+  Layer.scoped(Mailer, makeSmtpMailer(options))
+
+/**
+ * From the environment: `TUMA_SMTP_URL` and `TUMA_MAIL_FROM`. Without `TUMA_SMTP_URL` the mailer
+ * logs each message at warning level instead of sending (development).
+ */
+export const layerMailerFromEnv = (env: Record<string, string | undefined> = process.env): Layer.Layer<Mailer> =>
+  env.TUMA_SMTP_URL
+    ? layerSmtpMailer({ url: env.TUMA_SMTP_URL, from: env.TUMA_MAIL_FROM || undefined })
+    : Layer.succeed(
+      Mailer,
+      Mailer.of({
+        send: (m) => Effect.logWarning(`TUMA_SMTP_URL is not set; e-mail to ${m.to} not sent: ${m.subject}`)
+      })
+    )

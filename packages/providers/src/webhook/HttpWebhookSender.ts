@@ -1,0 +1,237 @@
+/**
+ * The webhook HTTP sender: node:http/https with keep-alive agents, no redirects followed, a hard
+ * per-attempt deadline, and the outbound address policy checked on the address actually connected
+ * to (a custom `lookup`, so a hostname that re-resolves to 127.0.0.1 later is still refused).
+ *
+ * Adapter of `WebhookSender` (@tuma/core/webhooks/ports).
+ */
+import type { WebhookAttemptResult, WebhookRequest } from "@tuma/core/webhooks/ports"
+import { WebhookSender } from "@tuma/core/webhooks/ports"
+import { DEFAULT_SIGNATURE_HEADER, DELIVERY_HEADER, EVENT_HEADER, signWebhook } from "@tuma/domain"
+import { Effect, Layer } from "effect"
+import * as dns from "node:dns"
+import * as http from "node:http"
+import * as https from "node:https"
+import { isIP } from "node:net"
+import type { AddressAllowList } from "./addressPolicy.js"
+import { makeAllowList, parseAllowList, refuseAddress } from "./addressPolicy.js"
+
+export interface HttpWebhookSenderOptions {
+  /** Signature header name (decisions.md §27, `webhooks.signatureHeader`). Default `X-Service-Signature`. */
+  readonly signatureHeader?: string | undefined
+  /** Operator allow-list of non-public IPs/CIDRs webhooks may reach (e.g. `["127.0.0.1"]` in tests). */
+  readonly allow?: AddressAllowList | ReadonlyArray<string> | string | undefined
+  /** Concurrent sockets per destination origin. Default 128. */
+  readonly maxSocketsPerOrigin?: number | undefined
+  readonly userAgent?: string | undefined
+}
+
+class AddressRefused extends Error {
+  readonly code = "WEBHOOK_ADDRESS_REFUSED"
+}
+
+type LookupCallback = (err: NodeJS.ErrnoException | null, address: any, family?: number) => void
+
+const makeLookup = (allow: AddressAllowList, allowPrivate: boolean) =>
+(
+  hostname: string,
+  options: dns.LookupOptions,
+  callback: LookupCallback
+): void => {
+  dns.lookup(hostname, { all: true, family: options.family ?? 0, hints: options.hints ?? 0 }, (err, addresses) => {
+    if (err) return callback(err, undefined)
+    const permitted = addresses.filter((a) => refuseAddress(a.address, allow, allowPrivate) === null)
+    if (permitted.length === 0) {
+      const first = addresses[0]
+      const why = first === undefined
+        ? `${hostname} did not resolve`
+        : refuseAddress(first.address, allow, allowPrivate) ?? "refused"
+      return callback(new AddressRefused(`${hostname}: ${why}`), undefined)
+    }
+    if (options.all) callback(null, permitted)
+    else callback(null, permitted[0].address, permitted[0].family)
+  })
+}
+
+const describeError = (e: unknown, timeoutMs: number): string => {
+  if (e instanceof AddressRefused) return e.message
+  const err = e as NodeJS.ErrnoException
+  if (err?.code === "WEBHOOK_TIMEOUT") return `timeout after ${timeoutMs} ms`
+  if (err?.code) return `connection error: ${err.code}${err.message ? ` (${err.message})` : ""}`
+  return `connection error: ${String(err?.message ?? e)}`
+}
+
+const failure = (error: string, latencyMs: number, status: number | null = null): WebhookAttemptResult => ({
+  outcome: "failure",
+  status,
+  latencyMs,
+  error
+})
+
+/** Builds the sender; `close` destroys the pooled sockets. */
+export const makeHttpWebhookSenderUnsafe = (options: HttpWebhookSenderOptions = {}) => {
+  const signatureHeader = options.signatureHeader ?? DEFAULT_SIGNATURE_HEADER
+  const allow = options.allow === undefined
+    ? makeAllowList([])
+    : typeof options.allow === "string"
+    ? parseAllowList(options.allow)
+    : "permits" in options.allow
+    ? options.allow
+    : makeAllowList(options.allow)
+  const maxSockets = options.maxSocketsPerOrigin ?? 128
+  const userAgent = options.userAgent ?? "Tuma-Webhooks/1.0"
+  const agentOptions = {
+    keepAlive: true,
+    keepAliveMsecs: 1_000,
+    maxSockets,
+    maxFreeSockets: maxSockets,
+    scheduling: "lifo" as const
+  }
+  // Separate pools for requests allowed to reach private addresses, so their sockets are never
+  // reused by a request that is not.
+  const pools = {
+    public: {
+      http: new http.Agent(agentOptions),
+      https: new https.Agent(agentOptions),
+      lookup: makeLookup(allow, false)
+    },
+    private: {
+      http: new http.Agent(agentOptions),
+      https: new https.Agent(agentOptions),
+      lookup: makeLookup(allow, true)
+    }
+  }
+
+  const attempt = (request: WebhookRequest, resume: (r: WebhookAttemptResult) => void) => {
+    const started = performance.now()
+    const elapsed = () => Math.round((performance.now() - started) * 100) / 100
+    let url: URL
+    try {
+      url = new URL(request.url)
+    } catch {
+      return { cancel: () => {}, immediate: failure(`invalid URL: ${request.url}`, 0) }
+    }
+    if (url.protocol !== "http:" && url.protocol !== "https:") {
+      return { cancel: () => {}, immediate: failure(`unsupported URL scheme: ${url.protocol}`, 0) }
+    }
+    const host = url.hostname.replace(/^\[|\]$/g, "")
+    const allowPrivate = request.allowPrivate === true
+    // An IP literal never goes through `lookup`: check it here.
+    if (isIP(host) !== 0) {
+      const refused = refuseAddress(host, allow, allowPrivate)
+      if (refused !== null) return { cancel: () => {}, immediate: failure(refused, 0) }
+    }
+    const pool = allowPrivate ? pools.private : pools.public
+    const isHttps = url.protocol === "https:"
+    const body = Buffer.from(request.body, "utf8")
+    const headers: Record<string, string | number> = {
+      "content-type": "application/json",
+      "content-length": body.length,
+      "user-agent": userAgent,
+      [signatureHeader]: signWebhook(body, request.secret),
+      [EVENT_HEADER]: request.event,
+      [DELIVERY_HEADER]: request.deliveryId
+    }
+    let done = false
+    let current: http.ClientRequest | undefined
+    const finish = (r: WebhookAttemptResult) => {
+      if (done) return
+      done = true
+      resume(r)
+    }
+    const timer = setTimeout(() => {
+      const e: NodeJS.ErrnoException = new Error("timeout")
+      e.code = "WEBHOOK_TIMEOUT"
+      current?.destroy(e)
+      finish(failure(`timeout after ${request.timeoutMs} ms`, elapsed()))
+    }, request.timeoutMs)
+
+    const send = (retryOnStaleSocket: boolean) => {
+      const req = (isHttps ? https : http).request({
+        protocol: url.protocol,
+        hostname: host,
+        port: url.port === "" ? (isHttps ? 443 : 80) : Number(url.port),
+        path: `${url.pathname}${url.search}`,
+        method: "POST",
+        agent: isHttps ? pool.https : pool.http,
+        lookup: pool.lookup as any,
+        headers,
+        ...(url.username !== ""
+          ? { auth: `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}` }
+          : {})
+      })
+      current = req
+      req.on("response", (res) => {
+        const status = res.statusCode ?? 0
+        const latencyMs = elapsed()
+        // Drain (and discard) the body so the socket returns to the pool; the deadline still guards it.
+        res.on("end", () => clearTimeout(timer))
+        res.on("error", () => clearTimeout(timer))
+        res.resume()
+        if (status >= 200 && status <= 299) finish({ outcome: "success", status, latencyMs, error: null })
+        else if (status >= 300 && status <= 399) {
+          const location = res.headers.location
+          finish(
+            failure(`redirect ${status} not followed${location ? ` (Location: ${location})` : ""}`, latencyMs, status)
+          )
+        } else finish(failure(`HTTP ${status}`, latencyMs, status))
+      })
+      req.on("error", (e: NodeJS.ErrnoException) => {
+        // A keep-alive socket the server closed while idle: resend once on a fresh socket.
+        if (retryOnStaleSocket && req.reusedSocket && (e.code === "ECONNRESET" || e.code === "EPIPE") && !done) {
+          return send(false)
+        }
+        clearTimeout(timer)
+        finish(failure(describeError(e, request.timeoutMs), elapsed()))
+      })
+      req.end(body)
+    }
+    send(true)
+    return {
+      cancel: () => {
+        done = true
+        clearTimeout(timer)
+        current?.destroy()
+      },
+      immediate: undefined
+    }
+  }
+
+  const send = (request: WebhookRequest): Effect.Effect<WebhookAttemptResult> =>
+    Effect.async<WebhookAttemptResult>((resume) => {
+      const { cancel, immediate } = attempt(request, (r) => resume(Effect.succeed(r)))
+      if (immediate !== undefined) {
+        resume(Effect.succeed(immediate))
+        return
+      }
+      return Effect.sync(cancel)
+    })
+
+  const close = () => {
+    for (const pool of [pools.public, pools.private]) {
+      pool.http.destroy()
+      pool.https.destroy()
+    }
+  }
+
+  return { send, close, signatureHeader, allow } as const
+}
+
+/** Scoped constructor: the pooled sockets are destroyed when the scope closes. */
+export const makeHttpWebhookSender = (options: HttpWebhookSenderOptions = {}) =>
+  Effect.acquireRelease(Effect.sync(() => makeHttpWebhookSenderUnsafe(options)), (s) => Effect.sync(s.close))
+
+/** `WebhookSender` over HTTP. */
+export const layerHttpWebhookSender = (options: HttpWebhookSenderOptions = {}): Layer.Layer<WebhookSender> =>
+  Layer.scoped(WebhookSender, Effect.map(makeHttpWebhookSender(options), (s) => WebhookSender.of({ send: s.send })))
+
+/**
+ * Options from the environment: `TUMA_WEBHOOK_SIGNATURE_HEADER` (default `X-Service-Signature`) and
+ * `TUMA_WEBHOOK_ALLOW` (comma-separated IPs/CIDRs, default empty).
+ */
+export const webhookSenderOptionsFromEnv = (
+  env: Record<string, string | undefined> = process.env
+): HttpWebhookSenderOptions => ({
+  signatureHeader: env.TUMA_WEBHOOK_SIGNATURE_HEADER || undefined,
+  allow: parseAllowList(env.TUMA_WEBHOOK_ALLOW)
+})
