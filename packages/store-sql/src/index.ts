@@ -1,1 +1,3 @@
-export {}
+export * as Database from "./Database.js"
+export * as Migrations from "./Migrations.js"
+export * as PgliteClient from "./PgliteClient.js"

@@ -1,0 +1,78 @@
+/**
+ * Choosing and opening the database.
+ *
+ * - `DATABASE_URL` set: PostgreSQL through `@effect/sql-pg` (a pool).
+ * - otherwise: embedded PGlite in `TUMA_DATA_DIR` (default `./.tuma/data`, persistent across
+ *   restarts); `memory://` keeps it in memory (tests, examples).
+ *
+ * `layer`/`layerFromEnv` also run the migrations at start-up (safe when two processes start at
+ * once, see Migrations.ts), so whatever is built on top finds the schema in place.
+ */
+import type { Migrator, SqlError } from "@effect/sql"
+import { SqlClient } from "@effect/sql"
+import { PgClient } from "@effect/sql-pg"
+import type { ConfigError } from "effect"
+import { Config, Effect, Layer, Option, Redacted } from "effect"
+import { mkdirSync } from "node:fs"
+import { runMigrations } from "./Migrations.js"
+import * as PgliteClient from "./PgliteClient.js"
+
+export const DEFAULT_DATA_DIR = "./.tuma/data"
+
+export type DatabaseConfig =
+  | {
+    readonly _tag: "Postgres"
+    readonly url: Redacted.Redacted<string>
+    /** Pool size (default 10). */
+    readonly maxConnections?: number | undefined
+  }
+  | {
+    readonly _tag: "Pglite"
+    /** A directory, or `memory://`. */
+    readonly dataDir: string
+  }
+
+export const postgres = (url: string, options: { readonly maxConnections?: number } = {}): DatabaseConfig => ({
+  _tag: "Postgres",
+  url: Redacted.make(url),
+  maxConnections: options.maxConnections
+})
+
+export const pglite = (dataDir: string = DEFAULT_DATA_DIR): DatabaseConfig => ({ _tag: "Pglite", dataDir })
+
+/** `DATABASE_URL` → PostgreSQL; else PGlite in `TUMA_DATA_DIR` (default `./.tuma/data`). */
+export const configFromEnv: Config.Config<DatabaseConfig> = Config.all({
+  url: Config.option(Config.redacted("DATABASE_URL")),
+  dataDir: Config.string("TUMA_DATA_DIR").pipe(Config.withDefault(DEFAULT_DATA_DIR)),
+  maxConnections: Config.option(Config.integer("DATABASE_POOL_SIZE"))
+}).pipe(
+  Config.map(({ dataDir, maxConnections, url }): DatabaseConfig =>
+    Option.isSome(url) && Redacted.value(url.value) !== ""
+      ? { _tag: "Postgres", url: url.value, maxConnections: Option.getOrUndefined(maxConnections) }
+      : { _tag: "Pglite", dataDir }
+  )
+)
+
+/** The `SqlClient` alone, without migrations. */
+export const layerClient = (config: DatabaseConfig): Layer.Layer<SqlClient.SqlClient, SqlError.SqlError> => {
+  if (config._tag === "Postgres") {
+    return PgClient.layer({
+      url: config.url,
+      maxConnections: config.maxConnections ?? 10,
+      applicationName: "tuma"
+    })
+  }
+  if (!config.dataDir.includes("://")) mkdirSync(config.dataDir, { recursive: true })
+  return PgliteClient.layer({ dataDir: config.dataDir })
+}
+
+/** The `SqlClient` with the schema migrated. */
+export const layer = (
+  config: DatabaseConfig
+): Layer.Layer<SqlClient.SqlClient, SqlError.SqlError | Migrator.MigrationError> =>
+  Layer.effectDiscard(runMigrations()).pipe(Layer.provideMerge(layerClient(config)))
+
+export const layerFromEnv: Layer.Layer<
+  SqlClient.SqlClient,
+  SqlError.SqlError | Migrator.MigrationError | ConfigError.ConfigError
+> = Layer.unwrapEffect(Effect.map(configFromEnv, layer))

@@ -1,0 +1,102 @@
+/**
+ * The embedded database: PGlite (Postgres compiled to WASM, in-process) behind an `@effect/sql`
+ * `SqlClient`, so every adapter runs the same SQL on PGlite and on PostgreSQL.
+ *
+ * - Statements compile with `PgClient.makeCompiler()` (the `pg` dialect, `$n` placeholders).
+ * - PGlite is one connection: access is serialised by a one-permit semaphore. A plain statement
+ *   takes the permit for its own duration; a transaction (`sql.withTransaction`) takes it for the
+ *   whole transaction, so statements of other fibers wait until COMMIT/ROLLBACK.
+ * - Parameterless statements run with the simple protocol (several statements allowed, as with
+ *   `pg`), others with the extended protocol.
+ * - `int8`/`bigint` values parse as strings, exactly like `pg` does, so adapters see the same
+ *   values on both drivers.
+ */
+import * as Reactivity from "@effect/experimental/Reactivity"
+import { makeCompiler } from "@effect/sql-pg/PgClient"
+import * as Client from "@effect/sql/SqlClient"
+import type { Connection } from "@effect/sql/SqlConnection"
+import { SqlError } from "@effect/sql/SqlError"
+import { PGlite } from "@electric-sql/pglite"
+import { Context, Effect, Layer, Stream } from "effect"
+
+export interface PgliteClientConfig {
+  /** `memory://` (default) for an in-memory database, or a directory path for a persistent one. */
+  readonly dataDir?: string | undefined
+}
+
+export interface PgliteClient extends Client.SqlClient {
+  readonly pglite: PGlite
+}
+
+export const PgliteClient = Context.GenericTag<PgliteClient>("@tuma/store-sql/PgliteClient")
+
+const INT8 = 20
+
+type Rows = ReadonlyArray<any>
+
+export const make = (config: PgliteClientConfig = {}) =>
+  Effect.gen(function*() {
+    const dataDir = config.dataDir ?? "memory://"
+    const db = yield* Effect.acquireRelease(
+      Effect.tryPromise({
+        try: () => PGlite.create(dataDir, { parsers: { [INT8]: (x: string) => x } }),
+        catch: (cause) => new SqlError({ cause, message: `PGlite: failed to open ${dataDir}` })
+      }),
+      (db) => Effect.promise(() => db.close()).pipe(Effect.ignore)
+    )
+    const lock = yield* Effect.makeSemaphore(1)
+    const compiler = makeCompiler()
+
+    const run = <A>(f: () => Promise<A>): Effect.Effect<A, SqlError> =>
+      Effect.tryPromise({
+        try: f,
+        catch: (cause) => new SqlError({ cause, message: "Failed to execute statement" })
+      })
+
+    const rowsOf = (sql: string, params: ReadonlyArray<unknown>): Effect.Effect<Rows, SqlError> =>
+      params.length === 0
+        ? run(async () => {
+          const results = await db.exec(sql)
+          return results.length === 1 ? results[0].rows : results.map((r) => r.rows)
+        })
+        : run(async () => (await db.query(sql, params as Array<unknown>)).rows)
+
+    /** `locked`: each call takes the permit (outside a transaction) or not (inside one). */
+    const makeConnection = (locked: boolean): Connection => {
+      const guard = <A>(eff: Effect.Effect<A, SqlError>): Effect.Effect<A, SqlError> =>
+        // uninterruptible: the WASM call cannot be cancelled, keep the permit until it returns
+        locked ? Effect.uninterruptible(lock.withPermits(1)(eff)) : Effect.uninterruptible(eff)
+      const execute = (
+        sql: string,
+        params: ReadonlyArray<unknown>,
+        transformRows: (<A extends object>(row: ReadonlyArray<A>) => ReadonlyArray<A>) | undefined
+      ) => guard(transformRows ? Effect.map(rowsOf(sql, params), transformRows) : rowsOf(sql, params))
+      return {
+        execute,
+        executeRaw: (sql, params) => guard(run(() => db.query(sql, params as Array<unknown>))),
+        executeValues: (sql, params) =>
+          guard(run(async () => (await db.query<any>(sql, params as Array<unknown>, { rowMode: "array" })).rows)),
+        executeUnprepared: execute,
+        executeStream: (sql, params, transformRows) => Stream.fromIterableEffect(execute(sql, params, transformRows))
+      }
+    }
+
+    const transactionAcquirer = Effect.as(
+      Effect.acquireRelease(lock.take(1), () => lock.release(1)),
+      makeConnection(false)
+    )
+
+    const client = yield* Client.make({
+      acquirer: Effect.succeed(makeConnection(true)),
+      transactionAcquirer,
+      compiler,
+      spanAttributes: [["db.system.name", "postgresql"], ["db.namespace", "pglite"]]
+    })
+    return Object.assign(client, { pglite: db }) as PgliteClient
+  })
+
+/** Provides `PgliteClient` and `SqlClient`. */
+export const layer = (config: PgliteClientConfig = {}): Layer.Layer<PgliteClient | Client.SqlClient, SqlError> =>
+  Layer.scopedContext(
+    Effect.map(make(config), (client) => Context.make(PgliteClient, client).pipe(Context.add(Client.SqlClient, client)))
+  ).pipe(Layer.provide(Reactivity.layer))

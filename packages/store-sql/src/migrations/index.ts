@@ -1,0 +1,17 @@
+/**
+ * The migration registry: every migration of the schema, keyed `NNNN_name` (the @effect/sql
+ * Migrator's `fromRecord` format). Ranges: 0001–0099 store, 0100–0199 delivery, 0200–0299 webhooks.
+ *
+ * To add one: create `NNNN_name.ts` in this folder with a default export
+ * `Effect<unknown, unknown, SqlClient>` and add one line below. SQL must run on PostgreSQL 15 and on
+ * PGlite (Postgres 18). Never edit a migration that has been committed; add a new one.
+ */
+import type { SqlClient } from "@effect/sql"
+import type { Effect } from "effect"
+import m0001 from "./0001_schema.js"
+import m0002 from "./0002_markets.js"
+
+export const migrations: Record<string, Effect.Effect<unknown, unknown, SqlClient.SqlClient>> = {
+  "0001_schema": m0001,
+  "0002_markets": m0002
+}
