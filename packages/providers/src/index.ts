@@ -1,3 +1,7 @@
 export {}
 export * from "./mail/index.js"
 export * from "./webhook/index.js"
+export * from "./simulated/SimulatedProvider.js"
+export * from "./smpp/codec.js"
+export * from "./smpp/SmppProvider.js"
+export * from "./smsc/SmscSimulator.js"

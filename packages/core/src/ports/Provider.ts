@@ -1,0 +1,126 @@
+/**
+ * The `Provider` port: a carrier that takes an SMS and later reports what became of it.
+ *
+ * - `submit` answers one of three outcomes (decisions.md §21):
+ *   - `Accepted`: the carrier took every part; one provider message id per part (a part the carrier
+ *     refused while others were accepted is listed in `refusedParts`: the message then fails, its units
+ *     stay spent, and it is never re-sent elsewhere).
+ *   - `NotAccepted`: no part reached the carrier (`transient` may fail over / retry, `permanent` fails).
+ *   - `Unknown`: a part was written to the carrier but no answer came back (timeout, connection lost);
+ *     `reference` is kept for reconciliation, the message is never re-sent elsewhere.
+ * - Delivery reports (per part) and inbound MO messages flow the other way through the
+ *   `ProviderEventSink` the adapter is built with. The adapter acknowledges the carrier only after the
+ *   sink's effect succeeds, so a report is never acknowledged before it is durable.
+ */
+import type { Effect } from "effect"
+import { Context, Data } from "effect"
+
+export type ProviderEncoding = "GSM-7" | "Unicode"
+
+/** What a provider is asked to carry: the final text (already converted), never re-encoded here. */
+export interface OutboundSms {
+  /** Our message uid; also the base of the reconciliation reference. */
+  readonly messageId: string
+  /** E.164 with a leading `+`. */
+  readonly recipient: string
+  /** Alphanumeric sender ID or a number. */
+  readonly senderId: string
+  readonly text: string
+  readonly encoding: ProviderEncoding
+}
+
+export class Accepted extends Data.TaggedClass("Accepted")<{
+  /** One id per part, in part order; `null` only at the indexes listed in `refusedParts`. */
+  readonly providerMessageIds: ReadonlyArray<string | null>
+  /** Parts the carrier refused although others were accepted (index into the parts, reason). */
+  readonly refusedParts: ReadonlyArray<{ readonly index: number; readonly reason: string }>
+}> {}
+
+export class NotAccepted extends Data.TaggedClass("NotAccepted")<{
+  readonly transient: boolean
+  /** Human-readable reason, e.g. "Carrier refused the destination address (ESME_RINVDSTADR)". */
+  readonly reason: string
+  /** Carrier/protocol code, e.g. `ESME_RINVDSTADR`, `SMSC_UNAVAILABLE`. */
+  readonly code: string
+}> {}
+
+export class Unknown extends Data.TaggedClass("Unknown")<{
+  /** Our reference for the submit (kept for reconciliation). */
+  readonly reference: string
+  readonly reason: string
+  /** Ids of the parts that were accepted before the outcome became unknown (null where unknown). */
+  readonly providerMessageIds: ReadonlyArray<string | null>
+}> {}
+
+export type SubmitOutcome = Accepted | NotAccepted | Unknown
+
+/** Carrier-side final or intermediate state of one part. */
+export type PartState = "delivered" | "failed" | "enroute"
+
+/** A delivery report for one part, as received (id not yet normalised). */
+export class DeliveryReport extends Data.TaggedClass("DeliveryReport")<{
+  readonly providerId: string
+  readonly providerMessageId: string
+  readonly state: PartState
+  /** Carrier status word, e.g. `DELIVRD`, `UNDELIV`, `EXPIRED`. */
+  readonly deliveryStatus: string
+  /** Carrier error code when given (`err:` field), e.g. `000`. */
+  readonly errorCode: string | null
+  readonly receivedAt: Date
+}> {}
+
+/** A message sent by a handset (mobile originated). */
+export class InboundMessage extends Data.TaggedClass("InboundMessage")<{
+  readonly providerId: string
+  /** The handset, E.164 with `+` when the carrier gave a number. */
+  readonly from: string
+  /** The address it was sent to (our short code / sender). */
+  readonly to: string
+  readonly text: string
+  readonly receivedAt: Date
+}> {}
+
+/** A submit whose outcome was `Unknown` turned out accepted (late response). */
+export class LateAcceptance extends Data.TaggedClass("LateAcceptance")<{
+  readonly providerId: string
+  readonly reference: string
+  readonly partIndex: number
+  readonly providerMessageId: string
+}> {}
+
+export type ProviderEvent = DeliveryReport | InboundMessage | LateAcceptance
+
+/** Status of one part asked of the carrier (reconciliation of `Unknown`). */
+export type QueryOutcome =
+  | { readonly _tag: "Found"; readonly state: PartState; readonly deliveryStatus: string }
+  | { readonly _tag: "NotFound" }
+  | { readonly _tag: "Unsupported" }
+
+export interface Provider {
+  readonly id: string
+  /** Parts the text will take on this provider (what `submit` will send). */
+  readonly partCount: (sms: OutboundSms) => number
+  readonly submit: (sms: OutboundSms) => Effect.Effect<SubmitOutcome>
+  readonly query: (providerMessageId: string) => Effect.Effect<QueryOutcome>
+}
+
+/**
+ * Where adapters push what carriers report. The returned effect must complete only once the event is
+ * recorded durably; a failing effect makes the adapter answer the carrier with a temporary error so
+ * the carrier re-sends it.
+ */
+export class ProviderEventSink extends Context.Tag("@tuma/core/ProviderEventSink")<
+  ProviderEventSink,
+  { readonly handle: (event: ProviderEvent) => Effect.Effect<void, unknown> }
+>() {}
+
+/** Every configured provider, by id. */
+export class Providers extends Context.Tag("@tuma/core/Providers")<
+  Providers,
+  { readonly get: (id: string) => Provider | undefined; readonly all: ReadonlyArray<Provider> }
+>() {}
+
+export const providersFrom = (all: ReadonlyArray<Provider>): Providers["Type"] => {
+  const byId = new Map(all.map((p) => [p.id, p] as const))
+  return { get: (id) => byId.get(id), all }
+}

@@ -1,0 +1,148 @@
+/**
+ * A simulated carrier (no network): what the demo and the dev setup use.
+ *
+ * Unless configured otherwise it accepts every message and reports every part delivered about
+ * `receiptDelayMs` (300 ms) later, so a sent message reads `delivered` within about a second.
+ * Configurable: submit latency, the mix of outcomes (delivered / failed receipt / transient or
+ * permanent refusal / unknown), and a `down` switch (transient refusals, as an unreachable SMSC).
+ */
+import type { OutboundSms, Provider, QueryOutcome, SubmitOutcome } from "@tuma/core/ports/Provider"
+import { Accepted, DeliveryReport, NotAccepted, ProviderEventSink, Unknown } from "@tuma/core/ports/Provider"
+import type { Scope } from "effect"
+import { Clock, Duration, Effect, FiberSet, Random, Ref, Schedule } from "effect"
+import { partCount } from "../smpp/codec.js"
+
+export interface OutcomeMix {
+  readonly delivered?: number
+  /** Accepted, then a failed receipt (UNDELIV). */
+  readonly failed?: number
+  readonly refusedTransient?: number
+  readonly refusedPermanent?: number
+  readonly unknown?: number
+}
+
+export interface SimulatedProviderConfig {
+  readonly id: string
+  readonly latencyMs?: number
+  readonly receiptDelayMs?: number
+  /** Relative weights; default `{ delivered: 1 }`. */
+  readonly mix?: OutcomeMix
+  readonly down?: boolean
+}
+
+export interface SimulatedControl {
+  readonly setDown: (down: boolean) => Effect.Effect<void>
+  readonly setMix: (mix: OutcomeMix) => Effect.Effect<void>
+  readonly submitted: Effect.Effect<number>
+}
+
+export const makeSimulatedProvider = (
+  config: SimulatedProviderConfig
+): Effect.Effect<Provider & SimulatedControl, never, ProviderEventSink | Scope.Scope> =>
+  Effect.gen(function*() {
+    const sink = yield* ProviderEventSink
+    const fibers = yield* FiberSet.make()
+    const down = yield* Ref.make(config.down ?? false)
+    const mix = yield* Ref.make<OutcomeMix>(config.mix ?? { delivered: 1 })
+    const counter = yield* Ref.make(0)
+    const states = new Map<string, { state: "delivered" | "failed" | "enroute"; word: string }>()
+    const latency = Duration.millis(config.latencyMs ?? 5)
+    const receiptDelay = Duration.millis(config.receiptDelayMs ?? 300)
+
+    const pick = Effect.gen(function*() {
+      const m = yield* Ref.get(mix)
+      const entries = [
+        ["delivered", m.delivered ?? 0],
+        ["failed", m.failed ?? 0],
+        ["refusedTransient", m.refusedTransient ?? 0],
+        ["refusedPermanent", m.refusedPermanent ?? 0],
+        ["unknown", m.unknown ?? 0]
+      ] as const
+      const total = entries.reduce((s, [, w]) => s + w, 0)
+      if (total <= 0) return "delivered" as const
+      let r = (yield* Random.next) * total
+      for (const [k, w] of entries) {
+        if (r < w) return k
+        r -= w
+      }
+      return "delivered" as const
+    })
+
+    const report = (providerMessageId: string, ok: boolean) =>
+      Effect.gen(function*() {
+        yield* Effect.sleep(receiptDelay)
+        const word = ok ? "DELIVRD" : "UNDELIV"
+        states.set(providerMessageId, { state: ok ? "delivered" : "failed", word })
+        const now = yield* Clock.currentTimeMillis
+        yield* sink.handle(
+          new DeliveryReport({
+            providerId: config.id,
+            providerMessageId,
+            state: ok ? "delivered" : "failed",
+            deliveryStatus: word,
+            errorCode: ok ? "000" : "001",
+            receivedAt: new Date(now)
+          })
+        ).pipe(Effect.retry(Schedule.spaced("1 second")))
+      })
+
+    const submit = (sms: OutboundSms): Effect.Effect<SubmitOutcome> =>
+      Effect.gen(function*() {
+        yield* Effect.sleep(latency)
+        if (yield* Ref.get(down)) {
+          return new NotAccepted({
+            transient: true,
+            code: "SMSC_UNAVAILABLE",
+            reason: "Not sent: the carrier is unreachable."
+          })
+        }
+        const outcome = yield* pick
+        if (outcome === "refusedTransient") {
+          return new NotAccepted({
+            transient: true,
+            code: "SIM_TRANSIENT",
+            reason: "Not accepted: the carrier is busy."
+          })
+        }
+        if (outcome === "refusedPermanent") {
+          return new NotAccepted({
+            transient: false,
+            code: "SIM_REJECTED",
+            reason: "Not accepted: the carrier refused the destination number."
+          })
+        }
+        const n = partCount(sms.text, sms.encoding)
+        const ids: Array<string> = []
+        for (let i = 0; i < n; i++) {
+          const k = yield* Ref.updateAndGet(counter, (c) => c + 1)
+          const id = `sim-${config.id}-${k.toString(16).padStart(8, "0")}`
+          ids.push(id)
+          states.set(id, { state: "enroute", word: "ENROUTE" })
+        }
+        if (outcome === "unknown") {
+          return new Unknown({
+            reference: sms.messageId,
+            reason: "Outcome unknown: the carrier did not answer the submission in time.",
+            providerMessageIds: ids.map(() => null)
+          })
+        }
+        for (const id of ids) yield* FiberSet.run(fibers, report(id, outcome === "delivered"))
+        return new Accepted({ providerMessageIds: ids, refusedParts: [] })
+      })
+
+    const query = (id: string): Effect.Effect<QueryOutcome> =>
+      Effect.sync(() => {
+        const s = states.get(id)
+        return s === undefined ? { _tag: "NotFound" } : { _tag: "Found", state: s.state, deliveryStatus: s.word }
+      })
+
+    return {
+      id: config.id,
+      partCount: (sms) => partCount(sms.text, sms.encoding),
+      submit,
+      query,
+      setDown: (d) => Ref.set(down, d),
+      setMix: (m) => Ref.set(mix, m),
+      submitted: Ref.get(counter)
+    }
+  })
