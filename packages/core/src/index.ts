@@ -1,1 +1,4 @@
-export {}
+export * from "./Operator.js"
+export * from "./ports/Ids.js"
+export * from "./ports/OperatorStore.js"
+export * from "./ports/SendStore.js"

@@ -1,0 +1,50 @@
+/**
+ * The `Ids` port: where every new id comes from, so tests can control ids.
+ *
+ * - `uuidV7`: time-ordered (RFC 9562), used for rows listed newest first (messages, campaigns).
+ *   Its timestamp is read from Effect's `Clock`, so it follows `TestClock` in tests.
+ * - `uuidV4`: random, for everything else.
+ *
+ * `Ids.layer` is the production generator (crypto random). `Ids.layerSequential` yields
+ * predictable v4-shaped ids (`00000000-0000-4000-8000-000000000001`, …) for tests.
+ */
+import { Clock, Context, Effect, Layer } from "effect"
+
+const hex = (bytes: Uint8Array) => {
+  let s = ""
+  for (let i = 0; i < bytes.length; i++) s += bytes[i].toString(16).padStart(2, "0")
+  return `${s.slice(0, 8)}-${s.slice(8, 12)}-${s.slice(12, 16)}-${s.slice(16, 20)}-${s.slice(20, 32)}`
+}
+
+/** uuid v7 from a millisecond timestamp and 10 random bytes. */
+export const uuidV7FromTime = (millis: number, random: Uint8Array = crypto.getRandomValues(new Uint8Array(10))) => {
+  const b = new Uint8Array(16)
+  let t = Math.max(0, Math.floor(millis))
+  for (let i = 5; i >= 0; i--) {
+    b[i] = t % 256
+    t = Math.floor(t / 256)
+  }
+  b.set(random.subarray(0, 10), 6)
+  b[6] = 0x70 | (b[6] & 0x0f)
+  b[8] = 0x80 | (b[8] & 0x3f)
+  return hex(b)
+}
+
+export class Ids extends Context.Tag("@tuma/core/Ids")<Ids, {
+  readonly uuidV4: Effect.Effect<string>
+  readonly uuidV7: Effect.Effect<string>
+}>() {
+  /** Production ids: crypto-random v4, v7 stamped with `Clock`. */
+  static readonly layer: Layer.Layer<Ids> = Layer.succeed(Ids, {
+    uuidV4: Effect.sync(() => crypto.randomUUID()),
+    uuidV7: Effect.map(Clock.currentTimeMillis, (now) => uuidV7FromTime(now))
+  })
+
+  /** Deterministic ids for tests: a counter rendered as a valid uuid (v4 and v7 share it). */
+  static readonly layerSequential = (start = 1): Layer.Layer<Ids> =>
+    Layer.sync(Ids, () => {
+      let n = start
+      const next = Effect.sync(() => `00000000-0000-4000-8000-${(n++).toString(16).padStart(12, "0")}`)
+      return { uuidV4: next, uuidV7: next }
+    })
+}

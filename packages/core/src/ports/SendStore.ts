@@ -1,0 +1,201 @@
+/**
+ * The `SendStore` port: what the send use cases need from the durable store.
+ *
+ * A send reads everything its checks need in ONE call (`snapshot`), decides in memory, then hands
+ * a complete plan to `accept`, which applies it in ONE transaction:
+ *
+ *   claim the idempotency key → conditional wallet debits (+ ledger rows) → campaign → messages →
+ *   dispatch queue rows (queued messages only)
+ *
+ * and either commits all of it or nothing. The snapshot is only advisory for the wallet balance:
+ * `accept` re-checks it atomically (`balance >= units` in the UPDATE), so a wallet never goes
+ * negative under any concurrency; when it cannot cover the plan, `accept` writes nothing and
+ * answers `InsufficientFunds`.
+ *
+ * Infrastructure failures are defects (the adapter retries serialization failures/deadlocks).
+ * The SQL adapter is `SqlSendStore.layer` in @tuma/store-sql.
+ */
+import type { Effect, Option } from "effect"
+import { Context, Data } from "effect"
+
+export type SenderIdStatus = "pending" | "approved" | "rejected" | "suspended"
+export type MessageStatus = "scheduled" | "queued" | "processing" | "sent" | "delivered" | "failed"
+export type Channel = "api" | "web"
+export type Encoding = "GSM-7" | "Unicode"
+
+export interface MarketRow {
+  readonly id: string
+  readonly iso2: string
+  readonly calling_code: string
+  readonly name: string
+  readonly open: boolean
+}
+
+export interface SenderIdGrantRow {
+  readonly id: string
+  readonly market_id: string
+  /** Uppercase, as stored. */
+  readonly name: string
+  /** The case chosen by the requester, carried to the handset. */
+  readonly display_name: string
+  readonly status: SenderIdStatus
+  readonly is_global: boolean
+}
+
+export interface WalletRow {
+  readonly id: string
+  readonly market_id: string
+  readonly balance: number
+  readonly enabled: boolean
+}
+
+/** Per market: enabled routes through enabled providers, and their summed provider credit. */
+export interface ProviderCapacityRow {
+  readonly market_id: string
+  readonly routes: number
+  readonly credit: number
+}
+
+export interface SpamRuleRow {
+  readonly id: string
+  readonly kind: string
+  readonly pattern: string
+  readonly description: string
+}
+
+export interface SnapshotRequest {
+  readonly accountId: string
+  /** Sender ID name, already normalised to uppercase. */
+  readonly senderName: string
+  /** ISO2 destination countries of the send. */
+  readonly countries: ReadonlyArray<string>
+  /** E.164 recipients (for the opt-out lookup). */
+  readonly recipients: ReadonlyArray<string>
+}
+
+export interface SendSnapshot {
+  readonly account: { readonly id: string; readonly active: boolean } | undefined
+  /** The account's sender-ID records with that name, any status, any market. */
+  readonly senderIds: ReadonlyArray<SenderIdGrantRow>
+  /** Known markets among the requested countries (an unknown country is simply absent). */
+  readonly markets: ReadonlyArray<MarketRow>
+  /** Market ids with a verified route for the account. */
+  readonly verifiedMarketIds: ReadonlyArray<string>
+  readonly wallets: ReadonlyArray<WalletRow>
+  readonly providerCapacity: ReadonlyArray<ProviderCapacityRow>
+  /** The requested recipients that opted out of this account's messages. */
+  readonly optedOut: ReadonlyArray<string>
+  /** Enabled spam rules: global ones and the account's own. */
+  readonly spamRules: ReadonlyArray<SpamRuleRow>
+}
+
+/** Fields every message of one send shares. */
+export interface MessageCommon {
+  readonly account_id: string
+  readonly api_key_id: string | null
+  readonly campaign_id: string | null
+  readonly sender_id: string
+  readonly channel: Channel
+  /** `queued` messages are also written to the dispatch queue; `scheduled` ones are not (yet). */
+  readonly status: "queued" | "scheduled"
+  readonly idempotency_key: string | null
+  readonly created_at: Date
+  readonly scheduled_at: Date | null
+  readonly queued_at: Date | null
+}
+
+/** What differs per message of one send. */
+export interface MessageItem {
+  readonly id: string
+  readonly market_id: string
+  readonly country: string
+  readonly recipient: string
+  readonly text: string
+  readonly encoding: Encoding
+  readonly parts: number
+  readonly units: number
+}
+
+export interface NewMessages {
+  readonly common: MessageCommon
+  readonly items: ReadonlyArray<MessageItem>
+}
+
+export interface NewCampaign {
+  readonly id: string
+  readonly account_id: string
+  readonly api_key_id: string | null
+  readonly api_version: "v1" | "v2"
+  readonly name: string
+  readonly sender_id: string
+  readonly status: "queued" | "scheduled"
+  readonly recipient_count: number
+  readonly queued_count: number
+  readonly failed_count: number
+  readonly units: number
+  readonly failures: ReadonlyArray<unknown>
+  readonly scheduled_at: Date | null
+  readonly created_at: Date
+}
+
+export interface WalletDebit {
+  readonly wallet_id: string
+  readonly market_id: string
+  readonly units: number
+}
+
+export interface IdempotencyClaim {
+  readonly key: string
+  readonly endpoint: string
+  readonly fingerprint: string
+  readonly expires_at: Date
+  /** The answer to replay to later requests with this key (JSON-serialisable). */
+  readonly response: unknown
+}
+
+export interface AcceptPlan {
+  readonly accountId: string
+  readonly now: Date
+  readonly idempotency: IdempotencyClaim | undefined
+  readonly debits: ReadonlyArray<WalletDebit>
+  readonly campaign: NewCampaign | undefined
+  readonly messages: NewMessages
+}
+
+export interface IdempotencyRecord {
+  readonly key: string
+  readonly endpoint: string
+  readonly fingerprint: string
+  readonly response: unknown
+  readonly created_at: Date
+  readonly expires_at: Date
+}
+
+export type AcceptOutcome = Data.TaggedEnum<{
+  /** Everything is stored, charged and queued. */
+  Accepted: {}
+  /** The idempotency key is held by a committed (unexpired) record: nothing was written. */
+  KeyTaken: { readonly record: IdempotencyRecord }
+  /** A wallet could not cover its debit at commit time: nothing was written. */
+  InsufficientFunds: {
+    readonly shortfall: ReadonlyArray<{
+      readonly market_id: string
+      readonly units_required: number
+      readonly units_available: number
+    }>
+  }
+}>
+export const AcceptOutcome = Data.taggedEnum<AcceptOutcome>()
+
+export class SendStore extends Context.Tag("@tuma/core/SendStore")<SendStore, {
+  /** One round trip: everything the checks of spec §1 need for this send. */
+  readonly snapshot: (request: SnapshotRequest) => Effect.Effect<SendSnapshot>
+  /** The unexpired idempotency record of (account, key), if any. */
+  readonly findIdempotency: (
+    accountId: string,
+    key: string,
+    now: Date
+  ) => Effect.Effect<Option.Option<IdempotencyRecord>>
+  /** Applies the plan atomically (see the module comment). */
+  readonly accept: (plan: AcceptPlan) => Effect.Effect<AcceptOutcome>
+}>() {}

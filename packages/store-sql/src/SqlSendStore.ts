@@ -1,0 +1,192 @@
+/**
+ * SQL adapter of the `SendStore` port (PostgreSQL and PGlite, same SQL).
+ *
+ * `snapshot` is one statement (JSON sub-selects). `accept` is one transaction of at most six
+ * statements whatever the number of recipients (arrays through `unnest`, no per-row queries):
+ *
+ *   1. claim the idempotency key: INSERT … ON CONFLICT DO UPDATE … WHERE expired. A concurrent
+ *      transaction holding the same key blocks here until it commits (→ we replay it) or rolls
+ *      back (→ we own the key).
+ *   2. (several wallets only) lock the wallets in id order, so two sends never deadlock.
+ *   3. conditional debits + ledger rows in one statement:
+ *      UPDATE wallets SET balance = balance - n WHERE balance >= n RETURNING … → INSERT ledger.
+ *      A wallet that cannot cover its debit is not updated; the transaction is then rolled back.
+ *   4. the campaign row.
+ *   5. the messages and, for `queued` ones, their dispatch_queue rows in one statement.
+ *
+ * A serialization failure or deadlock (40001/40P01) retries the whole transaction.
+ */
+import { SqlClient } from "@effect/sql"
+import type { SqlError } from "@effect/sql/SqlError"
+import type { AcceptPlan, IdempotencyRecord, SendSnapshot } from "@tuma/core"
+import { AcceptOutcome, SendStore } from "@tuma/core"
+import { Array as Arr, Data, Effect, Layer, Option, Schedule } from "effect"
+
+class Insufficient extends Data.TaggedError("Insufficient")<{
+  readonly shortfall: ReadonlyArray<{ market_id: string; units_required: number; units_available: number }>
+}> {}
+
+const RETRYABLE = new Set(["40001", "40P01"])
+const isRetryable = (e: unknown): boolean => {
+  const cause = (e as SqlError | undefined)?.cause as { code?: string } | undefined
+  return (e as { _tag?: string })?._tag === "SqlError" && typeof cause?.code === "string" && RETRYABLE.has(cause.code)
+}
+
+export const make = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+
+  const snapshot = (r: {
+    accountId: string
+    senderName: string
+    countries: ReadonlyArray<string>
+    recipients: ReadonlyArray<string>
+  }) =>
+    sql<{ s: SendSnapshot }>`SELECT json_build_object(
+  'account', (SELECT json_build_object('id', a.id, 'active', a.active) FROM accounts a WHERE a.id = ${r.accountId}),
+  'senderIds', (SELECT coalesce(json_agg(json_build_object('id', s.id, 'market_id', s.market_id, 'name', s.name,
+      'display_name', s.display_name, 'status', s.status, 'is_global', s.is_global)), '[]'::json)
+    FROM sender_ids s WHERE s.account_id = ${r.accountId} AND s.name = ${r.senderName}),
+  'markets', (SELECT coalesce(json_agg(json_build_object('id', m.id, 'iso2', m.iso2, 'calling_code', m.calling_code,
+      'name', m.name, 'open', m.open)), '[]'::json)
+    FROM markets m WHERE m.iso2 = ANY(${r.countries}::text[])),
+  'verifiedMarketIds', (SELECT coalesce(json_agg(v.market_id), '[]'::json)
+    FROM verified_routes v WHERE v.account_id = ${r.accountId}),
+  'wallets', (SELECT coalesce(json_agg(json_build_object('id', w.id, 'market_id', w.market_id, 'balance', w.balance,
+      'enabled', w.enabled)), '[]'::json)
+    FROM wallets w WHERE w.account_id = ${r.accountId}),
+  'providerCapacity', (SELECT coalesce(json_agg(json_build_object('market_id', c.market_id, 'routes', c.routes,
+      'credit', c.credit)), '[]'::json)
+    FROM (SELECT pr.market_id, count(*)::int AS routes, coalesce(sum(pc.balance), 0)::int AS credit
+          FROM provider_routes pr
+          JOIN providers p ON p.id = pr.provider_id AND p.enabled
+          JOIN markets m ON m.id = pr.market_id AND m.iso2 = ANY(${r.countries}::text[])
+          LEFT JOIN provider_credits pc ON pc.provider_id = pr.provider_id AND pc.market_id = pr.market_id
+          WHERE pr.enabled
+          GROUP BY pr.market_id) c),
+  'optedOut', (SELECT coalesce(json_agg(o.recipient), '[]'::json)
+    FROM opt_outs o WHERE o.account_id = ${r.accountId} AND o.recipient = ANY(${r.recipients}::text[])),
+  'spamRules', (SELECT coalesce(json_agg(json_build_object('id', x.id, 'kind', x.kind, 'pattern', x.pattern,
+      'description', x.description)), '[]'::json)
+    FROM spam_rules x WHERE x.enabled AND (x.account_id IS NULL OR x.account_id = ${r.accountId}))
+) AS s`.pipe(
+      Effect.map((rows) => {
+        const s = rows[0].s as any
+        return { ...s, account: s.account ?? undefined } as SendSnapshot
+      }),
+      Effect.orDie
+    )
+
+  const recordOf = (row: any): IdempotencyRecord => ({
+    key: row.key,
+    endpoint: row.endpoint,
+    fingerprint: row.fingerprint,
+    response: row.response,
+    created_at: row.created_at,
+    expires_at: row.expires_at
+  })
+
+  const findIdempotency = (accountId: string, key: string, now: Date) =>
+    sql`SELECT key, endpoint, fingerprint, response, created_at, expires_at FROM idempotency_records
+        WHERE account_id = ${accountId} AND key = ${key} AND expires_at > ${now}`.pipe(
+      Effect.map((rows) => Option.map(Arr.head(rows), recordOf)),
+      Effect.orDie
+    )
+
+  const transaction = (plan: AcceptPlan) =>
+    Effect.gen(function*() {
+      const { common, items } = plan.messages
+      const idem = plan.idempotency
+      if (idem !== undefined) {
+        const claimed = yield* sql`INSERT INTO idempotency_records
+            (account_id, key, endpoint, fingerprint, response, created_at, expires_at)
+          VALUES (${plan.accountId}, ${idem.key}, ${idem.endpoint}, ${idem.fingerprint},
+            ${JSON.stringify(idem.response)}::jsonb, ${plan.now}, ${idem.expires_at})
+          ON CONFLICT (account_id, key) DO UPDATE SET endpoint = excluded.endpoint,
+            fingerprint = excluded.fingerprint, response = excluded.response,
+            created_at = excluded.created_at, expires_at = excluded.expires_at
+          WHERE idempotency_records.expires_at <= excluded.created_at
+          RETURNING key`
+        if (claimed.length === 0) {
+          const rows = yield* sql`SELECT key, endpoint, fingerprint, response, created_at, expires_at
+            FROM idempotency_records WHERE account_id = ${plan.accountId} AND key = ${idem.key}`
+          return AcceptOutcome.KeyTaken({ record: recordOf(rows[0]) })
+        }
+      }
+
+      const debits = plan.debits.filter((d) => d.units > 0)
+      if (debits.length > 0) {
+        const walletIds = debits.map((d) => d.wallet_id)
+        if (debits.length > 1) {
+          yield* sql`SELECT id FROM wallets WHERE id = ANY(${walletIds}::uuid[]) ORDER BY id FOR UPDATE`
+        }
+        const single = plan.campaign === undefined && items.length === 1 ? items[0].id : null
+        const debited = yield* sql<{ wallet_id: string }>`WITH d AS (
+            UPDATE wallets w SET balance = w.balance - d.units, updated_at = ${plan.now}
+            FROM unnest(${walletIds}::uuid[], ${debits.map((d) => d.units)}::int[]) AS d(id, units)
+            WHERE w.id = d.id AND w.balance >= d.units
+            RETURNING w.id, w.account_id, w.balance, d.units)
+          INSERT INTO wallet_ledger (wallet_id, account_id, kind, units, balance_after, message_id, campaign_id,
+            created_at)
+          SELECT d.id, d.account_id, 'debit', -d.units, d.balance, ${single}::uuid,
+            ${plan.campaign?.id ?? null}::uuid, ${plan.now}
+          FROM d
+          RETURNING wallet_id`
+        if (debited.length < debits.length) {
+          const ok = new Set(debited.map((r) => r.wallet_id))
+          const missing = debits.filter((d) => !ok.has(d.wallet_id))
+          const balances = yield* sql<{ id: string; balance: number }>`SELECT id, balance FROM wallets
+            WHERE id = ANY(${missing.map((d) => d.wallet_id)}::uuid[])`
+          return yield* new Insufficient({
+            shortfall: missing.map((d) => ({
+              market_id: d.market_id,
+              units_required: d.units,
+              units_available: balances.find((b) => b.id === d.wallet_id)?.balance ?? 0
+            }))
+          })
+        }
+      }
+
+      const c = plan.campaign
+      if (c !== undefined) {
+        yield* sql`INSERT INTO campaigns (id, account_id, api_key_id, api_version, name, sender_id, status,
+            recipient_count, queued_count, failed_count, units, failures, scheduled_at, created_at, updated_at)
+          VALUES (${c.id}, ${c.account_id}, ${c.api_key_id}, ${c.api_version}, ${c.name}, ${c.sender_id}, ${c.status},
+            ${c.recipient_count}, ${c.queued_count}, ${c.failed_count}, ${c.units},
+            ${JSON.stringify(c.failures)}::jsonb, ${c.scheduled_at}, ${c.created_at}, ${c.created_at})`
+      }
+
+      if (items.length > 0) {
+        const col = <K extends keyof (typeof items)[number]>(k: K) => items.map((m) => m[k])
+        yield* sql`WITH m AS (
+            INSERT INTO messages (id, account_id, api_key_id, campaign_id, market_id, country, recipient, sender_id,
+              text, encoding, parts, units, channel, status, idempotency_key, created_at, scheduled_at, queued_at,
+              updated_at)
+            SELECT u.id, ${common.account_id}::uuid, ${common.api_key_id}::uuid, ${common.campaign_id}::uuid,
+              u.market_id, u.country, u.recipient, ${common.sender_id}, u.text, u.encoding, u.parts, u.units,
+              ${common.channel}, ${common.status}, ${common.idempotency_key}, ${common.created_at}::timestamptz,
+              ${common.scheduled_at}::timestamptz, ${common.queued_at}::timestamptz, ${common.created_at}::timestamptz
+            FROM unnest(${col("id")}::uuid[], ${col("market_id")}::uuid[], ${col("country")}::text[],
+              ${col("recipient")}::text[], ${col("text")}::text[], ${col("encoding")}::text[], ${col("parts")}::int[],
+              ${col("units")}::int[]) AS u(id, market_id, country, recipient, text, encoding, parts, units)
+            RETURNING id, account_id, status)
+          INSERT INTO dispatch_queue (message_id, account_id, available_at, created_at)
+          SELECT m.id, m.account_id, ${plan.now}::timestamptz, ${plan.now}::timestamptz FROM m
+          WHERE m.status = 'queued'`
+      }
+      return AcceptOutcome.Accepted()
+    })
+
+  const accept = (plan: AcceptPlan) =>
+    sql.withTransaction(transaction(plan)).pipe(
+      Effect.retry({ while: isRetryable, schedule: Schedule.recurs(10) }),
+      Effect.catchTag(
+        "Insufficient",
+        (e) => Effect.succeed(AcceptOutcome.InsufficientFunds({ shortfall: e.shortfall }))
+      ),
+      Effect.orDie
+    )
+
+  return SendStore.of({ snapshot, findIdempotency, accept })
+})
+
+export const layer: Layer.Layer<SendStore, never, SqlClient.SqlClient> = Layer.effect(SendStore, make)
