@@ -1,0 +1,434 @@
+/**
+ * Request schemas of spec §4 with the limits of §8 and decisions.md §13–15, §17, §25. Plain
+ * `effect/Schema` structs (HttpApi payloads, url params and paths); unknown fields are ignored.
+ *
+ * Messages are written without the field name ("The field must be a string."): decode with
+ * `{ errors: "all" }` and turn the failure into field errors with `toFieldErrors` /
+ * `fieldErrorsFromIssues` (validation.ts), which put the path in. Lengths count characters (code
+ * points), like `characters` of the encoding object.
+ */
+import { Schema } from "effect"
+import { RECIPIENT_MAX_LENGTH, RECIPIENT_PATTERN } from "./phone.js"
+import {
+  normalizeSenderId,
+  SAMPLE_MESSAGE_MAX_LENGTH,
+  SAMPLE_MESSAGE_MIN_LENGTH,
+  SENDER_ID_MAX_LENGTH,
+  SENDER_ID_MIN_LENGTH,
+  SENDER_ID_PATTERN,
+  SENDER_ID_PURPOSES
+} from "./senderId.js"
+import { isIsoDate, parseIsoDateTime, SUPPRESSED_ISSUE } from "./validation.js"
+
+// ---------------------------------------------------------------------------------------------
+// Limits (spec §8)
+// ---------------------------------------------------------------------------------------------
+
+export const BODY_MAX_LENGTH = 1600
+export const SENDER_ID_FIELD_MAX_LENGTH = 32
+export const CAMPAIGN_NAME_MAX_LENGTH = 120
+export const BULK_MAX_RECIPIENTS = 1000
+export const PER_PAGE_DEFAULT = 50
+export const PER_PAGE_MAX = 100
+export const DOCUMENT_FILENAME_MAX_LENGTH = 180
+export const IDEMPOTENCY_KEY_MAX_LENGTH = 255
+
+// ---------------------------------------------------------------------------------------------
+// Building blocks
+// ---------------------------------------------------------------------------------------------
+
+/** Characters as a person counts them (code points). */
+export const characterCount = (s: string): number => {
+  let n = 0
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i)
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+      const d = s.charCodeAt(i + 1)
+      if (d >= 0xdc00 && d <= 0xdfff) i++
+    }
+    n++
+  }
+  return n
+}
+
+const Str = Schema.String.annotations({ message: () => "The field must be a string." })
+
+const maxChars = (max: number) => <I, R>(self: Schema.Schema<string, I, R>) =>
+  self.pipe(
+    Schema.filter((s) => s.length <= max || characterCount(s) <= max, {
+      message: () => `The field must not be greater than ${max} characters.`,
+      jsonSchema: { maxLength: max }
+    })
+  )
+
+const minChars = (min: number) => <I, R>(self: Schema.Schema<string, I, R>) =>
+  self.pipe(
+    Schema.filter((s) => characterCount(s) >= min, {
+      message: () => `The field must be at least ${min} characters.`,
+      jsonSchema: { minLength: min }
+    })
+  )
+
+const present = <I, R>(self: Schema.Schema<string, I, R>) =>
+  self.pipe(
+    Schema.filter((s) => s.trim() !== "", { message: () => "The field is required.", jsonSchema: { minLength: 1 } })
+  )
+
+const UUID_PATTERN = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/
+
+/** A UUID in its 8-4-4-4-12 hexadecimal form (any version, either case). */
+export const Uuid = Str.pipe(
+  Schema.filter((s) => UUID_PATTERN.test(s), {
+    message: () => "The field must be a valid UUID.",
+    jsonSchema: { format: "uuid" }
+  })
+)
+
+/** A recipient as typed (spec §4.2): pattern and length only; `normalizeRecipient` does the rest. */
+export const RecipientInput = Str.pipe(
+  present,
+  maxChars(RECIPIENT_MAX_LENGTH),
+  Schema.filter((s) => RECIPIENT_PATTERN.test(s), {
+    message: () => "The field format is invalid.",
+    jsonSchema: { pattern: RECIPIENT_PATTERN.source }
+  })
+).annotations({
+  description: "Phone number in international format, e.g. +255712345678. Spaces, brackets, dots and " +
+    "dashes are allowed and removed. Pattern ^\\+?[0-9][0-9 ()\\.\\-]*$, at most 32 characters.",
+  examples: ["+255712345678"]
+})
+
+/** Sender ID name used to send (must be one of the caller's approved names). */
+export const SenderIdField = Str.pipe(present, maxChars(SENDER_ID_FIELD_MAX_LENGTH)).annotations({
+  description: "One of your approved sender ID names (at most 32 characters).",
+  examples: ["TUMA"]
+})
+
+/** A message text (spec §4.2, §4.5, §4.6): required, at most 1600 characters. */
+export const MessageText = Str.pipe(present, maxChars(BODY_MAX_LENGTH))
+
+/** ISO 8601 date-time (see `parseIsoDateTime`); "in the future" is `checkScheduledAt`'s job. */
+export const IsoDateTimeString = Str.pipe(
+  Schema.filter((s) => parseIsoDateTime(s) !== undefined, {
+    message: () => "The field must be a valid ISO 8601 date-time.",
+    jsonSchema: { format: "date-time" }
+  })
+)
+
+/** A calendar date `YYYY-MM-DD`. */
+export const IsoDateString = Str.pipe(
+  Schema.filter((s) => isIsoDate(s), {
+    message: () => "The field must be a valid date in the format YYYY-MM-DD.",
+    jsonSchema: { format: "date" }
+  })
+)
+
+const ScheduledAt = Schema.NullOr(IsoDateTimeString).annotations({
+  description: "Future ISO 8601 date-time (e.g. 2030-01-31T09:00:00+03:00; without an offset it is UTC). " +
+    "Omit or null to send now."
+})
+
+const CampaignName = Schema.NullOr(Str.pipe(maxChars(CAMPAIGN_NAME_MAX_LENGTH)))
+
+// ---------------------------------------------------------------------------------------------
+// Send a single SMS (spec §4.2)
+// ---------------------------------------------------------------------------------------------
+
+export const SendMessageRequest = Schema.Struct({
+  recipient: RecipientInput,
+  sender_id: SenderIdField,
+  body: MessageText.annotations({
+    description: "Message text, at most 1600 characters. Characters GSM-7 cannot carry are converted " +
+      "(see the encoding object of the response)."
+  })
+}).annotations({ identifier: "SendMessageRequest", description: "Send one SMS." })
+export type SendMessageRequest = typeof SendMessageRequest.Type
+
+/** The `Idempotency-Key` header: 1 to 255 visible ASCII characters (a UUID per send is advised). */
+export const IdempotencyKey = Str.pipe(
+  Schema.filter((s) => /^[\x21-\x7e]{1,255}$/.test(s), {
+    message: () => "The field must be 1 to 255 visible ASCII characters.",
+    jsonSchema: { minLength: 1, maxLength: IDEMPOTENCY_KEY_MAX_LENGTH }
+  })
+).annotations({ description: "Unique per message (or per campaign); a UUID is advised." })
+
+// ---------------------------------------------------------------------------------------------
+// Bulk v1 (spec §4.5, decisions.md §13)
+// ---------------------------------------------------------------------------------------------
+
+const recipientsOf = <A, I, R>(item: Schema.Schema<A, I, R>, description: string) =>
+  Schema.Array(item).annotations({ message: () => "The field must be an array." }).pipe(
+    Schema.filter((a) => a.length >= 1, {
+      message: () => "The field must have at least 1 item.",
+      jsonSchema: { minItems: 1 }
+    }),
+    Schema.filter((a) => a.length <= BULK_MAX_RECIPIENTS, {
+      message: () => `The field must not have more than ${BULK_MAX_RECIPIENTS} items.`,
+      jsonSchema: { maxItems: BULK_MAX_RECIPIENTS }
+    })
+  ).annotations({ description })
+
+const blank = (v: string | null | undefined): v is null | undefined => v == null || v.trim() === ""
+
+/** Messages of the synonym rules of decisions.md §13. */
+const synonyms = (
+  a: string | null | undefined,
+  b: string | null | undefined,
+  aName: string,
+  bName: string,
+  required: boolean
+): Array<Schema.FilterIssue> => {
+  if (blank(a) && blank(b)) {
+    return required ? [{ path: [aName], message: `The ${aName} field is required when ${bName} is not present.` }] : []
+  }
+  if (!blank(a) && !blank(b) && a !== b) {
+    const message = `The ${aName} and ${bName} fields must be equal when both are given.`
+    return [{ path: [aName], message }, { path: [bName], message }]
+  }
+  return []
+}
+
+export const BulkSendV1Request = Schema.Struct({
+  recipients: recipientsOf(RecipientInput, "1 to 1000 phone numbers; a number listed twice is sent once."),
+  sender_id: SenderIdField,
+  message: Schema.optional(
+    Schema.NullOr(MessageText).annotations({
+      description: "The text sent to every recipient (at most 1600 characters). `body` is a synonym; " +
+        "give one of them, or both with the same text."
+    })
+  ),
+  body: Schema.optional(Schema.NullOr(MessageText).annotations({ description: "Synonym of `message`." })),
+  campaign_name: Schema.optional(CampaignName.annotations({ description: "Campaign name, at most 120 characters." })),
+  name: Schema.optional(CampaignName.annotations({ description: "Synonym of `campaign_name`." })),
+  scheduled_at: Schema.optional(ScheduledAt)
+}).pipe(
+  Schema.filter((r) => [
+    ...synonyms(r.message, r.body, "message", "body", true),
+    ...synonyms(r.campaign_name, r.name, "campaign_name", "name", false)
+  ])
+).annotations({
+  identifier: "BulkSendV1Request",
+  description: "Send one text to up to 1000 recipients (kept for existing integrations; prefer v2)."
+})
+export type BulkSendV1Request = typeof BulkSendV1Request.Type
+
+/** The text and campaign name of a decoded v1 request, synonyms resolved. */
+export const resolveBulkV1 = (
+  request: BulkSendV1Request
+): { readonly text: string; readonly campaign_name: string | null } => ({
+  text: (blank(request.message) ? request.body : request.message) ?? "",
+  campaign_name: (blank(request.campaign_name) ? request.name : request.campaign_name) ?? null
+})
+
+// ---------------------------------------------------------------------------------------------
+// Bulk v2 (spec §4.6)
+// ---------------------------------------------------------------------------------------------
+
+/** A tag value: string, number or null (null means no value, like a missing key). */
+export const TagValue = Schema.Union(Schema.String, Schema.Number, Schema.Null).annotations({
+  message: () => ({ message: "The field must be a string or a number.", override: true }),
+  description: "Value of the tag with this name (names are not case-sensitive)."
+})
+
+/** In the union below, the string member stays silent for non-strings (the object member speaks). */
+const RecipientStringMember = Schema.String.annotations({ message: () => SUPPRESSED_ISSUE }).pipe(
+  present,
+  maxChars(RECIPIENT_MAX_LENGTH),
+  Schema.filter((s) => RECIPIENT_PATTERN.test(s), {
+    message: () => "The field format is invalid.",
+    jsonSchema: { pattern: RECIPIENT_PATTERN.source }
+  })
+).annotations({ description: "A phone number (its message has no tag values: every tag is removed)." })
+
+export const RecipientWithValues = Schema.Struct(
+  { to: RecipientInput },
+  Schema.Record({ key: Schema.String, value: TagValue })
+).annotations({
+  identifier: "RecipientWithValues",
+  description: "A phone number in `to` plus the values of that person's tags, e.g. " +
+    "{ \"to\": \"+255712345678\", \"name\": \"Asha\", \"amount\": 12000 }.",
+  message: (issue) =>
+    issue._tag === "Type" && typeof issue.actual === "string"
+      ? SUPPRESSED_ISSUE
+      : "The field must be a phone number or an object with a to field."
+})
+
+export const BulkRecipient = Schema.Union(RecipientStringMember, RecipientWithValues)
+export type BulkRecipient = typeof BulkRecipient.Type
+
+export const BulkSendV2Request = Schema.Struct({
+  recipients: recipientsOf(
+    BulkRecipient,
+    "1 to 1000 recipients: phone numbers, or objects with `to` and tag values. A number listed twice " +
+      "is sent once, to its first entry."
+  ),
+  message: MessageText.annotations({
+    description: "Template, at most 1600 characters: {name} tags (not case-sensitive) and {= amount - paid } " +
+      "arithmetic are filled per recipient; a tag without a value is removed with one adjacent space."
+  }),
+  sender_id: SenderIdField,
+  campaign_name: Schema.optional(CampaignName.annotations({ description: "Campaign name, at most 120 characters." })),
+  scheduled_at: Schema.optional(ScheduledAt)
+}).annotations({
+  identifier: "BulkSendV2Request",
+  description: "Send a personalised campaign to up to 1000 recipients, priced before anything is sent."
+})
+export type BulkSendV2Request = typeof BulkSendV2Request.Type
+
+/** A v2 recipient as `{ to, values }` (a bare number has no values). */
+export const splitBulkRecipient = (
+  recipient: BulkRecipient
+): { readonly to: string; readonly values: Readonly<Record<string, string | number | null>> } => {
+  if (typeof recipient === "string") return { to: recipient, values: {} }
+  const { to, ...values } = recipient
+  return { to, values }
+}
+
+// ---------------------------------------------------------------------------------------------
+// List messages (spec §4.3) and read one (§4.4)
+// ---------------------------------------------------------------------------------------------
+
+const positiveIntFromString = Schema.transform(
+  Str.pipe(
+    Schema.filter((s) => /^\s*\+?\d+\s*$/.test(s), {
+      message: () => "The field must be an integer.",
+      jsonSchema: { pattern: "^[0-9]+$" }
+    })
+  ),
+  Schema.Number,
+  { strict: true, decode: (s) => Number(s.trim()), encode: (n) => String(n) }
+).pipe(
+  Schema.filter((n) => n >= 1, { message: () => "The field must be at least 1." }),
+  Schema.filter((n) => Number.isSafeInteger(n), { message: () => "The field is too large." })
+)
+
+/** `per_page`: default 50, values above 100 are capped at 100 (spec §4.3 "capped"); below 1 is a 422. */
+export const PerPage = Schema.transform(positiveIntFromString, Schema.Number, {
+  strict: true,
+  decode: (n) => Math.min(n, PER_PAGE_MAX),
+  encode: (n) => n
+}).annotations({ description: "Items per page: default 50; values above 100 are capped at 100." })
+
+export const MessageStatusFilter = Schema.Literal("queued", "sent", "delivered", "failed").annotations({
+  message: () => ({ message: "The selected value is invalid.", override: true }),
+  description: "Only messages in this status."
+})
+
+export const ChannelFilter = Schema.Literal("api", "web").annotations({
+  message: () => ({ message: "The selected value is invalid.", override: true }),
+  description: "api, or web for messages staff sent in the portal."
+})
+
+export const ListMessagesQuery = Schema.Struct({
+  status: Schema.optional(MessageStatusFilter),
+  channel: Schema.optional(ChannelFilter),
+  from: Schema.optional(IsoDateString.annotations({ description: "YYYY-MM-DD: messages created on or after." })),
+  to: Schema.optional(IsoDateString.annotations({ description: "YYYY-MM-DD: messages created on or before." })),
+  per_page: Schema.optionalWith(PerPage, { default: () => PER_PAGE_DEFAULT }),
+  page: Schema.optionalWith(positiveIntFromString.annotations({ description: "Page number, from 1." }), {
+    default: () => 1
+  })
+}).pipe(
+  Schema.filter((q) =>
+    q.from !== undefined && q.to !== undefined && q.to < q.from
+      ? { path: ["to"], message: "The to field must be a date after or equal to from." }
+      : undefined
+  )
+).annotations({ identifier: "ListMessagesQuery", description: "Filters and page of the message list, newest first." })
+export type ListMessagesQuery = typeof ListMessagesQuery.Type
+
+/** Path `uid` of `GET /v1/sms/messages/{uid}`, with the exact text of spec §4.4. */
+export const MessageUid = Schema.String.annotations({ message: () => "Message UID must be a valid UUID." }).pipe(
+  Schema.filter((s) => UUID_PATTERN.test(s), {
+    message: () => "Message UID must be a valid UUID.",
+    jsonSchema: { format: "uuid" }
+  })
+).annotations({ description: "Message identifier (UUID)." })
+
+export const MessageUidParams = Schema.Struct({ uid: MessageUid })
+
+// ---------------------------------------------------------------------------------------------
+// Request a sender ID (spec §4.9, decisions.md §17)
+// ---------------------------------------------------------------------------------------------
+
+const BASE64 = /^(?:data:[\w.+\-]+\/[\w.+\-]+;base64,)?[A-Za-z0-9+/\-_\s]*={0,2}\s*$/
+
+/** Base64 (standard or URL-safe alphabet; padding optional; a `data:…;base64,` prefix is allowed). */
+export const Base64Content = Str.pipe(
+  present,
+  Schema.filter((s) => BASE64.test(s), { message: () => "The field must be valid base64." })
+).annotations({ description: "File content in base64 (a data: URL prefix is accepted)." })
+
+const Filename = Str.pipe(present, maxChars(DOCUMENT_FILENAME_MAX_LENGTH)).annotations({
+  description: "File name with its extension: pdf, jpg, jpeg or png."
+})
+
+export const DocumentUpload = Schema.Struct({
+  requirement_uid: Uuid.annotations({ description: "The `uid` of the document requirement it satisfies." }),
+  filename: Filename,
+  content_base64: Base64Content
+}).annotations({ identifier: "DocumentUpload" })
+export type DocumentUpload = typeof DocumentUpload.Type
+
+export const ProtectionDocumentUpload = Schema.Struct({
+  filename: Filename,
+  content_base64: Base64Content
+}).annotations({ identifier: "ProtectionDocumentUpload" })
+export type ProtectionDocumentUpload = typeof ProtectionDocumentUpload.Type
+
+/** Requested sender ID: trimmed, spaces collapsed and uppercased before the §2.7 rules are checked. */
+export const RequestedSenderId = Str.pipe(
+  Schema.filter((s) => {
+    const r = normalizeSenderId(s)
+    return r._tag === "Right" || r.left.message
+  }, {
+    jsonSchema: { minLength: SENDER_ID_MIN_LENGTH, maxLength: SENDER_ID_MAX_LENGTH, pattern: SENDER_ID_PATTERN.source }
+  })
+).annotations({
+  description: "3 to 11 characters: letters, digits and single spaces; stored in uppercase; reserved names " +
+    "are refused (see the requirements endpoint).",
+  examples: ["TUMA SHOP"]
+})
+
+const Purpose = Schema.Literal(...SENDER_ID_PURPOSES).annotations({
+  message: () => ({ message: "The selected value is invalid.", override: true }),
+  description: "What the sender ID is for."
+})
+
+const documentsArray = <A, I, R>(item: Schema.Schema<A, I, R>) =>
+  Schema.NullOr(Schema.Array(item).annotations({ message: () => "The field must be an array." }))
+
+export const SenderIdRequest = Schema.Struct({
+  sender_id: RequestedSenderId,
+  country_uid: Schema.optional(
+    Schema.NullOr(Uuid).annotations({ description: "Country to register for; omitted: the default market." })
+  ),
+  sample_message: Str.pipe(present, minChars(SAMPLE_MESSAGE_MIN_LENGTH), maxChars(SAMPLE_MESSAGE_MAX_LENGTH))
+    .annotations({ description: "50 to 500 characters: a real message you will send with this sender ID." }),
+  purpose: Purpose,
+  documents_base64: Schema.optional(
+    documentsArray(DocumentUpload).annotations({
+      description: "Documents for the requirements marked is_required (pdf, jpg, jpeg, png)."
+    })
+  ),
+  protection_requested: Schema.optional(
+    Schema.NullOr(Schema.Boolean.annotations({ message: () => "The field must be true or false." })).annotations({
+      description: "Reserve the name so nobody else may register it; needs a protection document."
+    })
+  ),
+  protection_documents_base64: Schema.optional(
+    documentsArray(ProtectionDocumentUpload).annotations({
+      description: "Proof that the name is yours; required when protection_requested is true."
+    })
+  )
+}).pipe(
+  Schema.filter((r) =>
+    r.protection_requested === true && (r.protection_documents_base64 ?? []).length === 0
+      ? {
+        path: ["protection_documents_base64"],
+        message: "The protection_documents_base64 field is required when protection_requested is true."
+      }
+      : undefined
+  )
+).annotations({ identifier: "SenderIdRequest", description: "Request a sender ID (JSON with base64 documents)." })
+export type SenderIdRequest = typeof SenderIdRequest.Type
