@@ -183,6 +183,30 @@ export class IllegalTransition extends Schema.TaggedError<IllegalTransition>()("
   readonly error_code = "ILLEGAL_TRANSITION" as const
 }
 
+/** Webhooks (operator surface): an endpoint id that does not exist. */
+export class WebhookEndpointNotFound extends Schema.TaggedError<WebhookEndpointNotFound>()("WebhookEndpointNotFound", {
+  message: Schema.String,
+  endpoint_id: Schema.String
+}) {
+  readonly error_code = "WEBHOOK_ENDPOINT_NOT_FOUND" as const
+}
+
+/** Webhooks (operator surface): a delivery id that does not exist (or not on that endpoint). */
+export class WebhookDeliveryNotFound extends Schema.TaggedError<WebhookDeliveryNotFound>()("WebhookDeliveryNotFound", {
+  message: Schema.String,
+  delivery_id: Schema.String
+}) {
+  readonly error_code = "WEBHOOK_DELIVERY_NOT_FOUND" as const
+}
+
+/** Webhooks: an endpoint URL that is not an absolute http(s) URL. */
+export class InvalidWebhookUrl extends Schema.TaggedError<InvalidWebhookUrl>()("InvalidWebhookUrl", {
+  message: Schema.String,
+  url: Schema.String
+}) {
+  readonly error_code = "INVALID_WEBHOOK_URL" as const
+}
+
 /** Errors a send guard may raise before acceptance: all `DEFINITELY_NOT_ACCEPTED`. */
 export type SendRefusal =
   | ValidationFailed

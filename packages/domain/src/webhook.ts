@@ -233,3 +233,25 @@ export const reenableWebhookEndpoint = (_health: WebhookEndpointHealth): Webhook
   consecutiveFailures: 0,
   disabled: false
 })
+
+// ---------------------------------------------------------------------------------------------
+// Endpoint URLs
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * Null when `url` is usable as a webhook endpoint (absolute http/https, a host, no fragment, at
+ * most 2048 characters), otherwise why not. Where it may connect to is checked at send time.
+ */
+export const webhookUrlProblem = (url: string): string | null => {
+  if (url.length > 2048) return "URL is longer than 2048 characters"
+  let parsed: URL
+  try {
+    parsed = new URL(url)
+  } catch {
+    return "URL is not an absolute URL"
+  }
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") return "URL scheme must be http or https"
+  if (parsed.hostname === "") return "URL has no host"
+  if (parsed.hash !== "") return "URL must not contain a fragment"
+  return null
+}

@@ -14,7 +14,8 @@ import {
   serializeWebhookPayload,
   signWebhook,
   verifyWebhookSignature,
-  WebhookPayload
+  WebhookPayload,
+  webhookUrlProblem
 } from "../src/index.js"
 
 const delivered = {
@@ -189,5 +190,16 @@ describe("webhook retries and endpoint health", () => {
         }
       )
     )
+  })
+})
+
+describe("webhook endpoint URLs", () => {
+  it("accepts absolute http(s) URLs and refuses anything else", () => {
+    expect(webhookUrlProblem("https://example.com/hooks/tuma?x=1")).toBeNull()
+    expect(webhookUrlProblem("http://127.0.0.1:4000/hook")).toBeNull()
+    expect(webhookUrlProblem("/relative")).toContain("absolute")
+    expect(webhookUrlProblem("ftp://example.com/x")).toContain("scheme")
+    expect(webhookUrlProblem("https://example.com/#frag")).toContain("fragment")
+    expect(webhookUrlProblem(`https://example.com/${"a".repeat(2100)}`)).toContain("2048")
   })
 })

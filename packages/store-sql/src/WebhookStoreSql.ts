@@ -2,9 +2,9 @@
  * SQL adapter of `WebhookStore` (@tuma/core/webhooks/WebhookStore). Tables: migration 0200.
  * Same SQL on PostgreSQL 15 and PGlite. SQL failures are defects (infrastructure, not domain).
  */
+import type { Statement } from "@effect/sql"
 import { SqlClient } from "@effect/sql"
 import type {
-  AttemptRecord,
   AttemptView,
   ClaimedDelivery,
   ClaimedNotification,
@@ -147,7 +147,7 @@ export const make = Effect.gen(function*() {
       WHERE ev.id = ANY(${eventIds}::bigint[]) ${endpointId === null ? sql`` : sql`AND e.id = ${endpointId}`}
       ORDER BY ev.id, e.id`.pipe(Effect.map((rows) => rows.map(toItem)))
 
-  const endpointQuery = (where: ReturnType<typeof sql>) =>
+  const endpointQuery = (where: Statement.Fragment) =>
     sql<EndpointRow>`SELECT ${sql.literal(ENDPOINT_COLUMNS)} FROM webhook_endpoints ${where}`
 
   const one = <A>(rows: ReadonlyArray<A>): A | null => rows[0] ?? null

@@ -48,3 +48,20 @@ export interface MailMessage {
 export class Mailer extends Context.Tag("@tuma/core/Mailer")<Mailer, {
   readonly send: (message: MailMessage) => Effect.Effect<void, MailError>
 }>() {}
+
+export class SystemSmsError extends Schema.TaggedError<SystemSmsError>()("SystemSmsError", {
+  message: Schema.String,
+  /** False when trying again cannot help (no phone, refused by policy). */
+  retryable: Schema.Boolean
+}) {}
+
+/**
+ * Sends an operational SMS from Tuma itself (the configured system sender ID) through Tuma's own
+ * send pipeline. Adapter: `layerSystemSmsFromSend` (webhooks/SystemSms.ts) over the send use case.
+ */
+export class SystemSms extends Context.Tag("@tuma/core/SystemSms")<SystemSms, {
+  readonly send: (input: { readonly to: string; readonly text: string }) => Effect.Effect<
+    { readonly messageId: string },
+    SystemSmsError
+  >
+}>() {}

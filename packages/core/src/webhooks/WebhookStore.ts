@@ -1,0 +1,204 @@
+/**
+ * The `WebhookStore` port: durable state of delivery webhooks (endpoints, the event outbox, the
+ * delivery queue, attempts and owed notifications). SQL adapter: @tuma/store-sql `WebhookStoreSql`.
+ *
+ * Every method is one transaction. Times are passed in (read from `Clock` by the caller).
+ */
+import type { WebhookEventType, WebhookRetryPolicy } from "@tuma/domain"
+import type { Effect } from "effect"
+import { Context } from "effect"
+
+export type DeliveryStatus = "pending" | "succeeded" | "failed" | "skipped"
+
+export interface WebhookEndpoint {
+  readonly id: string
+  readonly accountId: string
+  readonly apiKeyId: string
+  readonly url: string
+  readonly enabled: boolean
+  readonly consecutiveFailures: number
+  readonly disabledAt: Date | null
+  readonly disabledReason: string | null
+  /** Loopback/private destinations allowed for this endpoint (the demo webhook). */
+  readonly allowPrivate: boolean
+  readonly createdAt: Date
+  readonly updatedAt: Date
+}
+
+/** A final message state joined with its message, for building the payload. */
+export interface FinalEvent {
+  readonly eventId: string
+  readonly messageId: string
+  readonly status: "delivered" | "failed"
+  readonly recipient: string
+  readonly senderId: string
+  readonly failureReason: string | null
+  readonly finalAt: Date
+}
+
+/** One (event, endpoint) pair to turn into a delivery. */
+export interface FanOutItem extends FinalEvent {
+  readonly endpointId: string
+  readonly endpointEnabled: boolean
+}
+
+export interface NewDelivery {
+  readonly id: string
+  readonly eventId: string
+  readonly endpointId: string
+  readonly messageId: string
+  readonly event: WebhookEventType
+  readonly body: string
+  /** `skipped` for a disabled endpoint (kept so an operator can redeliver it later). */
+  readonly status: "pending" | "skipped"
+  readonly finalAt: Date
+  readonly redeliveryOf: string | null
+}
+
+/** Builds the deliveries for items (ids from `Ids`, bodies from the domain payload builder). */
+export type PlanDeliveries<E = never> = (
+  items: ReadonlyArray<FanOutItem>,
+  now: Date
+) => Effect.Effect<ReadonlyArray<NewDelivery>, E>
+
+export interface ClaimedDelivery {
+  readonly id: string
+  readonly endpointId: string
+  readonly messageId: string
+  readonly event: WebhookEventType
+  readonly body: string
+  /** Attempts already made before this one. */
+  readonly attempts: number
+  readonly finalAt: Date
+  readonly url: string
+  readonly secret: string
+  readonly allowPrivate: boolean
+}
+
+export interface AttemptRecord {
+  readonly deliveryId: string
+  readonly endpointId: string
+  /** 1-based number of this attempt. */
+  readonly attempt: number
+  readonly attemptedAt: Date
+  readonly outcome: "success" | "failure"
+  readonly responseStatus: number | null
+  readonly latencyMs: number
+  readonly error: string | null
+  /** When to try again after a failure; null when retries are exhausted. */
+  readonly nextAttemptAt: Date | null
+}
+
+export interface RecordOutcome {
+  /** Endpoints this batch disabled (notifications were queued in the same transaction). */
+  readonly disabledEndpoints: ReadonlyArray<string>
+}
+
+export interface DeliveryView {
+  readonly id: string
+  readonly endpointId: string
+  readonly messageId: string
+  readonly event: WebhookEventType
+  readonly body: string
+  readonly status: DeliveryStatus
+  readonly attempts: number
+  readonly nextAttemptAt: Date | null
+  readonly finalAt: Date
+  readonly lastStatus: number | null
+  readonly lastError: string | null
+  readonly redeliveryOf: string | null
+  readonly createdAt: Date
+  readonly completedAt: Date | null
+}
+
+export interface AttemptView {
+  readonly deliveryId: string
+  readonly attempt: number
+  readonly attemptedAt: Date
+  readonly outcome: "success" | "failure"
+  readonly responseStatus: number | null
+  readonly latencyMs: number
+  readonly error: string | null
+}
+
+export interface ClaimedNotification {
+  readonly id: string
+  readonly endpointId: string
+  readonly channel: "email" | "sms"
+  readonly attempts: number
+  readonly url: string
+  readonly consecutiveFailures: number
+  readonly disabledAt: Date | null
+  readonly accountId: string
+  readonly accountName: string
+  readonly accountEmail: string
+  readonly accountPhone: string | null
+}
+
+export class WebhookStore extends Context.Tag("@tuma/core/WebhookStore")<WebhookStore, {
+  // endpoints -------------------------------------------------------------------------------
+  readonly createEndpoint: (input: {
+    readonly id: string
+    readonly apiKeyId: string
+    readonly url: string
+    readonly secret: string
+    readonly allowPrivate: boolean
+    readonly now: Date
+  }) => Effect.Effect<WebhookEndpoint | null>
+  readonly getEndpoint: (id: string) => Effect.Effect<WebhookEndpoint | null>
+  readonly listEndpoints: (filter: {
+    readonly accountId?: string | undefined
+    readonly apiKeyId?: string | undefined
+  }) => Effect.Effect<ReadonlyArray<WebhookEndpoint>>
+  /** Enables and resets the failure count. Null when not found. */
+  readonly enableEndpoint: (id: string, now: Date) => Effect.Effect<WebhookEndpoint | null>
+  readonly disableEndpoint: (id: string, reason: string, now: Date) => Effect.Effect<WebhookEndpoint | null>
+  readonly setSecret: (id: string, secret: string, now: Date) => Effect.Effect<WebhookEndpoint | null>
+
+  // queue -----------------------------------------------------------------------------------
+  /** Turns up to `limit` outbox events into deliveries; returns the number of events handled. */
+  readonly fanOut: <E>(limit: number, now: Date, plan: PlanDeliveries<E>) => Effect.Effect<number, E>
+  /** Claims up to `limit` due deliveries of enabled endpoints, leasing them until `leaseUntil`. */
+  readonly claimDue: (limit: number, now: Date, leaseUntil: Date) => Effect.Effect<ReadonlyArray<ClaimedDelivery>>
+  /** Records attempts, moves deliveries, applies the consecutive-failure rule to endpoints. */
+  readonly recordAttempts: (
+    records: ReadonlyArray<AttemptRecord>,
+    now: Date,
+    policy: Pick<WebhookRetryPolicy, "disableAfterConsecutiveFailures">,
+    notificationIds: Effect.Effect<string>
+  ) => Effect.Effect<RecordOutcome>
+  /** The earliest `next_attempt_at` of a pending delivery (to sleep until), or null. */
+  readonly nextDueAt: Effect.Effect<Date | null>
+
+  // operator --------------------------------------------------------------------------------
+  readonly listDeliveries: (endpointId: string, options: {
+    readonly limit: number
+    readonly status?: DeliveryStatus | undefined
+    readonly before?: Date | undefined
+  }) => Effect.Effect<ReadonlyArray<DeliveryView>>
+  readonly getDelivery: (id: string) => Effect.Effect<DeliveryView | null>
+  readonly listAttempts: (deliveryId: string) => Effect.Effect<ReadonlyArray<AttemptView>>
+  /**
+   * New deliveries to `endpointId` for the events chosen (one delivery's event, or every event of
+   * the endpoint's API key since a time), built by `plan`. Returns the new deliveries' ids.
+   */
+  readonly redeliver: <E>(
+    endpointId: string,
+    select: { readonly deliveryId: string } | { readonly since: Date },
+    now: Date,
+    plan: PlanDeliveries<E>
+  ) => Effect.Effect<ReadonlyArray<string>, E>
+
+  // notifications ---------------------------------------------------------------------------
+  readonly claimNotifications: (
+    limit: number,
+    now: Date,
+    leaseUntil: Date
+  ) => Effect.Effect<ReadonlyArray<ClaimedNotification>>
+  readonly completeNotification: (
+    id: string,
+    result:
+      | { readonly _tag: "Sent"; readonly reference: string | null; readonly now: Date }
+      | { readonly _tag: "Failed"; readonly error: string; readonly retryAt: Date | null }
+  ) => Effect.Effect<void>
+}>() {}
