@@ -1,0 +1,212 @@
+/**
+ * The HTTP contract of Tuma (spec §4, decisions.md), as one `HttpApi`: the server, the OpenAPI
+ * document and the typed client are all derived from it.
+ */
+import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
+import { Schema } from "effect"
+import { AdminApi } from "./AdminApi.js"
+import {
+  BadRequest,
+  Conflict,
+  InternalError,
+  MethodNotAllowed,
+  NotFound,
+  PayloadTooLarge,
+  ServiceUnavailable,
+  TooManyRequests,
+  Unprocessable,
+  UnsupportedMediaType
+} from "./Envelope.js"
+import * as Req from "./Requests.js"
+import * as Res from "./Responses.js"
+import {
+  RequireProfileRead,
+  RequireSenderIdsRead,
+  RequireSenderIdsWrite,
+  RequireSmsRead,
+  RequireSmsSend
+} from "./Security.js"
+
+/** `Idempotency-Key` on every send endpoint (spec §8). */
+export const IdempotencyHeaders = Schema.Struct({
+  "idempotency-key": Schema.optional(
+    Schema.String.pipe(
+      Schema.minLength(1, { message: () => "The Idempotency-Key header must not be empty." }),
+      Schema.maxLength(255, { message: () => "The Idempotency-Key header must not be greater than 255 characters." })
+    ).annotations({ description: "Unique per message (or per campaign); a UUID per send is advised." })
+  )
+}).annotations({ parseOptions: { errors: "all", onExcessProperty: "ignore" } })
+
+const MessageUidPath = Schema.Struct({
+  uid: Schema.UUID.annotations({ message: () => "Message UID must be a valid UUID." })
+})
+
+// --- balance -----------------------------------------------------------------------------
+
+const balance = (name: string, path: HttpApiEndpoint.PathSegment) =>
+  HttpApiEndpoint.get(name, path)
+    .addSuccess(Res.BalanceResponse)
+    .middleware(RequireSmsRead)
+
+// --- sends --------------------------------------------------------------------------------
+
+const sendSingle = <const Name extends string>(name: Name, path: HttpApiEndpoint.PathSegment) =>
+  HttpApiEndpoint.post(name, path)
+    .setPayload(Req.SendSingleRequest)
+    .setHeaders(IdempotencyHeaders)
+    .addSuccess(Res.SendSingleResponse, { status: 202 })
+    .addError(Unprocessable)
+    .addError(Conflict)
+    .addError(ServiceUnavailable)
+    .middleware(RequireSmsSend)
+
+export class SmsGroup extends HttpApiGroup.make("sms")
+  .add(balance("getBalance", "/v1/balance").annotate(OpenApi.Summary, "Check balance"))
+  .add(balance("getBalanceAlias", "/v1/sms/balance").annotate(OpenApi.Summary, "Check balance (alias)"))
+  .add(sendSingle("sendMessage", "/v1/sms/messages").annotate(OpenApi.Summary, "Send a single SMS"))
+  .add(sendSingle("sendQuickMessage", "/v1/sms/quick-message").annotate(OpenApi.Summary, "Send a single SMS (alias)"))
+  .add(
+    HttpApiEndpoint.get("listMessages", "/v1/sms/messages")
+      .setUrlParams(Req.ListMessagesQuery)
+      .addSuccess(Res.ListMessagesResponse)
+      .addError(Unprocessable)
+      .middleware(RequireSmsRead)
+      .annotate(OpenApi.Summary, "List messages (newest first)")
+  )
+  .add(
+    HttpApiEndpoint.get("getMessage", "/v1/sms/messages/:uid")
+      .setPath(MessageUidPath)
+      .addSuccess(Res.GetMessageResponse)
+      .addError(Unprocessable)
+      .middleware(RequireSmsRead)
+      .annotate(OpenApi.Summary, "Read one message")
+  )
+  .add(
+    HttpApiEndpoint.post("sendBulkV1", "/v1/sms/send-bulk")
+      .setPayload(Req.SendBulkV1Request)
+      .setHeaders(IdempotencyHeaders)
+      .addSuccess(Res.BulkV1Response, { status: 202 })
+      .addError(Unprocessable)
+      .addError(Conflict)
+      .addError(ServiceUnavailable)
+      .middleware(RequireSmsSend)
+      .annotate(OpenApi.Summary, "Bulk send, v1")
+  )
+  .add(
+    HttpApiEndpoint.post("sendBulkV2", "/v2/sms/send-bulk")
+      .setPayload(Req.SendBulkV2Request)
+      .setHeaders(IdempotencyHeaders)
+      .addSuccess(Res.BulkV2Response, { status: 202 })
+      .addError(Unprocessable)
+      .addError(Conflict)
+      .addError(ServiceUnavailable)
+      .middleware(RequireSmsSend)
+      .annotate(OpenApi.Summary, "Bulk send, v2 (tags, pre-pricing)")
+  )
+  .add(
+    HttpApiEndpoint.get("getProfile", "/v1/sms/profile")
+      .addSuccess(Res.ProfileResponse)
+      .middleware(RequireProfileRead)
+      .annotate(OpenApi.Summary, "Read the account profile")
+  )
+  .annotate(OpenApi.Title, "SMS")
+{}
+
+// --- sender IDs ---------------------------------------------------------------------------
+
+const listSenderIds = (name: string, path: HttpApiEndpoint.PathSegment) =>
+  HttpApiEndpoint.get(name, path).addSuccess(Res.ListSenderIdsResponse).middleware(RequireSenderIdsRead)
+
+const requirements = (name: string, path: HttpApiEndpoint.PathSegment) =>
+  HttpApiEndpoint.get(name, path).addSuccess(Res.RequirementsResponse).middleware(RequireSenderIdsRead)
+
+/** JSON with base64 documents, or multipart with `documents[<requirement_uid>]` / `protection_documents[]` parts. */
+export const SenderIdMultipart = HttpApiSchema.Multipart(
+  Schema.Struct({
+    sender_id: Schema.String,
+    country_uid: Schema.optional(Schema.String),
+    sample_message: Schema.String,
+    purpose: Req.Purpose,
+    protection_requested: Schema.optional(Schema.Literal("true", "false", "1", "0")),
+    "documents[<requirement_uid>]": Schema.optional(
+      Schema.String.annotations({ format: "binary", description: "One file part per requirement uid" })
+    ),
+    "protection_documents[]": Schema.optional(
+      Schema.String.annotations({ format: "binary", description: "One or more protection documents" })
+    )
+  }).annotations({ identifier: "SenderIdRequestMultipart" })
+)
+
+const requestSenderId = (name: string, path: HttpApiEndpoint.PathSegment) =>
+  HttpApiEndpoint.post(name, path)
+    .setPayload(Schema.Union(Req.SenderIdRequestJson, SenderIdMultipart))
+    .addSuccess(Res.SenderIdCreatedResponse, { status: 201 })
+    .addError(Unprocessable)
+    .addError(Conflict)
+    .middleware(RequireSenderIdsWrite)
+
+export class SenderIdsGroup extends HttpApiGroup.make("senderIds")
+  .add(listSenderIds("listSenderIds", "/v1/sender-ids").annotate(OpenApi.Summary, "List sender IDs"))
+  .add(listSenderIds("listSenderIdsAlias", "/v1/sms/sender-ids").annotate(OpenApi.Summary, "List sender IDs (alias)"))
+  .add(
+    requirements("getRequirements", "/v1/sender-ids/requirements").annotate(OpenApi.Summary, "Sender ID requirements")
+  )
+  .add(
+    requirements("getRequirementsAlias", "/v1/sms/sender-ids/requirements").annotate(
+      OpenApi.Summary,
+      "Sender ID requirements (alias)"
+    )
+  )
+  .add(requestSenderId("requestSenderId", "/v1/sender-ids").annotate(OpenApi.Summary, "Request a sender ID"))
+  .add(
+    requestSenderId("requestSenderIdAlias", "/v1/sms/sender-ids").annotate(
+      OpenApi.Summary,
+      "Request a sender ID (alias)"
+    )
+  )
+  .annotate(OpenApi.Title, "Sender IDs")
+{}
+
+// --- system -------------------------------------------------------------------------------
+
+export class SystemGroup extends HttpApiGroup.make("system")
+  .add(
+    HttpApiEndpoint.get("healthz", "/healthz")
+      .addSuccess(Res.HealthResponse)
+      .annotate(OpenApi.Summary, "Liveness: the process answers")
+  )
+  .add(
+    HttpApiEndpoint.get("readyz", "/readyz")
+      .addSuccess(Res.HealthResponse)
+      .addError(ServiceUnavailable)
+      .annotate(OpenApi.Summary, "Readiness: the store answers")
+  )
+  .annotate(OpenApi.Title, "System")
+{}
+
+// --- the API ------------------------------------------------------------------------------
+
+const base = HttpApi.make("tuma") // The builder's own decode errors never reach a client: the envelope middleware turns them into
+ // 422/400 envelopes. Drop HttpApiDecodeError from the documented and client-decoded errors.
+;(base as any).errorSchema = Schema.Never
+
+export class TumaApi extends base
+  .add(SmsGroup)
+  .add(SenderIdsGroup)
+  .add(SystemGroup)
+  .addHttpApi(AdminApi)
+  .addError(BadRequest)
+  .addError(NotFound)
+  .addError(MethodNotAllowed)
+  .addError(PayloadTooLarge)
+  .addError(UnsupportedMediaType)
+  .addError(TooManyRequests)
+  .addError(InternalError)
+  .annotate(OpenApi.Title, "Tuma SMS API")
+  .annotate(OpenApi.Version, "1.0.0")
+  .annotate(
+    OpenApi.Description,
+    "Send SMS, track delivery, request sender IDs. Every response carries `request_uid` and `X-Request-Id`; " +
+      "every failure is `{ success: false, request_uid, message, ... }`."
+  )
+{}

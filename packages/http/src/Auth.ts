@@ -1,0 +1,199 @@
+/**
+ * API-key authentication (spec §5, decisions §1–2, §7), run on every request of the public API:
+ *
+ *  1. `Authorization: Bearer <key>` present                      else 401 "API key missing"
+ *  2. key shaped `tuma_live_<random>` / `tuma_test_<random>`       else 401 "malformed"
+ *  3. not a documentation placeholder (`tuma_live_xxxx…`, `YOUR_API_KEY`) else 401
+ *  4. a stored key with that SHA-256 hash                          else 401 "invalid"
+ *  5. not revoked, not expired                                      else 401
+ *  6. the client address is allowed (CIDR list; the socket address, or `X-Forwarded-For` only when
+ *     the socket is a configured trusted proxy)                    else 401
+ *  7. the key has the endpoint's scope                              else 401 (or 403, configurable)
+ *  8. the key is under its request rate (per key per window)       else 429 with Retry-After and
+ *     X-RateLimit-Limit / -Remaining / -Reset
+ *
+ * Lookups are cached per process for `auth.cacheTtlMillis` (default 2 s): a revocation made through
+ * this process's admin API clears the cache at once; other processes see it within the TTL.
+ */
+import { RateLimiter } from "@effect/experimental"
+import { HttpServerRequest } from "@effect/platform"
+import { ApiKeys } from "@tuma/core/ports/ApiKeys"
+import type { ApiKeyRecord } from "@tuma/core/ports/ApiKeys"
+import { hashApiKey } from "@tuma/core/ports/ApiKeys"
+import { Clock, Context, Duration, Effect, Layer, Option } from "effect"
+import * as Cidr from "./Cidr.js"
+import { ServerConfig } from "./Config.js"
+import { Forbidden, TooManyRequests, Unauthorized } from "./Envelope.js"
+import type { AuthenticatedKey, Scope } from "./Security.js"
+import {
+  RequireProfileRead,
+  RequireSenderIdsRead,
+  RequireSenderIdsWrite,
+  RequireSmsRead,
+  RequireSmsSend
+} from "./Security.js"
+
+/** `tuma_live_…` / `tuma_test_…` followed by 16–128 URL-safe characters. */
+export const KEY_PATTERN = /^tuma_(live|test)_([A-Za-z0-9]{16,128})$/
+
+/** decisions §2: documentation placeholders are never real keys. */
+export const isPlaceholderKey = (key: string): boolean => {
+  const k = key.trim()
+  if (/^(YOUR[_-]?API[_-]?KEY|<API_KEY>|API_KEY|<YOUR_API_KEY>)$/i.test(k)) return true
+  const m = /^tuma_(live|test)_(.*)$/i.exec(k)
+  if (m === null) return false
+  const rest = m[2]
+  return rest === "" || /^[xX.…*]+$/.test(rest) || /^(your|api|key|example|placeholder)/i.test(rest) ||
+    rest.includes("…") || rest.includes("...")
+}
+
+const unauthorized = (message: string) => Effect.fail(Unauthorized.of({ message }))
+
+/** The per-process lookup cache; `invalidate` after revoking or changing a key. */
+export class AuthCache extends Context.Tag("@tuma/http/AuthCache")<AuthCache, {
+  readonly get: (hash: string, now: number) => Option.Option<ApiKeyRecord> | undefined
+  readonly set: (hash: string, value: Option.Option<ApiKeyRecord>, now: number) => void
+  readonly invalidate: Effect.Effect<void>
+}>() {
+  static readonly layer = Layer.effect(
+    AuthCache,
+    Effect.map(ServerConfig, (config) => {
+      const ttl = config.auth.cacheTtlMillis
+      const entries = new Map<string, { readonly value: Option.Option<ApiKeyRecord>; readonly until: number }>()
+      return {
+        get: (hash, now) => {
+          if (ttl <= 0) return undefined
+          const e = entries.get(hash)
+          if (e === undefined) return undefined
+          if (e.until <= now) {
+            entries.delete(hash)
+            return undefined
+          }
+          return e.value
+        },
+        set: (hash, value, now) => {
+          if (ttl <= 0) return
+          if (entries.size >= 10_000) entries.clear()
+          entries.set(hash, { value, until: now + ttl })
+        },
+        invalidate: Effect.sync(() => entries.clear())
+      }
+    })
+  )
+}
+
+export const rateLimitHeaders = (limit: number, remaining: number, resetMillis: number) => ({
+  "x-ratelimit-limit": String(limit),
+  "x-ratelimit-remaining": String(Math.max(0, remaining)),
+  "x-ratelimit-reset": String(Math.max(1, Math.ceil(resetMillis / 1000)))
+})
+
+/** The authentication check for one scope. */
+export const makeAuthenticator = Effect.gen(function*() {
+  const keys = yield* ApiKeys
+  const config = yield* ServerConfig
+  const cache = yield* AuthCache
+  const limiter = yield* RateLimiter.RateLimiter
+  const isTrustedProxy = Cidr.matcher(config.auth.trustedProxies)
+  const hasProxies = config.auth.trustedProxies.length > 0
+  const allowedCache = new WeakMap<ReadonlyArray<string>, (address: string) => boolean>()
+  const allowedMatcher = (list: ReadonlyArray<string>) => {
+    let m = allowedCache.get(list)
+    if (m === undefined) {
+      m = Cidr.matcher(list)
+      allowedCache.set(list, m)
+    }
+    return m
+  }
+  const { limit, windowMillis } = config.rateLimit
+  const window = Duration.millis(windowMillis)
+
+  const lookup = (hash: string, now: number) => {
+    const cached = cache.get(hash, now)
+    if (cached !== undefined) return Effect.succeed(cached)
+    return Effect.tap(keys.findByHash(hash), (found) => Effect.sync(() => cache.set(hash, found, now)))
+  }
+
+  const scopeFailure = (scope: Scope) => {
+    const message = `This API key does not have the ${scope} permission.`
+    return config.auth.missingScopeStatus === 403
+      ? Effect.fail(Forbidden.of({ message }))
+      : unauthorized(message)
+  }
+
+  return (scope: Scope) => (_token: unknown) =>
+    Effect.gen(function*() {
+      const request = yield* HttpServerRequest.HttpServerRequest
+      const header = request.headers["authorization"]
+      if (header === undefined || header.trim() === "") {
+        return yield* unauthorized("API key missing. Send Authorization: Bearer <API_KEY>.")
+      }
+      const match = /^bearer\s+(.+)$/i.exec(header.trim())
+      if (match === null) {
+        return yield* unauthorized("Malformed Authorization header. Send Authorization: Bearer <API_KEY>.")
+      }
+      const key = match[1].trim()
+      if (isPlaceholderKey(key)) {
+        return yield* unauthorized("This is a documentation placeholder, not an API key. Use a key issued to you.")
+      }
+      if (!KEY_PATTERN.test(key)) {
+        return yield* unauthorized("Malformed API key: keys look like tuma_live_… or tuma_test_….")
+      }
+      const now = yield* Clock.currentTimeMillis
+      const found = yield* lookup(hashApiKey(key), now)
+      if (Option.isNone(found)) return yield* unauthorized("Invalid API key.")
+      const record = found.value
+      if (record.revokedAt !== null && record.revokedAt.getTime() <= now) {
+        return yield* unauthorized("This API key has been revoked.")
+      }
+      if (record.expiresAt !== null && record.expiresAt.getTime() <= now) {
+        return yield* unauthorized("This API key has expired.")
+      }
+      if (record.allowedIps.length > 0) {
+        const socket = Option.getOrUndefined(request.remoteAddress)
+        const address = hasProxies
+          ? Cidr.clientAddress(socket, request.headers["x-forwarded-for"], isTrustedProxy)
+          : socket
+        if (address === undefined || !allowedMatcher(record.allowedIps)(address)) {
+          return yield* unauthorized(`Requests from ${address ?? "this address"} are not allowed for this API key.`)
+        }
+      }
+      if (!record.scopes.includes(scope)) return yield* scopeFailure(scope)
+      yield* limiter.consume({ algorithm: "fixed-window", window, limit, key: `req:${record.id}` }).pipe(
+        Effect.catchTags({
+          RateLimiterError: (e) =>
+            e.reason === "Exceeded"
+              ? Effect.fail(TooManyRequests.of(
+                {
+                  message: "Too many requests for this API key; slow down.",
+                  error_code: "RATE_LIMITED",
+                  acceptance_state: "DEFINITELY_NOT_ACCEPTED"
+                },
+                {
+                  "retry-after": String(Math.max(1, Math.ceil(Duration.toMillis(e.retryAfter) / 1000))),
+                  ...rateLimitHeaders(e.limit, 0, Duration.toMillis(e.retryAfter))
+                }
+              ))
+              : Effect.die(e)
+        })
+      )
+      const authenticated: AuthenticatedKey = {
+        keyId: record.id,
+        accountId: record.accountId,
+        mode: record.mode,
+        scopes: new Set(record.scopes)
+      }
+      return authenticated
+    })
+})
+
+/** The five scope middlewares, from the `ApiKeys` port, a `RateLimiter` and the config. */
+export const layer = Layer.effectContext(
+  Effect.map(makeAuthenticator, (check) =>
+    Context.make(RequireSmsRead, { bearer: check("sms:read") }).pipe(
+      Context.add(RequireSmsSend, { bearer: check("sms:send") }),
+      Context.add(RequireSenderIdsRead, { bearer: check("sender-ids:read") }),
+      Context.add(RequireSenderIdsWrite, { bearer: check("sender-ids:write") }),
+      Context.add(RequireProfileRead, { bearer: check("profile:read") })
+    ))
+)

@@ -1,0 +1,73 @@
+/**
+ * Server options (flags and environment are read by the `tuma` command, tests pass them directly).
+ */
+import { Context, Redacted } from "effect"
+
+export interface ServerOptions {
+  /** 0 picks a free port. */
+  readonly port: number
+  readonly host: string
+  /** Bearer token of the admin API; when unset the admin API refuses every request. */
+  readonly adminToken: Redacted.Redacted<string> | undefined
+  /** Body limit of every JSON endpoint (413 above it). */
+  readonly maxBodyBytes: number
+  /** Body limit of sender-ID requests (documents inline or as parts). */
+  readonly maxUploadBytes: number
+  readonly auth: {
+    /** decisions §1: 401 (default) or 403 for a key without the endpoint's scope. */
+    readonly missingScopeStatus: 401 | 403
+    /** How long a key lookup is reused (0 disables); revocation reaches other processes within it. */
+    readonly cacheTtlMillis: number
+    /** CIDRs of reverse proxies whose `X-Forwarded-For` is believed. */
+    readonly trustedProxies: ReadonlyArray<string>
+  }
+  readonly rateLimit: {
+    /** decisions §7: requests per key per window (default 600 per minute). */
+    readonly limit: number
+    readonly windowMillis: number
+  }
+  /** Log each request's method, path, status and duration. */
+  readonly accessLog: boolean
+}
+
+export const defaultServerOptions: ServerOptions = {
+  port: 3000,
+  host: "127.0.0.1",
+  adminToken: undefined,
+  maxBodyBytes: 1024 * 1024,
+  maxUploadBytes: 32 * 1024 * 1024,
+  auth: { missingScopeStatus: 401, cacheTtlMillis: 2_000, trustedProxies: [] },
+  rateLimit: { limit: 600, windowMillis: 60_000 },
+  accessLog: false
+}
+
+export class ServerConfig extends Context.Tag("@tuma/http/ServerConfig")<ServerConfig, ServerOptions>() {}
+
+/** Deep-ish merge of partial options over the defaults. */
+export const makeServerOptions = (overrides: {
+  readonly port?: number | undefined
+  readonly host?: string | undefined
+  readonly adminToken?: string | Redacted.Redacted<string> | undefined
+  readonly maxBodyBytes?: number | undefined
+  readonly maxUploadBytes?: number | undefined
+  readonly auth?: Partial<ServerOptions["auth"]> | undefined
+  readonly rateLimit?: Partial<ServerOptions["rateLimit"]> | undefined
+  readonly accessLog?: boolean | undefined
+} = {}): ServerOptions => ({
+  port: overrides.port ?? defaultServerOptions.port,
+  host: overrides.host ?? defaultServerOptions.host,
+  adminToken: typeof overrides.adminToken === "string"
+    ? (overrides.adminToken === "" ? undefined : Redacted.make(overrides.adminToken))
+    : overrides.adminToken,
+  maxBodyBytes: overrides.maxBodyBytes ?? defaultServerOptions.maxBodyBytes,
+  maxUploadBytes: overrides.maxUploadBytes ?? defaultServerOptions.maxUploadBytes,
+  auth: { ...defaultServerOptions.auth, ...stripUndefined(overrides.auth ?? {}) },
+  rateLimit: { ...defaultServerOptions.rateLimit, ...stripUndefined(overrides.rateLimit ?? {}) },
+  accessLog: overrides.accessLog ?? defaultServerOptions.accessLog
+})
+
+const stripUndefined = <A extends object>(a: A): A => {
+  const out: any = {}
+  for (const [k, v] of Object.entries(a)) if (v !== undefined) out[k] = v
+  return out
+}

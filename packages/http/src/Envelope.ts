@@ -1,0 +1,222 @@
+/**
+ * The response envelope of every answer (spec §2.1, §7; decisions.md §3–5).
+ *
+ * - Every response carries `request_uid` in the body and the same value in `X-Request-Id`.
+ *   The id is made once per request by the envelope middleware and held in a FiberRef, so
+ *   handlers read it with `requestUid` without any service in their context.
+ * - Failures are `{ success: false, request_uid, message, ... }`. One class per HTTP status;
+ *   each carries the optional fields a failure of that status may have (`error_code`,
+ *   `acceptance_state`, `error`, `errors`, balance figures). The envelope middleware serialises
+ *   them itself (and fills `request_uid`), so handlers construct them without it.
+ */
+import { HttpApiSchema } from "@effect/platform"
+import { AcceptanceState, FieldErrors, Shortfall } from "@tuma/domain/errors"
+import { Effect, FiberRef, Schema } from "effect"
+import { globalValue } from "effect/GlobalValue"
+
+/** The request id of the request being served ("" outside a request). */
+export const currentRequestId: FiberRef.FiberRef<string> = globalValue(
+  "@tuma/http/currentRequestId",
+  () => FiberRef.unsafeMake("")
+)
+
+/** `request_uid` of the current request. */
+export const requestUid: Effect.Effect<string> = FiberRef.get(currentRequestId)
+
+/** Extra response headers a failure asks for (Retry-After, X-RateLimit-*, Allow); not part of the body. */
+export const FailureHeaders: unique symbol = Symbol.for("@tuma/http/FailureHeaders")
+
+const failureFields = {
+  success: Schema.Literal(false).pipe(
+    Schema.propertySignature,
+    Schema.withConstructorDefault(() => false as const)
+  ),
+  request_uid: Schema.String.pipe(
+    Schema.annotations({ description: "Identifier of the request attempt; also sent as X-Request-Id." }),
+    Schema.propertySignature,
+    Schema.withConstructorDefault(() => "")
+  ),
+  message: Schema.String.annotations({ description: "Human-readable text." }),
+  error_code: Schema.optional(
+    Schema.String.annotations({ description: "Stable UPPER_SNAKE code (decisions.md §5)." })
+  ),
+  acceptance_state: Schema.optional(AcceptanceState),
+  error: Schema.optional(
+    Schema.String.annotations({
+      description: "Spec §7 code field: idempotency_key_reused, sender_id_already_requested, sender_id_not_eligible, …"
+    })
+  ),
+  errors: Schema.optional(FieldErrors.annotations({ description: "Field path (e.g. recipients.0) to messages." })),
+  units_required: Schema.optional(Schema.Number),
+  units_available: Schema.optional(Schema.Number),
+  shortfall: Schema.optional(Schema.Array(Shortfall))
+}
+
+type FailureInput = {
+  readonly message: string
+  readonly error_code?: string | undefined
+  readonly acceptance_state?: AcceptanceState | undefined
+  readonly error?: string | undefined
+  readonly errors?: FieldErrors | undefined
+  readonly units_required?: number | undefined
+  readonly units_available?: number | undefined
+  readonly shortfall?: ReadonlyArray<Shortfall> | undefined
+}
+
+/** Common shape of the failure classes below. */
+export interface ApiFailure {
+  readonly success: false
+  readonly request_uid: string
+  readonly message: string
+  readonly error_code?: string | undefined
+  readonly acceptance_state?: AcceptanceState | undefined
+  readonly error?: string | undefined
+  readonly errors?: FieldErrors | undefined
+  readonly units_required?: number | undefined
+  readonly units_available?: number | undefined
+  readonly shortfall?: ReadonlyArray<Shortfall> | undefined
+  [FailureHeaders]?: Record<string, string>
+}
+
+const ann = (status: number, description: string) => HttpApiSchema.annotations<any>({ status, description })
+
+const make = <A>(Cls: new(props: any) => A) => (input: FailureInput, headers?: Record<string, string>): A => {
+  const props: Record<string, unknown> = {}
+  for (const key in input) {
+    const v = (input as any)[key]
+    if (v !== undefined) props[key] = v
+  }
+  const out = new Cls(props) as any
+  if (headers !== undefined) {
+    Object.defineProperty(out, FailureHeaders, { value: headers, enumerable: false })
+  }
+  return out
+}
+
+export class BadRequest extends Schema.Class<BadRequest>("BadRequest")(
+  failureFields,
+  ann(400, "The body claims to be JSON but cannot be parsed")
+) {
+  static of = make<BadRequest>(BadRequest)
+}
+
+export class Unauthorized extends Schema.Class<Unauthorized>("Unauthorized")(
+  failureFields,
+  ann(401, "Key missing, malformed, expired, revoked, from a disallowed address, or without the endpoint's scope")
+) {
+  static of = make<Unauthorized>(Unauthorized)
+}
+
+export class Forbidden extends Schema.Class<Forbidden>("Forbidden")(
+  failureFields,
+  ann(403, "The key lacks the endpoint's scope (only when auth.missingScopeStatus = 403)")
+) {
+  static of = make<Forbidden>(Forbidden)
+}
+
+export class NotFound extends Schema.Class<NotFound>("NotFound")(
+  failureFields,
+  ann(404, "Unknown route, or a resource of another account")
+) {
+  static of = make<NotFound>(NotFound)
+}
+
+export class MethodNotAllowed extends Schema.Class<MethodNotAllowed>("MethodNotAllowed")(
+  failureFields,
+  ann(405, "The path exists but not with this method (see the Allow header)")
+) {
+  static of = make<MethodNotAllowed>(MethodNotAllowed)
+}
+
+export class Conflict extends Schema.Class<Conflict>("Conflict")(
+  failureFields,
+  ann(409, "idempotency_key_reused or sender_id_already_requested")
+) {
+  static of = make<Conflict>(Conflict)
+}
+
+export class PayloadTooLarge extends Schema.Class<PayloadTooLarge>("PayloadTooLarge")(
+  failureFields,
+  ann(413, "The body is over the size limit")
+) {
+  static of = make<PayloadTooLarge>(PayloadTooLarge)
+}
+
+export class UnsupportedMediaType extends Schema.Class<UnsupportedMediaType>("UnsupportedMediaType")(
+  failureFields,
+  ann(415, "The body is not application/json (or multipart/form-data where accepted)")
+) {
+  static of = make<UnsupportedMediaType>(UnsupportedMediaType)
+}
+
+export class Unprocessable extends Schema.Class<Unprocessable>("Unprocessable")(
+  failureFields,
+  ann(
+    422,
+    "Understood but refused: validation (see errors), credit, sender ID, route, spam policy, opt-out, provider credit"
+  )
+) {
+  static of = make<Unprocessable>(Unprocessable)
+}
+
+export class TooManyRequests extends Schema.Class<TooManyRequests>("TooManyRequests")(
+  failureFields,
+  ann(429, "Rate limited (Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset)")
+) {
+  static of = make<TooManyRequests>(TooManyRequests)
+}
+
+export class InternalError extends Schema.Class<InternalError>("InternalError")(
+  failureFields,
+  ann(500, "Internal error; quote request_uid to support")
+) {
+  static of = make<InternalError>(InternalError)
+}
+
+export class ServiceUnavailable extends Schema.Class<ServiceUnavailable>("ServiceUnavailable")(
+  failureFields,
+  ann(503, "Acceptance outcome UNKNOWN (retry with the same Idempotency-Key to reconcile), or not ready")
+) {
+  static of = make<ServiceUnavailable>(ServiceUnavailable)
+}
+
+const statusOf = new Map<abstract new(...args: any) => unknown, number>([
+  [BadRequest, 400],
+  [Unauthorized, 401],
+  [Forbidden, 403],
+  [NotFound, 404],
+  [MethodNotAllowed, 405],
+  [Conflict, 409],
+  [PayloadTooLarge, 413],
+  [UnsupportedMediaType, 415],
+  [Unprocessable, 422],
+  [TooManyRequests, 429],
+  [InternalError, 500],
+  [ServiceUnavailable, 503]
+])
+
+/** The HTTP status of an envelope failure, or undefined when `u` is not one. */
+export const failureStatus = (u: unknown): number | undefined =>
+  typeof u === "object" && u !== null ? statusOf.get((u as any).constructor) : undefined
+
+/** The body of an envelope failure as sent: every defined field, `request_uid` filled in. */
+export const failureBody = (failure: ApiFailure, requestId: string): Record<string, unknown> => {
+  const body: Record<string, unknown> = { success: false, request_uid: requestId, message: failure.message }
+  for (const key of Object.keys(failure)) {
+    if (key === "success" || key === "request_uid" || key === "message") continue
+    const v = (failure as any)[key]
+    if (v !== undefined) body[key] = v
+  }
+  return body
+}
+
+/** Success envelope fields (spec §2.1). */
+export const successFields = {
+  success: Schema.Literal(true),
+  request_uid: Schema.String.annotations({
+    description: "Identifier of the request attempt; also sent as X-Request-Id."
+  })
+}
+
+/** `mode: "sandbox"` on sandbox-key responses only. */
+export const sandboxMode = { mode: Schema.optional(Schema.Literal("sandbox")) }

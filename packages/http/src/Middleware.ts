@@ -1,0 +1,231 @@
+/**
+ * The envelope middleware: wraps every request of the API (including `/openapi.json`, `/docs`
+ * and unknown routes) so that
+ *
+ * - a request id is made (`request_uid` / `X-Request-Id`, decisions §3) and held in a FiberRef;
+ * - bodies of the wrong type answer 415 and bodies over the limit 413 before any parsing;
+ * - everything that goes wrong answers the envelope: envelope failures with their status (and
+ *   headers such as Retry-After), the builder's decode errors as 422 with `errors` by field path,
+ *   unparseable JSON as 400, unknown routes as 404, a known path with the wrong method as 405
+ *   (with Allow), and anything else as 500 (the cause is logged with the request id).
+ *
+ * The success path costs one id, one FiberRef scope and one header.
+ */
+import {
+  HttpApi,
+  HttpApiBuilder,
+  HttpApiError,
+  HttpIncomingMessage,
+  HttpServerError,
+  HttpServerRequest,
+  HttpServerResponse,
+  Multipart
+} from "@effect/platform"
+import type { HttpApp } from "@effect/platform"
+import { Cause, Effect, Option } from "effect"
+import { randomUUID } from "node:crypto"
+import type { ServerOptions } from "./Config.js"
+import { ServerConfig } from "./Config.js"
+import { currentRequestId, failureBody, FailureHeaders, failureStatus } from "./Envelope.js"
+
+export interface RouteEntry {
+  readonly method: string
+  readonly path: string
+  readonly regex: RegExp
+}
+
+const toRegex = (path: string) =>
+  new RegExp(
+    "^" + path.split("/").map((seg) => (seg.startsWith(":") ? "[^/]+" : seg.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")))
+      .join("/") +
+      "/?$"
+  )
+
+/** Every (method, path) the API serves, from the contract itself. */
+export const routeTable = (api: HttpApi.HttpApi.Any, extra: ReadonlyArray<readonly [string, string]>) => {
+  const entries: Array<RouteEntry> = []
+  HttpApi.reflect(api as any, {
+    onGroup() {},
+    onEndpoint({ endpoint }) {
+      entries.push({ method: endpoint.method, path: endpoint.path, regex: toRegex(endpoint.path) })
+    }
+  })
+  for (const [method, path] of extra) entries.push({ method, path, regex: toRegex(path) })
+  return entries
+}
+
+/** Paths whose POST accepts multipart/form-data (sender-ID requests). */
+const multipartPaths = new Set(["/v1/sender-ids", "/v1/sms/sender-ids"])
+
+const json = (status: number, body: unknown, headers?: Record<string, string>) =>
+  HttpServerResponse.unsafeJson(body, headers === undefined ? { status } : { status, headers })
+
+const envelope = (requestId: string, status: number, message: string, extra?: Record<string, unknown>) =>
+  json(status, { success: false, request_uid: requestId, message, ...extra })
+
+/** 422 `errors` from the builder's decode error: every issue, by dotted path. */
+export const fieldErrorsOf = (error: HttpApiError.HttpApiDecodeError) => {
+  const errors: Record<string, Array<string>> = {}
+  for (const issue of error.issues) {
+    const key = issue.path.length === 0 ? "body" : issue.path.join(".")
+    ;(errors[key] ??= []).push(friendly(issue.message, key))
+  }
+  return errors
+}
+
+const friendly = (message: string, key: string) => {
+  if (message === "is missing") return `The ${key.split(".").pop()!.replace(/_/g, " ")} field is required.`
+  if (message.startsWith("Expected {") || message.startsWith("Expected { ")) return "The body must be a JSON object."
+  return message
+}
+
+const decodeErrorResponse = (requestId: string, error: HttpApiError.HttpApiDecodeError) => {
+  const errors = fieldErrorsOf(error)
+  const keys = Object.keys(errors)
+  const first = keys.length > 0 ? errors[keys[0]][0] : "The given data was invalid."
+  const total = keys.reduce((n, k) => n + errors[k].length, 0)
+  const message = total > 1 ? `${first} (and ${total - 1} more error${total > 2 ? "s" : ""})` : first
+  return envelope(requestId, 422, message, {
+    error_code: "VALIDATION_FAILED",
+    acceptance_state: "DEFINITELY_NOT_ACCEPTED",
+    errors
+  })
+}
+
+const isTooLarge = (u: unknown): boolean => {
+  if (u instanceof Error && u.message === "maxBytes exceeded") return true
+  if (u instanceof Multipart.MultipartError) {
+    return u.reason === "BodyTooLarge" || u.reason === "FileTooLarge" || u.reason === "FieldTooLarge" ||
+      u.reason === "TooManyParts"
+  }
+  return false
+}
+
+/** Make the envelope middleware for the given route table. */
+export const makeEnvelope = (options: ServerOptions, routes: ReadonlyArray<RouteEntry>) => {
+  const maxBody = Option.some(options.maxBodyBytes)
+  const maxUpload = Option.some(options.maxUploadBytes)
+
+  const notFound = (requestId: string, request: HttpServerRequest.HttpServerRequest) => {
+    const path = request.url.split("?")[0]
+    const allowed = new Set<string>()
+    for (const route of routes) if (route.regex.test(path)) allowed.add(route.method)
+    if (allowed.size > 0) {
+      const allow = [...allowed].join(", ")
+      return json(405, {
+        success: false,
+        request_uid: requestId,
+        message: `The ${request.method} method is not supported for this route. Supported methods: ${allow}.`
+      }, { allow })
+    }
+    return envelope(requestId, 404, `The route ${path} could not be found.`)
+  }
+
+  const fromCause = (
+    requestId: string,
+    request: HttpServerRequest.HttpServerRequest,
+    cause: Cause.Cause<unknown>
+  ): Effect.Effect<HttpServerResponse.HttpServerResponse> => {
+    const failure = Cause.failureOption(cause)
+    const error = Option.isSome(failure) ? failure.value : Option.getOrUndefined(Cause.dieOption(cause))
+    if (error !== undefined) {
+      const status = failureStatus(error)
+      if (status !== undefined) {
+        return Effect.succeed(json(status, failureBody(error as any, requestId), (error as any)[FailureHeaders]))
+      }
+      if (error instanceof HttpApiError.HttpApiDecodeError) {
+        return Effect.succeed(decodeErrorResponse(requestId, error))
+      }
+      if (HttpServerError.isServerError(error)) {
+        if (error._tag === "RouteNotFound") return Effect.succeed(notFound(requestId, request))
+        if (error._tag === "RequestError" && error.reason === "Decode") {
+          if (isTooLarge(error.cause)) {
+            return Effect.succeed(envelope(requestId, 413, "The request body is too large."))
+          }
+          return Effect.succeed(
+            envelope(requestId, 400, "The request body is not valid JSON; nothing was read or sent.", {
+              error_code: "MALFORMED_JSON",
+              acceptance_state: "DEFINITELY_NOT_ACCEPTED"
+            })
+          )
+        }
+      }
+      if (error instanceof Multipart.MultipartError) {
+        return Effect.succeed(
+          isTooLarge(error)
+            ? envelope(requestId, 413, "The request body is too large.")
+            : envelope(requestId, 400, "The multipart body cannot be parsed.")
+        )
+      }
+    }
+    if (Cause.isInterruptedOnly(cause)) {
+      // client went away; nobody reads this answer
+      return Effect.succeed(envelope(requestId, 503, "The request was interrupted."))
+    }
+    return Effect.as(
+      Effect.logError("unhandled failure", cause).pipe(
+        Effect.annotateLogs({ request_uid: requestId, method: request.method, url: request.url })
+      ),
+      envelope(requestId, 500, "Internal server error. Quote request_uid to support.", {
+        error_code: "INTERNAL"
+      })
+    )
+  }
+
+  return (app: HttpApp.Default): HttpApp.Default =>
+    Effect.withFiberRuntime((fiber) => {
+      const request = fiber.currentContext.unsafeMap.get(
+        HttpServerRequest.HttpServerRequest.key
+      ) as HttpServerRequest.HttpServerRequest
+      const requestId = randomUUID()
+      let limit = maxBody
+      let limitBytes = options.maxBodyBytes
+      const method = request.method
+      if (method === "POST" || method === "PUT" || method === "PATCH") {
+        const headers = request.headers
+        const contentType = headers["content-type"]
+        const path = request.url.split("?", 1)[0]
+        const upload = multipartPaths.has(path)
+        if (upload) {
+          limit = maxUpload
+          limitBytes = options.maxUploadBytes
+        }
+        if (contentType !== undefined) {
+          const ct = contentType.toLowerCase()
+          if (!(ct.startsWith("application/json") || (upload && ct.startsWith("multipart/form-data")))) {
+            return Effect.succeed(HttpServerResponse.setHeader(
+              envelope(
+                requestId,
+                415,
+                upload
+                  ? "Send the body as application/json or multipart/form-data."
+                  : "Send the body as JSON with the header Content-Type: application/json."
+              ),
+              "x-request-id",
+              requestId
+            ))
+          }
+        }
+        const length = headers["content-length"]
+        if (length !== undefined && Number(length) > limitBytes) {
+          return Effect.succeed(HttpServerResponse.setHeader(
+            envelope(requestId, 413, `The request body is too large (limit ${limitBytes} bytes).`),
+            "x-request-id",
+            requestId
+          ))
+        }
+      }
+      return app.pipe(
+        Effect.catchAllCause((cause) => fromCause(requestId, request, cause)),
+        Effect.map((response) => HttpServerResponse.setHeader(response, "x-request-id", requestId)),
+        Effect.provideService(HttpIncomingMessage.MaxBodySize, limit as any),
+        Effect.locally(currentRequestId, requestId)
+      )
+    })
+}
+
+/** The envelope as an `HttpApiBuilder.middleware` layer (innermost, sees raw errors). */
+export const layerEnvelope = (api: HttpApi.HttpApi.Any, extraRoutes: ReadonlyArray<readonly [string, string]>) =>
+  HttpApiBuilder.middleware(
+    Effect.map(ServerConfig, (options) => makeEnvelope(options, routeTable(api, extraRoutes)))
+  )

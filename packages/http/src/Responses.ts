@@ -1,0 +1,278 @@
+/**
+ * Response bodies of spec §2, field for field, inside the envelope of §2.1.
+ * Where the spec says "not shown" the schema is open (`Schema.Unknown` entries).
+ */
+import { Schema } from "effect"
+import { successFields } from "./Envelope.js"
+
+const Timestamp = Schema.String.annotations({ description: "ISO 8601 timestamp" })
+const NullableTimestamp = Schema.NullOr(Timestamp)
+
+/** §2.9 */
+export const EncodingInfo = Schema.Struct({
+  requested: Schema.Literal("GSM-7", "Unicode"),
+  final: Schema.Literal("GSM-7", "Unicode"),
+  converted: Schema.Boolean,
+  segments: Schema.Number,
+  characters: Schema.Number,
+  characters_per_sms: Schema.Number,
+  changes: Schema.Array(Schema.Struct({
+    character: Schema.String,
+    name: Schema.String,
+    occurrences: Schema.Number,
+    replaced_with: Schema.String
+  })),
+  notice: Schema.optional(Schema.String)
+}).annotations({ identifier: "Encoding" })
+
+export const MessageStatus = Schema.Literal("queued", "processing", "sent", "delivered", "failed", "scheduled")
+
+/** §2.2 */
+export const MessageEntry = Schema.Struct({
+  uid: Schema.String,
+  recipient: Schema.String,
+  sender_id: Schema.String,
+  units: Schema.Number,
+  channel: Schema.Literal("api", "web"),
+  status: MessageStatus,
+  provider_message_id: Schema.NullOr(Schema.String),
+  queued_at: NullableTimestamp,
+  sent_at: NullableTimestamp,
+  delivered_at: NullableTimestamp,
+  failure_reason: Schema.NullOr(Schema.String),
+  campaign_uid: Schema.optional(Schema.String),
+  campaign_name: Schema.optional(Schema.String),
+  failure_context: Schema.NullOr(Schema.Unknown),
+  delivery_report: Schema.NullOr(Schema.Struct({
+    checked_at: NullableTimestamp,
+    status: Schema.NullOr(Schema.String),
+    delivery_status: Schema.NullOr(Schema.String)
+  }))
+}).annotations({ identifier: "Message" })
+
+/** decisions §26: the single-send 202 body. */
+export const SendSingleResponse = Schema.Struct({
+  ...successFields,
+  mode: Schema.optional(Schema.Literal("sandbox")),
+  data: Schema.Struct({
+    ...MessageEntry.fields,
+    encoding: EncodingInfo
+  }),
+  idempotent_replay: Schema.optional(Schema.Literal(true))
+}).annotations({ identifier: "SendSingleResponse" })
+
+/** §2.3 */
+export const PageMeta = Schema.Struct({
+  current_page: Schema.Number,
+  per_page: Schema.Number,
+  total: Schema.Number,
+  last_page: Schema.Number
+}).annotations({ identifier: "PageMeta" })
+
+export const ListMessagesResponse = Schema.Struct({
+  ...successFields,
+  mode: Schema.optional(Schema.Literal("sandbox")),
+  data: Schema.Array(MessageEntry),
+  meta: PageMeta
+}).annotations({ identifier: "ListMessagesResponse" })
+
+/** §2.2 last line: a sandbox read is `uid`, `status: delivered`, `delivered_at`. */
+export const SandboxMessage = Schema.Struct({
+  uid: Schema.String,
+  status: Schema.Literal("delivered"),
+  delivered_at: Timestamp
+}).annotations({ identifier: "SandboxMessage" })
+
+export const GetMessageResponse = Schema.Struct({
+  ...successFields,
+  mode: Schema.optional(Schema.Literal("sandbox")),
+  data: Schema.Union(MessageEntry, SandboxMessage)
+}).annotations({ identifier: "GetMessageResponse" })
+
+/** decisions §15 */
+export const CampaignFailure = Schema.Struct({
+  recipient: Schema.Unknown,
+  index: Schema.Number,
+  error_code: Schema.String,
+  reason: Schema.String
+}).annotations({ identifier: "CampaignFailure" })
+
+const campaignFields = {
+  uid: Schema.String,
+  name: Schema.String,
+  status: Schema.Literal("scheduled", "queued"),
+  recipient_count: Schema.Number,
+  queued_count: Schema.Number,
+  failed_count: Schema.Number,
+  scheduled_at: NullableTimestamp,
+  failures: Schema.Array(CampaignFailure)
+}
+
+/** §2.4, v1 */
+export const CampaignV1 = Schema.Struct({
+  ...campaignFields,
+  results: Schema.Array(Schema.Struct({
+    recipient: Schema.String,
+    status: Schema.String,
+    message_uid: Schema.String
+  }))
+}).annotations({ identifier: "CampaignV1" })
+
+/** §2.4, v2 */
+export const CampaignV2 = Schema.Struct({
+  ...campaignFields,
+  messages: Schema.Array(Schema.Struct({
+    message_uid: Schema.String,
+    units: Schema.Number,
+    recipient: Schema.optional(Schema.String),
+    status: Schema.optional(Schema.String)
+  }))
+}).annotations({ identifier: "CampaignV2" })
+
+export const BulkV1Response = Schema.Struct({
+  ...successFields,
+  mode: Schema.optional(Schema.Literal("sandbox")),
+  data: CampaignV1,
+  idempotent_replay: Schema.optional(Schema.Literal(true))
+}).annotations({ identifier: "BulkV1Response" })
+
+export const BulkV2Response = Schema.Struct({
+  ...successFields,
+  mode: Schema.optional(Schema.Literal("sandbox")),
+  data: CampaignV2,
+  idempotent_replay: Schema.optional(Schema.Literal(true))
+}).annotations({ identifier: "BulkV2Response" })
+
+/** §2.5 */
+export const LiveBalance = Schema.Struct({
+  balance: Schema.String,
+  currency: Schema.Literal("SMS"),
+  countries: Schema.Array(Schema.Struct({
+    wallet_uid: Schema.String,
+    country: Schema.String,
+    calling_code: Schema.NullOr(Schema.String),
+    balance: Schema.String
+  }))
+}).annotations({ identifier: "Balance" })
+
+export const SandboxBalance = Schema.Struct({
+  wallet_uid: Schema.Literal("sandbox_wallet"),
+  balance: Schema.Literal(100000),
+  currency: Schema.Literal("SMS")
+}).annotations({ identifier: "SandboxBalance" })
+
+export const BalanceResponse = Schema.Struct({
+  ...successFields,
+  mode: Schema.optional(Schema.Literal("sandbox")),
+  data: Schema.Union(LiveBalance, SandboxBalance)
+}).annotations({ identifier: "BalanceResponse" })
+
+/** §2.6 */
+export const SenderIdRecord = Schema.Struct({
+  uid: Schema.String,
+  sender_id: Schema.String,
+  country_uid: Schema.String,
+  country_code: Schema.String,
+  country_name: Schema.String,
+  status: Schema.Literal("pending", "approved", "rejected", "suspended"),
+  is_default: Schema.Boolean,
+  is_global: Schema.Boolean,
+  sample_message: Schema.String,
+  is_usable: Schema.Boolean,
+  submitted_document_uids: Schema.Array(Schema.String),
+  requested_at: Timestamp,
+  updated_at: Timestamp,
+  rejection_reason: Schema.optional(Schema.NullOr(Schema.String))
+}).annotations({ identifier: "SenderId" })
+
+export const ListSenderIdsResponse = Schema.Struct({
+  ...successFields,
+  mode: Schema.optional(Schema.Literal("sandbox")),
+  data: Schema.Array(SenderIdRecord)
+}).annotations({ identifier: "ListSenderIdsResponse" })
+
+export const SenderIdCreatedResponse = Schema.Struct({
+  ...successFields,
+  mode: Schema.optional(Schema.Literal("sandbox")),
+  message: Schema.String,
+  data: SenderIdRecord
+}).annotations({ identifier: "SenderIdCreatedResponse" })
+
+/** §2.7 */
+export const SenderIdRequirements = Schema.Struct({
+  eligibility: Schema.Struct({
+    can_request: Schema.Boolean,
+    purchased_units: Schema.Number,
+    required_units: Schema.Number,
+    currency: Schema.String,
+    minimum_purchase_amount: Schema.String,
+    price_per_unit: Schema.String,
+    reason: Schema.String
+  }),
+  countries: Schema.Array(Schema.Unknown),
+  documents: Schema.Array(Schema.Struct({
+    uid: Schema.String,
+    name: Schema.String,
+    is_required: Schema.Boolean,
+    accepted_formats: Schema.Array(Schema.String),
+    max_size_kb: Schema.Number
+  })),
+  documents_required: Schema.Boolean,
+  purposes: Schema.Array(Schema.String),
+  sender_id_rules: Schema.Struct({
+    min_length: Schema.Number,
+    max_length: Schema.Number,
+    pattern: Schema.String,
+    description: Schema.String,
+    reserved_names: Schema.Array(Schema.String)
+  }),
+  sample_message_rules: Schema.Struct({
+    min_length: Schema.Number,
+    max_length: Schema.Number,
+    description: Schema.String
+  })
+}).annotations({ identifier: "SenderIdRequirements" })
+
+export const RequirementsResponse = Schema.Struct({
+  ...successFields,
+  mode: Schema.optional(Schema.Literal("sandbox")),
+  data: SenderIdRequirements
+}).annotations({ identifier: "RequirementsResponse" })
+
+/** §2.8 */
+export const Profile = Schema.Struct({
+  uid: Schema.String,
+  name: Schema.String,
+  email: Schema.String,
+  phone: Schema.NullOr(Schema.String),
+  phone_verified_at: NullableTimestamp,
+  country: Schema.NullOr(Schema.Struct({
+    uid: Schema.String,
+    iso2: Schema.String,
+    calling_code: Schema.String,
+    name: Schema.String
+  })),
+  balances: Schema.Array(Schema.Struct({
+    wallet_uid: Schema.String,
+    country_uid: Schema.String,
+    country: Schema.String,
+    calling_code: Schema.NullOr(Schema.String),
+    balance: Schema.Number,
+    currency: Schema.Literal("SMS")
+  })),
+  routes: Schema.Array(Schema.Unknown)
+}).annotations({ identifier: "Profile" })
+
+export const ProfileResponse = Schema.Struct({
+  ...successFields,
+  mode: Schema.optional(Schema.Literal("sandbox")),
+  data: Profile
+}).annotations({ identifier: "ProfileResponse" })
+
+export const HealthResponse = Schema.Struct({
+  ...successFields,
+  data: Schema.Struct({
+    status: Schema.String,
+    checks: Schema.optional(Schema.Record({ key: Schema.String, value: Schema.String }))
+  })
+}).annotations({ identifier: "HealthResponse" })

@@ -1,0 +1,74 @@
+/**
+ * The security part of the contract: one `HttpApiMiddleware` tag per API-key scope (spec §5.4),
+ * each providing the authenticated key, plus the operator tag for `/admin/v1`.
+ *
+ * The implementations live in `Auth.ts`; the tags stay here so the contract (and the typed
+ * client built from it) does not depend on any server code.
+ */
+import { HttpApiMiddleware, HttpApiSecurity, OpenApi } from "@effect/platform"
+import { Context, Schema } from "effect"
+import { Forbidden, TooManyRequests, Unauthorized } from "./Envelope.js"
+
+export const Scope = Schema.Literal("sms:read", "sms:send", "sender-ids:read", "sender-ids:write", "profile:read")
+export type Scope = typeof Scope.Type
+export const allScopes: ReadonlyArray<Scope> = Scope.literals
+
+/** The API key a request was authenticated with. */
+export interface AuthenticatedKey {
+  readonly keyId: string
+  readonly accountId: string
+  /** `live` keys send and charge; `test` (sandbox) keys answer synthetic success (decisions §12). */
+  readonly mode: "live" | "test"
+  readonly scopes: ReadonlySet<string>
+}
+
+export class CurrentApiKey extends Context.Tag("@tuma/http/CurrentApiKey")<CurrentApiKey, AuthenticatedKey>() {}
+
+export const bearer = HttpApiSecurity.bearer.pipe(
+  HttpApiSecurity.annotate(
+    OpenApi.Description,
+    "API key: `Authorization: Bearer tuma_live_…` (live) or `tuma_test_…` (sandbox)."
+  )
+)
+
+const failure = Schema.Union(Unauthorized, Forbidden, TooManyRequests)
+
+export class RequireSmsRead extends HttpApiMiddleware.Tag<RequireSmsRead>()("@tuma/http/RequireSmsRead", {
+  provides: CurrentApiKey,
+  failure,
+  security: { bearer }
+}) {}
+
+export class RequireSmsSend extends HttpApiMiddleware.Tag<RequireSmsSend>()("@tuma/http/RequireSmsSend", {
+  provides: CurrentApiKey,
+  failure,
+  security: { bearer }
+}) {}
+
+export class RequireSenderIdsRead extends HttpApiMiddleware.Tag<RequireSenderIdsRead>()(
+  "@tuma/http/RequireSenderIdsRead",
+  { provides: CurrentApiKey, failure, security: { bearer } }
+) {}
+
+export class RequireSenderIdsWrite extends HttpApiMiddleware.Tag<RequireSenderIdsWrite>()(
+  "@tuma/http/RequireSenderIdsWrite",
+  { provides: CurrentApiKey, failure, security: { bearer } }
+) {}
+
+export class RequireProfileRead extends HttpApiMiddleware.Tag<RequireProfileRead>()(
+  "@tuma/http/RequireProfileRead",
+  { provides: CurrentApiKey, failure, security: { bearer } }
+) {}
+
+export const adminBearer = HttpApiSecurity.bearer.pipe(
+  HttpApiSecurity.annotate(
+    OpenApi.Description,
+    "Operator token: `Authorization: Bearer $TUMA_ADMIN_TOKEN` (the admin API is refused when it is unset)."
+  )
+)
+
+/** Operator access to `/admin/v1` (bearer `TUMA_ADMIN_TOKEN`). */
+export class RequireAdmin extends HttpApiMiddleware.Tag<RequireAdmin>()("@tuma/http/RequireAdmin", {
+  failure: Unauthorized,
+  security: { adminBearer }
+}) {}
