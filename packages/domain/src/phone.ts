@@ -11,7 +11,7 @@ import { type CountryCode, getCountryCallingCode, parsePhoneNumberFromString } f
 import { InvalidRecipient } from "./errors.js"
 
 /** The request pattern of spec §4.2. */
-export const RECIPIENT_PATTERN = /^\+?[0-9][0-9 ()\.\-]*$/
+export const RECIPIENT_PATTERN = /^\+?[0-9][0-9 ().-]*$/
 
 /** Longest recipient accepted as typed (spec §4.2, §8). */
 export const RECIPIENT_MAX_LENGTH = 32
@@ -35,7 +35,7 @@ export interface NormalizeRecipientOptions {
   readonly defaultCountry?: CountryCode | undefined
 }
 
-const SEPARATORS = /[ ()\.\-]/g
+const SEPARATORS = /[ ().-]/g
 
 const refuse = (raw: string, message: string) => Either.left(new InvalidRecipient({ message, recipient: raw }))
 

@@ -53,6 +53,15 @@ export const characterCount = (s: string): number => {
 
 const Str = Schema.String.annotations({ message: () => "The field must be a string." })
 
+/** `null` as a silent union member: when the value is not null, the other member explains why. */
+const NullMember = Schema.Null.annotations({ message: () => SUPPRESSED_ISSUE })
+
+/** `X | null` whose failures read as X's. */
+export const nullable = <A, I, R>(self: Schema.Schema<A, I, R>) => Schema.Union(self, NullMember)
+
+/** An optional JSON field: absent, never `undefined` (JSON has none), so failures read as the schema's. */
+const optional = <A, I, R>(self: Schema.Schema<A, I, R>) => Schema.optionalWith(self, { exact: true })
+
 const maxChars = (max: number) => <I, R>(self: Schema.Schema<string, I, R>) =>
   self.pipe(
     Schema.filter((s) => s.length <= max || characterCount(s) <= max, {
@@ -123,12 +132,12 @@ export const IsoDateString = Str.pipe(
   })
 )
 
-const ScheduledAt = Schema.NullOr(IsoDateTimeString).annotations({
+const ScheduledAt = nullable(IsoDateTimeString).annotations({
   description: "Future ISO 8601 date-time (e.g. 2030-01-31T09:00:00+03:00; without an offset it is UTC). " +
     "Omit or null to send now."
 })
 
-const CampaignName = Schema.NullOr(Str.pipe(maxChars(CAMPAIGN_NAME_MAX_LENGTH)))
+const CampaignName = nullable(Str.pipe(maxChars(CAMPAIGN_NAME_MAX_LENGTH)))
 
 // ---------------------------------------------------------------------------------------------
 // Send a single SMS (spec §4.2)
@@ -191,16 +200,16 @@ const synonyms = (
 export const BulkSendV1Request = Schema.Struct({
   recipients: recipientsOf(RecipientInput, "1 to 1000 phone numbers; a number listed twice is sent once."),
   sender_id: SenderIdField,
-  message: Schema.optional(
-    Schema.NullOr(MessageText).annotations({
+  message: optional(
+    nullable(MessageText).annotations({
       description: "The text sent to every recipient (at most 1600 characters). `body` is a synonym; " +
         "give one of them, or both with the same text."
     })
   ),
-  body: Schema.optional(Schema.NullOr(MessageText).annotations({ description: "Synonym of `message`." })),
-  campaign_name: Schema.optional(CampaignName.annotations({ description: "Campaign name, at most 120 characters." })),
-  name: Schema.optional(CampaignName.annotations({ description: "Synonym of `campaign_name`." })),
-  scheduled_at: Schema.optional(ScheduledAt)
+  body: optional(nullable(MessageText).annotations({ description: "Synonym of `message`." })),
+  campaign_name: optional(CampaignName.annotations({ description: "Campaign name, at most 120 characters." })),
+  name: optional(CampaignName.annotations({ description: "Synonym of `campaign_name`." })),
+  scheduled_at: optional(ScheduledAt)
 }).pipe(
   Schema.filter((r) => [
     ...synonyms(r.message, r.body, "message", "body", true),
@@ -267,8 +276,8 @@ export const BulkSendV2Request = Schema.Struct({
       "arithmetic are filled per recipient; a tag without a value is removed with one adjacent space."
   }),
   sender_id: SenderIdField,
-  campaign_name: Schema.optional(CampaignName.annotations({ description: "Campaign name, at most 120 characters." })),
-  scheduled_at: Schema.optional(ScheduledAt)
+  campaign_name: optional(CampaignName.annotations({ description: "Campaign name, at most 120 characters." })),
+  scheduled_at: optional(ScheduledAt)
 }).annotations({
   identifier: "BulkSendV2Request",
   description: "Send a personalised campaign to up to 1000 recipients, priced before anything is sent."
@@ -309,6 +318,13 @@ export const PerPage = Schema.transform(positiveIntFromString, Schema.Number, {
   encode: (n) => n
 }).annotations({ description: "Items per page: default 50; values above 100 are capped at 100." })
 
+/** `page`: from 1 (below 1 is a 422). */
+export const PageNumber = Schema.transform(positiveIntFromString, Schema.Number, {
+  strict: true,
+  decode: (n) => n,
+  encode: (n) => n
+}).annotations({ description: "Page number, from 1 (default 1)." })
+
 export const MessageStatusFilter = Schema.Literal("queued", "sent", "delivered", "failed").annotations({
   message: () => ({ message: "The selected value is invalid.", override: true }),
   description: "Only messages in this status."
@@ -319,22 +335,21 @@ export const ChannelFilter = Schema.Literal("api", "web").annotations({
   description: "api, or web for messages staff sent in the portal."
 })
 
+/** Query of `GET /v1/sms/messages` (no identifier: HttpApi lists its properties as query parameters). */
 export const ListMessagesQuery = Schema.Struct({
-  status: Schema.optional(MessageStatusFilter),
-  channel: Schema.optional(ChannelFilter),
-  from: Schema.optional(IsoDateString.annotations({ description: "YYYY-MM-DD: messages created on or after." })),
-  to: Schema.optional(IsoDateString.annotations({ description: "YYYY-MM-DD: messages created on or before." })),
-  per_page: Schema.optionalWith(PerPage, { default: () => PER_PAGE_DEFAULT }),
-  page: Schema.optionalWith(positiveIntFromString.annotations({ description: "Page number, from 1." }), {
-    default: () => 1
-  })
+  status: optional(MessageStatusFilter),
+  channel: optional(ChannelFilter),
+  from: optional(IsoDateString.annotations({ description: "YYYY-MM-DD: messages created on or after." })),
+  to: optional(IsoDateString.annotations({ description: "YYYY-MM-DD: messages created on or before." })),
+  per_page: Schema.optionalWith(PerPage, { exact: true, default: () => PER_PAGE_DEFAULT }),
+  page: Schema.optionalWith(PageNumber, { exact: true, default: () => 1 })
 }).pipe(
   Schema.filter((q) =>
     q.from !== undefined && q.to !== undefined && q.to < q.from
       ? { path: ["to"], message: "The to field must be a date after or equal to from." }
       : undefined
   )
-).annotations({ identifier: "ListMessagesQuery", description: "Filters and page of the message list, newest first." })
+).annotations({ description: "Filters and page of the message list, newest first." })
 export type ListMessagesQuery = typeof ListMessagesQuery.Type
 
 /** Path `uid` of `GET /v1/sms/messages/{uid}`, with the exact text of spec §4.4. */
@@ -351,7 +366,7 @@ export const MessageUidParams = Schema.Struct({ uid: MessageUid })
 // Request a sender ID (spec §4.9, decisions.md §17)
 // ---------------------------------------------------------------------------------------------
 
-const BASE64 = /^(?:data:[\w.+\-]+\/[\w.+\-]+;base64,)?[A-Za-z0-9+/\-_\s]*={0,2}\s*$/
+const BASE64 = /^(?:data:[\w.+-]+\/[\w.+-]+;base64,)?[A-Za-z0-9+/_\s-]*={0,2}\s*$/
 
 /** Base64 (standard or URL-safe alphabet; padding optional; a `data:…;base64,` prefix is allowed). */
 export const Base64Content = Str.pipe(
@@ -396,27 +411,27 @@ const Purpose = Schema.Literal(...SENDER_ID_PURPOSES).annotations({
 })
 
 const documentsArray = <A, I, R>(item: Schema.Schema<A, I, R>) =>
-  Schema.NullOr(Schema.Array(item).annotations({ message: () => "The field must be an array." }))
+  nullable(Schema.Array(item).annotations({ message: () => "The field must be an array." }))
 
 export const SenderIdRequest = Schema.Struct({
   sender_id: RequestedSenderId,
-  country_uid: Schema.optional(
-    Schema.NullOr(Uuid).annotations({ description: "Country to register for; omitted: the default market." })
+  country_uid: optional(
+    nullable(Uuid).annotations({ description: "Country to register for; omitted: the default market." })
   ),
   sample_message: Str.pipe(present, minChars(SAMPLE_MESSAGE_MIN_LENGTH), maxChars(SAMPLE_MESSAGE_MAX_LENGTH))
     .annotations({ description: "50 to 500 characters: a real message you will send with this sender ID." }),
   purpose: Purpose,
-  documents_base64: Schema.optional(
+  documents_base64: optional(
     documentsArray(DocumentUpload).annotations({
       description: "Documents for the requirements marked is_required (pdf, jpg, jpeg, png)."
     })
   ),
-  protection_requested: Schema.optional(
-    Schema.NullOr(Schema.Boolean.annotations({ message: () => "The field must be true or false." })).annotations({
+  protection_requested: optional(
+    nullable(Schema.Boolean.annotations({ message: () => "The field must be true or false." })).annotations({
       description: "Reserve the name so nobody else may register it; needs a protection document."
     })
   ),
-  protection_documents_base64: Schema.optional(
+  protection_documents_base64: optional(
     documentsArray(ProtectionDocumentUpload).annotations({
       description: "Proof that the name is yours; required when protection_requested is true."
     })

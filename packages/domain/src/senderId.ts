@@ -2,7 +2,8 @@
  * Sender ID names and the rules published by the requirements endpoint (spec §2.7, §4.8, §4.9).
  */
 import { Either } from "effect"
-import { InvalidSenderId } from "./errors.js"
+import { InvalidSenderId, type ValidationFailed } from "./errors.js"
+import { validationFailed } from "./validation.js"
 
 /** Names always refused (spec §2.7). */
 export const RESERVED_SENDER_IDS: ReadonlyArray<string> = [
@@ -103,4 +104,136 @@ export const normalizeSenderId = (raw: string): Either.Either<string, InvalidSen
   }
   if (isReservedSenderId(name)) return fail(`The sender ID ${name} is reserved and cannot be requested.`)
   return Either.right(name)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Documents (spec §2.7, §4.9, decisions.md §17): formats checked by content, sizes by max_size_kb
+// ---------------------------------------------------------------------------------------------
+
+export type DocumentFormat = (typeof DOCUMENT_FORMATS)[number]
+
+/** A document requirement as listed by the requirements endpoint (spec §2.7 `documents`). */
+export interface DocumentRequirement {
+  readonly uid: string
+  readonly name: string
+  readonly is_required: boolean
+  readonly accepted_formats?: ReadonlyArray<string> | undefined
+  readonly max_size_kb?: number | undefined
+}
+
+/** A document as sent in JSON (`documents_base64` / `protection_documents_base64` entries). */
+export interface Base64Document {
+  readonly requirement_uid?: string | undefined
+  readonly filename: string
+  readonly content_base64: string
+}
+
+export interface DecodedDocument {
+  readonly requirement_uid: string | null
+  readonly filename: string
+  /** Format found in the content (`jpg` for every JPEG). */
+  readonly format: "pdf" | "jpg" | "png"
+  readonly bytes: Uint8Array
+}
+
+/** The format of a file by its first bytes (PDF `%PDF-`, PNG signature, JPEG `FF D8 FF`). */
+export const detectDocumentFormat = (bytes: Uint8Array): "pdf" | "jpg" | "png" | undefined => {
+  const at = (i: number) => bytes[i]
+  if (at(0) === 0x25 && at(1) === 0x50 && at(2) === 0x44 && at(3) === 0x46 && at(4) === 0x2d) return "pdf"
+  if (
+    at(0) === 0x89 && at(1) === 0x50 && at(2) === 0x4e && at(3) === 0x47 &&
+    at(4) === 0x0d && at(5) === 0x0a && at(6) === 0x1a && at(7) === 0x0a
+  ) return "png"
+  if (at(0) === 0xff && at(1) === 0xd8 && at(2) === 0xff) return "jpg"
+  return undefined
+}
+
+/** Decodes base64 content (standard or URL-safe, whitespace ignored, optional `data:…;base64,`). */
+export const decodeBase64Content = (content: string): Uint8Array =>
+  new Uint8Array(Buffer.from(content.replace(/^data:[^,]*;base64,/, ""), "base64"))
+
+const familyOf = (format: string): string => {
+  const f = format.toLowerCase()
+  return f === "jpeg" ? "jpg" : f
+}
+
+const extensionOf = (filename: string): string => {
+  const dot = filename.lastIndexOf(".")
+  return dot === -1 ? "" : familyOf(filename.slice(dot + 1))
+}
+
+/**
+ * Checks every uploaded document of a sender ID request against the requirements (spec §4.9,
+ * decisions.md §17): each `requirement_uid` must be a listed requirement, every requirement with
+ * `is_required` must be attached, the content (magic bytes) must be an accepted format whose
+ * extension the file name carries (`jpg`/`jpeg` alike), and the decoded size must not exceed the
+ * requirement's `max_size_kb` (default {@link DEFAULT_DOCUMENT_MAX_SIZE_KB}). Protection documents
+ * use the default formats and size. All problems are answered at once with paths such as
+ * `documents_base64.1.content_base64`.
+ */
+export const checkSenderIdDocuments = (
+  request: {
+    readonly documents_base64?: ReadonlyArray<Base64Document> | null | undefined
+    readonly protection_documents_base64?: ReadonlyArray<Base64Document> | null | undefined
+  },
+  requirements: ReadonlyArray<DocumentRequirement>,
+  defaultMaxSizeKb: number = DEFAULT_DOCUMENT_MAX_SIZE_KB
+): Either.Either<
+  { readonly documents: ReadonlyArray<DecodedDocument>; readonly protection_documents: ReadonlyArray<DecodedDocument> },
+  ValidationFailed
+> => {
+  const errors: Record<string, Array<string>> = {}
+  const add = (path: string, message: string) => (errors[path] ??= []).push(message)
+  const byUid = new Map(requirements.map((r) => [r.uid.toLowerCase(), r]))
+
+  const check = (doc: Base64Document, path: string, requirement: DocumentRequirement | undefined) => {
+    const accepted = (requirement?.accepted_formats ?? DOCUMENT_FORMATS).map(familyOf)
+    const maxKb = requirement?.max_size_kb ?? defaultMaxSizeKb
+    const bytes = decodeBase64Content(doc.content_base64)
+    const format = detectDocumentFormat(bytes)
+    let ok = true
+    if (!accepted.includes(extensionOf(doc.filename))) {
+      add(`${path}.filename`, `The ${path}.filename field must be a file of type: ${accepted.join(", ")}.`)
+      ok = false
+    }
+    if (format === undefined || !accepted.includes(format)) {
+      add(`${path}.content_base64`, `The ${path}.content_base64 field must be a ${accepted.join(", ")} file.`)
+      ok = false
+    } else if (ok && extensionOf(doc.filename) !== format) {
+      add(`${path}.content_base64`, `The ${path}.content_base64 field content does not match its file name.`)
+      ok = false
+    }
+    if (bytes.length > maxKb * 1024) {
+      add(`${path}.content_base64`, `The ${path}.content_base64 field must not be greater than ${maxKb} kilobytes.`)
+      ok = false
+    }
+    return ok && format !== undefined
+      ? { requirement_uid: requirement?.uid ?? null, filename: doc.filename, format, bytes }
+      : undefined
+  }
+
+  const documents: Array<DecodedDocument> = []
+  const attached = new Set<string>()
+  ;(request.documents_base64 ?? []).forEach((doc, i) => {
+    const path = `documents_base64.${i}`
+    const requirement = doc.requirement_uid === undefined ? undefined : byUid.get(doc.requirement_uid.toLowerCase())
+    if (requirement === undefined) {
+      add(`${path}.requirement_uid`, `The selected ${path}.requirement_uid is invalid.`)
+      return
+    }
+    attached.add(requirement.uid)
+    const decoded = check(doc, path, requirement)
+    if (decoded !== undefined) documents.push(decoded)
+  })
+  for (const r of requirements) {
+    if (r.is_required && !attached.has(r.uid)) add("documents_base64", `The document "${r.name}" is required.`)
+  }
+  const protection_documents: Array<DecodedDocument> = []
+  ;(request.protection_documents_base64 ?? []).forEach((doc, i) => {
+    const decoded = check(doc, `protection_documents_base64.${i}`, undefined)
+    if (decoded !== undefined) protection_documents.push(decoded)
+  })
+  return Object.keys(errors).length > 0
+    ? Either.left(validationFailed(errors))
+    : Either.right({ documents, protection_documents })
 }

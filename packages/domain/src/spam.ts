@@ -172,7 +172,7 @@ export const findLinks = (text: string): ReadonlyArray<FoundLink> => {
     const tld = m[1]
     if (tld !== undefined && tld.length > 2 && !GENERIC_TLDS.has(tld.toLowerCase())) continue
     let rest = raw.replace(/^https?:\/\//i, "")
-    const end = rest.search(/[\/?#]/)
+    const end = rest.search(/[/?#]/)
     if (end !== -1) rest = rest.slice(0, end)
     const at = rest.lastIndexOf("@")
     if (at !== -1) rest = rest.slice(at + 1)

@@ -20,6 +20,8 @@ export interface IssueLike {
   readonly message: string
 }
 
+const NULLISH_MEMBER = /^Expected (?:null|undefined), actual /
+
 /** `["recipients", 3, "to"]` → `recipients.3.to`. */
 export const formatPath = (path: ReadonlyArray<PropertyKey>): string =>
   path.map((p) => (typeof p === "symbol" ? (p.description ?? "") : String(p))).join(".")
@@ -36,8 +38,16 @@ const phrase = (attribute: string, message: string): string => {
  */
 export const fieldErrorsFromIssues = (issues: ReadonlyArray<IssueLike>): FieldErrors => {
   const errors: Record<string, Array<string>> = {}
+  const paths = new Map<string, number>()
+  for (const issue of issues) {
+    if (issue.message === SUPPRESSED_ISSUE || NULLISH_MEMBER.test(issue.message)) continue
+    const p = formatPath(issue.path)
+    paths.set(p, (paths.get(p) ?? 0) + 1)
+  }
   for (const issue of issues) {
     if (issue.message === SUPPRESSED_ISSUE) continue
+    // the null/undefined member of an optional or nullable union, when the other member already spoke
+    if (NULLISH_MEMBER.test(issue.message) && (paths.get(formatPath(issue.path)) ?? 0) > 0) continue
     const attribute = formatPath(issue.path)
     const name = attribute === "" ? "request body" : attribute
     const message = issue._tag === "Missing" ? `The ${name} field is required.` : phrase(name, issue.message)
