@@ -1,0 +1,199 @@
+/**
+ * `WebhookAdmin`: the operator surface of delivery webhooks (the admin API and the CLI call it).
+ *
+ * - create an endpoint for an API key (the secret is returned once, here and on regeneration);
+ * - list endpoints, deliveries per endpoint and the attempts of a delivery;
+ * - redeliver one event, or every event of the endpoint's key since a time (new deliveries, new
+ *   `X-Service-Delivery` ids, fresh `timestamp`);
+ * - enable an endpoint (resets the failure count; missed events are not resent unless asked),
+ *   disable one, regenerate its secret.
+ */
+import { InvalidWebhookUrl, WebhookDeliveryNotFound, WebhookEndpointNotFound, webhookUrlProblem } from "@tuma/domain"
+import { Clock, Context, Effect, Layer, Option } from "effect"
+import { randomBytes } from "node:crypto"
+import { Ids } from "../ports/Ids.js"
+import { WebhookConfig } from "./WebhookConfig.js"
+import type { AttemptView, DeliveryStatus, DeliveryView, WebhookEndpoint } from "./WebhookStore.js"
+import { WebhookStore } from "./WebhookStore.js"
+import { planDeliveries, WebhookWorkers } from "./WebhookWorkers.js"
+
+/** A new signing secret: `whsec_` + 32 random bytes, base64url. */
+export const generateWebhookSecret = (): string => `whsec_${randomBytes(32).toString("base64url")}`
+
+export interface EndpointWithSecret {
+  readonly endpoint: WebhookEndpoint
+  /** Shown once. */
+  readonly secret: string
+}
+
+export interface DeliveryDetail {
+  readonly delivery: DeliveryView
+  readonly attempts: ReadonlyArray<AttemptView>
+}
+
+export class WebhookAdmin extends Context.Tag("@tuma/core/WebhookAdmin")<WebhookAdmin, {
+  readonly createEndpoint: (input: {
+    readonly apiKeyId: string
+    readonly url: string
+    /** Permit loopback/private destinations for this endpoint (the demo webhook). Default false. */
+    readonly allowPrivate?: boolean | undefined
+  }) => Effect.Effect<EndpointWithSecret, InvalidWebhookUrl | WebhookEndpointNotFound>
+  readonly getEndpoint: (id: string) => Effect.Effect<WebhookEndpoint, WebhookEndpointNotFound>
+  readonly listEndpoints: (filter?: {
+    readonly accountId?: string | undefined
+    readonly apiKeyId?: string | undefined
+  }) => Effect.Effect<ReadonlyArray<WebhookEndpoint>>
+  readonly listDeliveries: (endpointId: string, options?: {
+    readonly limit?: number | undefined
+    readonly status?: DeliveryStatus | undefined
+    readonly before?: Date | undefined
+  }) => Effect.Effect<ReadonlyArray<DeliveryView>, WebhookEndpointNotFound>
+  readonly getDelivery: (deliveryId: string) => Effect.Effect<DeliveryDetail, WebhookDeliveryNotFound>
+  readonly listAttempts: (deliveryId: string) => Effect.Effect<ReadonlyArray<AttemptView>, WebhookDeliveryNotFound>
+  /** Redelivers the event of one delivery to its endpoint. Returns the new delivery id. */
+  readonly redeliver: (deliveryId: string) => Effect.Effect<{ readonly deliveryId: string }, WebhookDeliveryNotFound>
+  /** Redelivers every event of the endpoint's API key whose final state is at or after `since`. */
+  readonly redeliverSince: (
+    endpointId: string,
+    since: Date
+  ) => Effect.Effect<{ readonly deliveryIds: ReadonlyArray<string> }, WebhookEndpointNotFound>
+  readonly enableEndpoint: (endpointId: string) => Effect.Effect<WebhookEndpoint, WebhookEndpointNotFound>
+  readonly disableEndpoint: (
+    endpointId: string,
+    reason?: string
+  ) => Effect.Effect<WebhookEndpoint, WebhookEndpointNotFound>
+  readonly regenerateSecret: (endpointId: string) => Effect.Effect<EndpointWithSecret, WebhookEndpointNotFound>
+}>() {}
+
+const endpointNotFound = (id: string) =>
+  new WebhookEndpointNotFound({ message: `Webhook endpoint ${id} was not found.`, endpoint_id: id })
+const deliveryNotFound = (id: string) =>
+  new WebhookDeliveryNotFound({ message: `Webhook delivery ${id} was not found.`, delivery_id: id })
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+const orFail = <A, E>(onNull: E) => (self: Effect.Effect<A | null>): Effect.Effect<A, E> =>
+  Effect.flatMap(self, (a) => a === null ? Effect.fail(onNull) : Effect.succeed(a))
+
+export const makeWebhookAdmin = Effect.gen(function*() {
+  const store = yield* WebhookStore
+  const ids = yield* Ids
+  const settings = yield* WebhookConfig
+  // The workers are optional: when they run in this process, wake them after a redelivery.
+  const workers = yield* Effect.serviceOption(WebhookWorkers)
+  const wake = Option.match(workers, { onNone: () => Effect.void, onSome: (w) => w.wake })
+  const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
+
+  const getEndpoint = (id: string) =>
+    UUID.test(id) ? store.getEndpoint(id).pipe(orFail(endpointNotFound(id))) : Effect.fail(endpointNotFound(id))
+  const getDelivery = (id: string) =>
+    UUID.test(id) ? store.getDelivery(id).pipe(orFail(deliveryNotFound(id))) : Effect.fail(deliveryNotFound(id))
+
+  return WebhookAdmin.of({
+    createEndpoint: (input) =>
+      Effect.gen(function*() {
+        const problem = webhookUrlProblem(input.url)
+        if (problem !== null) return yield* new InvalidWebhookUrl({ message: problem, url: input.url })
+        if (!UUID.test(input.apiKeyId)) return yield* endpointNotFound(input.apiKeyId)
+        const secret = generateWebhookSecret()
+        const endpoint = yield* store.createEndpoint({
+          id: yield* ids.uuidV4,
+          apiKeyId: input.apiKeyId,
+          url: input.url,
+          secret,
+          allowPrivate: input.allowPrivate === true,
+          now: yield* now
+        })
+        if (endpoint === null) {
+          return yield* new WebhookEndpointNotFound({
+            message: `API key ${input.apiKeyId} was not found.`,
+            endpoint_id: input.apiKeyId
+          })
+        }
+        return { endpoint, secret }
+      }),
+
+    getEndpoint,
+    listEndpoints: (filter = {}) => store.listEndpoints(filter),
+
+    listDeliveries: (endpointId, options = {}) =>
+      Effect.zipRight(
+        getEndpoint(endpointId),
+        store.listDeliveries(endpointId, {
+          limit: Math.min(Math.max(options.limit ?? 50, 1), 500),
+          status: options.status,
+          before: options.before
+        })
+      ),
+
+    getDelivery: (deliveryId) =>
+      Effect.gen(function*() {
+        const delivery = yield* getDelivery(deliveryId)
+        return { delivery, attempts: yield* store.listAttempts(deliveryId) }
+      }),
+
+    listAttempts: (deliveryId) => Effect.zipRight(getDelivery(deliveryId), store.listAttempts(deliveryId)),
+
+    redeliver: (deliveryId) =>
+      Effect.gen(function*() {
+        const original = yield* getDelivery(deliveryId)
+        const created = yield* store.redeliver(
+          original.endpointId,
+          { deliveryId },
+          yield* now,
+          planDeliveries(settings, ids, { redeliveryOf: deliveryId, forcePending: true })
+        )
+        if (created.length === 0) return yield* deliveryNotFound(deliveryId)
+        yield* wake
+        return { deliveryId: created[0] }
+      }),
+
+    redeliverSince: (endpointId, since) =>
+      Effect.gen(function*() {
+        yield* getEndpoint(endpointId)
+        const deliveryIds = yield* store.redeliver(
+          endpointId,
+          { since },
+          yield* now,
+          planDeliveries(settings, ids, { forcePending: true })
+        )
+        yield* wake
+        return { deliveryIds }
+      }),
+
+    enableEndpoint: (endpointId) =>
+      Effect.gen(function*() {
+        yield* getEndpoint(endpointId)
+        const endpoint = yield* store.enableEndpoint(endpointId, yield* now).pipe(orFail(endpointNotFound(endpointId)))
+        yield* wake
+        return endpoint
+      }),
+
+    disableEndpoint: (endpointId, reason = "disabled by an operator") =>
+      Effect.flatMap(now, (t) => store.disableEndpoint(endpointId, reason, t)).pipe(
+        orFail(endpointNotFound(endpointId))
+      ),
+
+    regenerateSecret: (endpointId) =>
+      Effect.gen(function*() {
+        yield* getEndpoint(endpointId)
+        const secret = generateWebhookSecret()
+        const endpoint = yield* store.setSecret(endpointId, secret, yield* now).pipe(
+          orFail(endpointNotFound(endpointId))
+        )
+        return { endpoint, secret }
+      })
+  })
+})
+
+export const layerWebhookAdmin: Layer.Layer<WebhookAdmin, never, WebhookStore | Ids | WebhookConfig> = Layer.effect(
+  WebhookAdmin,
+  makeWebhookAdmin
+)
+
+/**
+ * `tuma serve --demo --demo-webhook <url>`: registers `url` for the demo live key, allowed even on
+ * loopback, and returns the secret to print once (`demo webhook secret: <secret>`).
+ */
+export const registerDemoWebhook = (apiKeyId: string, url: string) =>
+  Effect.flatMap(WebhookAdmin, (admin) => admin.createEndpoint({ apiKeyId, url, allowPrivate: true }))

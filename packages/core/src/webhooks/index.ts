@@ -1,0 +1,5 @@
+export * from "./ports.js"
+export * from "./WebhookAdmin.js"
+export * from "./WebhookConfig.js"
+export * from "./WebhookStore.js"
+export * from "./WebhookWorkers.js"
