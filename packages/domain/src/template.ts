@@ -11,7 +11,8 @@
  *   matched case-insensitively against the value keys.
  * - A value that is missing, `null`, or a string that is empty or only whitespace removes the tag and
  *   one adjacent space: the space just before it in the finished text, otherwise the space just after
- *   it in the template. Only U+0020 counts as a space (line breaks are kept).
+ *   it in the template. Only U+0020 counts as a space (line breaks are kept). Tags removed back to
+ *   back (`{a}{b}`) count as one tag.
  * - `{= expression }` evaluates `+ - * /`, unary minus/plus, parentheses and decimal numbers over the
  *   values. Identifiers inside expressions use the tag-name rules without `-` (a `-` is always
  *   minus). When any operand has no value the expression is removed like a missing tag. A value that
@@ -428,6 +429,7 @@ export const renderCompiled = (
   const map = lowerKeys(values)
   const out: Array<string> = []
   let dropLeadingSpace = false
+  let previousRemoved = false
   for (let p = 0; p < parts.length; p++) {
     const part = parts[p]!
     let piece: string | undefined
@@ -436,6 +438,7 @@ export const renderCompiled = (
         const t = part.text
         piece = dropLeadingSpace && t.charCodeAt(0) === 32 ? t.slice(1) : t
         dropLeadingSpace = false
+        previousRemoved = false
         if (piece !== "") out.push(piece)
         continue
       }
@@ -463,12 +466,16 @@ export const renderCompiled = (
         break
       }
     }
-    dropLeadingSpace = false
     if (piece !== undefined) {
+      dropLeadingSpace = false
+      previousRemoved = false
       if (piece !== "") out.push(piece)
       continue
     }
-    // removed: take one adjacent space, before it in the finished text or else after it in the template
+    // removed. Tags removed back to back ({a}{b}) act as one: only the first takes a space.
+    if (previousRemoved) continue
+    previousRemoved = true
+    // one adjacent space: before it in the finished text, or else after it in the template
     const n = out.length
     const prev = n > 0 ? out[n - 1]! : ""
     if (prev.charCodeAt(prev.length - 1) === 32) {
