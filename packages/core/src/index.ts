@@ -1,4 +1,6 @@
+export * from "./MessageEntry.js"
 export * from "./Operator.js"
 export * from "./ports/Ids.js"
 export * from "./ports/OperatorStore.js"
 export * from "./ports/SendStore.js"
+export * from "./Send.js"
