@@ -207,6 +207,39 @@ export class InvalidWebhookUrl extends Schema.TaggedError<InvalidWebhookUrl>()("
   readonly error_code = "INVALID_WEBHOOK_URL" as const
 }
 
+/** Sender-ID request (spec §4.9, §7): no verified SMS route for the requested country (422). */
+export class SenderIdRouteNotVerified extends Schema.TaggedError<SenderIdRouteNotVerified>()(
+  "SenderIdRouteNotVerified",
+  { message: Schema.String, country: Schema.String }
+) {
+  readonly error_code = "route_not_verified" as const
+}
+
+/** Sender-ID request (spec §4.9, §7): the requested country is unknown or not open (422). */
+export class SenderIdCountryNotAvailable extends Schema.TaggedError<SenderIdCountryNotAvailable>()(
+  "SenderIdCountryNotAvailable",
+  { message: Schema.String, country: Schema.String }
+) {
+  readonly error_code = "country_not_available" as const
+}
+
+/** Operator surface: the addressed record (account, API key, sender ID, provider, …) does not exist (404). */
+export class ResourceNotFound extends Schema.TaggedError<ResourceNotFound>()("ResourceNotFound", {
+  message: Schema.String,
+  resource: Schema.String,
+  id: Schema.String
+}) {
+  readonly error_code = "NOT_FOUND" as const
+}
+
+/** Operator surface: the record would duplicate an existing one (e-mail, provider name, …) (409). */
+export class ResourceConflict extends Schema.TaggedError<ResourceConflict>()("ResourceConflict", {
+  message: Schema.String,
+  resource: Schema.String
+}) {
+  readonly error_code = "CONFLICT" as const
+}
+
 /** Errors a send guard may raise before acceptance: all `DEFINITELY_NOT_ACCEPTED`. */
 export type SendRefusal =
   | ValidationFailed
