@@ -187,17 +187,18 @@ export const checkSenderIdDocuments = (
   const byUid = new Map(requirements.map((r) => [r.uid.toLowerCase(), r]))
 
   const check = (doc: Base64Document, path: string, requirement: DocumentRequirement | undefined) => {
-    const accepted = (requirement?.accepted_formats ?? DOCUMENT_FORMATS).map(familyOf)
+    const listed = requirement?.accepted_formats ?? DOCUMENT_FORMATS
+    const accepted = listed.map(familyOf)
     const maxKb = requirement?.max_size_kb ?? defaultMaxSizeKb
     const bytes = decodeBase64Content(doc.content_base64)
     const format = detectDocumentFormat(bytes)
     let ok = true
     if (!accepted.includes(extensionOf(doc.filename))) {
-      add(`${path}.filename`, `The ${path}.filename field must be a file of type: ${accepted.join(", ")}.`)
+      add(`${path}.filename`, `The ${path}.filename field must be a file of type: ${listed.join(", ")}.`)
       ok = false
     }
     if (format === undefined || !accepted.includes(format)) {
-      add(`${path}.content_base64`, `The ${path}.content_base64 field must be a ${accepted.join(", ")} file.`)
+      add(`${path}.content_base64`, `The ${path}.content_base64 field must be a ${listed.join(", ")} file.`)
       ok = false
     } else if (ok && extensionOf(doc.filename) !== format) {
       add(`${path}.content_base64`, `The ${path}.content_base64 field content does not match its file name.`)
