@@ -19,7 +19,7 @@ export const K_DOUBLE_QUOTE = 4
 export const K_DASH = 5
 /** Horizontal ellipsis -> `...`. */
 export const K_ELLIPSIS = 6
-/** Non-breaking space, default-ignorable (zero-width, bidi, soft hyphen …) or combining mark -> removed. */
+/** Non-breaking space, default-ignorable (zero-width, bidi, soft hyphen …) or generic combining mark -> removed. */
 export const K_INVISIBLE = 7
 /** Letter folded to a GSM-7 letter (canonical equivalent, or diacritics stripped). */
 export const K_FOLD = 8
@@ -35,7 +35,9 @@ export const K_KEPT = 12
 const EMOJI =
   /^[\p{Extended_Pictographic}\p{Regional_Indicator}\p{Emoji_Modifier}\uFE0E\uFE0F\u20E3\u{E0020}-\u{E007F}]$/u
 const DASH = /^\p{Dash}$/u
-const INVISIBLE = /^[\u00A0\u2007\u202F\p{Default_Ignorable_Code_Point}\p{M}]$/u
+const INVISIBLE = /^[\u00A0\u2007\u202F\p{Default_Ignorable_Code_Point}]$/u
+/** Combining marks that belong to no particular script (or to Latin); a script's own marks (Devanagari vowel signs, virama …) are script text. */
+const GENERIC_MARK = /^(?=\p{M})[\p{Script=Inherited}\p{Script=Common}\p{Script=Latin}]$/u
 const MARKS = /\p{M}/gu
 const LATIN = /^\p{Script=Latin}$/u
 const LATIN_LETTER_NAME = /^LATIN (CAPITAL|SMALL) LETTER (?:DOTLESS )?([A-Z])(?: WITH .+)?$/
@@ -113,7 +115,7 @@ const classifyUncached = (cp: number): number => {
   if (DOUBLE_QUOTES.has(cp)) return K_DOUBLE_QUOTE
   if (DASH.test(char)) return K_DASH
   if (cp === 0x2026) return K_ELLIPSIS
-  if (INVISIBLE.test(char)) return K_INVISIBLE
+  if (INVISIBLE.test(char) || GENERIC_MARK.test(char)) return K_INVISIBLE
   const fold = computeFold(cp, char)
   if (fold !== undefined) {
     folds.set(cp, fold)
