@@ -214,7 +214,7 @@ export interface WebhookEndpointHealthChange extends WebhookEndpointHealth {
 
 /**
  * The consecutive-failure rule: a success resets the count; a failure increments it and, on reaching
- * the threshold, disables the endpoint. An endpoint already disabled stays disabled (only an
+ * the threshold, disables the endpoint. An endpoint already disabled stays as it is (only an
  * operator re-enables it, see {@link reenableWebhookEndpoint}).
  */
 export const applyWebhookAttempt = (
@@ -222,10 +222,13 @@ export const applyWebhookAttempt = (
   outcome: WebhookAttemptOutcome,
   policy: Pick<WebhookRetryPolicy, "disableAfterConsecutiveFailures"> = defaultWebhookRetryPolicy
 ): WebhookEndpointHealthChange => {
-  if (outcome === "success") return { consecutiveFailures: 0, disabled: health.disabled, justDisabled: false }
+  // Attempts still in flight when the endpoint was disabled change nothing: it stays disabled with
+  // the count that disabled it, until an operator re-enables it.
+  if (health.disabled) return { ...health, justDisabled: false }
+  if (outcome === "success") return { consecutiveFailures: 0, disabled: false, justDisabled: false }
   const consecutiveFailures = health.consecutiveFailures + 1
   const reached = consecutiveFailures >= policy.disableAfterConsecutiveFailures
-  return { consecutiveFailures, disabled: health.disabled || reached, justDisabled: !health.disabled && reached }
+  return { consecutiveFailures, disabled: reached, justDisabled: reached }
 }
 
 /** Re-enabling resets the count (decisions.md §23). Missed events are not resent by this. */

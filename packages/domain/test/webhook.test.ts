@@ -161,8 +161,8 @@ describe("webhook retries and endpoint health", () => {
     const tenth = applyWebhookAttempt(h, "failure")
     expect(tenth).toEqual({ consecutiveFailures: 10, disabled: true, justDisabled: true })
     const eleventh = applyWebhookAttempt(tenth, "failure")
-    expect(eleventh.justDisabled).toBe(false)
-    expect(eleventh.disabled).toBe(true)
+    expect(eleventh).toEqual({ consecutiveFailures: 10, disabled: true, justDisabled: false })
+    expect(applyWebhookAttempt(tenth, "success")).toEqual(eleventh)
     expect(reenableWebhookEndpoint(eleventh)).toEqual({ consecutiveFailures: 0, disabled: false })
   })
 

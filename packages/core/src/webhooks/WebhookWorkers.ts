@@ -62,7 +62,7 @@ export const disabledNotice = (
   n: ClaimedNotification,
   policy: Pick<WebhookRetryPolicy, "disableAfterConsecutiveFailures">
 ) => {
-  const failures = Math.max(n.consecutiveFailures, policy.disableAfterConsecutiveFailures)
+  const failures = n.consecutiveFailures > 0 ? n.consecutiveFailures : policy.disableAfterConsecutiveFailures
   const when = (n.disabledAt ?? new Date()).toISOString()
   const shortUrl = n.url.length > 60 ? `${n.url.slice(0, 57)}...` : n.url
   return {
