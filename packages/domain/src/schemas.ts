@@ -62,25 +62,40 @@ export const nullable = <A, I, R>(self: Schema.Schema<A, I, R>) => Schema.Union(
 /** An optional JSON field: absent, never `undefined` (JSON has none), so failures read as the schema's. */
 const optional = <A, I, R>(self: Schema.Schema<A, I, R>) => Schema.optionalWith(self, { exact: true })
 
-const maxChars = (max: number) => <I, R>(self: Schema.Schema<string, I, R>) =>
-  self.pipe(
-    Schema.filter((s) => s.length <= max || characterCount(s) <= max, {
-      message: () => `The field must not be greater than ${max} characters.`,
-      jsonSchema: { maxLength: max }
-    })
-  )
+interface TextRules {
+  /** Blank (empty or whitespace only) reads "The field is required." and no other rule is reported. */
+  readonly required?: boolean
+  readonly min?: number
+  readonly max?: number
+  readonly pattern?: RegExp
+  readonly patternMessage?: string
+}
 
-const minChars = (min: number) => <I, R>(self: Schema.Schema<string, I, R>) =>
-  self.pipe(
-    Schema.filter((s) => characterCount(s) >= min, {
-      message: () => `The field must be at least ${min} characters.`,
-      jsonSchema: { minLength: min }
+/**
+ * A string field whose failing rules are all reported (one filter, several messages), lengths in
+ * characters. `base` decides the message for a non-string.
+ */
+const text = (rules: TextRules, base: Schema.Schema<string> = Str) =>
+  base.pipe(
+    Schema.filter((s) => {
+      if (rules.required === true && s.trim() === "") return "The field is required."
+      const failures: Array<string> = []
+      const n = rules.min !== undefined || (rules.max !== undefined && s.length > rules.max) ? characterCount(s) : 0
+      if (rules.min !== undefined && n < rules.min) failures.push(`The field must be at least ${rules.min} characters.`)
+      if (rules.max !== undefined && n > rules.max) {
+        failures.push(`The field must not be greater than ${rules.max} characters.`)
+      }
+      if (rules.pattern !== undefined && !rules.pattern.test(s)) {
+        failures.push(rules.patternMessage ?? "The field format is invalid.")
+      }
+      return failures.length === 0 ? true : failures
+    }, {
+      jsonSchema: {
+        ...(rules.min !== undefined ? { minLength: rules.min } : rules.required === true ? { minLength: 1 } : {}),
+        ...(rules.max !== undefined ? { maxLength: rules.max } : {}),
+        ...(rules.pattern !== undefined ? { pattern: rules.pattern.source } : {})
+      }
     })
-  )
-
-const present = <I, R>(self: Schema.Schema<string, I, R>) =>
-  self.pipe(
-    Schema.filter((s) => s.trim() !== "", { message: () => "The field is required.", jsonSchema: { minLength: 1 } })
   )
 
 const UUID_PATTERN = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/
@@ -94,27 +109,21 @@ export const Uuid = Str.pipe(
 )
 
 /** A recipient as typed (spec §4.2): pattern and length only; `normalizeRecipient` does the rest. */
-export const RecipientInput = Str.pipe(
-  present,
-  maxChars(RECIPIENT_MAX_LENGTH),
-  Schema.filter((s) => RECIPIENT_PATTERN.test(s), {
-    message: () => "The field format is invalid.",
-    jsonSchema: { pattern: RECIPIENT_PATTERN.source }
+export const RecipientInput = text({ required: true, max: RECIPIENT_MAX_LENGTH, pattern: RECIPIENT_PATTERN })
+  .annotations({
+    description: "Phone number in international format, e.g. +255712345678. Spaces, brackets, dots and " +
+      "dashes are allowed and removed. Pattern ^\\+?[0-9][0-9 ()\\.\\-]*$, at most 32 characters.",
+    examples: ["+255712345678"]
   })
-).annotations({
-  description: "Phone number in international format, e.g. +255712345678. Spaces, brackets, dots and " +
-    "dashes are allowed and removed. Pattern ^\\+?[0-9][0-9 ()\\.\\-]*$, at most 32 characters.",
-  examples: ["+255712345678"]
-})
 
 /** Sender ID name used to send (must be one of the caller's approved names). */
-export const SenderIdField = Str.pipe(present, maxChars(SENDER_ID_FIELD_MAX_LENGTH)).annotations({
+export const SenderIdField = text({ required: true, max: SENDER_ID_FIELD_MAX_LENGTH }).annotations({
   description: "One of your approved sender ID names (at most 32 characters).",
   examples: ["TUMA"]
 })
 
 /** A message text (spec §4.2, §4.5, §4.6): required, at most 1600 characters. */
-export const MessageText = Str.pipe(present, maxChars(BODY_MAX_LENGTH))
+export const MessageText = text({ required: true, max: BODY_MAX_LENGTH })
 
 /** ISO 8601 date-time (see `parseIsoDateTime`); "in the future" is `checkScheduledAt`'s job. */
 export const IsoDateTimeString = Str.pipe(
@@ -137,7 +146,7 @@ const ScheduledAt = nullable(IsoDateTimeString).annotations({
     "Omit or null to send now."
 })
 
-const CampaignName = nullable(Str.pipe(maxChars(CAMPAIGN_NAME_MAX_LENGTH)))
+const CampaignName = nullable(text({ max: CAMPAIGN_NAME_MAX_LENGTH }))
 
 // ---------------------------------------------------------------------------------------------
 // Send a single SMS (spec §4.2)
@@ -240,13 +249,9 @@ export const TagValue = Schema.Union(Schema.String, Schema.Number, Schema.Null).
 })
 
 /** In the union below, the string member stays silent for non-strings (the object member speaks). */
-const RecipientStringMember = Schema.String.annotations({ message: () => SUPPRESSED_ISSUE }).pipe(
-  present,
-  maxChars(RECIPIENT_MAX_LENGTH),
-  Schema.filter((s) => RECIPIENT_PATTERN.test(s), {
-    message: () => "The field format is invalid.",
-    jsonSchema: { pattern: RECIPIENT_PATTERN.source }
-  })
+const RecipientStringMember = text(
+  { required: true, max: RECIPIENT_MAX_LENGTH, pattern: RECIPIENT_PATTERN },
+  Schema.String.annotations({ message: () => SUPPRESSED_ISSUE })
 ).annotations({ description: "A phone number (its message has no tag values: every tag is removed)." })
 
 export const RecipientWithValues = Schema.Struct(
@@ -369,12 +374,14 @@ export const MessageUidParams = Schema.Struct({ uid: MessageUid })
 const BASE64 = /^(?:data:[\w.+-]+\/[\w.+-]+;base64,)?[A-Za-z0-9+/_\s-]*={0,2}\s*$/
 
 /** Base64 (standard or URL-safe alphabet; padding optional; a `data:…;base64,` prefix is allowed). */
-export const Base64Content = Str.pipe(
-  present,
-  Schema.filter((s) => BASE64.test(s), { message: () => "The field must be valid base64." })
-).annotations({ description: "File content in base64 (a data: URL prefix is accepted)." })
+export const Base64Content = text({
+  required: true,
+  pattern: BASE64,
+  patternMessage: "The field must be valid base64."
+})
+  .annotations({ description: "File content in base64 (a data: URL prefix is accepted)." })
 
-const Filename = Str.pipe(present, maxChars(DOCUMENT_FILENAME_MAX_LENGTH)).annotations({
+const Filename = text({ required: true, max: DOCUMENT_FILENAME_MAX_LENGTH }).annotations({
   description: "File name with its extension: pdf, jpg, jpeg or png."
 })
 
@@ -418,7 +425,7 @@ export const SenderIdRequest = Schema.Struct({
   country_uid: optional(
     nullable(Uuid).annotations({ description: "Country to register for; omitted: the default market." })
   ),
-  sample_message: Str.pipe(present, minChars(SAMPLE_MESSAGE_MIN_LENGTH), maxChars(SAMPLE_MESSAGE_MAX_LENGTH))
+  sample_message: text({ required: true, min: SAMPLE_MESSAGE_MIN_LENGTH, max: SAMPLE_MESSAGE_MAX_LENGTH })
     .annotations({ description: "50 to 500 characters: a real message you will send with this sender ID." }),
   purpose: Purpose,
   documents_base64: optional(

@@ -79,7 +79,7 @@ describe("message machine (decisions.md §19)", () => {
   })
 
   it("transitionsOf lists the table", () => {
-    expect(transitionsOf({ a: { go: "b" }, b: {} } as const)).toEqual([["a", "go", "b"]])
+    expect(transitionsOf<"a" | "b", "go">({ a: { go: "b" }, b: {} })).toEqual([["a", "go", "b"]])
   })
 })
 
