@@ -1,7 +1,8 @@
 export {}
 export * from "./mail/index.js"
-export * from "./webhook/index.js"
+export * from "./ProvidersFromStore.js"
 export * from "./simulated/SimulatedProvider.js"
 export * from "./smpp/codec.js"
 export * from "./smpp/SmppProvider.js"
 export * from "./smsc/SmscSimulator.js"
+export * from "./webhook/index.js"

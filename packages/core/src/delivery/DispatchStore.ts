@@ -160,9 +160,16 @@ export class DispatchStore extends Context.Tag("@tuma/core/DispatchStore")<Dispa
   /** scheduled -> queued for messages due at `now` (at most `limit`); answers how many moved. */
   readonly promoteScheduled: (now: Date, limit: number) => Effect.Effect<number>
   /** Unknown outcomes past their deadline (leased for `leaseMs` to the caller). */
-  readonly dueReconciliations: (now: Date, limit: number, leaseUntil: Date) => Effect.Effect<ReadonlyArray<ReconcileItem>>
+  readonly dueReconciliations: (
+    now: Date,
+    limit: number,
+    leaseUntil: Date
+  ) => Effect.Effect<ReadonlyArray<ReconcileItem>>
   /** Fails unconfirmed messages (no refund: the provider may have accepted them). */
-  readonly failUnconfirmed: (items: ReadonlyArray<{ messageId: string; reason: string }>, now: Date) => Effect.Effect<void>
+  readonly failUnconfirmed: (
+    items: ReadonlyArray<{ messageId: string; reason: string }>,
+    now: Date
+  ) => Effect.Effect<void>
   /** Matches pending receipts against parts recorded since; drops ones older than `olderThan`. */
   readonly sweepPendingReceipts: (now: Date, olderThan: Date) => Effect.Effect<number>
   /**

@@ -36,3 +36,18 @@ export const refCandidates = (id: string): ReadonlyArray<string> => {
   }
   return out
 }
+
+const STATUS_TEXT: Record<string, string> = {
+  EXPIRED: "the carrier could not reach the handset before the message expired",
+  DELETED: "the carrier deleted the message before delivery",
+  UNDELIV: "the carrier could not deliver the message to the handset",
+  UNKNOWN: "the carrier reported the message in an unknown state",
+  REJECTD: "the carrier rejected the message"
+}
+
+/** A failure reason written for a person, from a receipt's status word and error code. */
+export const describeReceiptFailure = (stat: string, err: string | null): string => {
+  const what = STATUS_TEXT[stat.toUpperCase()] ?? `the carrier reported status ${stat}`
+  const code = err !== null && !/^0+$/.test(err) ? `, error ${err}` : ""
+  return `Delivery failed: ${what} (${stat.toUpperCase()}${code}).`
+}

@@ -82,6 +82,8 @@ interface QueuedPart {
   readonly reference: string
   readonly partIndex: number
   readonly enqueuedAt: number
+  /** Order of submission, kept when throttled parts go back to the queue. */
+  readonly order: number
   firstThrottleAt: number | null
   readonly resolve: (r: PartResult) => void
 }
@@ -160,7 +162,7 @@ export class SmppClient {
       reconnectInitialMs: config.reconnectInitialMs ?? 250,
       reconnectMaxMs: config.reconnectMaxMs ?? 30_000,
       throttleInitialMs: config.throttleInitialMs ?? 50,
-      throttleMaxMs: config.throttleMaxMs ?? 2_000,
+      throttleMaxMs: config.throttleMaxMs ?? 1_000,
       throttleGiveUpMs: config.throttleGiveUpMs ?? 60_000,
       registeredDelivery: config.registeredDelivery ?? true
     }
@@ -266,7 +268,9 @@ export class SmppClient {
     })
   }
 
-  private enqueue(p: Omit<QueuedPart, "resolve" | "enqueuedAt" | "firstThrottleAt">): Promise<PartResult> {
+  private order = 0
+
+  private enqueue(p: Omit<QueuedPart, "resolve" | "enqueuedAt" | "firstThrottleAt" | "order">): Promise<PartResult> {
     return new Promise((resolve) => {
       if (this.closed) {
         return resolve({
@@ -276,7 +280,7 @@ export class SmppClient {
           reason: "Not sent: the gateway is stopping."
         })
       }
-      this.queue.push({ ...p, enqueuedAt: Date.now(), firstThrottleAt: null, resolve })
+      this.queue.push({ ...p, enqueuedAt: Date.now(), order: this.order++, firstThrottleAt: null, resolve })
       this.drain()
     })
   }
@@ -388,10 +392,16 @@ export class SmppClient {
       if (now - part.firstThrottleAt >= this.cfg.throttleGiveUpMs) {
         part.resolve({ _tag: "refused", transient: true, code: statusName(status), reason: describeStatus(status) })
       } else {
-        // back to the head of the queue (not accepted: re-sending duplicates nothing), pause the session
-        this.queue.unshift(part)
-        this.pausedUntil = Math.max(this.pausedUntil, now + this.throttleBackoff)
-        this.throttleBackoff = Math.min(this.throttleBackoff * 2, this.cfg.throttleMaxMs)
+        // back to the head of the queue in submission order (not accepted: re-sending duplicates
+        // nothing), and pause the session
+        let i = 0
+        while (i < this.queue.length && this.queue[i]!.order < part.order) i++
+        this.queue.splice(i, 0, part)
+        // answers to submits of the same burst do not escalate the pause; a throttle after a pause does
+        if (now >= this.pausedUntil) {
+          this.pausedUntil = now + this.throttleBackoff
+          this.throttleBackoff = Math.min(this.throttleBackoff * 2, this.cfg.throttleMaxMs)
+        }
       }
       this.drain()
       return

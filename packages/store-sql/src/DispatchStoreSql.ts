@@ -1,0 +1,588 @@
+/**
+ * SQL adapter of the delivery ports (`DispatchStore`, `DispatchWakeups`), for PostgreSQL and PGlite.
+ *
+ * Every write of a batch is one transaction of a handful of set-based statements (`unnest` of
+ * parameter arrays), whatever the batch size: that is what lets one worker record thousands of
+ * state changes per second durably. See docs/delivery.md.
+ */
+import { SqlClient } from "@effect/sql"
+import type { SqlError } from "@effect/sql"
+import { PgClient } from "@effect/sql-pg"
+import type {
+  ApplyResult,
+  ClaimedMessage,
+  ProviderRow,
+  ReceiptRecord,
+  ReconcileItem,
+  RouteRow
+} from "@tuma/core/delivery/DispatchStore"
+import { DispatchStore, DispatchWakeups } from "@tuma/core/delivery/DispatchStore"
+import { Effect, Layer, Option, Queue, Schedule, Stream } from "effect"
+import { PgliteClient } from "./PgliteClient.js"
+
+export const DISPATCH_CHANNEL = "tuma_dispatch"
+
+/** Deadlocks and serialization failures are retried (whole transaction). */
+const isRetryable = (e: SqlError.SqlError): boolean => {
+  const code = (e.cause as { code?: string } | undefined)?.code
+  return code === "40001" || code === "40P01"
+}
+
+interface MatchedReceipt {
+  readonly messageId: string
+  readonly partIndex: number
+  readonly receipt: Pick<ReceiptRecord, "state" | "deliveryStatus" | "errorCode" | "failureReason">
+}
+
+export const make = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  const q = <A extends object = any>(text: string, params: ReadonlyArray<unknown> = []) =>
+    sql.unsafe<A>(text, params as Array<unknown>)
+  const tx = <A, E, R>(eff: Effect.Effect<A, E | SqlError.SqlError, R>) =>
+    sql.withTransaction(eff).pipe(
+      Effect.retry({ while: (e) => (e as any)?._tag === "SqlError" && isRetryable(e as SqlError.SqlError), times: 5 })
+    )
+
+  const claim: DispatchStore["Type"]["claim"] = ({ leaseUntil, limit, now, owner }) =>
+    q<any>(
+      `WITH c AS (
+  SELECT message_id FROM dispatch_queue
+  WHERE available_at <= $1
+  ORDER BY available_at
+  LIMIT $2
+  FOR UPDATE SKIP LOCKED
+), l AS (
+  UPDATE dispatch_queue d
+  SET lease_owner = $3, lease_until = $4, available_at = $4, attempts = d.attempts + 1
+  FROM c WHERE d.message_id = c.message_id
+  RETURNING d.message_id, d.attempts
+)
+UPDATE messages m SET status = 'processing', updated_at = $1
+FROM l WHERE m.id = l.message_id AND m.status IN ('queued', 'processing')
+RETURNING m.id, m.account_id, m.market_id, m.country, m.recipient, m.sender_id, m.text, m.encoding,
+  m.parts, m.units, m.queued_at, m.created_at, l.attempts`,
+      [now, limit, owner, leaseUntil]
+    ).pipe(
+      Effect.map((rows): ReadonlyArray<ClaimedMessage> =>
+        rows.map((r: any) => ({
+          id: r.id,
+          accountId: r.account_id,
+          marketId: r.market_id,
+          country: r.country,
+          recipient: r.recipient,
+          senderId: r.sender_id,
+          text: r.text,
+          encoding: r.encoding,
+          parts: r.parts,
+          units: r.units,
+          queuedAt: r.queued_at,
+          createdAt: r.created_at,
+          attempts: r.attempts
+        }))
+      ),
+      Effect.orDie
+    )
+
+  const routes: Effect.Effect<ReadonlyArray<RouteRow>> = q<any>(
+    `SELECT r.market_id, r.provider_id, p.name, r.priority, (p.config->>'maxPerSecond')::float8 AS max_per_second
+FROM provider_routes r JOIN providers p ON p.id = r.provider_id
+WHERE r.enabled AND p.enabled
+ORDER BY r.market_id, r.priority, p.name`
+  ).pipe(
+    Effect.map((rows) =>
+      rows.map((r: any) => ({
+        marketId: r.market_id,
+        providerId: r.provider_id,
+        providerName: r.name,
+        priority: r.priority,
+        maxPerSecond: r.max_per_second === null ? null : Number(r.max_per_second)
+      }))
+    ),
+    Effect.orDie
+  )
+
+  const providers: Effect.Effect<ReadonlyArray<ProviderRow>> = q<any>(
+    `SELECT id, name, kind, config FROM providers WHERE enabled ORDER BY name`
+  ).pipe(
+    Effect.map((rows) => rows.map((r: any) => ({ id: r.id, name: r.name, kind: r.kind, config: r.config ?? {} }))),
+    Effect.orDie
+  )
+
+  const reserveCredit: DispatchStore["Type"]["reserveCredit"] = (providerId, marketId, units, now) =>
+    q<{ granted: number }>(
+      `WITH c AS (
+  SELECT provider_id, market_id, balance FROM provider_credits
+  WHERE provider_id = $1 AND market_id = $2 FOR UPDATE
+)
+UPDATE provider_credits p SET balance = p.balance - LEAST(c.balance, $3), updated_at = $4
+FROM c WHERE p.provider_id = c.provider_id AND p.market_id = c.market_id
+RETURNING LEAST(c.balance, $3)::int AS granted`,
+      [providerId, marketId, units, now]
+    ).pipe(Effect.map((rows) => rows[0]?.granted ?? 0), Effect.orDie)
+
+  /** Applies matched receipts to parts, then moves their messages; answers the ids that became final. */
+  const applyMatched = (matched: ReadonlyArray<MatchedReceipt>, now: Date) =>
+    Effect.gen(function*() {
+      if (matched.length === 0) return [] as ReadonlyArray<string>
+      // one receipt per part (the last final one wins), parts in a stable order (fewer deadlocks)
+      const byPart = new Map<string, MatchedReceipt>()
+      for (const m of matched) byPart.set(`${m.messageId}:${m.partIndex}`, m)
+      const list = [...byPart.values()].sort((a, b) =>
+        a.messageId < b.messageId ? -1 : a.messageId > b.messageId ? 1 : a.partIndex - b.partIndex
+      )
+      yield* q(
+        `UPDATE message_parts p SET
+  state = CASE WHEN u.state = 'enroute' THEN p.state ELSE u.state END,
+  delivery_status = u.ds, error_code = u.err, failure_reason = u.reason, updated_at = $1
+FROM unnest($2::uuid[], $3::int[], $4::text[], $5::text[], $6::text[], $7::text[]) AS u(mid, idx, state, ds, err, reason)
+WHERE p.message_id = u.mid AND p.part_index = u.idx AND p.state NOT IN ('delivered', 'failed')`,
+        [
+          now,
+          list.map((m) => m.messageId),
+          list.map((m) => m.partIndex),
+          list.map((m) => m.receipt.state),
+          list.map((m) => m.receipt.deliveryStatus),
+          list.map((m) => m.receipt.errorCode),
+          list.map((m) => m.receipt.failureReason)
+        ]
+      )
+      const ids = [...new Set(list.map((m) => m.messageId))]
+      const moved = yield* q<{ id: string; status: string }>(
+        `WITH agg AS (
+  SELECT p.message_id,
+    count(*) AS n,
+    count(*) FILTER (WHERE p.state = 'delivered') AS delivered,
+    bool_or(p.state = 'failed') AS any_failed,
+    (array_agg(p.failure_reason ORDER BY p.part_index) FILTER (WHERE p.state = 'failed'))[1] AS reason,
+    (array_agg(p.delivery_status ORDER BY p.updated_at DESC, p.part_index DESC)
+      FILTER (WHERE p.delivery_status IS NOT NULL))[1] AS last_ds
+  FROM message_parts p WHERE p.message_id = ANY($2::uuid[])
+  GROUP BY p.message_id
+), nxt AS (
+  SELECT agg.*, m.id,
+    CASE WHEN agg.any_failed THEN 'failed' WHEN agg.delivered = agg.n THEN 'delivered' ELSE m.status END AS status
+  FROM agg JOIN messages m ON m.id = agg.message_id
+)
+UPDATE messages m SET
+  status = nxt.status,
+  delivered_at = CASE WHEN nxt.status = 'delivered' THEN GREATEST($1, m.sent_at) ELSE m.delivered_at END,
+  failed_at = CASE WHEN nxt.status = 'failed' THEN GREATEST($1, m.sent_at) ELSE m.failed_at END,
+  failure_reason = CASE WHEN nxt.status = 'failed' THEN nxt.reason ELSE m.failure_reason END,
+  dr_checked_at = GREATEST($1, m.dr_checked_at), dr_status = nxt.status, dr_delivery_status = nxt.last_ds,
+  updated_at = $1
+FROM nxt WHERE m.id = nxt.id AND m.status = 'sent'
+RETURNING m.id, m.status`,
+        [now, ids]
+      )
+      const final = moved.filter((r) => r.status === "delivered" || r.status === "failed").map((r) => r.id)
+      if (final.length > 0) yield* q(`DELETE FROM dispatch_reconcile WHERE message_id = ANY($1::uuid[])`, [final])
+      return final
+    })
+
+  /** Receipts -> (part) matches by candidate rank; the unmatched are kept pending. */
+  const matchReceipts = (receipts: ReadonlyArray<ReceiptRecord>) =>
+    Effect.gen(function*() {
+      if (receipts.length === 0) return { matched: [] as Array<MatchedReceipt>, pending: 0 }
+      const pids: Array<string> = []
+      const refs: Array<string> = []
+      const idx: Array<number> = []
+      const ranks: Array<number> = []
+      receipts.forEach((r, i) =>
+        r.candidates.forEach((c, rank) => {
+          pids.push(r.providerId)
+          refs.push(c)
+          idx.push(i)
+          ranks.push(rank)
+        })
+      )
+      const rows = yield* q<{ i: number; message_id: string; part_index: number; rank: number }>(
+        `SELECT u.i, u.rank, p.message_id, p.part_index
+FROM unnest($1::uuid[], $2::text[], $3::int[], $4::int[]) AS u(pid, ref, i, rank)
+JOIN message_parts p ON p.provider_id = u.pid AND p.provider_ref = u.ref`,
+        [pids, refs, idx, ranks]
+      )
+      const best = new Map<number, { rank: number; messageId: string; partIndex: number }>()
+      for (const r of rows) {
+        const cur = best.get(r.i)
+        if (cur === undefined || r.rank < cur.rank) {
+          best.set(r.i, { rank: r.rank, messageId: r.message_id, partIndex: r.part_index })
+        }
+      }
+      const matched: Array<MatchedReceipt> = []
+      const unmatched: Array<ReceiptRecord> = []
+      receipts.forEach((r, i) => {
+        const b = best.get(i)
+        if (b === undefined) unmatched.push(r)
+        else matched.push({ messageId: b.messageId, partIndex: b.partIndex, receipt: r })
+      })
+      if (unmatched.length > 0) {
+        yield* q(
+          `INSERT INTO delivery_receipts_pending (provider_id, refs, state, delivery_status, error_code, failure_reason, received_at)
+SELECT u.pid, string_to_array(u.refs, chr(1)), u.state, u.ds, u.err, u.reason, u.at
+FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[])
+  AS u(pid, refs, state, ds, err, reason, at)`,
+          [
+            unmatched.map((r) => r.providerId),
+            unmatched.map((r) => r.candidates.join("\u0001")),
+            unmatched.map((r) => r.state),
+            unmatched.map((r) => r.deliveryStatus),
+            unmatched.map((r) => r.errorCode),
+            unmatched.map((r) => r.failureReason),
+            unmatched.map((r) => r.receivedAt.toISOString())
+          ]
+        )
+      }
+      return { matched, pending: unmatched.length }
+    })
+
+  /** Pending receipts whose part now exists (restricted to `messageIds` when given) are taken out. */
+  const takePendingMatches = (messageIds: ReadonlyArray<string> | null) =>
+    q<any>(
+      `DELETE FROM delivery_receipts_pending o USING message_parts p
+WHERE p.provider_id = o.provider_id AND p.provider_ref = ANY(o.refs)
+  ${messageIds === null ? "" : "AND p.message_id = ANY($1::uuid[])"}
+RETURNING p.message_id, p.part_index, o.state, o.delivery_status, o.error_code, o.failure_reason`,
+      messageIds === null ? [] : [messageIds]
+    ).pipe(
+      Effect.map((rows): Array<MatchedReceipt> =>
+        rows.map((r: any) => ({
+          messageId: r.message_id,
+          partIndex: r.part_index,
+          receipt: {
+            state: r.state,
+            deliveryStatus: r.delivery_status,
+            errorCode: r.error_code,
+            failureReason: r.failure_reason
+          }
+        }))
+      )
+    )
+
+  const refund = (
+    rows: ReadonlyArray<{ id: string; account_id: string; market_id: string; units: number }>,
+    now: Date
+  ) =>
+    rows.length === 0 ? Effect.void : q(
+      `WITH r AS (
+  SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::int[]) AS r(mid, acct, market, units) WHERE units > 0
+), s AS (
+  SELECT acct, market, sum(units)::int AS total FROM r GROUP BY acct, market
+), w AS (
+  UPDATE wallets w SET balance = w.balance + s.total, updated_at = $5
+  FROM s WHERE w.account_id = s.acct AND w.market_id = s.market
+  RETURNING w.id, w.account_id, w.market_id, w.balance
+)
+INSERT INTO wallet_ledger (wallet_id, account_id, kind, units, balance_after, message_id, reference, created_at)
+SELECT w.id, w.account_id, 'refund', r.units,
+  w.balance - (sum(r.units) OVER (PARTITION BY w.id ORDER BY r.mid DESC ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) - r.units),
+  r.mid, 'not accepted by any provider', $5
+FROM r JOIN w ON w.account_id = r.acct AND w.market_id = r.market
+ORDER BY w.id, r.mid`,
+      [
+        rows.map((r) => r.id),
+        rows.map((r) => r.account_id),
+        rows.map((r) => r.market_id),
+        rows.map((r) => r.units),
+        now
+      ]
+    ).pipe(Effect.asVoid)
+
+  const apply: DispatchStore["Type"]["apply"] = (batch) =>
+    tx(Effect.gen(function*() {
+      const now = batch.now
+      const done: Array<string> = []
+      // 1. sent (processing -> sent, or -> failed when a later part was refused), their parts
+      let sentIds: ReadonlyArray<string> = []
+      if (batch.sent.length > 0) {
+        const s = batch.sent
+        const rows = yield* q<{ id: string }>(
+          `UPDATE messages m SET
+  status = CASE WHEN u.failure IS NULL THEN 'sent' ELSE 'failed' END,
+  sent_at = GREATEST($1, COALESCE(m.queued_at, m.created_at)),
+  failed_at = CASE WHEN u.failure IS NULL THEN m.failed_at ELSE GREATEST($1, COALESCE(m.queued_at, m.created_at)) END,
+  failure_reason = u.failure,
+  failure_context = u.ctx,
+  provider_id = u.pid, provider_message_id = u.pmid, updated_at = $1
+FROM unnest($2::uuid[], $3::uuid[], $4::text[], $5::text[], $6::jsonb[]) AS u(id, pid, pmid, failure, ctx)
+WHERE m.id = u.id AND m.status IN ('queued', 'processing')
+RETURNING m.id`,
+          [
+            now,
+            s.map((r) => r.messageId),
+            s.map((r) => r.providerId),
+            s.map((r) => r.parts[0]?.providerMessageId ?? null),
+            s.map((r) => r.failureReason),
+            s.map((r) =>
+              r.unknown !== null
+                ? JSON.stringify({
+                  acceptance_state: "UNKNOWN",
+                  reference: r.unknown.reference,
+                  reason: r.unknown.reason
+                })
+                : r.failureReason !== null
+                ? JSON.stringify({
+                  acceptance_state: "ACCEPTED",
+                  refused_parts: r.parts.filter((p) => p.state === "failed").map((p) => p.index)
+                })
+                : null
+            )
+          ]
+        )
+        sentIds = rows.map((r) => r.id)
+        const moved = new Set(sentIds)
+        const parts = s.filter((r) => moved.has(r.messageId)).flatMap((r) =>
+          r.parts.map((p) => ({ ...p, messageId: r.messageId, providerId: r.providerId }))
+        )
+        if (parts.length > 0) {
+          yield* q(
+            `INSERT INTO message_parts (message_id, part_index, provider_id, provider_message_id, provider_ref, state, updated_at)
+SELECT u.mid, u.idx, u.pid, u.pmid, u.ref, u.state, $1
+FROM unnest($2::uuid[], $3::int[], $4::uuid[], $5::text[], $6::text[], $7::text[]) AS u(mid, idx, pid, pmid, ref, state)
+ON CONFLICT (message_id, part_index) DO UPDATE SET
+  provider_id = EXCLUDED.provider_id, provider_message_id = EXCLUDED.provider_message_id,
+  provider_ref = EXCLUDED.provider_ref, state = EXCLUDED.state, updated_at = EXCLUDED.updated_at`,
+            [
+              now,
+              parts.map((p) => p.messageId),
+              parts.map((p) => p.index),
+              parts.map((p) => p.providerId),
+              parts.map((p) => p.providerMessageId),
+              parts.map((p) => p.ref),
+              parts.map((p) => p.state)
+            ]
+          )
+        }
+        const unknown = s.filter((r) => r.unknown !== null && moved.has(r.messageId))
+        if (unknown.length > 0) {
+          yield* q(
+            `INSERT INTO dispatch_reconcile (message_id, provider_id, reference, reason, deadline, created_at)
+SELECT u.mid, u.pid, u.ref, u.reason, u.deadline, $1
+FROM unnest($2::uuid[], $3::uuid[], $4::text[], $5::text[], $6::timestamptz[]) AS u(mid, pid, ref, reason, deadline)
+ON CONFLICT (message_id) DO NOTHING`,
+            [
+              now,
+              unknown.map((r) => r.messageId),
+              unknown.map((r) => r.providerId),
+              unknown.map((r) => r.unknown!.reference),
+              unknown.map((r) => r.unknown!.reason),
+              unknown.map((r) => r.unknown!.deadline.toISOString())
+            ]
+          )
+        }
+        done.push(...s.map((r) => r.messageId))
+      }
+      // 2. late acceptances: the id of a part whose submit answer came after its timeout
+      if (batch.lateAcceptances.length > 0) {
+        const l = batch.lateAcceptances
+        yield* q(
+          `UPDATE message_parts p SET provider_message_id = u.pmid, provider_ref = u.ref,
+  state = CASE WHEN p.state = 'unknown' THEN 'enroute' ELSE p.state END, updated_at = $1
+FROM unnest($2::uuid[], $3::int[], $4::text[], $5::text[]) AS u(mid, idx, pmid, ref)
+WHERE p.message_id = u.mid AND p.part_index = u.idx AND p.provider_ref IS NULL`,
+          [
+            now,
+            l.map((r) => r.messageId),
+            l.map((r) => r.partIndex),
+            l.map((r) => r.providerMessageId),
+            l.map((r) => r.ref)
+          ]
+        )
+        yield* q(
+          `UPDATE messages m SET provider_message_id = u.pmid, updated_at = $1
+FROM unnest($2::uuid[], $3::int[], $4::text[]) AS u(mid, idx, pmid)
+WHERE m.id = u.mid AND u.idx = 0 AND m.provider_message_id IS NULL`,
+          [now, l.map((r) => r.messageId), l.map((r) => r.partIndex), l.map((r) => r.providerMessageId)]
+        )
+      }
+      // 3. failed before any acceptance (refund per decisions §20)
+      if (batch.failed.length > 0) {
+        const f = batch.failed
+        const rows = yield* q<{ id: string; account_id: string; market_id: string; units: number; refund: boolean }>(
+          `UPDATE messages m SET status = 'failed', failed_at = GREATEST($1, COALESCE(m.queued_at, m.created_at)),
+  failure_reason = u.reason,
+  failure_context = jsonb_build_object('error_code', u.code, 'acceptance_state', 'DEFINITELY_NOT_ACCEPTED'),
+  updated_at = $1
+FROM unnest($2::uuid[], $3::text[], $4::text[], $5::bool[]) AS u(id, reason, code, refund)
+WHERE m.id = u.id AND m.status IN ('queued', 'processing')
+RETURNING m.id, m.account_id, m.market_id, m.units, u.refund`,
+          [now, f.map((r) => r.messageId), f.map((r) => r.reason), f.map((r) => r.code), f.map((r) => r.refund)]
+        )
+        yield* refund(rows.filter((r) => r.refund), now)
+        done.push(...f.map((r) => r.messageId))
+      }
+      if (done.length > 0) yield* q(`DELETE FROM dispatch_queue WHERE message_id = ANY($1::uuid[])`, [done])
+      // 4. back to the queue, later
+      if (batch.requeued.length > 0) {
+        const r = batch.requeued
+        yield* q(
+          `UPDATE dispatch_queue d SET available_at = u.at, last_error = u.err, lease_owner = NULL, lease_until = NULL
+FROM unnest($1::uuid[], $2::timestamptz[], $3::text[]) AS u(id, at, err) WHERE d.message_id = u.id`,
+          [r.map((x) => x.messageId), r.map((x) => x.availableAt.toISOString()), r.map((x) => x.lastError)]
+        )
+        yield* q(
+          `UPDATE messages SET status = 'queued', updated_at = $1 WHERE id = ANY($2::uuid[]) AND status = 'processing'`,
+          [
+            now,
+            r.map((x) => x.messageId)
+          ]
+        )
+      }
+      // 5. provider credit given back (not accepted)
+      if (batch.creditReturns.length > 0) {
+        const c = batch.creditReturns
+        yield* q(
+          `UPDATE provider_credits c SET balance = c.balance + s.units, updated_at = $1
+FROM (SELECT pid, mid, sum(units)::int AS units FROM unnest($2::uuid[], $3::uuid[], $4::int[]) AS u(pid, mid, units) GROUP BY pid, mid) s
+WHERE c.provider_id = s.pid AND c.market_id = s.mid`,
+          [now, c.map((x) => x.providerId), c.map((x) => x.marketId), c.map((x) => x.units)]
+        )
+      }
+      // 6. receipts (and earlier receipts waiting for the parts just recorded)
+      const { matched, pending } = yield* matchReceipts(batch.receipts)
+      const early = sentIds.length > 0 ? yield* takePendingMatches(sentIds) : []
+      yield* applyMatched([...early, ...matched], now)
+      // 7. inbound STOP: opt the handset out of the account it replied to
+      let optedOut = 0
+      if (batch.optOuts.length > 0) {
+        const o = batch.optOuts
+        const rows = yield* q(
+          `INSERT INTO opt_outs (account_id, recipient, reason, created_at)
+SELECT DISTINCT ON (acct.account_id, u.recipient) acct.account_id, u.recipient, 'Inbound "' || u.text || '" to ' || u.to_addr, $1
+FROM unnest($2::text[], $3::text[], $4::text[]) AS u(recipient, to_addr, text)
+JOIN LATERAL (
+  SELECT m.account_id FROM messages m WHERE m.recipient = u.recipient
+  ORDER BY (upper(m.sender_id) = upper(u.to_addr) OR m.sender_id = u.to_addr) DESC, m.created_at DESC LIMIT 1
+) acct ON true
+ON CONFLICT (account_id, recipient) DO NOTHING
+RETURNING account_id`,
+          [now, o.map((x) => x.recipient), o.map((x) => x.to), o.map((x) => x.text)]
+        )
+        optedOut = rows.length
+      }
+      return {
+        receiptsMatched: matched.length + early.length,
+        receiptsPending: pending,
+        optedOut
+      } satisfies ApplyResult
+    })).pipe(Effect.orDie)
+
+  const promoteScheduled: DispatchStore["Type"]["promoteScheduled"] = (now, limit) =>
+    q<{ n: number }>(
+      `WITH due AS (
+  SELECT id FROM messages WHERE status = 'scheduled' AND scheduled_at <= $1
+  ORDER BY scheduled_at LIMIT $2 FOR UPDATE SKIP LOCKED
+), moved AS (
+  UPDATE messages m SET status = 'queued', queued_at = GREATEST($1, m.created_at), updated_at = $1
+  FROM due WHERE m.id = due.id
+  RETURNING m.id, m.account_id, m.campaign_id
+), queued AS (
+  INSERT INTO dispatch_queue (message_id, account_id, available_at, created_at)
+  SELECT id, account_id, $1, $1 FROM moved
+  ON CONFLICT (message_id) DO NOTHING
+), camp AS (
+  UPDATE campaigns SET status = 'queued', updated_at = $1
+  WHERE status = 'scheduled' AND id IN (SELECT campaign_id FROM moved WHERE campaign_id IS NOT NULL)
+)
+SELECT count(*)::int AS n FROM moved`,
+      [now, limit]
+    ).pipe(Effect.map((rows) => rows[0]?.n ?? 0), Effect.orDie)
+
+  const dueReconciliations: DispatchStore["Type"]["dueReconciliations"] = (now, limit, leaseUntil) =>
+    q<any>(
+      `WITH d AS (
+  SELECT message_id FROM dispatch_reconcile WHERE deadline <= $1 ORDER BY deadline LIMIT $2 FOR UPDATE SKIP LOCKED
+)
+UPDATE dispatch_reconcile r SET deadline = $3 FROM d WHERE r.message_id = d.message_id
+RETURNING r.message_id, r.provider_id, r.reference,
+  (SELECT coalesce(array_agg(p.provider_message_id ORDER BY p.part_index) FILTER (WHERE p.provider_message_id IS NOT NULL), '{}')
+   FROM message_parts p WHERE p.message_id = r.message_id) AS ids`,
+      [now, limit, leaseUntil]
+    ).pipe(
+      Effect.map((rows): ReadonlyArray<ReconcileItem> =>
+        rows.map((r: any) => ({
+          messageId: r.message_id,
+          providerId: r.provider_id,
+          reference: r.reference,
+          providerMessageIds: r.ids ?? []
+        }))
+      ),
+      Effect.orDie
+    )
+
+  const failUnconfirmed: DispatchStore["Type"]["failUnconfirmed"] = (items, now) =>
+    items.length === 0 ? Effect.void : tx(Effect.gen(function*() {
+      yield* q(
+        `UPDATE messages m SET status = 'failed', failed_at = GREATEST($1, m.sent_at), failure_reason = u.reason,
+  dr_checked_at = $1, dr_status = 'failed', updated_at = $1
+FROM unnest($2::uuid[], $3::text[]) AS u(id, reason) WHERE m.id = u.id AND m.status = 'sent'`,
+        [now, items.map((i) => i.messageId), items.map((i) => i.reason)]
+      )
+      yield* q(`DELETE FROM dispatch_reconcile WHERE message_id = ANY($1::uuid[])`, [items.map((i) => i.messageId)])
+    })).pipe(Effect.orDie)
+
+  const sweepPendingReceipts: DispatchStore["Type"]["sweepPendingReceipts"] = (now, olderThan) =>
+    tx(Effect.gen(function*() {
+      const matched = yield* takePendingMatches(null)
+      yield* applyMatched(matched, now)
+      yield* q(`DELETE FROM delivery_receipts_pending WHERE received_at < $1`, [olderThan])
+      // queue rows whose message is no longer waiting to be sent (cannot happen through this adapter)
+      yield* q(
+        `DELETE FROM dispatch_queue d USING messages m
+WHERE d.message_id = m.id AND d.available_at <= $1 AND m.status NOT IN ('queued', 'processing')`,
+        [now]
+      )
+      return matched.length
+    })).pipe(Effect.orDie)
+
+  const reserveSlots: DispatchStore["Type"]["reserveSlots"] = (providerId, count, perSecond) =>
+    q<{ delay_ms: number }>(
+      `INSERT INTO dispatch_rate (provider_id, next_slot)
+VALUES ($1, clock_timestamp() + make_interval(secs => $2::float8 / $3::float8))
+ON CONFLICT (provider_id) DO UPDATE
+  SET next_slot = GREATEST(dispatch_rate.next_slot, clock_timestamp()) + make_interval(secs => $2::float8 / $3::float8)
+RETURNING (EXTRACT(EPOCH FROM (next_slot - clock_timestamp())) * 1000 - ($2::float8 / $3::float8) * 1000)::float8 AS delay_ms`,
+      [providerId, count, perSecond]
+    ).pipe(Effect.map((rows) => Math.max(0, Number(rows[0]?.delay_ms ?? 0))), Effect.orDie)
+
+  return DispatchStore.of({
+    claim,
+    routes,
+    providers,
+    reserveCredit,
+    apply,
+    promoteScheduled,
+    dueReconciliations,
+    failUnconfirmed,
+    sweepPendingReceipts,
+    reserveSlots
+  })
+})
+
+export const layer: Layer.Layer<DispatchStore, never, SqlClient.SqlClient> = Layer.effect(DispatchStore, make)
+
+/**
+ * Wake-ups on `pg_notify('tuma_dispatch')` (sent by a trigger on `dispatch_queue` inserts): LISTEN on
+ * PostgreSQL, `pglite.listen` on PGlite. Without either, `next` never completes (the worker polls).
+ */
+export const layerWakeups: Layer.Layer<DispatchWakeups> = Layer.scoped(
+  DispatchWakeups,
+  Effect.gen(function*() {
+    const signal = yield* Queue.sliding<void>(1)
+    const pglite = yield* Effect.serviceOption(PgliteClient)
+    const pg = yield* Effect.serviceOption(PgClient.PgClient)
+    if (Option.isSome(pglite)) {
+      const unsubscribe = yield* Effect.promise(() =>
+        pglite.value.pglite.listen(DISPATCH_CHANNEL, () => Queue.unsafeOffer(signal, undefined))
+      )
+      yield* Effect.addFinalizer(() => Effect.promise(() => unsubscribe()).pipe(Effect.ignore))
+    } else if (Option.isSome(pg)) {
+      yield* pg.value.listen(DISPATCH_CHANNEL).pipe(
+        Stream.runForEach(() => Queue.offer(signal, undefined)),
+        Effect.tapErrorCause((cause) => Effect.logWarning("dispatch LISTEN lost; retrying", cause)),
+        Effect.retry(Schedule.spaced("1 second")),
+        Effect.forkScoped
+      )
+    }
+    return { next: Queue.take(signal) }
+  })
+)
