@@ -27,23 +27,9 @@ import {
   RequireSmsSend
 } from "./Security.js"
 
-/** `Idempotency-Key` on every send endpoint (spec §8). */
-export const IdempotencyHeaders = Schema.Struct({
-  "idempotency-key": Schema.optional(
-    Schema.String.pipe(
-      Schema.minLength(1, { message: () => "The Idempotency-Key header must not be empty." }),
-      Schema.maxLength(255, { message: () => "The Idempotency-Key header must not be greater than 255 characters." })
-    ).annotations({ description: "Unique per message (or per campaign); a UUID per send is advised." })
-  )
-}).annotations({ parseOptions: { errors: "all", onExcessProperty: "ignore" } })
-
-const MessageUidPath = Schema.Struct({
-  uid: Schema.UUID.annotations({ message: () => "Message UID must be a valid UUID." })
-})
-
 // --- balance -----------------------------------------------------------------------------
 
-const balance = (name: string, path: HttpApiEndpoint.PathSegment) =>
+const balance = <const Name extends string>(name: Name, path: HttpApiEndpoint.PathSegment) =>
   HttpApiEndpoint.get(name, path)
     .addSuccess(Res.BalanceResponse)
     .middleware(RequireSmsRead)
@@ -53,7 +39,7 @@ const balance = (name: string, path: HttpApiEndpoint.PathSegment) =>
 const sendSingle = <const Name extends string>(name: Name, path: HttpApiEndpoint.PathSegment) =>
   HttpApiEndpoint.post(name, path)
     .setPayload(Req.SendSingleRequest)
-    .setHeaders(IdempotencyHeaders)
+    .setHeaders(Req.IdempotencyHeaders)
     .addSuccess(Res.SendSingleResponse, { status: 202 })
     .addError(Unprocessable)
     .addError(Conflict)
@@ -75,7 +61,7 @@ export class SmsGroup extends HttpApiGroup.make("sms")
   )
   .add(
     HttpApiEndpoint.get("getMessage", "/v1/sms/messages/:uid")
-      .setPath(MessageUidPath)
+      .setPath(Req.MessageUidPath)
       .addSuccess(Res.GetMessageResponse)
       .addError(Unprocessable)
       .middleware(RequireSmsRead)
@@ -84,7 +70,7 @@ export class SmsGroup extends HttpApiGroup.make("sms")
   .add(
     HttpApiEndpoint.post("sendBulkV1", "/v1/sms/send-bulk")
       .setPayload(Req.SendBulkV1Request)
-      .setHeaders(IdempotencyHeaders)
+      .setHeaders(Req.IdempotencyHeaders)
       .addSuccess(Res.BulkV1Response, { status: 202 })
       .addError(Unprocessable)
       .addError(Conflict)
@@ -95,7 +81,7 @@ export class SmsGroup extends HttpApiGroup.make("sms")
   .add(
     HttpApiEndpoint.post("sendBulkV2", "/v2/sms/send-bulk")
       .setPayload(Req.SendBulkV2Request)
-      .setHeaders(IdempotencyHeaders)
+      .setHeaders(Req.IdempotencyHeaders)
       .addSuccess(Res.BulkV2Response, { status: 202 })
       .addError(Unprocessable)
       .addError(Conflict)
@@ -114,10 +100,10 @@ export class SmsGroup extends HttpApiGroup.make("sms")
 
 // --- sender IDs ---------------------------------------------------------------------------
 
-const listSenderIds = (name: string, path: HttpApiEndpoint.PathSegment) =>
+const listSenderIds = <const Name extends string>(name: Name, path: HttpApiEndpoint.PathSegment) =>
   HttpApiEndpoint.get(name, path).addSuccess(Res.ListSenderIdsResponse).middleware(RequireSenderIdsRead)
 
-const requirements = (name: string, path: HttpApiEndpoint.PathSegment) =>
+const requirements = <const Name extends string>(name: Name, path: HttpApiEndpoint.PathSegment) =>
   HttpApiEndpoint.get(name, path).addSuccess(Res.RequirementsResponse).middleware(RequireSenderIdsRead)
 
 /** JSON with base64 documents, or multipart with `documents[<requirement_uid>]` / `protection_documents[]` parts. */
@@ -137,7 +123,7 @@ export const SenderIdMultipart = HttpApiSchema.Multipart(
   }).annotations({ identifier: "SenderIdRequestMultipart" })
 )
 
-const requestSenderId = (name: string, path: HttpApiEndpoint.PathSegment) =>
+const requestSenderId = <const Name extends string>(name: Name, path: HttpApiEndpoint.PathSegment) =>
   HttpApiEndpoint.post(name, path)
     .setPayload(Schema.Union(Req.SenderIdRequestJson, SenderIdMultipart))
     .addSuccess(Res.SenderIdCreatedResponse, { status: 201 })

@@ -25,6 +25,9 @@ export interface ServerOptions {
     /** decisions §7: requests per key per window (default 600 per minute). */
     readonly limit: number
     readonly windowMillis: number
+    /** decisions §7: the same (sender_id, body) on the single endpoint per account (default 30 per 10 min). */
+    readonly duplicateLimit: number
+    readonly duplicateWindowMillis: number
   }
   /** Log each request's method, path, status and duration. */
   readonly accessLog: boolean
@@ -37,7 +40,7 @@ export const defaultServerOptions: ServerOptions = {
   maxBodyBytes: 1024 * 1024,
   maxUploadBytes: 32 * 1024 * 1024,
   auth: { missingScopeStatus: 401, cacheTtlMillis: 2_000, trustedProxies: [] },
-  rateLimit: { limit: 600, windowMillis: 60_000 },
+  rateLimit: { limit: 600, windowMillis: 60_000, duplicateLimit: 30, duplicateWindowMillis: 600_000 },
   accessLog: false
 }
 
@@ -50,8 +53,10 @@ export const makeServerOptions = (overrides: {
   readonly adminToken?: string | Redacted.Redacted<string> | undefined
   readonly maxBodyBytes?: number | undefined
   readonly maxUploadBytes?: number | undefined
-  readonly auth?: Partial<ServerOptions["auth"]> | undefined
-  readonly rateLimit?: Partial<ServerOptions["rateLimit"]> | undefined
+  readonly auth?: { readonly [K in keyof ServerOptions["auth"]]?: ServerOptions["auth"][K] | undefined } | undefined
+  readonly rateLimit?:
+    | { readonly [K in keyof ServerOptions["rateLimit"]]?: ServerOptions["rateLimit"][K] | undefined }
+    | undefined
   readonly accessLog?: boolean | undefined
 } = {}): ServerOptions => ({
   port: overrides.port ?? defaultServerOptions.port,
@@ -66,7 +71,7 @@ export const makeServerOptions = (overrides: {
   accessLog: overrides.accessLog ?? defaultServerOptions.accessLog
 })
 
-const stripUndefined = <A extends object>(a: A): A => {
+const stripUndefined = <A extends object>(a: A): any => {
   const out: any = {}
   for (const [k, v] of Object.entries(a)) if (v !== undefined) out[k] = v
   return out

@@ -22,6 +22,7 @@ import {
   Multipart
 } from "@effect/platform"
 import type { HttpApp } from "@effect/platform"
+import { fieldErrorsFromIssues, validationFailed } from "@tuma/domain"
 import { Cause, Effect, Option } from "effect"
 import { randomUUID } from "node:crypto"
 import type { ServerOptions } from "./Config.js"
@@ -63,32 +64,25 @@ const json = (status: number, body: unknown, headers?: Record<string, string>) =
 const envelope = (requestId: string, status: number, message: string, extra?: Record<string, unknown>) =>
   json(status, { success: false, request_uid: requestId, message, ...extra })
 
-/** 422 `errors` from the builder's decode error: every issue, by dotted path. */
-export const fieldErrorsOf = (error: HttpApiError.HttpApiDecodeError) => {
-  const errors: Record<string, Array<string>> = {}
-  for (const issue of error.issues) {
-    const key = issue.path.length === 0 ? "body" : issue.path.join(".")
-    ;(errors[key] ??= []).push(friendly(issue.message, key))
-  }
-  return errors
-}
+/** Paths of the send endpoints: their failures also carry `acceptance_state` (decisions §5). */
+export const sendPaths = new Set([
+  "/v1/sms/messages",
+  "/v1/sms/quick-message",
+  "/v1/sms/send-bulk",
+  "/v2/sms/send-bulk"
+])
 
-const friendly = (message: string, key: string) => {
-  if (message === "is missing") return `The ${key.split(".").pop()!.replace(/_/g, " ")} field is required.`
-  if (message.startsWith("Expected {") || message.startsWith("Expected { ")) return "The body must be a JSON object."
-  return message
-}
-
-const decodeErrorResponse = (requestId: string, error: HttpApiError.HttpApiDecodeError) => {
-  const errors = fieldErrorsOf(error)
-  const keys = Object.keys(errors)
-  const first = keys.length > 0 ? errors[keys[0]][0] : "The given data was invalid."
-  const total = keys.reduce((n, k) => n + errors[k].length, 0)
-  const message = total > 1 ? `${first} (and ${total - 1} more error${total > 2 ? "s" : ""})` : first
-  return envelope(requestId, 422, message, {
+const decodeErrorResponse = (
+  requestId: string,
+  request: HttpServerRequest.HttpServerRequest,
+  error: HttpApiError.HttpApiDecodeError
+) => {
+  const failure = validationFailed(fieldErrorsFromIssues(error.issues))
+  const send = request.method === "POST" && sendPaths.has(request.url.split("?", 1)[0])
+  return envelope(requestId, 422, failure.message, {
     error_code: "VALIDATION_FAILED",
-    acceptance_state: "DEFINITELY_NOT_ACCEPTED",
-    errors
+    ...(send ? { acceptance_state: "DEFINITELY_NOT_ACCEPTED" } : {}),
+    errors: failure.errors
   })
 }
 
@@ -100,6 +94,9 @@ const isTooLarge = (u: unknown): boolean => {
   }
   return false
 }
+
+/** Requests being served right now, across the process (graceful shutdown waits for zero). */
+export const InFlight = { count: 0 }
 
 /** Make the envelope middleware for the given route table. */
 export const makeEnvelope = (options: ServerOptions, routes: ReadonlyArray<RouteEntry>) => {
@@ -134,7 +131,7 @@ export const makeEnvelope = (options: ServerOptions, routes: ReadonlyArray<Route
         return Effect.succeed(json(status, failureBody(error as any, requestId), (error as any)[FailureHeaders]))
       }
       if (error instanceof HttpApiError.HttpApiDecodeError) {
-        return Effect.succeed(decodeErrorResponse(requestId, error))
+        return Effect.succeed(decodeErrorResponse(requestId, request, error))
       }
       if (HttpServerError.isServerError(error)) {
         if (error._tag === "RouteNotFound") return Effect.succeed(notFound(requestId, request))
@@ -145,7 +142,7 @@ export const makeEnvelope = (options: ServerOptions, routes: ReadonlyArray<Route
           return Effect.succeed(
             envelope(requestId, 400, "The request body is not valid JSON; nothing was read or sent.", {
               error_code: "MALFORMED_JSON",
-              acceptance_state: "DEFINITELY_NOT_ACCEPTED"
+              ...(sendPaths.has(request.url.split("?", 1)[0]) ? { acceptance_state: "DEFINITELY_NOT_ACCEPTED" } : {})
             })
           )
         }
@@ -215,11 +212,13 @@ export const makeEnvelope = (options: ServerOptions, routes: ReadonlyArray<Route
           ))
         }
       }
+      InFlight.count++
       return app.pipe(
         Effect.catchAllCause((cause) => fromCause(requestId, request, cause)),
         Effect.map((response) => HttpServerResponse.setHeader(response, "x-request-id", requestId)),
         Effect.provideService(HttpIncomingMessage.MaxBodySize, limit as any),
-        Effect.locally(currentRequestId, requestId)
+        Effect.locally(currentRequestId, requestId),
+        Effect.ensuring(Effect.sync(() => InFlight.count--))
       )
     })
 }

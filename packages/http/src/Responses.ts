@@ -2,6 +2,8 @@
  * Response bodies of spec §2, field for field, inside the envelope of §2.1.
  * Where the spec says "not shown" the schema is open (`Schema.Unknown` entries).
  */
+import { MessageEntry as CoreMessageEntry, SentMessage } from "@tuma/core/MessageEntry"
+import { Encoding } from "@tuma/domain"
 import { Schema } from "effect"
 import { successFields } from "./Envelope.js"
 
@@ -9,55 +11,16 @@ const Timestamp = Schema.String.annotations({ description: "ISO 8601 timestamp" 
 const NullableTimestamp = Schema.NullOr(Timestamp)
 
 /** §2.9 */
-export const EncodingInfo = Schema.Struct({
-  requested: Schema.Literal("GSM-7", "Unicode"),
-  final: Schema.Literal("GSM-7", "Unicode"),
-  converted: Schema.Boolean,
-  segments: Schema.Number,
-  characters: Schema.Number,
-  characters_per_sms: Schema.Number,
-  changes: Schema.Array(Schema.Struct({
-    character: Schema.String,
-    name: Schema.String,
-    occurrences: Schema.Number,
-    replaced_with: Schema.String
-  })),
-  notice: Schema.optional(Schema.String)
-}).annotations({ identifier: "Encoding" })
-
-export const MessageStatus = Schema.Literal("queued", "processing", "sent", "delivered", "failed", "scheduled")
+export const EncodingInfo = Encoding.annotations({ identifier: "Encoding" })
 
 /** §2.2 */
-export const MessageEntry = Schema.Struct({
-  uid: Schema.String,
-  recipient: Schema.String,
-  sender_id: Schema.String,
-  units: Schema.Number,
-  channel: Schema.Literal("api", "web"),
-  status: MessageStatus,
-  provider_message_id: Schema.NullOr(Schema.String),
-  queued_at: NullableTimestamp,
-  sent_at: NullableTimestamp,
-  delivered_at: NullableTimestamp,
-  failure_reason: Schema.NullOr(Schema.String),
-  campaign_uid: Schema.optional(Schema.String),
-  campaign_name: Schema.optional(Schema.String),
-  failure_context: Schema.NullOr(Schema.Unknown),
-  delivery_report: Schema.NullOr(Schema.Struct({
-    checked_at: NullableTimestamp,
-    status: Schema.NullOr(Schema.String),
-    delivery_status: Schema.NullOr(Schema.String)
-  }))
-}).annotations({ identifier: "Message" })
+export const MessageEntry = CoreMessageEntry.annotations({ identifier: "Message" })
 
 /** decisions §26: the single-send 202 body. */
 export const SendSingleResponse = Schema.Struct({
   ...successFields,
   mode: Schema.optional(Schema.Literal("sandbox")),
-  data: Schema.Struct({
-    ...MessageEntry.fields,
-    encoding: EncodingInfo
-  }),
+  data: SentMessage.annotations({ identifier: "SentMessage" }),
   idempotent_replay: Schema.optional(Schema.Literal(true))
 }).annotations({ identifier: "SendSingleResponse" })
 
@@ -91,7 +54,7 @@ export const GetMessageResponse = Schema.Struct({
 
 /** decisions §15 */
 export const CampaignFailure = Schema.Struct({
-  recipient: Schema.Unknown,
+  recipient: Schema.String,
   index: Schema.Number,
   error_code: Schema.String,
   reason: Schema.String
@@ -105,7 +68,12 @@ const campaignFields = {
   queued_count: Schema.Number,
   failed_count: Schema.Number,
   scheduled_at: NullableTimestamp,
-  failures: Schema.Array(CampaignFailure)
+  failures: Schema.Array(CampaignFailure),
+  units: Schema.Number.annotations({ description: "Units charged in total." }),
+  charges: Schema.Array(Schema.Struct({ country: Schema.String, units: Schema.Number })).annotations({
+    description: "Units charged per destination country."
+  }),
+  encoding: EncodingInfo
 }
 
 /** §2.4, v1 */
@@ -123,9 +91,10 @@ export const CampaignV2 = Schema.Struct({
   ...campaignFields,
   messages: Schema.Array(Schema.Struct({
     message_uid: Schema.String,
+    recipient: Schema.String,
     units: Schema.Number,
-    recipient: Schema.optional(Schema.String),
-    status: Schema.optional(Schema.String)
+    status: Schema.String,
+    encoding: Schema.Literal("GSM-7", "Unicode")
   }))
 }).annotations({ identifier: "CampaignV2" })
 

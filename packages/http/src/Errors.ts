@@ -1,0 +1,74 @@
+/**
+ * Domain failures (Schema.TaggedErrors of @tuma/domain carrying `error_code`) to envelope failures
+ * (spec §7, decisions §4–6): the status of each code, `error_code`, `acceptance_state` on sends,
+ * the spec's lower-snake `error` field where the spec names one, field errors and balance figures.
+ */
+import { Cause, Effect } from "effect"
+import { Conflict, NotFound, ServiceUnavailable, TooManyRequests, Unprocessable } from "./Envelope.js"
+
+interface DomainFailure {
+  readonly _tag: string
+  readonly error_code: string
+  readonly message: string
+  readonly errors?: Readonly<Record<string, ReadonlyArray<string>>>
+  readonly units_required?: number
+  readonly units_available?: number
+  readonly shortfall?: ReadonlyArray<{ country: string; units_required: number; units_available: number }>
+  readonly retry_after_seconds?: number
+}
+
+/** The spec's lower-snake `error` values (§4.9, §7 structured cases). */
+const specError: Record<string, string> = {
+  IDEMPOTENCY_KEY_REUSED: "idempotency_key_reused",
+  ROUTE_NOT_VERIFIED: "route_not_verified",
+  COUNTRY_NOT_AVAILABLE: "country_not_available",
+  sender_id_not_eligible: "sender_id_not_eligible",
+  sender_id_already_requested: "sender_id_already_requested"
+}
+
+export type SendFailure = Unprocessable | Conflict | TooManyRequests | ServiceUnavailable
+
+/** A domain failure as the envelope answers it. `send` adds `acceptance_state` (decisions §5). */
+export const toApiFailure = (e: DomainFailure, options: { readonly send?: boolean } = {}) => {
+  const input = {
+    message: e.message,
+    error_code: e.error_code,
+    ...(options.send ? { acceptance_state: "DEFINITELY_NOT_ACCEPTED" as const } : {}),
+    ...(specError[e.error_code] !== undefined ? { error: specError[e.error_code] } : {}),
+    ...(e.errors !== undefined ? { errors: e.errors as Record<string, Array<string>> } : {}),
+    ...(e.units_required !== undefined ? { units_required: e.units_required } : {}),
+    ...(e.units_available !== undefined ? { units_available: e.units_available } : {}),
+    ...(e.shortfall !== undefined ? { shortfall: e.shortfall } : {})
+  }
+  switch (e.error_code) {
+    case "IDEMPOTENCY_KEY_REUSED":
+    case "sender_id_already_requested":
+      return Conflict.of(input)
+    case "NOT_FOUND":
+      return NotFound.of(input)
+    case "DUPLICATE_CONTENT_RATE_LIMITED":
+    case "RATE_LIMITED": {
+      const retry = String(Math.max(1, Math.ceil(e.retry_after_seconds ?? 1)))
+      return TooManyRequests.of(input, { "retry-after": retry })
+    }
+    default:
+      return Unprocessable.of(input)
+  }
+}
+
+/**
+ * A live send that dies (lost connection, failed COMMIT, …) may or may not have committed:
+ * 503 with `acceptance_state: UNKNOWN`; the client reconciles by retrying with the same
+ * Idempotency-Key (decisions §5). The cause is logged.
+ */
+export const unknownOutcome = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+  Effect.catchAllDefect(effect, (defect) =>
+    Effect.zipRight(
+      Effect.logError("send failed with an unknown outcome", Cause.die(defect)),
+      Effect.fail(ServiceUnavailable.of({
+        message: "The outcome of this send is unknown. Retry with the same Idempotency-Key to find out " +
+          "whether it was accepted; without a key, check the message list before sending again.",
+        error_code: "INTERNAL",
+        acceptance_state: "UNKNOWN"
+      }))
+    ))

@@ -1,0 +1,95 @@
+/**
+ * Server assembly: the contract's handlers over core's use cases and the SQL store, behind the
+ * envelope and auth middlewares, served by node:http.
+ *
+ *   layer({ server, database })  — everything, as a Layer whose output also exposes the services
+ *                                  tests and the CLI need (SqlClient, Operator, AuthCache, …)
+ *   address                      — the bound `http://host:port` of a built layer
+ *   InFlight                     — requests being served (graceful shutdown waits for 0)
+ */
+import { RateLimiter } from "@effect/experimental"
+import { HttpApiBuilder, HttpApiScalar, HttpServer } from "@effect/platform"
+import { NodeHttpServer } from "@effect/platform-node"
+import type { SqlClient } from "@effect/sql"
+import { Ids, Operator, Send } from "@tuma/core"
+import * as Database from "@tuma/store-sql/Database"
+import * as RateLimitStore from "@tuma/store-sql/RateLimitStore"
+import * as SqlApiKeys from "@tuma/store-sql/SqlApiKeys"
+import * as SqlOperatorStore from "@tuma/store-sql/SqlOperatorStore"
+import * as SqlSendStore from "@tuma/store-sql/SqlSendStore"
+import { Effect, Layer } from "effect"
+import { createServer } from "node:http"
+import type { Server as NodeServer } from "node:http"
+import { TumaApi } from "./Api.js"
+import * as Auth from "./Auth.js"
+import type { ServerOptions } from "./Config.js"
+import { ServerConfig } from "./Config.js"
+import { SenderIdsLive } from "./handlers/SenderIds.js"
+import { SmsLive } from "./handlers/Sms.js"
+import { SystemLive } from "./handlers/System.js"
+import { InFlight, layerEnvelope } from "./Middleware.js"
+import * as Services from "./Services.js"
+
+/** Paths served outside the contract (the envelope middleware knows them for 405). */
+export const extraRoutes: ReadonlyArray<readonly [string, string]> = [["GET", "/openapi.json"], ["GET", "/docs"]]
+
+export const ApiLive = HttpApiBuilder.api(TumaApi).pipe(
+  Layer.provide([SmsLive, SenderIdsLive, SystemLive])
+)
+
+export interface StartOptions {
+  readonly server: ServerOptions
+  readonly database: Database.DatabaseConfig
+  /** The node server to listen with (the CLI keeps a handle to stop accepting on shutdown). */
+  readonly nodeServer?: NodeServer | undefined
+}
+
+/** The store and the use cases over it. */
+export const layerStore = (database: Database.DatabaseConfig) => {
+  const sql = Database.layer(database).pipe(Layer.orDie)
+  const rateStore = database._tag === "Postgres"
+    ? RateLimitStore.layer
+    : RateLimiter.layerStoreMemory // PGlite lives in one process: an in-process limiter is exact
+  return Layer.mergeAll(
+    Send.layer.pipe(Layer.provide(SqlSendStore.layer)),
+    Operator.layer.pipe(Layer.provide(SqlOperatorStore.layer)),
+    SqlApiKeys.layer,
+    RateLimiter.layer.pipe(Layer.provide(rateStore)),
+    Services.layer
+  ).pipe(Layer.provideMerge(Ids.layer), Layer.provideMerge(sql))
+}
+
+/** The HTTP app (routes, docs, middlewares) over the given services. */
+export const layerHttp = Layer.mergeAll(
+  HttpApiScalar.layer({ path: "/docs" }),
+  HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" }),
+  layerEnvelope(TumaApi, extraRoutes)
+).pipe(
+  Layer.provideMerge(ApiLive),
+  Layer.provide(Auth.layer),
+  Layer.provideMerge(Auth.AuthCache.layer)
+)
+
+export const layer = (options: StartOptions) => {
+  const config = Layer.succeed(ServerConfig, options.server)
+  const node = NodeHttpServer.layer(() => options.nodeServer ?? createServer(), {
+    port: options.server.port,
+    host: options.server.host
+  })
+  return HttpApiBuilder.serve().pipe(
+    Layer.provide(layerHttp),
+    Layer.provideMerge(node),
+    Layer.provideMerge(layerStore(options.database)),
+    Layer.provideMerge(config)
+  )
+}
+
+/** `http://host:port` of the running server. */
+export const address = Effect.map(HttpServer.HttpServer, (server) => {
+  const a = server.address
+  return a._tag === "TcpAddress" ? `http://${a.hostname === "0.0.0.0" ? "127.0.0.1" : a.hostname}:${a.port}` : a.path
+})
+
+export type AppServices = Layer.Layer.Success<ReturnType<typeof layer>> | SqlClient.SqlClient
+
+export { InFlight }

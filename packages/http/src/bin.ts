@@ -1,0 +1,105 @@
+#!/usr/bin/env node
+/**
+ * The `tuma` command.
+ *
+ *   tuma serve [--port N] [--host H] [--data-dir DIR] [--demo]
+ *   tuma <operator command> …      (see `tuma help`)
+ *
+ * Configuration from flags and environment: PORT, HOST, DATABASE_URL (PostgreSQL; otherwise the
+ * embedded database in TUMA_DATA_DIR, default ./.tuma/data), TUMA_ADMIN_TOKEN,
+ * TUMA_RATE_LIMIT_PER_MINUTE, TUMA_AUTH_MISSING_SCOPE_STATUS (401|403), TUMA_TRUSTED_PROXIES
+ * (comma-separated CIDRs), TUMA_AUTH_CACHE_MS.
+ */
+import { Effect, Exit, Layer, Scope } from "effect"
+import { createServer } from "node:http"
+import { parseArgs } from "node:util"
+import * as Cli from "./Cli.js"
+import { makeServerOptions } from "./Config.js"
+import { seedDemo } from "./Demo.js"
+import * as Server from "./Server.js"
+
+const env = process.env
+
+const intOr = (v: string | undefined, fallback: number | undefined) => {
+  if (v === undefined || v === "") return fallback
+  const n = Number(v)
+  if (!Number.isInteger(n) || n < 0) throw new Error(`not a non-negative integer: ${v}`)
+  return n
+}
+
+const serve = async (argv: ReadonlyArray<string>) => {
+  const { values } = parseArgs({
+    args: [...argv],
+    options: {
+      port: { type: "string" },
+      host: { type: "string" },
+      "data-dir": { type: "string" },
+      demo: { type: "boolean", default: false }
+    },
+    strict: true
+  })
+  if (values["data-dir"] !== undefined) env.TUMA_DATA_DIR = values["data-dir"]
+  const database = Cli.databaseFromEnv()
+  const server = makeServerOptions({
+    port: intOr(values.port ?? env.PORT, 3000),
+    host: values.host ?? env.HOST ?? "127.0.0.1",
+    adminToken: env.TUMA_ADMIN_TOKEN,
+    auth: {
+      missingScopeStatus: env.TUMA_AUTH_MISSING_SCOPE_STATUS === "403" ? 403 : 401,
+      cacheTtlMillis: intOr(env.TUMA_AUTH_CACHE_MS, undefined),
+      trustedProxies: (env.TUMA_TRUSTED_PROXIES ?? "").split(",").map((s) => s.trim()).filter((s) => s !== "")
+    },
+    rateLimit: { limit: intOr(env.TUMA_RATE_LIMIT_PER_MINUTE, undefined) },
+    accessLog: env.TUMA_ACCESS_LOG === "1"
+  })
+  const nodeServer = createServer({ keepAliveTimeout: 65_000 })
+  const scope = Effect.runSync(Scope.make())
+  const close = (exit: Exit.Exit<unknown, unknown>) => Effect.runPromise(Scope.close(scope, exit))
+  try {
+    const context = await Effect.runPromise(
+      Layer.buildWithScope(Server.layer({ server, database, nodeServer }), scope)
+    )
+    if (values.demo) {
+      const keys = await Effect.runPromise(Effect.provide(seedDemo, context))
+      if (keys !== undefined) {
+        console.log(`demo live key: ${keys.liveKey}`)
+        console.log(`demo sandbox key: ${keys.sandboxKey}`)
+      } else {
+        console.log("demo: the store already has an account; its keys were printed when it was created")
+      }
+    }
+    const url = await Effect.runPromise(Effect.provide(Server.address, context))
+    console.log(`listening on ${url}`)
+  } catch (error) {
+    await close(Exit.void)
+    throw error
+  }
+
+  let stopping = false
+  const stop = async (signal: string) => {
+    if (stopping) return
+    stopping = true
+    console.log(`${signal}: stopping (no new connections, finishing ${Server.InFlight.count} in-flight requests)`)
+    nodeServer.close()
+    nodeServer.closeIdleConnections()
+    const deadline = Date.now() + 10_000
+    while (Server.InFlight.count > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20))
+    nodeServer.closeAllConnections()
+    await close(Exit.void)
+    console.log("stopped")
+    process.exit(0)
+  }
+  process.on("SIGINT", () => void stop("SIGINT"))
+  process.on("SIGTERM", () => void stop("SIGTERM"))
+}
+
+const main = async () => {
+  const [command, ...rest] = process.argv.slice(2)
+  if (command === "serve") return serve(rest)
+  return Cli.run(command, rest)
+}
+
+main().catch((error) => {
+  console.error(error instanceof Error ? error.message : error)
+  process.exit(1)
+})

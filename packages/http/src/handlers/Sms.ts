@@ -1,0 +1,170 @@
+/**
+ * Handlers of the `sms` group: sends (single + alias, bulk v1, bulk v2) over core's `Send`,
+ * balance, messages and profile over core's read use cases, and the sandbox answers of
+ * spec §2.2, §2.5, §4.4 and decisions §12.
+ */
+import { RateLimiter } from "@effect/experimental"
+import { HttpApiBuilder } from "@effect/platform"
+import type { SendCaller, SendOutcome } from "@tuma/core"
+import { Send } from "@tuma/core"
+import type { SendMessageRequest } from "@tuma/domain"
+import { DuplicateContentRateLimited } from "@tuma/domain"
+import { Duration, Effect } from "effect"
+import { createHash } from "node:crypto"
+import { TumaApi } from "../Api.js"
+import { ServerConfig } from "../Config.js"
+import { requestUid } from "../Envelope.js"
+import { toApiFailure, unknownOutcome } from "../Errors.js"
+import { CurrentApiKey } from "../Security.js"
+import type { AuthenticatedKey } from "../Security.js"
+import { Reads } from "./Reads.js"
+
+const callerOf = (key: AuthenticatedKey, idempotencyKey: string | undefined): SendCaller => ({
+  accountId: key.accountId,
+  apiKeyId: key.keyId,
+  mode: key.mode,
+  channel: "api",
+  idempotencyKey
+})
+
+/** The envelope of a send answer (decisions §26). */
+const sent = <A>(outcome: SendOutcome<A>) =>
+  Effect.map(requestUid, (request_uid) => {
+    const body: { success: true; request_uid: string; data: A; idempotent_replay?: true; mode?: "sandbox" } = {
+      success: true,
+      request_uid,
+      data: outcome.data
+    }
+    if (outcome.sandbox) body.mode = "sandbox"
+    if (outcome.idempotent_replay) body.idempotent_replay = true
+    return body
+  })
+
+const SANDBOX_BALANCE = { wallet_uid: "sandbox_wallet", balance: 100000, currency: "SMS" } as const
+
+export const SmsLive = HttpApiBuilder.group(TumaApi, "sms", (handlers) =>
+  Effect.gen(function*() {
+    const send = yield* Send
+    const reads = yield* Reads
+    const limiter = yield* RateLimiter.RateLimiter
+    const config = yield* ServerConfig
+    const dupWindow = Duration.millis(config.rateLimit.duplicateWindowMillis)
+    const dupLimit = config.rateLimit.duplicateLimit
+
+    /** decisions §7: the same (sender_id, body) more than N times in the window per account → 429. */
+    const duplicateGuard = (key: AuthenticatedKey, payload: SendMessageRequest) => {
+      const digest = createHash("sha256").update(payload.sender_id.trim().toUpperCase()).update("\u0000").update(
+        payload.body
+      ).digest("base64url")
+      return limiter.consume({
+        algorithm: "fixed-window",
+        window: dupWindow,
+        limit: dupLimit,
+        key: `dup:${key.accountId}:${key.mode}:${digest}`
+      }).pipe(
+        Effect.catchTags({
+          RateLimiterError: (e) =>
+            e.reason === "Exceeded"
+              ? Effect.fail(toApiFailure(
+                new DuplicateContentRateLimited({
+                  message: `The same message from this sender ID was sent more than ${dupLimit} times in ` +
+                    `${Math.round(Duration.toMinutes(dupWindow))} minutes; try again later.`,
+                  retry_after_seconds: Math.ceil(Duration.toSeconds(e.retryAfter))
+                }),
+                { send: true }
+              ))
+              : Effect.die(e)
+        })
+      )
+    }
+
+    const single = ({ headers, payload }: {
+      readonly payload: SendMessageRequest
+      readonly headers: { readonly "idempotency-key"?: string }
+    }) =>
+      Effect.gen(function*() {
+        const key = yield* CurrentApiKey
+        yield* duplicateGuard(key, payload)
+        const outcome = yield* send.single(callerOf(key, headers["idempotency-key"]), payload).pipe(
+          Effect.mapError((e) => toApiFailure(e, { send: true })),
+          unknownOutcome
+        )
+        return yield* sent(outcome)
+      })
+
+    const balance = () =>
+      Effect.gen(function*() {
+        const key = yield* CurrentApiKey
+        const request_uid = yield* requestUid
+        if (key.mode === "test") {
+          return { success: true as const, request_uid, mode: "sandbox" as const, data: SANDBOX_BALANCE }
+        }
+        const data = yield* reads.balance(key.accountId)
+        return { success: true as const, request_uid, data }
+      })
+
+    return handlers
+      .handle("getBalance", balance)
+      .handle("getBalanceAlias", balance)
+      .handle("sendMessage", single)
+      .handle("sendQuickMessage", single)
+      .handle("sendBulkV1", ({ headers, payload }) =>
+        Effect.gen(function*() {
+          const key = yield* CurrentApiKey
+          const outcome = yield* send.bulkV1(callerOf(key, headers["idempotency-key"]), payload).pipe(
+            Effect.mapError((e) => toApiFailure(e, { send: true })),
+            unknownOutcome
+          )
+          return yield* sent(outcome)
+        }))
+      .handle("sendBulkV2", ({ headers, payload }) =>
+        Effect.gen(function*() {
+          const key = yield* CurrentApiKey
+          const outcome = yield* send.bulkV2(callerOf(key, headers["idempotency-key"]), payload).pipe(
+            Effect.mapError((e) => toApiFailure(e, { send: true })),
+            unknownOutcome
+          )
+          return yield* sent(outcome)
+        }))
+      .handle("listMessages", ({ urlParams }) =>
+        Effect.gen(function*() {
+          const key = yield* CurrentApiKey
+          const request_uid = yield* requestUid
+          const page = yield* reads.listMessages(key, urlParams)
+          return {
+            success: true as const,
+            request_uid,
+            ...(key.mode === "test" ? { mode: "sandbox" as const } : {}),
+            data: page.data,
+            meta: page.meta
+          }
+        }))
+      .handle("getMessage", ({ path }) =>
+        Effect.gen(function*() {
+          const key = yield* CurrentApiKey
+          const request_uid = yield* requestUid
+          if (key.mode === "test") {
+            // decisions §12: a sandbox read of any well-formed UUID is delivered, at once
+            return {
+              success: true as const,
+              request_uid,
+              mode: "sandbox" as const,
+              data: { uid: path.uid, status: "delivered" as const, delivered_at: new Date().toISOString() }
+            }
+          }
+          const data = yield* reads.getMessage(key, path.uid).pipe(Effect.mapError((e) => toApiFailure(e)))
+          return { success: true as const, request_uid, data }
+        }))
+      .handle("getProfile", () =>
+        Effect.gen(function*() {
+          const key = yield* CurrentApiKey
+          const request_uid = yield* requestUid
+          const data = yield* reads.profile(key.accountId)
+          return {
+            success: true as const,
+            request_uid,
+            ...(key.mode === "test" ? { mode: "sandbox" as const } : {}),
+            data
+          }
+        }))
+  }))

@@ -1,0 +1,94 @@
+/**
+ * SQL adapter of the `ApiKeys` port (the auth middleware's key lookup), PostgreSQL and PGlite.
+ *
+ * `findByHash` is one indexed read (`api_keys_key_hash_key`) joined with the account. It also keeps
+ * `api_keys.last_used_at` without adding a write to every request: a usable key (not revoked, not
+ * expired, account active) is stamped at most once per `touchInterval` (default 1 minute):
+ *
+ *  - per process, a key stamped less than `touchInterval` ago is not written at all (in memory);
+ *  - otherwise the UPDATE is conditional (`last_used_at IS NULL OR last_used_at < now - interval`),
+ *    so several processes together still write at most about once per interval per key;
+ *  - the stamp never fails the request: a failed write is logged and dropped.
+ *
+ * Time comes from Effect's `Clock` (tests drive it with `TestClock`).
+ */
+import { SqlClient } from "@effect/sql"
+import type { ApiKeyRecord } from "@tuma/core/ports/ApiKeys"
+import { ApiKeys } from "@tuma/core/ports/ApiKeys"
+import { Clock, Duration, Effect, Layer, Option } from "effect"
+
+export interface SqlApiKeysOptions {
+  /** Minimum time between two `last_used_at` writes of one key (default 1 minute). */
+  readonly touchInterval?: Duration.DurationInput | undefined
+}
+
+interface KeyRow {
+  readonly id: string
+  readonly account_id: string
+  readonly mode: "live" | "test"
+  readonly scopes: ReadonlyArray<string>
+  readonly allowed_ips: ReadonlyArray<string>
+  readonly expires_at: Date | null
+  readonly revoked_at: Date | null
+  readonly last_used_at: Date | null
+  readonly account_active: boolean
+}
+
+const MAX_TRACKED = 100_000
+
+export const make = (options: SqlApiKeysOptions = {}) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const interval = Duration.toMillis(Duration.decode(options.touchInterval ?? "1 minute"))
+    /** key id → when this process last stamped (or saw a fresh stamp of) it. */
+    const stamped = new Map<string, number>()
+
+    const touch = (row: KeyRow, now: number) => {
+      const last = Math.max(stamped.get(row.id) ?? 0, row.last_used_at?.getTime() ?? 0)
+      if (now - last < interval) {
+        if (!stamped.has(row.id)) stamped.set(row.id, last)
+        return Effect.void
+      }
+      if (stamped.size >= MAX_TRACKED) stamped.clear()
+      stamped.set(row.id, now)
+      const at = new Date(now)
+      const threshold = new Date(now - interval)
+      return sql`UPDATE api_keys SET last_used_at = ${at}
+        WHERE id = ${row.id} AND (last_used_at IS NULL OR last_used_at < ${threshold})`.pipe(
+        Effect.asVoid,
+        Effect.catchAllCause((cause) => Effect.logWarning("api key last_used_at update failed", cause))
+      )
+    }
+
+    return ApiKeys.of({
+      findByHash: (keyHash) =>
+        Effect.gen(function*() {
+          const rows = yield* sql<KeyRow>`SELECT k.id, k.account_id, k.mode, k.scopes, k.allowed_ips, k.expires_at,
+              k.revoked_at, k.last_used_at, a.active AS account_active
+            FROM api_keys k JOIN accounts a ON a.id = k.account_id
+            WHERE k.key_hash = ${keyHash}`.pipe(Effect.orDie)
+          if (rows.length === 0) return Option.none<ApiKeyRecord>()
+          const row = rows[0]
+          const now = yield* Clock.currentTimeMillis
+          const usable = row.account_active &&
+            (row.revoked_at === null || row.revoked_at.getTime() > now) &&
+            (row.expires_at === null || row.expires_at.getTime() > now)
+          if (usable) yield* touch(row, now)
+          return Option.some<ApiKeyRecord>({
+            id: row.id,
+            accountId: row.account_id,
+            mode: row.mode,
+            scopes: row.scopes,
+            allowedIps: row.allowed_ips,
+            expiresAt: row.expires_at,
+            revokedAt: row.revoked_at,
+            accountActive: row.account_active
+          })
+        })
+    })
+  })
+
+export const layerWith = (options: SqlApiKeysOptions): Layer.Layer<ApiKeys, never, SqlClient.SqlClient> =>
+  Layer.effect(ApiKeys, make(options))
+
+export const layer: Layer.Layer<ApiKeys, never, SqlClient.SqlClient> = layerWith({})
