@@ -10,6 +10,7 @@ import type { SqlClient } from "@effect/sql"
 import type { Effect } from "effect"
 import m0001 from "./0001_schema.js"
 import m0002 from "./0002_markets.js"
+import m0050 from "./0050_operator.js"
 import m0100 from "./0100_delivery.js"
 import m0200 from "./0200_webhooks.js"
 import m0300 from "./0300_rate_limits.js"
@@ -17,6 +18,7 @@ import m0300 from "./0300_rate_limits.js"
 export const migrations: Record<string, Effect.Effect<unknown, unknown, SqlClient.SqlClient>> = {
   "0001_schema": m0001,
   "0002_markets": m0002,
+  "0050_operator": m0050,
   "0100_delivery": m0100,
   "0200_webhooks": m0200,
   "0300_rate_limits": m0300

@@ -1,0 +1,246 @@
+/**
+ * `Reads`: the read use cases of the public API — list messages (spec §4.3, meta of §2.3), read one
+ * message (§4.4), balance (§4.1, §2.5) and the account profile (§4.10, §2.8). No HTTP here: the
+ * caller passes the authenticated account id and the decoded query; the answer is the response
+ * `data` (and `meta`) ready for the envelope.
+ *
+ * - List: filters `status`, `channel`, `from`/`to` (calendar dates, inclusive, UTC days), newest
+ *   first; `per_page` default 50, clamped to 1..100; `page` from 1. `last_page` is at least 1.
+ * - One message: only the account's own; anything else (another account's, unknown) is
+ *   `MessageNotFound` with the text of spec §4.4.
+ * - Balance: string figures; the total and the `countries` list cover enabled wallets only.
+ * - Sandbox answers (synthetic, nothing read) are `sandboxBalance` and `sandboxMessage`.
+ */
+import type { ValidationFailed } from "@tuma/domain"
+import { isIsoDate, MessageNotFound, PER_PAGE_DEFAULT, PER_PAGE_MAX, validationFailed } from "@tuma/domain"
+import { Context, Effect, Either, Layer, Option } from "effect"
+import type { MessageEntry } from "./MessageEntry.js"
+import { messageEntry } from "./MessageEntry.js"
+import type { MessageListFilter } from "./ports/ReadStore.js"
+import { ReadStore } from "./ports/ReadStore.js"
+import type { Channel, MessageStatus } from "./ports/SendStore.js"
+
+export interface ListMessagesInput {
+  readonly status?: MessageStatus | undefined
+  readonly channel?: Channel | undefined
+  /** `YYYY-MM-DD`: messages created on or after this UTC day. */
+  readonly from?: string | undefined
+  /** `YYYY-MM-DD`: messages created on or before this UTC day. */
+  readonly to?: string | undefined
+  readonly per_page?: number | undefined
+  readonly page?: number | undefined
+}
+
+/** §2.3 */
+export interface PageMeta {
+  readonly current_page: number
+  readonly per_page: number
+  readonly total: number
+  readonly last_page: number
+}
+
+export interface MessagePage {
+  readonly data: ReadonlyArray<MessageEntry>
+  readonly meta: PageMeta
+}
+
+/** §2.5 live `data`. */
+export interface Balance {
+  readonly balance: string
+  readonly currency: "SMS"
+  readonly countries: ReadonlyArray<{
+    readonly wallet_uid: string
+    readonly country: string
+    readonly calling_code: string | null
+    readonly balance: string
+  }>
+}
+
+/** §2.5 sandbox `data` (the envelope adds `mode: "sandbox"`). */
+export const sandboxBalance = {
+  wallet_uid: "sandbox_wallet",
+  balance: 100000,
+  currency: "SMS"
+} as const
+
+/** §2.2 last line: a sandbox read of any well-formed UUID (decisions §12). */
+export const sandboxMessage = (uid: string, now: Date) => ({
+  uid,
+  status: "delivered" as const,
+  delivered_at: now.toISOString()
+})
+
+/** A verified SMS route as listed by the profile (§2.8 `routes`; element shape ours). */
+export interface ProfileRoute {
+  readonly uid: string
+  readonly country_uid: string
+  readonly country: string
+  readonly country_name: string
+  readonly calling_code: string
+  readonly phone: string
+  readonly verified_at: string
+}
+
+/** §2.8 */
+export interface Profile {
+  readonly uid: string
+  readonly name: string
+  readonly email: string
+  readonly phone: string | null
+  readonly phone_verified_at: string | null
+  readonly country: {
+    readonly uid: string
+    readonly iso2: string
+    readonly calling_code: string
+    readonly name: string
+  } | null
+  readonly balances: ReadonlyArray<{
+    readonly wallet_uid: string
+    readonly country_uid: string
+    readonly country: string
+    readonly calling_code: string | null
+    readonly balance: number
+    readonly currency: "SMS"
+  }>
+  readonly routes: ReadonlyArray<ProfileRoute>
+}
+
+/** The text of spec §4.4 for a foreign or unknown message. */
+export const MESSAGE_NOT_FOUND_TEXT = "SMS message was not found for this API key."
+
+const DAY_MS = 86_400_000
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+/** Midnight UTC of a `YYYY-MM-DD` already checked with `isIsoDate`. */
+const utcDay = (date: string): Date => new Date(`${date}T00:00:00.000Z`)
+
+const clampInt = (n: number | undefined, fallback: number, min: number, max: number) =>
+  n === undefined || !Number.isFinite(n) ? fallback : Math.min(max, Math.max(min, Math.floor(n)))
+
+/**
+ * The store filter and page for a list request: `from`/`to` must be calendar dates with `to` not
+ * before `from` (422 otherwise, as the HTTP schema answers); `per_page`/`page` are clamped.
+ */
+export const listRequest = (
+  accountId: string,
+  input: ListMessagesInput
+): Either.Either<
+  { readonly filter: MessageListFilter; readonly perPage: number; readonly page: number },
+  ValidationFailed
+> => {
+  const errors: Record<string, Array<string>> = {}
+  for (const field of ["from", "to"] as const) {
+    const value = input[field]
+    if (value !== undefined && !isIsoDate(value)) {
+      errors[field] = [`The ${field} field must be a valid date (YYYY-MM-DD).`]
+    }
+  }
+  if (Object.keys(errors).length === 0 && input.from !== undefined && input.to !== undefined && input.to < input.from) {
+    errors.to = ["The to field must be a date after or equal to from."]
+  }
+  if (Object.keys(errors).length > 0) return Either.left(validationFailed(errors))
+  const perPage = clampInt(input.per_page, PER_PAGE_DEFAULT, 1, PER_PAGE_MAX)
+  const page = clampInt(input.page, 1, 1, Number.MAX_SAFE_INTEGER)
+  const filter: MessageListFilter = {
+    accountId,
+    status: input.status,
+    channel: input.channel,
+    createdFrom: input.from === undefined ? undefined : utcDay(input.from),
+    createdBefore: input.to === undefined ? undefined : new Date(utcDay(input.to).getTime() + DAY_MS)
+  }
+  return Either.right({ filter, perPage, page })
+}
+
+export class Reads extends Context.Tag("@tuma/core/Reads")<Reads, {
+  readonly listMessages: (accountId: string, input: ListMessagesInput) => Effect.Effect<MessagePage, ValidationFailed>
+  readonly getMessage: (accountId: string, messageId: string) => Effect.Effect<MessageEntry, MessageNotFound>
+  readonly balance: (accountId: string) => Effect.Effect<Balance>
+  readonly profile: (accountId: string) => Effect.Effect<Profile>
+}>() {
+  static readonly layer: Layer.Layer<Reads, never, ReadStore> = Layer.effect(
+    Reads,
+    Effect.map(ReadStore, (store) =>
+      Reads.of({
+        listMessages: (accountId, input) =>
+          Effect.flatMap(Effect.suspend(() => listRequest(accountId, input)), ({ filter, page, perPage }) =>
+            Effect.all([
+              store.listMessages({ ...filter, limit: perPage, offset: (page - 1) * perPage }),
+              store.countMessages(filter)
+            ], { concurrency: 2 }).pipe(
+              Effect.map(([rows, total]) => ({
+                data: rows.map(messageEntry),
+                meta: {
+                  current_page: page,
+                  per_page: perPage,
+                  total,
+                  last_page: Math.max(1, Math.ceil(total / perPage))
+                }
+              }))
+            )),
+        getMessage: (accountId, messageId) =>
+          (UUID.test(messageId) ? store.findMessage(accountId, messageId) : Effect.succeedNone).pipe(
+            Effect.flatMap(Option.match({
+              onNone: () => Effect.fail(new MessageNotFound({ message: MESSAGE_NOT_FOUND_TEXT })),
+              onSome: (row) => Effect.succeed(messageEntry(row))
+            }))
+          ),
+        balance: (accountId) =>
+          Effect.map(store.wallets(accountId), (wallets) => {
+            const enabled = wallets.filter((w) => w.enabled)
+            return {
+              balance: String(enabled.reduce((sum, w) => sum + w.balance, 0)),
+              currency: "SMS" as const,
+              countries: enabled.map((w) => ({
+                wallet_uid: w.id,
+                country: w.iso2,
+                calling_code: w.calling_code,
+                balance: String(w.balance)
+              }))
+            }
+          }),
+        profile: (accountId) =>
+          Effect.all([store.profile(accountId), store.wallets(accountId), store.verifiedRoutes(accountId)], {
+            concurrency: 3
+          }).pipe(
+            Effect.flatMap(([profile, wallets, routes]) =>
+              Option.match(profile, {
+                onNone: () => Effect.dieMessage(`Reads.profile: account ${accountId} does not exist`),
+                onSome: (p): Effect.Effect<Profile> =>
+                  Effect.succeed({
+                    uid: p.id,
+                    name: p.name,
+                    email: p.email,
+                    phone: p.phone,
+                    phone_verified_at: p.phone_verified_at?.toISOString() ?? null,
+                    country: p.country === null
+                      ? null
+                      : {
+                        uid: p.country.id,
+                        iso2: p.country.iso2,
+                        calling_code: p.country.calling_code,
+                        name: p.country.name
+                      },
+                    balances: wallets.filter((w) => w.enabled).map((w) => ({
+                      wallet_uid: w.id,
+                      country_uid: w.market_id,
+                      country: w.iso2,
+                      calling_code: w.calling_code,
+                      balance: w.balance,
+                      currency: "SMS" as const
+                    })),
+                    routes: routes.map((r) => ({
+                      uid: r.id,
+                      country_uid: r.market_id,
+                      country: r.iso2,
+                      country_name: r.market_name,
+                      calling_code: r.calling_code,
+                      phone: r.phone,
+                      verified_at: r.verified_at.toISOString()
+                    }))
+                  })
+              })
+            )
+          )
+      }))
+  )
+}

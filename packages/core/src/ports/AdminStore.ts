@@ -1,0 +1,142 @@
+/**
+ * The `AdminStore` port: the operator-side reads and writes `Admin` needs beyond `OperatorStore`
+ * (which it reuses for markets, purchases, routes, provider credit and spam/opt-out inserts).
+ * Ids and timestamps are decided by the caller. The SQL adapter is `SqlAdminStore.layer`.
+ */
+import type { Effect, Option } from "effect"
+import { Context } from "effect"
+import type { AccountRow, ApiKeyRow, PurchaseRow } from "./OperatorStore.js"
+import type { MarketRow } from "./SendStore.js"
+
+export interface AccountListFilter {
+  readonly active?: boolean | undefined
+  /** Case-insensitive substring of name or e-mail. */
+  readonly search?: string | undefined
+  readonly limit: number
+  readonly offset: number
+}
+
+export interface ApiKeyPatch {
+  readonly name?: string | undefined
+  readonly scopes?: ReadonlyArray<string> | undefined
+  readonly allowed_ips?: ReadonlyArray<string> | undefined
+  /** `null` clears the expiry. */
+  readonly expires_at?: Date | null | undefined
+}
+
+export interface LedgerRow {
+  readonly id: string
+  readonly wallet_id: string
+  readonly iso2: string
+  readonly kind: "purchase" | "debit" | "refund" | "adjustment"
+  readonly units: number
+  readonly balance_after: number
+  readonly amount: string | null
+  readonly currency: string | null
+  readonly message_id: string | null
+  readonly campaign_id: string | null
+  readonly reference: string | null
+  readonly created_at: Date
+}
+
+export interface OptOutRow {
+  readonly account_id: string
+  readonly recipient: string
+  readonly reason: string | null
+  readonly created_at: Date
+}
+
+export interface SpamRuleFullRow {
+  readonly id: string
+  readonly account_id: string | null
+  readonly kind: string
+  readonly pattern: string
+  readonly description: string
+  readonly enabled: boolean
+  readonly created_at: Date
+}
+
+export interface ProviderFullRow {
+  readonly id: string
+  readonly name: string
+  readonly kind: string
+  readonly config: unknown
+  readonly enabled: boolean
+  readonly created_at: Date
+  readonly credits: ReadonlyArray<{ readonly iso2: string; readonly balance: number; readonly updated_at: Date }>
+  readonly routes: ReadonlyArray<{ readonly iso2: string; readonly priority: number; readonly enabled: boolean }>
+}
+
+export interface CountryRouteRow {
+  readonly id: string
+  readonly provider_id: string
+  readonly provider_name: string
+  readonly provider_enabled: boolean
+  readonly priority: number
+  readonly enabled: boolean
+  /** Provider credit for the market (0 when none recorded). */
+  readonly credit: number
+}
+
+export class AdminStore extends Context.Tag("@tuma/core/AdminStore")<AdminStore, {
+  /** false when an account with that e-mail (case-insensitive) exists; nothing written then. */
+  readonly insertAccount: (row: AccountRow) => Effect.Effect<boolean>
+  readonly listAccounts: (filter: AccountListFilter) => Effect.Effect<ReadonlyArray<AccountRow>>
+  readonly listMarkets: Effect.Effect<ReadonlyArray<MarketRow>>
+  readonly findMarketById: (id: string) => Effect.Effect<Option.Option<MarketRow>>
+
+  readonly listApiKeys: (accountId: string) => Effect.Effect<ReadonlyArray<ApiKeyRow>>
+  readonly findApiKey: (id: string) => Effect.Effect<Option.Option<ApiKeyRow>>
+  readonly updateApiKey: (id: string, patch: ApiKeyPatch) => Effect.Effect<Option.Option<ApiKeyRow>>
+  /** Sets `revoked_at` unless already revoked (the first revocation time is kept). */
+  readonly revokeApiKey: (id: string, at: Date) => Effect.Effect<Option.Option<ApiKeyRow>>
+
+  /** Like `OperatorStore.purchase` (wallet created if needed, credited, ledger row), answering the row. */
+  readonly purchase: (row: PurchaseRow) => Effect.Effect<LedgerRow>
+  readonly ledger: (
+    accountId: string,
+    options: { readonly marketId?: string | undefined; readonly limit: number }
+  ) => Effect.Effect<ReadonlyArray<LedgerRow>>
+  readonly setWalletEnabled: (accountId: string, marketId: string, enabled: boolean, at: Date) => Effect.Effect<boolean>
+  readonly deleteVerifiedRoute: (accountId: string, marketId: string) => Effect.Effect<boolean>
+
+  readonly listOptOuts: (accountId: string) => Effect.Effect<ReadonlyArray<OptOutRow>>
+  readonly findOptOut: (accountId: string, recipient: string) => Effect.Effect<Option.Option<OptOutRow>>
+  readonly deleteOptOut: (accountId: string, recipient: string) => Effect.Effect<boolean>
+
+  readonly listSpamRules: (
+    filter: { readonly accountId?: string | null | undefined }
+  ) => Effect.Effect<ReadonlyArray<SpamRuleFullRow>>
+  readonly findSpamRule: (id: string) => Effect.Effect<Option.Option<SpamRuleFullRow>>
+  readonly deleteSpamRule: (id: string) => Effect.Effect<boolean>
+
+  /** false when a provider with that name exists; nothing written then. */
+  readonly insertProvider: (row: {
+    readonly id: string
+    readonly name: string
+    readonly kind: string
+    readonly config: unknown
+    readonly enabled: boolean
+    readonly created_at: Date
+  }) => Effect.Effect<boolean>
+  readonly listProviders: Effect.Effect<ReadonlyArray<ProviderFullRow>>
+  readonly findProvider: (id: string) => Effect.Effect<Option.Option<ProviderFullRow>>
+  readonly setProviderEnabled: (id: string, enabled: boolean) => Effect.Effect<boolean>
+  /** Adds (or, negative, removes) provider credit; never below 0. Answers the new balance. */
+  readonly addProviderCredit: (
+    providerId: string,
+    marketId: string,
+    units: number,
+    at: Date
+  ) => Effect.Effect<number>
+  /**
+   * Makes `providerIds` the market's routes in that order (priority 0, 1, …, enabled); every other
+   * route of the market is disabled. One transaction.
+   */
+  readonly replaceCountryRoutes: (
+    marketId: string,
+    routes: ReadonlyArray<{ readonly id: string; readonly provider_id: string }>,
+    at: Date
+  ) => Effect.Effect<void>
+  readonly countryRoutes: (marketId: string) => Effect.Effect<ReadonlyArray<CountryRouteRow>>
+}>() {}

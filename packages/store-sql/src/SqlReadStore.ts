@@ -1,0 +1,85 @@
+/**
+ * SQL adapter of the `ReadStore` port (PostgreSQL and PGlite).
+ *
+ * The message list reads `messages_account_created_idx` (or the status/channel variants) in index
+ * order — `ORDER BY created_at DESC, id DESC` — so a page costs `LIMIT + OFFSET` index entries;
+ * the count is a separate statement over the same index.
+ */
+import { SqlClient } from "@effect/sql"
+import type { MessageEntryRow } from "@tuma/core/MessageEntry"
+import type { MessageListFilter, ProfileRow, VerifiedRouteMarketRow, WalletMarketRow } from "@tuma/core/ports/ReadStore"
+import { ReadStore } from "@tuma/core/ports/ReadStore"
+import { Array as Arr, Effect, Layer, Option } from "effect"
+
+const MESSAGE_COLUMNS = `m.id, m.recipient, m.sender_id, m.units, m.channel, m.status, m.provider_message_id,
+  m.queued_at, m.sent_at, m.delivered_at, m.failure_reason, m.campaign_id, c.name AS campaign_name,
+  m.failure_context, m.dr_checked_at, m.dr_status, m.dr_delivery_status`
+
+export const make = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  const columns = sql.literal(MESSAGE_COLUMNS)
+
+  const where = (f: MessageListFilter) => {
+    const clauses = [sql`m.account_id = ${f.accountId}`]
+    if (f.status !== undefined) clauses.push(sql`m.status = ${f.status}`)
+    if (f.channel !== undefined) clauses.push(sql`m.channel = ${f.channel}`)
+    if (f.createdFrom !== undefined) clauses.push(sql`m.created_at >= ${f.createdFrom}`)
+    if (f.createdBefore !== undefined) clauses.push(sql`m.created_at < ${f.createdBefore}`)
+    return sql.and(clauses)
+  }
+
+  return ReadStore.of({
+    listMessages: (r) =>
+      sql<MessageEntryRow>`SELECT ${columns} FROM messages m LEFT JOIN campaigns c ON c.id = m.campaign_id
+        WHERE ${where(r)} ORDER BY m.created_at DESC, m.id DESC LIMIT ${r.limit} OFFSET ${r.offset}`.pipe(Effect.orDie),
+    countMessages: (f) =>
+      sql<{ n: string }>`SELECT count(*) AS n FROM messages m WHERE ${where(f)}`.pipe(
+        Effect.map((rows) => Number(rows[0]?.n ?? 0)),
+        Effect.orDie
+      ),
+    findMessage: (accountId, messageId) =>
+      sql<MessageEntryRow>`SELECT ${columns} FROM messages m LEFT JOIN campaigns c ON c.id = m.campaign_id
+        WHERE m.id = ${messageId} AND m.account_id = ${accountId}`.pipe(Effect.map(Arr.head), Effect.orDie),
+    wallets: (accountId) =>
+      sql<WalletMarketRow>`SELECT w.id, w.market_id, k.iso2, k.calling_code, k.name AS market_name, w.balance, w.enabled
+        FROM wallets w JOIN markets k ON k.id = w.market_id
+        WHERE w.account_id = ${accountId} ORDER BY k.iso2`.pipe(Effect.orDie),
+    verifiedRoutes: (accountId) =>
+      sql<VerifiedRouteMarketRow>`SELECT r.id, r.market_id, k.iso2, k.calling_code, k.name AS market_name,
+          k.open AS market_open, r.phone, r.verified_at
+        FROM verified_routes r JOIN markets k ON k.id = r.market_id
+        WHERE r.account_id = ${accountId} ORDER BY k.iso2`.pipe(Effect.orDie),
+    profile: (accountId) =>
+      sql<{
+        id: string
+        name: string
+        email: string
+        phone: string | null
+        phone_verified_at: Date | null
+        active: boolean
+        country_id: string | null
+        iso2: string | null
+        calling_code: string | null
+        country_name: string | null
+      }>`SELECT a.id, a.name, a.email, a.phone, a.phone_verified_at, a.active,
+          k.id AS country_id, k.iso2, k.calling_code, k.name AS country_name
+        FROM accounts a LEFT JOIN markets k ON k.id = a.country_id WHERE a.id = ${accountId}`.pipe(
+        Effect.map((rows) =>
+          Option.map(Arr.head(rows), (r): ProfileRow => ({
+            id: r.id,
+            name: r.name,
+            email: r.email,
+            phone: r.phone,
+            phone_verified_at: r.phone_verified_at,
+            active: r.active,
+            country: r.country_id === null
+              ? null
+              : { id: r.country_id, iso2: r.iso2!, calling_code: r.calling_code!, name: r.country_name! }
+          }))
+        ),
+        Effect.orDie
+      )
+  })
+})
+
+export const layer: Layer.Layer<ReadStore, never, SqlClient.SqlClient> = Layer.effect(ReadStore, make)

@@ -1,0 +1,149 @@
+/**
+ * SQL adapter of the `SenderIdStore` port (PostgreSQL and PGlite).
+ *
+ * - A request and its documents are inserted in one transaction; `ON CONFLICT (account_id,
+ *   market_id, name) DO NOTHING` turns a concurrent duplicate into `None` with nothing written.
+ * - A status move is `UPDATE … WHERE id = $id AND status = $from` (compare-and-set).
+ */
+import { SqlClient } from "@effect/sql"
+import type { MarketRow } from "@tuma/core"
+import type { RequirementRow, SenderIdDocumentRow, SenderIdRecordRow } from "@tuma/core/ports/SenderIdStore"
+import { SenderIdStore } from "@tuma/core/ports/SenderIdStore"
+import { Array as Arr, Effect, Layer, Option } from "effect"
+
+const RECORD = `s.id, s.account_id, s.market_id, k.iso2, k.calling_code, k.name AS market_name, s.name,
+  s.display_name, s.status, s.is_default, s.is_global, s.sample_message, s.purpose, s.protection_requested,
+  s.rejection_reason, s.suspension_reason, s.requested_at, s.updated_at,
+  coalesce((SELECT array_agg(d.id ORDER BY d.created_at, d.id) FROM sender_id_documents d
+    WHERE d.sender_id_id = s.id), '{}') AS document_ids
+  FROM sender_ids s JOIN markets k ON k.id = s.market_id`
+
+const REQUIREMENT = `id, market_id, name, is_required, accepted_formats, max_size_kb, active, created_at
+  FROM sender_id_requirements`
+
+const DOCUMENT = `id, sender_id_id, requirement_id, kind, filename, content_type, size_bytes, created_at
+  FROM sender_id_documents`
+
+export const make = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  const record = sql.literal(RECORD)
+  const requirement = sql.literal(REQUIREMENT)
+  const document = sql.literal(DOCUMENT)
+
+  const find = (id: string) => sql<SenderIdRecordRow>`SELECT ${record} WHERE s.id = ${id}`.pipe(Effect.map(Arr.head))
+
+  return SenderIdStore.of({
+    listForAccount: (accountId) =>
+      sql<SenderIdRecordRow>`SELECT ${record} WHERE s.account_id = ${accountId}
+        ORDER BY s.requested_at DESC, s.id DESC`.pipe(Effect.orDie),
+    list: (f) => {
+      const clauses = [sql`true`]
+      if (f.accountId !== undefined) clauses.push(sql`s.account_id = ${f.accountId}`)
+      if (f.status !== undefined) clauses.push(sql`s.status = ${f.status}`)
+      return sql<SenderIdRecordRow>`SELECT ${record} WHERE ${sql.and(clauses)}
+        ORDER BY s.requested_at DESC, s.id DESC LIMIT ${f.limit} OFFSET ${f.offset}`.pipe(Effect.orDie)
+    },
+    find: (id) => find(id).pipe(Effect.orDie),
+    purchasedUnits: (accountId) =>
+      sql<{ n: string | null }>`SELECT sum(units) AS n FROM wallet_ledger
+        WHERE account_id = ${accountId} AND kind = 'purchase'`.pipe(
+        Effect.map((rows) => Number(rows[0]?.n ?? 0)),
+        Effect.orDie
+      ),
+    findMarketById: (id) =>
+      sql<MarketRow>`SELECT id, iso2, calling_code, name, open FROM markets WHERE id = ${id}`.pipe(
+        Effect.map(Arr.head),
+        Effect.orDie
+      ),
+    findMarketByIso2: (iso2) =>
+      sql<MarketRow>`SELECT id, iso2, calling_code, name, open FROM markets WHERE iso2 = ${iso2.toUpperCase()}`.pipe(
+        Effect.map(Arr.head),
+        Effect.orDie
+      ),
+    verifiedMarkets: (accountId) =>
+      sql<MarketRow>`SELECT k.id, k.iso2, k.calling_code, k.name, k.open
+        FROM verified_routes r JOIN markets k ON k.id = r.market_id
+        WHERE r.account_id = ${accountId} ORDER BY k.iso2`.pipe(Effect.orDie),
+    requirements: (options) => {
+      const clauses = [options.includeInactive === true ? sql`true` : sql`active`]
+      if (options.marketIds !== undefined) {
+        clauses.push(
+          options.marketIds.length === 0
+            ? sql`market_id IS NULL`
+            : sql`(market_id IS NULL OR market_id = ANY(${[...options.marketIds]}::uuid[]))`
+        )
+      }
+      return sql<RequirementRow>`SELECT ${requirement} WHERE ${sql.and(clauses)} ORDER BY created_at, id`.pipe(
+        Effect.orDie
+      )
+    },
+    nameTaken: (accountId, marketId, name) =>
+      sql<{ taken: boolean }>`SELECT EXISTS (
+          SELECT 1 FROM sender_ids WHERE market_id = ${marketId} AND name = ${name}
+            AND (account_id = ${accountId} OR (protection_requested AND status <> 'rejected'))
+        ) AS taken`.pipe(Effect.map((rows) => rows[0]?.taken === true), Effect.orDie),
+    insert: (row) =>
+      sql.withTransaction(Effect.gen(function*() {
+        const inserted = yield* sql<{ id: string }>`INSERT INTO sender_ids ${
+          sql.insert({
+            id: row.id,
+            account_id: row.account_id,
+            market_id: row.market_id,
+            name: row.name,
+            display_name: row.display_name,
+            status: row.status,
+            is_default: row.is_default,
+            is_global: row.is_global,
+            sample_message: row.sample_message,
+            purpose: row.purpose,
+            protection_requested: row.protection_requested,
+            requested_at: row.at,
+            updated_at: row.at
+          })
+        } ON CONFLICT (account_id, market_id, name) DO NOTHING RETURNING id`
+        if (inserted.length === 0) return Option.none()
+        if (row.documents.length > 0) {
+          yield* sql`INSERT INTO sender_id_documents ${
+            sql.insert(row.documents.map((d) => ({
+              id: d.id,
+              sender_id_id: row.id,
+              requirement_id: d.requirement_id,
+              kind: d.kind,
+              filename: d.filename,
+              content_type: d.content_type,
+              size_bytes: d.bytes.length,
+              content: d.bytes,
+              created_at: row.at
+            })))
+          }`
+        }
+        return yield* find(row.id)
+      })).pipe(Effect.orDie),
+    changeStatus: (c) =>
+      sql<{ id: string }>`UPDATE sender_ids SET status = ${c.to}, rejection_reason = ${c.rejection_reason},
+          suspension_reason = ${c.suspension_reason}, updated_at = ${c.at}
+        WHERE id = ${c.id} AND status = ${c.from} RETURNING id`.pipe(
+        Effect.flatMap((rows) => (rows.length === 0 ? Effect.succeedNone : find(c.id))),
+        Effect.orDie
+      ),
+    documents: (senderIdId) =>
+      sql<SenderIdDocumentRow>`SELECT ${document} WHERE sender_id_id = ${senderIdId} ORDER BY created_at, id`.pipe(
+        Effect.orDie
+      ),
+    documentContent: (documentId) =>
+      sql<SenderIdDocumentRow & { content: Uint8Array }>`SELECT ${
+        sql.literal(DOCUMENT.replace("created_at", "created_at, content"))
+      } WHERE id = ${documentId}`.pipe(Effect.map(Arr.head), Effect.orDie),
+    insertRequirement: (row) =>
+      sql`INSERT INTO sender_id_requirements ${
+        sql.insert({ ...row, accepted_formats: [...row.accepted_formats] } as any)
+      }`.pipe(Effect.asVoid, Effect.orDie),
+    deactivateRequirement: (id) =>
+      sql`UPDATE sender_id_requirements SET active = false WHERE id = ${id} AND active RETURNING id`.pipe(
+        Effect.map((rows) => rows.length > 0),
+        Effect.orDie
+      )
+  })
+})
+
+export const layer: Layer.Layer<SenderIdStore, never, SqlClient.SqlClient> = Layer.effect(SenderIdStore, make)
