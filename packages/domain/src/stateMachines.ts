@@ -19,9 +19,16 @@ export type TransitionTable<S extends string, E extends string> = {
   readonly [K in S]: { readonly [V in E]?: S }
 }
 
+const DISPLAY_NAMES: Record<string, string> = {
+  message: "message",
+  campaign: "campaign",
+  sender_id: "sender ID",
+  webhook_endpoint: "webhook endpoint"
+}
+
 const illegal = (machine: string, from: string, event: string) =>
   new IllegalTransition({
-    message: `A ${machine.replace(/_/g, " ")} in state ${from} cannot take the event ${event}.`,
+    message: `A ${DISPLAY_NAMES[machine] ?? machine} in state ${from} cannot take the event ${event}.`,
     machine,
     from,
     event

@@ -198,6 +198,11 @@ describe("sender ID machine (decisions.md §18)", () => {
     }
   })
 
+  it("names the machine in the error", () => {
+    const r = transitionSenderId("rejected", { type: "approve" })
+    expect(Either.isLeft(r) && r.left.message).toBe("A sender ID in state rejected cannot take the event approve.")
+  })
+
   it("only approved is usable", () => {
     expect(SenderIdStatus.literals.filter(isSenderIdUsable)).toEqual(["approved"])
   })
