@@ -172,6 +172,21 @@ export class SystemGroup extends HttpApiGroup.make("system")
 
 // --- the API ------------------------------------------------------------------------------
 
+/**
+ * JSON Schema of `Schema.Unknown`/`Schema.Object` carries `$id: "/schemas/unknown"` at every use,
+ * and an OpenAPI document may define an `$id` once: drop these markers (they add nothing).
+ */
+const dropSchemaIds = (node: unknown): unknown => {
+  if (Array.isArray(node)) return node.map(dropSchemaIds)
+  if (node === null || typeof node !== "object") return node
+  const out: Record<string, unknown> = {}
+  for (const [k, v] of Object.entries(node)) {
+    if (k === "$id" && typeof v === "string" && v.startsWith("/schemas/")) continue
+    out[k] = dropSchemaIds(v)
+  }
+  return out
+}
+
 const base = HttpApi.make("tuma") // The builder's own decode errors never reach a client: the envelope middleware turns them into
  // 422/400 envelopes. Drop HttpApiDecodeError from the documented and client-decoded errors.
 ;(base as any).errorSchema = Schema.Never
@@ -190,6 +205,7 @@ export class TumaApi extends base
   .addError(InternalError)
   .annotate(OpenApi.Title, "Tuma SMS API")
   .annotate(OpenApi.Version, "1.0.0")
+  .annotate(OpenApi.Transform, (spec) => dropSchemaIds(spec) as Record<string, any>)
   .annotate(
     OpenApi.Description,
     "Send SMS, track delivery, request sender IDs. Every response carries `request_uid` and `X-Request-Id`; " +

@@ -3,6 +3,7 @@
  * The `tuma` command.
  *
  *   tuma serve [--port N] [--host H] [--data-dir DIR] [--demo]
+ *   tuma worker [--data-dir DIR]   (delivery workers alone; TUMA_DELIVERY_* in DeliveryWorkers.ts)
  *   tuma <operator command> …      (see `tuma help`)
  *
  * Configuration from flags and environment: PORT, HOST, DATABASE_URL (PostgreSQL; otherwise the
@@ -10,11 +11,13 @@
  * TUMA_RATE_LIMIT_PER_MINUTE, TUMA_AUTH_MISSING_SCOPE_STATUS (401|403), TUMA_TRUSTED_PROXIES
  * (comma-separated CIDRs), TUMA_AUTH_CACHE_MS.
  */
+import * as Database from "@tuma/store-sql/Database"
 import { Effect, Exit, Layer, Scope } from "effect"
 import { createServer } from "node:http"
 import { parseArgs } from "node:util"
 import * as Cli from "./Cli.js"
 import { makeServerOptions } from "./Config.js"
+import * as DeliveryWorkers from "./DeliveryWorkers.js"
 import { seedDemo } from "./Demo.js"
 import * as Server from "./Server.js"
 
@@ -93,9 +96,31 @@ const serve = async (argv: ReadonlyArray<string>) => {
   process.on("SIGTERM", () => void stop("SIGTERM"))
 }
 
+/** `tuma worker`: the delivery workers alone (delivery engineer; docs/delivery.md). */
+const worker = async (argv: ReadonlyArray<string>) => {
+  const { values } = parseArgs({ args: [...argv], options: { "data-dir": { type: "string" } }, strict: true })
+  if (values["data-dir"] !== undefined) env.TUMA_DATA_DIR = values["data-dir"]
+  const scope = Effect.runSync(Scope.make())
+  await Effect.runPromise(
+    Layer.buildWithScope(
+      DeliveryWorkers.layer().pipe(Layer.provide(Database.layer(Cli.databaseFromEnv()).pipe(Layer.orDie))),
+      scope
+    )
+  )
+  console.log(`worker ${process.pid} running`)
+  const stop = (signal: string) =>
+    void Effect.runPromise(Scope.close(scope, Exit.void)).then(() => {
+      console.log(`${signal}: worker stopped`)
+      process.exit(0)
+    })
+  process.on("SIGINT", () => stop("SIGINT"))
+  process.on("SIGTERM", () => stop("SIGTERM"))
+}
+
 const main = async () => {
   const [command, ...rest] = process.argv.slice(2)
   if (command === "serve") return serve(rest)
+  if (command === "worker") return worker(rest)
   return Cli.run(command, rest)
 }
 

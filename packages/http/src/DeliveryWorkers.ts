@@ -1,0 +1,43 @@
+/**
+ * Delivery workers assembled over the SQL store (owned by the delivery engineer; see
+ * docs/delivery.md): `tuma serve` includes `layer(...)` next to the HTTP server, `tuma worker` runs
+ * it alone. Needs a `SqlClient` (PGlite or PostgreSQL) in context; wake-ups use the same driver.
+ *
+ * Environment (all optional): TUMA_DELIVERY_MAX_IN_FLIGHT, TUMA_DELIVERY_CLAIM_BATCH,
+ * TUMA_DELIVERY_LEASE_MS, TUMA_DELIVERY_POLL_MS, TUMA_DELIVERY_UNKNOWN_TIMEOUT_MS,
+ * TUMA_DELIVERY_GIVE_UP_MS, TUMA_DELIVERY_DISPATCH (0 = only receipts/schedules/reconciliation).
+ */
+import type { DeliveryOptions } from "@tuma/core/delivery/Dispatcher"
+import { DeliveryConfig, layerDelivery } from "@tuma/core/delivery/Dispatcher"
+import { layerProvidersFromStore } from "@tuma/providers/ProvidersFromStore"
+import * as DispatchStoreSql from "@tuma/store-sql/DispatchStoreSql"
+import { Layer } from "effect"
+
+const ENV: ReadonlyArray<readonly [string, keyof DeliveryOptions]> = [
+  ["TUMA_DELIVERY_MAX_IN_FLIGHT", "maxInFlight"],
+  ["TUMA_DELIVERY_CLAIM_BATCH", "claimBatch"],
+  ["TUMA_DELIVERY_LEASE_MS", "leaseMs"],
+  ["TUMA_DELIVERY_POLL_MS", "pollIntervalMs"],
+  ["TUMA_DELIVERY_UNKNOWN_TIMEOUT_MS", "unknownTimeoutMs"],
+  ["TUMA_DELIVERY_GIVE_UP_MS", "giveUpAfterMs"]
+]
+
+export const optionsFromEnv = (env: NodeJS.ProcessEnv = process.env): Partial<DeliveryOptions> => {
+  const out: Record<string, number | boolean> = {}
+  for (const [name, key] of ENV) {
+    const v = env[name]
+    if (v === undefined || v === "") continue
+    const n = Number(v)
+    if (!Number.isFinite(n) || n < 0) throw new Error(`${name}: not a non-negative number: ${v}`)
+    out[key] = n
+  }
+  if (env.TUMA_DELIVERY_DISPATCH === "0") out.dispatch = false
+  return out as Partial<DeliveryOptions>
+}
+
+/** Writer, event sink, providers (from the `providers` table) and workers; requires `SqlClient`. */
+export const layer = (options: Partial<DeliveryOptions> = optionsFromEnv()) =>
+  layerDelivery(layerProvidersFromStore).pipe(
+    Layer.provide(Layer.mergeAll(DispatchStoreSql.layer, DispatchStoreSql.layerWakeups)),
+    Layer.provide(DeliveryConfig.layer(options))
+  )
