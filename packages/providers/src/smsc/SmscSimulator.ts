@@ -83,6 +83,8 @@ export interface SmscSimulatorOptions {
   readonly maxPerSecond?: number
   /** Keep every received part in `received` (default true; benches turn it off). */
   readonly record?: boolean
+  /** Answer each submit_sm after this many ms (default 0). */
+  readonly submitDelayMs?: number
 }
 
 interface PendingReceipt {
@@ -144,7 +146,8 @@ export class SmscSimulator {
       receiptTlvs: options.receiptTlvs ?? true,
       policy: options.policy ?? (() => answer.ok),
       maxPerSecond: options.maxPerSecond,
-      record: options.record ?? true
+      record: options.record ?? true,
+      submitDelayMs: options.submitDelayMs ?? 0
     }
     this.port = this.options.port
   }
@@ -355,9 +358,14 @@ export class SmscSimulator {
     switch (verdict._tag) {
       case "ok": {
         this.counters.accepted++
-        session.send(pdu.response({ message_id: part.messageId }))
+        const resp = pdu.response({ message_id: part.messageId })
         this.states.set(id, "ENROUTE")
-        if ((part.registeredDelivery & 0x03) !== 0) this.scheduleReceipt(systemId, part)
+        const answerNow = () => {
+          session.send(resp)
+          if ((part.registeredDelivery & 0x03) !== 0) this.scheduleReceipt(systemId, part)
+        }
+        if (this.options.submitDelayMs > 0) setTimeout(answerNow, this.options.submitDelayMs)
+        else answerNow()
         return
       }
       case "status": {
