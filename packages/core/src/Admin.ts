@@ -1153,14 +1153,14 @@ export const makeAdmin = Effect.gen(function*() {
         const errors: Record<string, Array<string>> = {}
         const name = typeof input.name === "string" ? input.name.trim() : ""
         if (name === "") errors.name = ["The name field is required."]
-        ;(input.credits ?? []).forEach((c, i) => {
+        const credits: Array<{ market: MarketRow; credit: number }> = []
+        for (const [i, c] of (input.credits ?? []).entries()) {
           if (!nonNegativeInt(c.credit)) errors[`credits.${i}.credit`] = ["The credit must be a non-negative integer."]
-        })
+          const m = yield* Effect.either(market(c.country, `credits.${i}.country`))
+          if (Either.isLeft(m)) Object.assign(errors, m.left.errors)
+          else credits.push({ market: m.right, credit: c.credit })
+        }
         if (Object.keys(errors).length > 0) return yield* validationFailed(errors)
-        const credits = yield* Effect.forEach(
-          input.credits ?? [],
-          (c, i) => Effect.map(market(c.country, `credits.${i}.country`), (m) => ({ market: m, credit: c.credit }))
-        )
         const id = yield* ids.uuidV4
         const at = yield* now
         const inserted = yield* admin.insertProvider({
