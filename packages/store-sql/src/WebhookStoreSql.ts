@@ -233,16 +233,15 @@ export const make = Effect.gen(function*() {
         }
       >`
         WITH due AS (
-          SELECT d.id FROM webhook_deliveries d
-          JOIN webhook_endpoints e ON e.id = d.endpoint_id
-          WHERE d.status = 'pending' AND d.next_attempt_at <= ${now} AND e.enabled
-          ORDER BY d.next_attempt_at
+          SELECT id FROM webhook_deliveries
+          WHERE status = 'pending' AND next_attempt_at <= ${now}
+          ORDER BY next_attempt_at
           LIMIT ${limit}
-          FOR UPDATE OF d SKIP LOCKED
+          FOR UPDATE SKIP LOCKED
         )
         UPDATE webhook_deliveries d SET next_attempt_at = ${leaseUntil}, updated_at = ${now}
         FROM due, webhook_endpoints e
-        WHERE d.id = due.id AND e.id = d.endpoint_id
+        WHERE d.id = due.id AND e.id = d.endpoint_id AND e.enabled
         RETURNING d.id, d.endpoint_id, d.message_id, d.event, d.body, d.attempts, d.final_at,
                   e.url, e.secret, e.allow_private`.pipe(
         Effect.map((rows) =>

@@ -133,8 +133,12 @@ export const makeWebhookWorkers = Effect.gen(function*() {
   const pumpOnce = Effect.gen(function*() {
     const now = yield* nowDate
     const fanned = yield* store.fanOut(settings.fanOutBatch, now, plan)
+    // Claim in worthwhile chunks: a claim costs about the same for 5 rows as for 200.
     const capacity = settings.concurrency - inFlight
-    if (capacity <= 0) return { fanned, claimed: 0 }
+    const minClaim = inFlight === 0
+      ? 1
+      : Math.max(1, Math.floor(Math.min(settings.claimBatch, settings.concurrency) / 4))
+    if (capacity < minClaim) return { fanned, claimed: 0 }
     const leaseUntil = new Date(now.getTime() + policy.timeoutMs + settings.leaseMarginMs)
     const claimed = yield* store.claimDue(Math.min(settings.claimBatch, capacity), now, leaseUntil)
     inFlight += claimed.length
@@ -158,7 +162,11 @@ export const makeWebhookWorkers = Effect.gen(function*() {
   }).pipe(guard("pump"), Effect.forever)
 
   const recorder = Effect.gen(function*() {
-    const batch = Chunk.toReadonlyArray(yield* Queue.takeBetween(results, 1, 1_000))
+    const first = Chunk.toReadonlyArray(yield* Queue.takeBetween(results, 1, 1_000))
+    // Let a few more finish: one transaction for many attempts.
+    const batch = first.length >= 100 || inFlight <= first.length
+      ? first
+      : [...first, ...Chunk.toReadonlyArray(yield* Effect.zipRight(Effect.sleep(5), Queue.takeUpTo(results, 1_000)))]
     yield* Effect.gen(function*() {
       const now = yield* nowDate
       const outcome = yield* store.recordAttempts(batch, now, policy, ids.uuidV4)

@@ -21,7 +21,7 @@ export interface HttpWebhookSenderOptions {
   readonly signatureHeader?: string | undefined
   /** Operator allow-list of non-public IPs/CIDRs webhooks may reach (e.g. `["127.0.0.1"]` in tests). */
   readonly allow?: AddressAllowList | ReadonlyArray<string> | string | undefined
-  /** Concurrent sockets per destination origin. Default 128. */
+  /** Concurrent sockets per destination origin. Default 64. */
   readonly maxSocketsPerOrigin?: number | undefined
   readonly userAgent?: string | undefined
 }
@@ -78,7 +78,7 @@ export const makeHttpWebhookSenderUnsafe = (options: HttpWebhookSenderOptions = 
     : "permits" in options.allow
     ? options.allow
     : makeAllowList(options.allow)
-  const maxSockets = options.maxSocketsPerOrigin ?? 128
+  const maxSockets = options.maxSocketsPerOrigin ?? 64
   const userAgent = options.userAgent ?? "Tuma-Webhooks/1.0"
   const agentOptions = {
     keepAlive: true,
@@ -102,8 +102,23 @@ export const makeHttpWebhookSenderUnsafe = (options: HttpWebhookSenderOptions = 
     }
   }
 
+  // Decisions for IP-literal hosts, cached (the check costs ~50 µs; endpoints are few).
+  const literalDecisions = new Map<string, string | null>()
+  const refuseLiteral = (host: string, allowPrivate: boolean): string | null => {
+    const key = `${allowPrivate ? "p" : "-"}${host}`
+    let decision = literalDecisions.get(key)
+    if (decision === undefined) {
+      decision = refuseAddress(host, allow, allowPrivate)
+      if (literalDecisions.size >= 10_000) literalDecisions.clear()
+      literalDecisions.set(key, decision)
+    }
+    return decision
+  }
+
   const attempt = (request: WebhookRequest, resume: (r: WebhookAttemptResult) => void) => {
-    const started = performance.now()
+    // The deadline and the latency run from the moment the request gets a socket (a fresh
+    // connection's connect time counts; waiting for a free pooled socket does not).
+    let started = performance.now()
     const elapsed = () => Math.round((performance.now() - started) * 100) / 100
     let url: URL
     try {
@@ -118,7 +133,7 @@ export const makeHttpWebhookSenderUnsafe = (options: HttpWebhookSenderOptions = 
     const allowPrivate = request.allowPrivate === true
     // An IP literal never goes through `lookup`: check it here.
     if (isIP(host) !== 0) {
-      const refused = refuseAddress(host, allow, allowPrivate)
+      const refused = refuseLiteral(host, allowPrivate)
       if (refused !== null) return { cancel: () => {}, immediate: failure(refused, 0) }
     }
     const pool = allowPrivate ? pools.private : pools.public
@@ -139,12 +154,25 @@ export const makeHttpWebhookSenderUnsafe = (options: HttpWebhookSenderOptions = 
       done = true
       resume(r)
     }
-    const timer = setTimeout(() => {
+    const expire = (message: string) => () => {
       const e: NodeJS.ErrnoException = new Error("timeout")
       e.code = "WEBHOOK_TIMEOUT"
       current?.destroy(e)
-      finish(failure(`timeout after ${request.timeoutMs} ms`, elapsed()))
-    }, request.timeoutMs)
+      finish(failure(message, elapsed()))
+    }
+    // Until a socket is assigned: a generous guard against a pool that never frees up.
+    let timer: NodeJS.Timeout = setTimeout(
+      expire(`no connection slot within ${request.timeoutMs * 6} ms`),
+      request.timeoutMs * 6
+    )
+    let timing = false
+    const startDeadline = () => {
+      if (timing) return
+      timing = true
+      started = performance.now()
+      clearTimeout(timer)
+      timer = setTimeout(expire(`timeout after ${request.timeoutMs} ms`), request.timeoutMs)
+    }
 
     const send = (retryOnStaleSocket: boolean) => {
       const req = (isHttps ? https : http).request({
@@ -161,6 +189,7 @@ export const makeHttpWebhookSenderUnsafe = (options: HttpWebhookSenderOptions = 
           : {})
       })
       current = req
+      req.once("socket", startDeadline)
       req.on("response", (res) => {
         const status = res.statusCode ?? 0
         const latencyMs = elapsed()
