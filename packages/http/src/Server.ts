@@ -66,8 +66,7 @@ export const layerHttp = Layer.mergeAll(
   layerEnvelope(TumaApi, extraRoutes)
 ).pipe(
   Layer.provideMerge(ApiLive),
-  Layer.provide(Auth.layer),
-  Layer.provideMerge(Auth.AuthCache.layer)
+  Layer.provide(Auth.layer)
 )
 
 export const layer = (options: StartOptions) => {
@@ -79,6 +78,7 @@ export const layer = (options: StartOptions) => {
   return HttpApiBuilder.serve().pipe(
     Layer.provide(layerHttp),
     Layer.provideMerge(node),
+    Layer.provideMerge(Auth.AuthCache.layer),
     Layer.provideMerge(layerStore(options.database)),
     Layer.provideMerge(config)
   )

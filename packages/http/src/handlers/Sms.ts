@@ -51,8 +51,27 @@ export const SmsLive = HttpApiBuilder.group(TumaApi, "sms", (handlers) =>
     const dupWindow = Duration.millis(config.rateLimit.duplicateWindowMillis)
     const dupLimit = config.rateLimit.duplicateLimit
 
-    /** decisions §7: the same (sender_id, body) more than N times in the window per account → 429. */
-    const duplicateGuard = (key: AuthenticatedKey, payload: SendMessageRequest) => {
+    /**
+     * decisions §7: the same (sender_id, body) more than N times in the window per account → 429.
+     * A request repeating an Idempotency-Key already seen in the window is a retry of one send and
+     * is not counted again.
+     */
+    const duplicateGuard = (key: AuthenticatedKey, payload: SendMessageRequest, idempotencyKey: string | undefined) =>
+      idempotencyKey === undefined
+        ? countDuplicate(key, payload)
+        : limiter.consume({
+          algorithm: "fixed-window",
+          window: dupWindow,
+          limit: 1,
+          key: `dupk:${key.accountId}:${key.mode}:${idempotencyKey}`
+        }).pipe(
+          Effect.matchEffect({
+            onFailure: (e) => e.reason === "Exceeded" ? Effect.void : Effect.die(e),
+            onSuccess: () => countDuplicate(key, payload)
+          })
+        )
+
+    const countDuplicate = (key: AuthenticatedKey, payload: SendMessageRequest) => {
       const digest = createHash("sha256").update(payload.sender_id.trim().toUpperCase()).update("\u0000").update(
         payload.body
       ).digest("base64url")
@@ -84,7 +103,7 @@ export const SmsLive = HttpApiBuilder.group(TumaApi, "sms", (handlers) =>
     }) =>
       Effect.gen(function*() {
         const key = yield* CurrentApiKey
-        yield* duplicateGuard(key, payload)
+        yield* duplicateGuard(key, payload, headers["idempotency-key"])
         const outcome = yield* send.single(callerOf(key, headers["idempotency-key"]), payload).pipe(
           Effect.mapError((e) => toApiFailure(e, { send: true })),
           unknownOutcome
