@@ -395,9 +395,14 @@ export const SENDER_ID_CREATED_MESSAGE =
 export class SenderIds extends Context.Tag("@tuma/core/SenderIds")<SenderIds, {
   readonly list: (accountId: string) => Effect.Effect<ReadonlyArray<SenderIdRecord>>
   readonly requirements: (accountId: string) => Effect.Effect<SenderIdRequirements>
+  /**
+   * With `{ sandbox: true }` (a `tuma_test_` key, decisions §12) every check runs exactly as live,
+   * then a synthetic `pending` record is answered and nothing is stored.
+   */
   readonly request: (
     accountId: string,
-    input: RequestSenderIdInput
+    input: RequestSenderIdInput,
+    options?: { readonly sandbox?: boolean | undefined }
   ) => Effect.Effect<SenderIdCreated, RequestSenderIdError>
 }>() {
   static readonly layer: Layer.Layer<SenderIds, never, SenderIdStore | Ids> = Layer.effect(
@@ -476,7 +481,7 @@ export class SenderIds extends Context.Tag("@tuma/core/SenderIds")<SenderIds, {
             }
           }),
 
-        request: (accountId, input) =>
+        request: (accountId, input, options) =>
           Effect.gen(function*() {
             const config = yield* SenderIdConfig
             // 1. fields
@@ -515,6 +520,32 @@ export class SenderIds extends Context.Tag("@tuma/core/SenderIds")<SenderIds, {
               (d) => Effect.map(ids.uuidV4, (id) => ({ ...d, id }))
             )
             const at = new Date(yield* Clock.currentTimeMillis)
+            if (options?.sandbox === true) {
+              return {
+                message: SENDER_ID_CREATED_MESSAGE,
+                data: senderIdRecord({
+                  id: yield* ids.uuidV4,
+                  account_id: accountId,
+                  market_id: market.id,
+                  iso2: market.iso2,
+                  calling_code: market.calling_code,
+                  market_name: market.name,
+                  name,
+                  display_name: input.sender_id.trim().replace(/\s+/g, " "),
+                  status: "pending",
+                  is_default: false,
+                  is_global: false,
+                  sample_message: input.sample_message.trim(),
+                  purpose: input.purpose,
+                  protection_requested: input.protection_requested === true,
+                  rejection_reason: null,
+                  suspension_reason: null,
+                  document_ids: documents.map((d) => d.id),
+                  requested_at: at,
+                  updated_at: at
+                })
+              }
+            }
             const inserted = yield* store.insert({
               id: yield* ids.uuidV7,
               account_id: accountId,

@@ -389,6 +389,26 @@ forEachDriver(operatorStack, (it) => {
       expect(row).toEqual({ protection_requested: true, kinds: ["protection"] })
     }))
 
+  it.effect("sandbox: the same checks as live, then a synthetic record that is not stored", () =>
+    Effect.gen(function*() {
+      const senderIds = yield* SenderIds
+      const account = yield* eligible()
+      const notEligible = yield* newAccount()
+      const sandbox = { sandbox: true }
+      expect((yield* Effect.flip(senderIds.request(notEligible.uid, request(), sandbox)))._tag).toBe(
+        "SenderIdNotEligible"
+      )
+      expect((yield* Effect.flip(senderIds.request(account.uid, request({ sender_id: "x" }), sandbox)))._tag).toBe(
+        "ValidationFailed"
+      )
+      const n = name()
+      const synthetic = yield* senderIds.request(account.uid, request({ sender_id: n }), sandbox)
+      expect(synthetic.data).toMatchObject({ sender_id: n, status: "pending", country_uid: TZ, is_usable: false })
+      expect(yield* senderIds.list(account.uid)).toEqual([])
+      // nothing stored: the live request for the same name still succeeds
+      expect((yield* senderIds.request(account.uid, request({ sender_id: n }))).data.sender_id).toBe(n)
+    }))
+
   it.effect("fromJsonRequest decodes base64 documents (standard, URL-safe, data: URL)", () =>
     Effect.gen(function*() {
       const senderIds = yield* SenderIds
