@@ -6,7 +6,8 @@
  * `Clock`.
  */
 import { Clock, Context, Effect, Layer, Option, Schema } from "effect"
-import { createHash, randomBytes } from "node:crypto"
+import { randomBytes } from "node:crypto"
+import { hashApiKey } from "./ports/ApiKeys.js"
 import { Ids } from "./ports/Ids.js"
 import type { AccountRow, SenderIdRow } from "./ports/OperatorStore.js"
 import { OperatorStore } from "./ports/OperatorStore.js"
@@ -31,8 +32,9 @@ export const generateApiKey = (mode: ApiKeyMode): string => {
   return `tuma_${mode}_${s}`
 }
 
-/** What is stored for a key: the sha256 hex digest (the key itself is never stored). */
-export const hashApiKey = (key: string): string => createHash("sha256").update(key).digest("hex")
+/** What is stored for a key: the sha256 hex digest (the key itself is never stored). One definition,
+ * in the `ApiKeys` port, shared with authentication. */
+export { hashApiKey }
 
 /** Shown in listings: `tuma_live_AbCd…`. */
 export const apiKeyPrefix = (key: string): string => key.slice(0, 14)

@@ -3,9 +3,10 @@
  * `SqlClient`, so every adapter runs the same SQL on PGlite and on PostgreSQL.
  *
  * - Statements compile with `PgClient.makeCompiler()` (the `pg` dialect, `$n` placeholders).
- * - PGlite is one connection: access is serialised by a one-permit semaphore. A plain statement
- *   takes the permit for its own duration; a transaction (`sql.withTransaction`) takes it for the
- *   whole transaction, so statements of other fibers wait until COMMIT/ROLLBACK.
+ * - PGlite is one connection: access is serialised by a first-come-first-served lock. A plain
+ *   statement holds it for its own duration; a transaction (`sql.withTransaction`) for the whole
+ *   transaction, so statements of other fibers wait until COMMIT/ROLLBACK. (Effect's Semaphore is
+ *   not FIFO: a fiber re-taking it in a loop would starve the others.)
  * - Parameterless statements run with the simple protocol (several statements allowed, as with
  *   `pg`), others with the extended protocol.
  * - `int8`/`bigint` values parse as strings, exactly like `pg` does, so adapters see the same
@@ -32,6 +33,32 @@ export const PgliteClient = Context.GenericTag<PgliteClient>("@tuma/store-sql/Pg
 
 const INT8 = 20
 
+/** A FIFO mutex: `release` hands the lock straight to the longest waiter (no barging). */
+const makeFairLock = () => {
+  let locked = false
+  const waiters: Array<() => void> = []
+  const acquire = Effect.uninterruptible(Effect.async<void>((resume) => {
+    if (!locked) {
+      locked = true
+      resume(Effect.void)
+    } else {
+      waiters.push(() => resume(Effect.void))
+    }
+  }))
+  const release = Effect.sync(() => {
+    const next = waiters.shift()
+    if (next === undefined) locked = false
+    else next()
+  })
+  return {
+    acquire,
+    release,
+    /** Runs `eff` holding the lock; uninterruptible (a WASM call cannot be cancelled). */
+    with: <A, E>(eff: Effect.Effect<A, E>): Effect.Effect<A, E> =>
+      Effect.uninterruptible(Effect.acquireUseRelease(acquire, () => eff, () => release))
+  }
+}
+
 type Rows = ReadonlyArray<any>
 
 export const make = (config: PgliteClientConfig = {}) =>
@@ -44,7 +71,7 @@ export const make = (config: PgliteClientConfig = {}) =>
       }),
       (db) => Effect.promise(() => db.close()).pipe(Effect.ignore)
     )
-    const lock = yield* Effect.makeSemaphore(1)
+    const lock = makeFairLock()
     const compiler = makeCompiler()
 
     const run = <A>(f: () => Promise<A>): Effect.Effect<A, SqlError> =>
@@ -65,7 +92,7 @@ export const make = (config: PgliteClientConfig = {}) =>
     const makeConnection = (locked: boolean): Connection => {
       const guard = <A>(eff: Effect.Effect<A, SqlError>): Effect.Effect<A, SqlError> =>
         // uninterruptible: the WASM call cannot be cancelled, keep the permit until it returns
-        locked ? Effect.uninterruptible(lock.withPermits(1)(eff)) : Effect.uninterruptible(eff)
+        locked ? lock.with(eff) : Effect.uninterruptible(eff)
       const execute = (
         sql: string,
         params: ReadonlyArray<unknown>,
@@ -82,7 +109,7 @@ export const make = (config: PgliteClientConfig = {}) =>
     }
 
     const transactionAcquirer = Effect.as(
-      Effect.acquireRelease(lock.take(1), () => lock.release(1)),
+      Effect.acquireRelease(lock.acquire, () => lock.release),
       makeConnection(false)
     )
 

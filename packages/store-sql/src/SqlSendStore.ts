@@ -100,7 +100,7 @@ export const make = Effect.gen(function*() {
         const claimed = yield* sql`INSERT INTO idempotency_records
             (account_id, key, endpoint, fingerprint, response, created_at, expires_at)
           VALUES (${plan.accountId}, ${idem.key}, ${idem.endpoint}, ${idem.fingerprint},
-            ${JSON.stringify(idem.response)}::jsonb, ${plan.now}, ${idem.expires_at})
+            ${JSON.stringify(idem.response)}::json, ${plan.now}, ${idem.expires_at})
           ON CONFLICT (account_id, key) DO UPDATE SET endpoint = excluded.endpoint,
             fingerprint = excluded.fingerprint, response = excluded.response,
             created_at = excluded.created_at, expires_at = excluded.expires_at

@@ -9,7 +9,7 @@ import { SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
 import type { Vitest } from "@effect/vitest"
 import { layer } from "@effect/vitest"
-import { Effect, Layer, Redacted } from "effect"
+import { Clock, Effect, Layer, Redacted } from "effect"
 import { randomBytes } from "node:crypto"
 import * as Database from "../src/Database.js"
 
@@ -55,13 +55,21 @@ export const drivers = (): ReadonlyArray<DriverName> => testDatabaseUrl ? ["pgli
  */
 export const forEachDriver = <R>(
   layerFor: (db: Layer.Layer<SqlClient.SqlClient>, driver: DriverName) => Layer.Layer<R>,
-  suite: (it: Vitest.MethodsNonLive<R>, driver: DriverName) => void,
+  suite: (it: Vitest.MethodsNonLive<R> & { readonly live: Vitest.Tester<R> }, driver: DriverName) => void,
   options: { readonly maxConnections?: number } = {}
 ) => {
   for (const driver of drivers()) {
     layer(layerFor(databaseLayer(driver, options), driver), { timeout: "120 seconds" })(
       driver,
-      (it) => suite(it, driver)
+      (it) => {
+        // `it.live`: like `it.effect` with the live clock (for sleeps and real concurrency)
+        const live: Vitest.Tester<R> = Object.assign(
+          (name: string, self: any, timeout?: any) =>
+            it.effect(name, () => Effect.withClock(self(), Clock.make()) as any, timeout),
+          {} as any
+        )
+        suite(Object.assign(Object.create(it), { live }), driver)
+      }
     )
   }
 }
