@@ -22,6 +22,8 @@ const specError: Record<string, string> = {
   IDEMPOTENCY_KEY_REUSED: "idempotency_key_reused",
   ROUTE_NOT_VERIFIED: "route_not_verified",
   COUNTRY_NOT_AVAILABLE: "country_not_available",
+  route_not_verified: "route_not_verified",
+  country_not_available: "country_not_available",
   sender_id_not_eligible: "sender_id_not_eligible",
   sender_id_already_requested: "sender_id_already_requested"
 }
@@ -43,8 +45,12 @@ export const toApiFailure = (e: DomainFailure, options: { readonly send?: boolea
   switch (e.error_code) {
     case "IDEMPOTENCY_KEY_REUSED":
     case "sender_id_already_requested":
+    case "CONFLICT":
+    case "ILLEGAL_TRANSITION":
       return Conflict.of(input)
     case "NOT_FOUND":
+    case "WEBHOOK_ENDPOINT_NOT_FOUND":
+    case "WEBHOOK_DELIVERY_NOT_FOUND":
       return NotFound.of(input)
     case "DUPLICATE_CONTENT_RATE_LIMITED":
     case "RATE_LIMITED": {

@@ -12,10 +12,14 @@ import { HttpApiBuilder, HttpApiScalar, HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import type { SqlClient } from "@effect/sql"
 import { Ids, Operator, Send } from "@tuma/core"
+import { Reads } from "@tuma/core/Reads"
+import { SenderIds } from "@tuma/core/SenderIds"
 import * as Database from "@tuma/store-sql/Database"
 import * as RateLimitStore from "@tuma/store-sql/RateLimitStore"
 import * as SqlApiKeys from "@tuma/store-sql/SqlApiKeys"
 import * as SqlOperatorStore from "@tuma/store-sql/SqlOperatorStore"
+import * as SqlReadStore from "@tuma/store-sql/SqlReadStore"
+import * as SqlSenderIdStore from "@tuma/store-sql/SqlSenderIdStore"
 import * as SqlSendStore from "@tuma/store-sql/SqlSendStore"
 import { Effect, Layer } from "effect"
 import { createServer } from "node:http"
@@ -28,7 +32,6 @@ import { SenderIdsLive } from "./handlers/SenderIds.js"
 import { SmsLive } from "./handlers/Sms.js"
 import { SystemLive } from "./handlers/System.js"
 import { InFlight, layerEnvelope } from "./Middleware.js"
-import * as Services from "./Services.js"
 
 /** Paths served outside the contract (the envelope middleware knows them for 405). */
 export const extraRoutes: ReadonlyArray<readonly [string, string]> = [["GET", "/openapi.json"], ["GET", "/docs"]]
@@ -55,7 +58,8 @@ export const layerStore = (database: Database.DatabaseConfig) => {
     Operator.layer.pipe(Layer.provide(SqlOperatorStore.layer)),
     SqlApiKeys.layer,
     RateLimiter.layer.pipe(Layer.provide(rateStore)),
-    Services.layer
+    Reads.layer.pipe(Layer.provide(SqlReadStore.layer)),
+    SenderIds.layer.pipe(Layer.provide(SqlSenderIdStore.layer))
   ).pipe(Layer.provideMerge(Ids.layer), Layer.provideMerge(sql))
 }
 

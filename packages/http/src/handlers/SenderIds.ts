@@ -1,14 +1,15 @@
 /**
  * Handlers of the `senderIds` group (spec §4.7–4.9): list, requirements, and the request, which
- * is JSON (documents in base64) or multipart/form-data (file parts `documents[<requirement_uid>]`
- * and `protection_documents[]`). Multipart bodies are read into the JSON shape and validated by
- * the same schema; error paths are written back in multipart terms (`documents[<uid>]`,
- * `protection_documents.0`).
+ * is JSON (documents in base64, decoded by the domain schema) or multipart/form-data (file parts
+ * `documents[<requirement_uid>]` and `protection_documents[]`, read as bytes). Both become core's
+ * `RequestSenderIdInput`; core checks fields, formats (magic bytes) and sizes, and names error
+ * paths in the terms of the body that was sent.
  */
 import type { FileSystem, HttpServerRequest, Path } from "@effect/platform"
 import { HttpApiBuilder, Multipart } from "@effect/platform"
+import type { RequestSenderIdInput } from "@tuma/core/SenderIds"
+import { fromJsonRequest, SenderIds } from "@tuma/core/SenderIds"
 import { fieldErrorsFromIssues, validationFailed } from "@tuma/domain"
-import type { SenderIdRequest } from "@tuma/domain"
 import { Effect, Option, ParseResult, Schema } from "effect"
 import { readFile } from "node:fs/promises"
 import { TumaApi } from "../Api.js"
@@ -17,86 +18,56 @@ import { requestUid } from "../Envelope.js"
 import { toApiFailure } from "../Errors.js"
 import { SenderIdRequestJson } from "../Requests.js"
 import { CurrentApiKey } from "../Security.js"
-import { SenderIdService } from "./SenderIdService.js"
 
 const decode = Schema.decodeUnknown(SenderIdRequestJson, { errors: "all", onExcessProperty: "ignore" })
 
-const DOC_PART = /^documents\[([^\]]+)\]$/
+const DOC_PART = /^documents\[([^\]]*)\]$/
 const PROTECTION_PART = /^protection_documents(\[\d*\])?$/
 
-const bool = (v: string | undefined) =>
-  v === undefined || v === "" ? undefined : v === "true" || v === "1" || v === "on" ? true : v === "false" ||
-      v === "0" || v === "off"
-    ? false
-    : v
+const bool = (v: string | undefined): boolean | null | undefined =>
+  v === undefined || v === "" ? undefined : v === "true" || v === "1" || v === "on"
 
-/** Reads a multipart body into the JSON request shape, remembering how to name paths back. */
+/** A multipart body as core's request input (documents as bytes; error paths in multipart terms). */
 const fromMultipart = (persisted: Multipart.Persisted) =>
   Effect.gen(function*() {
     const field = (name: string) => {
       const v = persisted[name]
       return typeof v === "string" ? v : Array.isArray(v) && typeof v[0] === "string" ? v[0] as string : undefined
     }
-    const documents: Array<{ requirement_uid: string; filename: string; content_base64: string }> = []
-    const protection: Array<{ filename: string; content_base64: string }> = []
-    const docNames: Array<string> = []
+    const documents: Array<{ requirement_uid: string; filename: string; bytes: Uint8Array }> = []
+    const protection: Array<{ filename: string; bytes: Uint8Array }> = []
     for (const [name, value] of Object.entries(persisted)) {
       if (typeof value === "string" || value.length === 0 || typeof value[0] === "string") continue
-      const files = value as ReadonlyArray<Multipart.PersistedFile>
       const doc = DOC_PART.exec(name)
-      for (const file of files) {
-        const bytes = yield* Effect.promise(() => readFile(file.path))
-        const content_base64 = bytes.toString("base64")
-        if (doc !== null) {
-          documents.push({ requirement_uid: doc[1], filename: file.name, content_base64 })
-          docNames.push(name)
-        } else if (PROTECTION_PART.test(name)) {
-          protection.push({ filename: file.name, content_base64 })
-        }
+      for (const file of value as ReadonlyArray<Multipart.PersistedFile>) {
+        const bytes = new Uint8Array(yield* Effect.promise(() => readFile(file.path)))
+        if (doc !== null) documents.push({ requirement_uid: doc[1], filename: file.name, bytes })
+        else if (PROTECTION_PART.test(name)) protection.push({ filename: file.name, bytes })
       }
     }
-    const body: Record<string, unknown> = {
-      sender_id: field("sender_id"),
-      country_uid: field("country_uid"),
-      sample_message: field("sample_message"),
-      purpose: field("purpose"),
-      protection_requested: bool(field("protection_requested"))
+    const input: RequestSenderIdInput = {
+      sender_id: field("sender_id") ?? "",
+      country_uid: field("country_uid") ?? null,
+      sample_message: field("sample_message") ?? "",
+      purpose: field("purpose") ?? "",
+      protection_requested: bool(field("protection_requested")),
+      documents,
+      protection_documents: protection,
+      source: "multipart"
     }
-    for (const k of Object.keys(body)) if (body[k] === undefined) delete body[k]
-    if (documents.length > 0) body.documents_base64 = documents
-    if (protection.length > 0) body.protection_documents_base64 = protection
-    const rename = (path: string) =>
-      path
-        .replace(/^documents_base64\.(\d+)(\..*)?$/, (_, i) => docNames[Number(i)] ?? `documents.${i}`)
-        .replace(/^documents_base64$/, "documents")
-        .replace(/^protection_documents_base64\.(\d+)(\..*)?$/, "protection_documents.$1")
-        .replace(/^protection_documents_base64$/, "protection_documents")
-    return { body, rename }
+    return input
   })
-
-const renameErrors = (errors: Readonly<Record<string, ReadonlyArray<string>>>, rename: (p: string) => string) => {
-  const out: Record<string, Array<string>> = {}
-  for (const [path, messages] of Object.entries(errors)) {
-    const to = rename(path)
-    const list = out[to] ?? (out[to] = [])
-    for (const m of messages) {
-      const text = m.split(path).join(to)
-      if (!list.includes(text)) list.push(text)
-    }
-  }
-  return out
-}
 
 export const SenderIdsLive = HttpApiBuilder.group(TumaApi, "senderIds", (handlers) =>
   Effect.gen(function*() {
-    const service = yield* SenderIdService
+    const service = yield* SenderIds
     const config = yield* ServerConfig
     const context = yield* Effect.context<FileSystem.FileSystem | Path.Path>()
 
     const list = () =>
       Effect.gen(function*() {
         const key = yield* CurrentApiKey
-        const data = yield* service.list(key)
+        const data = yield* service.list(key.accountId)
         return {
           success: true as const,
           request_uid: yield* requestUid,
@@ -108,7 +79,7 @@ export const SenderIdsLive = HttpApiBuilder.group(TumaApi, "senderIds", (handler
     const requirements = () =>
       Effect.gen(function*() {
         const key = yield* CurrentApiKey
-        const data = yield* service.requirements(key)
+        const data = yield* service.requirements(key.accountId)
         return {
           success: true as const,
           request_uid: yield* requestUid,
@@ -117,7 +88,7 @@ export const SenderIdsLive = HttpApiBuilder.group(TumaApi, "senderIds", (handler
         }
       })
 
-    const readBody = (request: HttpServerRequest.HttpServerRequest) => {
+    const readInput = (request: HttpServerRequest.HttpServerRequest) => {
       const contentType = (request.headers["content-type"] ?? "application/json").toLowerCase()
       if (contentType.startsWith("multipart/form-data")) {
         return request.multipart.pipe(
@@ -131,27 +102,22 @@ export const SenderIdsLive = HttpApiBuilder.group(TumaApi, "senderIds", (handler
           Effect.provide(context)
         )
       }
-      return Effect.map(Effect.orDie(request.json), (body) => ({ body, rename: (p: string) => p }))
+      return Effect.orDie(request.json).pipe(
+        Effect.flatMap(decode),
+        Effect.map(fromJsonRequest),
+        Effect.catchIf(ParseResult.isParseError, (error) =>
+          Effect.fail(
+            toApiFailure(validationFailed(fieldErrorsFromIssues(ParseResult.ArrayFormatter.formatErrorSync(error))))
+          ))
+      )
     }
 
     const create = ({ request }: { readonly request: HttpServerRequest.HttpServerRequest }) =>
       Effect.gen(function*() {
         const key = yield* CurrentApiKey
-        const { body, rename } = yield* readBody(request)
-        const payload: SenderIdRequest = yield* decode(body).pipe(
-          Effect.catchIf(ParseResult.isParseError, (error) => {
-            const failure = validationFailed(
-              renameErrors(fieldErrorsFromIssues(ParseResult.ArrayFormatter.formatErrorSync(error)), rename)
-            )
-            return Effect.fail(toApiFailure(failure))
-          })
-        )
-        const created = yield* service.request(key, payload).pipe(
-          Effect.mapError((e) =>
-            toApiFailure(
-              e._tag === "ValidationFailed" ? validationFailed(renameErrors(e.errors, rename)) : e
-            )
-          )
+        const input = yield* readInput(request)
+        const created = yield* service.request(key.accountId, input, { sandbox: key.mode === "test" }).pipe(
+          Effect.mapError((e) => toApiFailure(e))
         )
         return {
           success: true as const,

@@ -7,6 +7,7 @@ import { RateLimiter } from "@effect/experimental"
 import { HttpApiBuilder } from "@effect/platform"
 import type { SendCaller, SendOutcome } from "@tuma/core"
 import { Send } from "@tuma/core"
+import { Reads, sandboxBalance } from "@tuma/core/Reads"
 import type { SendMessageRequest } from "@tuma/domain"
 import { DuplicateContentRateLimited } from "@tuma/domain"
 import { Duration, Effect } from "effect"
@@ -17,7 +18,6 @@ import { requestUid } from "../Envelope.js"
 import { toApiFailure, unknownOutcome } from "../Errors.js"
 import { CurrentApiKey } from "../Security.js"
 import type { AuthenticatedKey } from "../Security.js"
-import { Reads } from "./Reads.js"
 
 const callerOf = (key: AuthenticatedKey, idempotencyKey: string | undefined): SendCaller => ({
   accountId: key.accountId,
@@ -39,8 +39,6 @@ const sent = <A>(outcome: SendOutcome<A>) =>
     if (outcome.idempotent_replay) body.idempotent_replay = true
     return body
   })
-
-const SANDBOX_BALANCE = { wallet_uid: "sandbox_wallet", balance: 100000, currency: "SMS" } as const
 
 export const SmsLive = HttpApiBuilder.group(TumaApi, "sms", (handlers) =>
   Effect.gen(function*() {
@@ -116,7 +114,7 @@ export const SmsLive = HttpApiBuilder.group(TumaApi, "sms", (handlers) =>
         const key = yield* CurrentApiKey
         const request_uid = yield* requestUid
         if (key.mode === "test") {
-          return { success: true as const, request_uid, mode: "sandbox" as const, data: SANDBOX_BALANCE }
+          return { success: true as const, request_uid, mode: "sandbox" as const, data: sandboxBalance }
         }
         const data = yield* reads.balance(key.accountId)
         return { success: true as const, request_uid, data }
@@ -149,7 +147,9 @@ export const SmsLive = HttpApiBuilder.group(TumaApi, "sms", (handlers) =>
         Effect.gen(function*() {
           const key = yield* CurrentApiKey
           const request_uid = yield* requestUid
-          const page = yield* reads.listMessages(key, urlParams)
+          const page = key.mode === "test"
+            ? { data: [], meta: { current_page: urlParams.page, per_page: urlParams.per_page, total: 0, last_page: 1 } }
+            : yield* reads.listMessages(key.accountId, urlParams).pipe(Effect.mapError((e) => toApiFailure(e)))
           return {
             success: true as const,
             request_uid,
@@ -171,7 +171,7 @@ export const SmsLive = HttpApiBuilder.group(TumaApi, "sms", (handlers) =>
               data: { uid: path.uid, status: "delivered" as const, delivered_at: new Date().toISOString() }
             }
           }
-          const data = yield* reads.getMessage(key, path.uid).pipe(Effect.mapError((e) => toApiFailure(e)))
+          const data = yield* reads.getMessage(key.accountId, path.uid).pipe(Effect.mapError((e) => toApiFailure(e)))
           return { success: true as const, request_uid, data }
         }))
       .handle("getProfile", () =>
