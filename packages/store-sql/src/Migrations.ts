@@ -3,9 +3,10 @@
  * at once: the whole run is one transaction holding `pg_advisory_xact_lock`, so a second process
  * waits, then finds nothing left to do. Works on PostgreSQL and on our PGlite client alike.
  *
- * The Migrator applies only ids above the highest applied one. Because ids are reserved in ranges
- * per team, a lower id added after a higher one was applied would be skipped silently; the loader
- * refuses that state with a clear error instead.
+ * The Migrator applies only ids above the highest applied one. Ids are reserved in ranges per
+ * team, so a lower id can land after a higher one was applied (e.g. on a developer's persistent
+ * `./.tuma/data`): such gaps are applied first, in id order, in the same locked transaction, then
+ * the Migrator runs as usual.
  */
 import { Migrator, SqlClient } from "@effect/sql"
 import { Effect } from "effect"
@@ -26,23 +27,6 @@ export const runMigrations = (
     const all = yield* Migrator.fromRecord(
       migrations as Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>>
     )
-    const loader = Effect.gen(function*() {
-      const applied = yield* sql<{ migration_id: number }>`SELECT migration_id FROM ${sql(MIGRATIONS_TABLE)}`.pipe(
-        Effect.orDie
-      )
-      const done = new Set(applied.map((r) => r.migration_id))
-      const latest = Math.max(0, ...done)
-      const skipped = all.filter(([id]) => id < latest && !done.has(id))
-      if (skipped.length > 0) {
-        return yield* new Migrator.MigrationError({
-          reason: "bad-state",
-          message: `Migrations ${
-            skipped.map(([id, name]) => `${id}_${name}`).join(", ")
-          } are numbered below the latest applied migration ${latest}; renumber them above ${latest}`
-        })
-      }
-      return all
-    })
     return yield* sql.withTransaction(Effect.gen(function*() {
       yield* sql`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`
       yield* sql.unsafe(`CREATE TABLE IF NOT EXISTS ${MIGRATIONS_TABLE} (
@@ -50,6 +34,21 @@ export const runMigrations = (
   created_at timestamptz NOT NULL DEFAULT now(),
   name text NOT NULL
 )`)
-      return yield* migrator({ loader, table: MIGRATIONS_TABLE })
+      const applied = yield* sql<{ migration_id: number }>`SELECT migration_id FROM ${sql(MIGRATIONS_TABLE)}`
+      const done = new Set(applied.map((r) => r.migration_id))
+      const latest = Math.max(0, ...done)
+      const gaps = all.filter(([id]) => id < latest && !done.has(id))
+      for (const [id, name, load] of gaps) {
+        const loaded: unknown = yield* load
+        const migration = (Effect.isEffect(loaded) ? loaded : (loaded as any).default) as Effect.Effect<
+          unknown,
+          unknown,
+          SqlClient.SqlClient
+        >
+        yield* Effect.orDie(migration)
+        yield* sql`INSERT INTO ${sql(MIGRATIONS_TABLE)} (migration_id, name) VALUES (${id}, ${name})`
+      }
+      const ran = yield* migrator({ loader: Effect.succeed(all), table: MIGRATIONS_TABLE })
+      return [...gaps.map(([id, name]) => [id, name] as const), ...ran]
     }))
   })

@@ -1,7 +1,8 @@
 import { SqlClient } from "@effect/sql"
-import { expect } from "@effect/vitest"
+import { expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { runMigrations } from "../src/Migrations.js"
+import * as PgliteClient from "../src/PgliteClient.js"
 import { forEachDriver } from "./harness.js"
 
 forEachDriver((db) => db, (it, driver) => {
@@ -74,3 +75,22 @@ forEachDriver((db) => db, (it, driver) => {
       expect(n).toBe(50)
     }))
 })
+
+it.effect(
+  "a lower-numbered migration added after higher ones were applied is still applied (gap)",
+  () =>
+    Effect.gen(function*() {
+      const { migrations } = yield* Effect.promise(() => import("../src/migrations/index.js"))
+      const without = Object.fromEntries(Object.entries(migrations).filter(([k]) => k !== "0003_idempotency_json"))
+      const first = yield* runMigrations(without)
+      expect(first.map(([id]) => id)).not.toContain(3)
+      const second = yield* runMigrations(migrations)
+      expect(second.map(([id]) => id)).toEqual([3])
+      const sql = yield* SqlClient.SqlClient
+      const [{ t }] = yield* sql<{ t: string }>`SELECT data_type AS t FROM information_schema.columns
+      WHERE table_name = 'idempotency_records' AND column_name = 'response'`
+      expect(t).toBe("json")
+      expect(yield* runMigrations(migrations)).toEqual([])
+    }).pipe(Effect.provide(PgliteClient.layer({ dataDir: "memory://" })), Effect.orDie),
+  { timeout: 60_000 }
+)
