@@ -179,62 +179,6 @@ RETURNING m.id, m.status`,
       return final
     })
 
-  /** Receipts -> (part) matches by candidate rank; the unmatched are kept pending. */
-  const matchReceipts = (receipts: ReadonlyArray<ReceiptRecord>) =>
-    Effect.gen(function*() {
-      if (receipts.length === 0) return { matched: [] as Array<MatchedReceipt>, pending: 0 }
-      const pids: Array<string> = []
-      const refs: Array<string> = []
-      const idx: Array<number> = []
-      const ranks: Array<number> = []
-      receipts.forEach((r, i) =>
-        r.candidates.forEach((c, rank) => {
-          pids.push(r.providerId)
-          refs.push(c)
-          idx.push(i)
-          ranks.push(rank)
-        })
-      )
-      const rows = yield* q<{ i: number; message_id: string; part_index: number; rank: number }>(
-        `SELECT u.i, u.rank, p.message_id, p.part_index
-FROM unnest($1::uuid[], $2::text[], $3::int[], $4::int[]) AS u(pid, ref, i, rank)
-JOIN message_parts p ON p.provider_id = u.pid AND p.provider_ref = u.ref`,
-        [pids, refs, idx, ranks]
-      )
-      const best = new Map<number, { rank: number; messageId: string; partIndex: number }>()
-      for (const r of rows) {
-        const cur = best.get(r.i)
-        if (cur === undefined || r.rank < cur.rank) {
-          best.set(r.i, { rank: r.rank, messageId: r.message_id, partIndex: r.part_index })
-        }
-      }
-      const matched: Array<MatchedReceipt> = []
-      const unmatched: Array<ReceiptRecord> = []
-      receipts.forEach((r, i) => {
-        const b = best.get(i)
-        if (b === undefined) unmatched.push(r)
-        else matched.push({ messageId: b.messageId, partIndex: b.partIndex, receipt: r })
-      })
-      if (unmatched.length > 0) {
-        yield* q(
-          `INSERT INTO delivery_receipts_pending (provider_id, refs, state, delivery_status, error_code, failure_reason, received_at)
-SELECT u.pid, string_to_array(u.refs, chr(1)), u.state, u.ds, u.err, u.reason, u.at
-FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[])
-  AS u(pid, refs, state, ds, err, reason, at)`,
-          [
-            unmatched.map((r) => r.providerId),
-            unmatched.map((r) => r.candidates.join("\u0001")),
-            unmatched.map((r) => r.state),
-            unmatched.map((r) => r.deliveryStatus),
-            unmatched.map((r) => r.errorCode),
-            unmatched.map((r) => r.failureReason),
-            unmatched.map((r) => r.receivedAt.toISOString())
-          ]
-        )
-      }
-      return { matched, pending: unmatched.length }
-    })
-
   /** Pending receipts whose part now exists (restricted to `messageIds` when given) are taken out. */
   const takePendingMatches = (messageIds: ReadonlyArray<string> | null) =>
     q<any>(
@@ -257,6 +201,83 @@ RETURNING p.message_id, p.part_index, o.state, o.delivery_status, o.error_code, 
         }))
       )
     )
+
+  /**
+   * Receipts in one statement: each matched to its part by the first candidate ref that exists, one
+   * receipt per part (the last), parts updated, their messages moved to delivered (every part
+   * delivered) or failed (any part failed), reconciliation rows of final messages dropped, the
+   * unmatched kept in `delivery_receipts_pending`.
+   */
+  const applyReceipts = (receipts: ReadonlyArray<ReceiptRecord>, now: Date) =>
+    receipts.length === 0 ? Effect.succeed({ matched: 0, pending: 0 }) : q<{ matched: number; pending: number }>(
+      `WITH r AS (
+  SELECT * FROM unnest($2::int[], $3::uuid[], $4::text[], $5::text[], $6::text[], $7::text[], $8::timestamptz[], $9::text[])
+    AS r(i, pid, state, ds, err, reason, at, refs)
+), c AS (
+  SELECT r.i, r.pid, x.ref, x.rank FROM r, unnest(string_to_array(r.refs, chr(1))) WITH ORDINALITY AS x(ref, rank)
+), best AS (
+  SELECT DISTINCT ON (c.i) c.i, p.message_id, p.part_index
+  FROM c JOIN message_parts p ON p.provider_id = c.pid AND p.provider_ref = c.ref
+  ORDER BY c.i, c.rank
+), tgt AS (
+  SELECT DISTINCT ON (b.message_id, b.part_index) b.message_id, b.part_index, r.state, r.ds, r.err, r.reason
+  FROM best b JOIN r ON r.i = b.i
+  ORDER BY b.message_id, b.part_index, b.i DESC
+), upd AS (
+  UPDATE message_parts p SET
+    state = CASE WHEN t.state = 'enroute' THEN p.state ELSE t.state END,
+    delivery_status = t.ds, error_code = t.err, failure_reason = t.reason, updated_at = $1
+  FROM tgt t
+  WHERE p.message_id = t.message_id AND p.part_index = t.part_index AND p.state NOT IN ('delivered', 'failed')
+  RETURNING p.message_id, p.part_index, p.state, p.failure_reason, p.delivery_status
+), allp AS (
+  SELECT message_id, part_index, state, failure_reason, delivery_status, 1 AS fresh FROM upd
+  UNION ALL
+  SELECT p.message_id, p.part_index, p.state, p.failure_reason, p.delivery_status, 0
+  FROM message_parts p
+  WHERE p.message_id IN (SELECT message_id FROM upd)
+    AND NOT EXISTS (SELECT 1 FROM upd x WHERE x.message_id = p.message_id AND x.part_index = p.part_index)
+), agg AS (
+  SELECT message_id,
+    CASE WHEN bool_or(state = 'failed') THEN 'failed'
+         WHEN count(*) FILTER (WHERE state = 'delivered') = count(*) THEN 'delivered'
+         ELSE 'sent' END AS status,
+    (array_agg(failure_reason ORDER BY part_index) FILTER (WHERE state = 'failed'))[1] AS reason,
+    (array_agg(delivery_status ORDER BY fresh DESC, part_index DESC) FILTER (WHERE delivery_status IS NOT NULL))[1] AS last_ds
+  FROM allp GROUP BY message_id
+), msg AS (
+  UPDATE messages m SET
+    status = a.status,
+    delivered_at = CASE WHEN a.status = 'delivered' THEN GREATEST($1, m.sent_at) ELSE m.delivered_at END,
+    failed_at = CASE WHEN a.status = 'failed' THEN GREATEST($1, m.sent_at) ELSE m.failed_at END,
+    failure_reason = CASE WHEN a.status = 'failed' THEN a.reason ELSE m.failure_reason END,
+    dr_checked_at = GREATEST($1, m.dr_checked_at), dr_status = a.status, dr_delivery_status = a.last_ds,
+    updated_at = $1
+  FROM agg a WHERE m.id = a.message_id AND m.status = 'sent'
+  RETURNING m.id, m.status
+), rec AS (
+  DELETE FROM dispatch_reconcile WHERE message_id IN (SELECT id FROM msg WHERE status IN ('delivered', 'failed'))
+  RETURNING 1
+), pend AS (
+  INSERT INTO delivery_receipts_pending (provider_id, refs, state, delivery_status, error_code, failure_reason, received_at)
+  SELECT r.pid, string_to_array(r.refs, chr(1)), r.state, r.ds, r.err, r.reason, r.at
+  FROM r WHERE NOT EXISTS (SELECT 1 FROM best b WHERE b.i = r.i)
+  RETURNING 1
+)
+SELECT (SELECT count(*) FROM best)::int AS matched, (SELECT count(*) FROM pend)::int AS pending,
+  (SELECT count(*) FROM rec)::int AS reconciled`,
+      [
+        now,
+        receipts.map((_, i) => i),
+        receipts.map((r) => r.providerId),
+        receipts.map((r) => r.state),
+        receipts.map((r) => r.deliveryStatus),
+        receipts.map((r) => r.errorCode),
+        receipts.map((r) => r.failureReason),
+        receipts.map((r) => r.receivedAt.toISOString()),
+        receipts.map((r) => r.candidates.join("\u0001"))
+      ]
+    ).pipe(Effect.map((rows) => rows[0]!))
 
   const refund = (
     rows: ReadonlyArray<{ id: string; account_id: string; market_id: string; units: number }>,
@@ -291,21 +312,46 @@ ORDER BY w.id, r.mid`,
     tx(Effect.gen(function*() {
       const now = batch.now
       const done: Array<string> = []
-      // 1. sent (processing -> sent, or -> failed when a later part was refused), their parts
-      let sentIds: ReadonlyArray<string> = []
+      // 1. sent (processing -> sent, or -> failed when a later part was refused), their parts, the
+      //    reconciliation of unknown outcomes, the queue rows: one statement
       if (batch.sent.length > 0) {
         const s = batch.sent
-        const rows = yield* q<{ id: string }>(
-          `UPDATE messages m SET
-  status = CASE WHEN u.failure IS NULL THEN 'sent' ELSE 'failed' END,
-  sent_at = GREATEST($1, COALESCE(m.queued_at, m.created_at)),
-  failed_at = CASE WHEN u.failure IS NULL THEN m.failed_at ELSE GREATEST($1, COALESCE(m.queued_at, m.created_at)) END,
-  failure_reason = u.failure,
-  failure_context = u.ctx,
-  provider_id = u.pid, provider_message_id = u.pmid, updated_at = $1
-FROM unnest($2::uuid[], $3::uuid[], $4::text[], $5::text[], $6::jsonb[]) AS u(id, pid, pmid, failure, ctx)
-WHERE m.id = u.id AND m.status IN ('queued', 'processing')
-RETURNING m.id`,
+        const parts = s.flatMap((r) => r.parts.map((p) => ({ ...p, messageId: r.messageId, providerId: r.providerId })))
+        const unknown = s.filter((r) => r.unknown !== null)
+        yield* q(
+          `WITH u AS (
+  SELECT * FROM unnest($2::uuid[], $3::uuid[], $4::text[], $5::text[], $6::jsonb[]) AS u(id, pid, pmid, failure, ctx)
+), m AS (
+  UPDATE messages m SET
+    status = CASE WHEN u.failure IS NULL THEN 'sent' ELSE 'failed' END,
+    sent_at = GREATEST($1, COALESCE(m.queued_at, m.created_at)),
+    failed_at = CASE WHEN u.failure IS NULL THEN m.failed_at ELSE GREATEST($1, COALESCE(m.queued_at, m.created_at)) END,
+    failure_reason = u.failure,
+    failure_context = u.ctx,
+    provider_id = u.pid, provider_message_id = u.pmid, updated_at = $1
+  FROM u WHERE m.id = u.id AND m.status IN ('queued', 'processing')
+  RETURNING m.id
+), parts AS (
+  INSERT INTO message_parts (message_id, part_index, provider_id, provider_message_id, provider_ref, state, updated_at)
+  SELECT pu.mid, pu.idx, pu.pid, pu.pmid, pu.ref, pu.state, $1
+  FROM unnest($7::uuid[], $8::int[], $9::uuid[], $10::text[], $11::text[], $12::text[]) AS pu(mid, idx, pid, pmid, ref, state)
+  JOIN m ON m.id = pu.mid
+  ON CONFLICT (message_id, part_index) DO UPDATE SET
+    provider_id = EXCLUDED.provider_id, provider_message_id = EXCLUDED.provider_message_id,
+    provider_ref = EXCLUDED.provider_ref, state = EXCLUDED.state, updated_at = EXCLUDED.updated_at
+  RETURNING 1
+), rec AS (
+  INSERT INTO dispatch_reconcile (message_id, provider_id, reference, reason, deadline, created_at)
+  SELECT r.mid, r.pid, r.ref, r.reason, r.deadline, $1
+  FROM unnest($13::uuid[], $14::uuid[], $15::text[], $16::text[], $17::timestamptz[]) AS r(mid, pid, ref, reason, deadline)
+  JOIN m ON m.id = r.mid
+  ON CONFLICT (message_id) DO NOTHING
+  RETURNING 1
+), dq AS (
+  DELETE FROM dispatch_queue WHERE message_id IN (SELECT id FROM u) RETURNING 1
+)
+SELECT (SELECT count(*) FROM m)::int AS moved, (SELECT count(*) FROM parts)::int AS parts,
+  (SELECT count(*) FROM rec)::int AS reconcile, (SELECT count(*) FROM dq)::int AS dequeued`,
           [
             now,
             s.map((r) => r.messageId),
@@ -325,51 +371,20 @@ RETURNING m.id`,
                   refused_parts: r.parts.filter((p) => p.state === "failed").map((p) => p.index)
                 })
                 : null
-            )
+            ),
+            parts.map((p) => p.messageId),
+            parts.map((p) => p.index),
+            parts.map((p) => p.providerId),
+            parts.map((p) => p.providerMessageId),
+            parts.map((p) => p.ref),
+            parts.map((p) => p.state),
+            unknown.map((r) => r.messageId),
+            unknown.map((r) => r.providerId),
+            unknown.map((r) => r.unknown!.reference),
+            unknown.map((r) => r.unknown!.reason),
+            unknown.map((r) => r.unknown!.deadline.toISOString())
           ]
         )
-        sentIds = rows.map((r) => r.id)
-        const moved = new Set(sentIds)
-        const parts = s.filter((r) => moved.has(r.messageId)).flatMap((r) =>
-          r.parts.map((p) => ({ ...p, messageId: r.messageId, providerId: r.providerId }))
-        )
-        if (parts.length > 0) {
-          yield* q(
-            `INSERT INTO message_parts (message_id, part_index, provider_id, provider_message_id, provider_ref, state, updated_at)
-SELECT u.mid, u.idx, u.pid, u.pmid, u.ref, u.state, $1
-FROM unnest($2::uuid[], $3::int[], $4::uuid[], $5::text[], $6::text[], $7::text[]) AS u(mid, idx, pid, pmid, ref, state)
-ON CONFLICT (message_id, part_index) DO UPDATE SET
-  provider_id = EXCLUDED.provider_id, provider_message_id = EXCLUDED.provider_message_id,
-  provider_ref = EXCLUDED.provider_ref, state = EXCLUDED.state, updated_at = EXCLUDED.updated_at`,
-            [
-              now,
-              parts.map((p) => p.messageId),
-              parts.map((p) => p.index),
-              parts.map((p) => p.providerId),
-              parts.map((p) => p.providerMessageId),
-              parts.map((p) => p.ref),
-              parts.map((p) => p.state)
-            ]
-          )
-        }
-        const unknown = s.filter((r) => r.unknown !== null && moved.has(r.messageId))
-        if (unknown.length > 0) {
-          yield* q(
-            `INSERT INTO dispatch_reconcile (message_id, provider_id, reference, reason, deadline, created_at)
-SELECT u.mid, u.pid, u.ref, u.reason, u.deadline, $1
-FROM unnest($2::uuid[], $3::uuid[], $4::text[], $5::text[], $6::timestamptz[]) AS u(mid, pid, ref, reason, deadline)
-ON CONFLICT (message_id) DO NOTHING`,
-            [
-              now,
-              unknown.map((r) => r.messageId),
-              unknown.map((r) => r.providerId),
-              unknown.map((r) => r.unknown!.reference),
-              unknown.map((r) => r.unknown!.reason),
-              unknown.map((r) => r.unknown!.deadline.toISOString())
-            ]
-          )
-        }
-        done.push(...s.map((r) => r.messageId))
       }
       // 2. late acceptances: the id of a part whose submit answer came after its timeout
       if (batch.lateAcceptances.length > 0) {
@@ -437,10 +452,8 @@ WHERE c.provider_id = s.pid AND c.market_id = s.mid`,
           [now, c.map((x) => x.providerId), c.map((x) => x.marketId), c.map((x) => x.units)]
         )
       }
-      // 6. receipts (and earlier receipts waiting for the parts just recorded)
-      const { matched, pending } = yield* matchReceipts(batch.receipts)
-      const early = sentIds.length > 0 ? yield* takePendingMatches(sentIds) : []
-      yield* applyMatched([...early, ...matched], now)
+      // 6. receipts: one statement (match by candidate rank, parts, messages, reconcile, pending)
+      const { matched, pending } = yield* applyReceipts(batch.receipts, now)
       // 7. inbound STOP: opt the handset out of the account it replied to
       let optedOut = 0
       if (batch.optOuts.length > 0) {
@@ -460,7 +473,7 @@ RETURNING account_id`,
         optedOut = rows.length
       }
       return {
-        receiptsMatched: matched.length + early.length,
+        receiptsMatched: matched,
         receiptsPending: pending,
         optedOut
       } satisfies ApplyResult
@@ -534,6 +547,17 @@ WHERE d.message_id = m.id AND d.available_at <= $1 AND m.status NOT IN ('queued'
       return matched.length
     })).pipe(Effect.orDie)
 
+  const matchPendingReceipts: DispatchStore["Type"]["matchPendingReceipts"] = (now) =>
+    Effect.gen(function*() {
+      const [any] = yield* q<{ any: boolean }>(`SELECT EXISTS (SELECT 1 FROM delivery_receipts_pending) AS any`)
+      if (!any?.any) return 0
+      return yield* tx(Effect.gen(function*() {
+        const matched = yield* takePendingMatches(null)
+        yield* applyMatched(matched, now)
+        return matched.length
+      }))
+    }).pipe(Effect.orDie)
+
   const reserveSlots: DispatchStore["Type"]["reserveSlots"] = (providerId, count, perSecond) =>
     q<{ delay_ms: number }>(
       `INSERT INTO dispatch_rate (provider_id, next_slot)
@@ -553,6 +577,7 @@ RETURNING (EXTRACT(EPOCH FROM (next_slot - clock_timestamp())) * 1000 - ($2::flo
     promoteScheduled,
     dueReconciliations,
     failUnconfirmed,
+    matchPendingReceipts,
     sweepPendingReceipts,
     reserveSlots
   })

@@ -170,6 +170,8 @@ export class DispatchStore extends Context.Tag("@tuma/core/DispatchStore")<Dispa
     items: ReadonlyArray<{ messageId: string; reason: string }>,
     now: Date
   ) => Effect.Effect<void>
+  /** Matches pending receipts against parts recorded since (cheap when there are none). */
+  readonly matchPendingReceipts: (now: Date) => Effect.Effect<number>
   /** Matches pending receipts against parts recorded since; drops ones older than `olderThan`. */
   readonly sweepPendingReceipts: (now: Date, olderThan: Date) => Effect.Effect<number>
   /**

@@ -59,13 +59,15 @@ export interface DeliveryOptions {
   readonly routesRefreshMs: number
   /** Pending receipts nobody matched are dropped after this long. */
   readonly pendingReceiptTtlMs: number
+  /** How often receipts that came before their part are matched again. */
+  readonly pendingSweepMs: number
   /** Run the claim loop (false: only receipts, schedules and reconciliation). */
   readonly dispatch: boolean
 }
 
 export const defaultDeliveryOptions: DeliveryOptions = {
-  maxInFlight: 1000,
-  claimBatch: 500,
+  maxInFlight: 2000,
+  claimBatch: 1000,
   leaseMs: 120_000,
   pollIntervalMs: 1000,
   flushDelayMs: 2,
@@ -77,6 +79,7 @@ export const defaultDeliveryOptions: DeliveryOptions = {
   giveUpAfterMs: 60 * 60_000,
   routesRefreshMs: 10_000,
   pendingReceiptTtlMs: 7 * 24 * 3600_000,
+  pendingSweepMs: 500,
   dispatch: true
 }
 
@@ -125,8 +128,12 @@ type Item<K extends Key> = Buffer[K][number]
 export interface DeliveryWriterStats {
   flushes: number
   records: number
+  applyMs: number
   lastError: string | null
 }
+
+/** Totals of the writers of this process (benchmarks print them). */
+export const writerStats: DeliveryWriterStats = { flushes: 0, records: 0, applyMs: 0, lastError: null }
 
 export class DeliveryWriter extends Context.Tag("@tuma/core/DeliveryWriter")<DeliveryWriter, {
   readonly owner: string
@@ -145,7 +152,7 @@ export const layerWriter: Layer.Layer<DeliveryWriter, never, DispatchStore> = La
     const store = yield* DispatchStore
     const cfg = yield* DeliveryConfig
     const owner = `${hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`
-    const stats: DeliveryWriterStats = { flushes: 0, records: 0, lastError: null }
+    const stats = writerStats
     let current = newBuffer()
     const wake = yield* Queue.sliding<void>(1)
 
@@ -154,6 +161,7 @@ export const layerWriter: Layer.Layer<DeliveryWriter, never, DispatchStore> = La
       if (b.size === 0) return
       current = newBuffer()
       const now = new Date(yield* Clock.currentTimeMillis)
+      const t0 = performance.now()
       const batch: DispatchBatch = {
         now,
         owner,
@@ -176,6 +184,7 @@ export const layerWriter: Layer.Layer<DeliveryWriter, never, DispatchStore> = La
       )
       stats.flushes++
       stats.records += b.size
+      stats.applyMs += performance.now() - t0
       yield* Deferred.succeed(b.done, undefined)
     }).pipe(Effect.orDie)
 
@@ -600,6 +609,11 @@ export const runDispatcher: Effect.Effect<
   yield* forever("reconciler", Effect.zipRight(Effect.sleep(cfg.reconcileIntervalMs), reconcile)).pipe(
     Effect.forkScoped
   )
+  // receipts that came before their part was recorded (another process, a late answer)
+  yield* forever(
+    "pending receipts",
+    Effect.zipRight(Effect.sleep(cfg.pendingSweepMs), Effect.flatMap(now, store.matchPendingReceipts))
+  ).pipe(Effect.forkScoped)
 
   return yield* Effect.never
 })

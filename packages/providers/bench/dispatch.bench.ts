@@ -1,0 +1,206 @@
+/**
+ * `pnpm bench:dispatch` — 10,000 queued messages through ONE worker to the SMSC simulator over SMPP,
+ * with a delivery receipt per message, every state change (processing, sent, delivered) committed.
+ *
+ * Prints messages/s from queued to delivered on PostgreSQL and on embedded PGlite, against a floor
+ * measured in the same run: a bare `smpp` client submitting the same 10,000 messages to the same
+ * simulator and acknowledging their receipts (no database at all). Medians of BENCH_RUNS runs (3).
+ *
+ * Also prints the queue measurement behind docs/delivery.md's choice of a `FOR UPDATE SKIP LOCKED`
+ * claim over @effect/sql's SqlPersistedQueue (same elements, same database).
+ *
+ * Env: BENCH_MESSAGES (10000), BENCH_RUNS (3), BENCH_DATABASE_URL (admin URL of a PostgreSQL server;
+ * default TUMA_TEST_DATABASE_URL or postgres://postgres@127.0.0.1:5432/postgres; a scratch database
+ * is created and dropped), BENCH_SKIP_PGLITE=1, BENCH_SKIP_QUEUE=1.
+ */
+import * as PersistedQueue from "@effect/experimental/PersistedQueue"
+import { SqlClient } from "@effect/sql"
+import * as SqlPersistedQueue from "@effect/sql/SqlPersistedQueue"
+import { Send } from "@tuma/core"
+import { dispatcherStats, writerStats } from "@tuma/core/delivery/Dispatcher"
+import * as Database from "@tuma/store-sql/Database"
+import { Effect, Layer, Schema } from "effect"
+import smpp from "smpp"
+import { makeSmscSimulator, type SmscSimulator } from "../src/smsc/SmscSimulator.js"
+import { baseStack, scratchDatabase, setupAccount, smppConfig, workers } from "../test/support/stack.js"
+
+const N = Number(process.env.BENCH_MESSAGES ?? 10_000)
+const RUNS = Number(process.env.BENCH_RUNS ?? 3)
+const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? process.env.TUMA_TEST_DATABASE_URL ??
+  "postgres://postgres@127.0.0.1:5432/postgres"
+
+const median = (xs: ReadonlyArray<number>) => {
+  const s = [...xs].sort((a, b) => a - b)
+  return s.length % 2 === 1 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2
+}
+const fmt = (n: number) => Math.round(n).toLocaleString("en-US")
+const recipient = (i: number) => `+25575${String(i).padStart(7, "0")}`
+
+/** Floor: a bare smpp client, window 100, submitting N messages and acknowledging N receipts. */
+const bareClient = (sim: SmscSimulator) =>
+  new Promise<number>((resolve, reject) => {
+    const session = smpp.connect({ host: "127.0.0.1", port: sim.port })
+    session.on("error", reject)
+    let sent = 0
+    let outstanding = 0
+    let receipts = 0
+    let t0 = 0
+    const pump = () => {
+      while (outstanding < 100 && sent < N) {
+        const i = sent++
+        outstanding++
+        session.submit_sm({
+          source_addr_ton: 5,
+          source_addr: "TUMA",
+          dest_addr_ton: 1,
+          dest_addr_npi: 1,
+          destination_addr: recipient(i).slice(1),
+          registered_delivery: 1,
+          data_coding: 0,
+          short_message: Buffer.from(`bench message ${i}`)
+        }, () => {
+          outstanding--
+          pump()
+        })
+      }
+    }
+    session.on("deliver_sm", (pdu: smpp.PDU) => {
+      session.send(pdu.response())
+      if (++receipts === N) {
+        const elapsed = performance.now() - t0
+        session.close()
+        resolve(N / (elapsed / 1000))
+      }
+    })
+    session.on("connect", () =>
+      session.bind_transceiver({ system_id: "tuma", password: "secret" }, (pdu) => {
+        if (pdu.command_status !== 0) return reject(new Error("bind failed"))
+        t0 = performance.now()
+        pump()
+      }))
+  })
+
+/** One pipeline run: N messages accepted (not timed), then one worker until all are delivered. */
+const pipelineRun = (sim: SmscSimulator) =>
+  Effect.gen(function*() {
+    const { account, caller, providerIds } = yield* setupAccount({
+      balance: N,
+      providers: [{ kind: "smpp", config: smppConfig(sim.port, { window: 100, unavailableAfterMs: 5000 }) }]
+    })
+    const send = yield* Send
+    for (let i = 0; i < N; i += 1000) {
+      const recipients = Array.from({ length: Math.min(1000, N - i) }, (_, k) => recipient(i + k))
+      yield* send.bulkV1(caller, { recipients, sender_id: "TUMA", message: `bench message ${i}` })
+    }
+    const sql = yield* SqlClient.SqlClient
+    const count = sql<{ n: number }>`SELECT count(*)::int AS n FROM messages
+      WHERE account_id = ${account.id} AND status = 'delivered'`.pipe(Effect.map((r) => r[0]!.n))
+    const start = Date.now()
+    yield* Effect.gen(function*() {
+      while ((yield* count) < N) yield* Effect.sleep("100 millis")
+    }).pipe(Effect.provide(workers({ pollIntervalMs: 50 })))
+    const [row] = yield* sql<{ last: Date; not_final: number }>`SELECT max(delivered_at) AS last,
+      count(*) FILTER (WHERE status <> 'delivered')::int AS not_final FROM messages WHERE account_id = ${account.id}`
+    if (row!.not_final !== 0) throw new Error("not every message delivered")
+    const elapsed = row!.last.getTime() - start
+    yield* sql`UPDATE providers SET enabled = false WHERE id = ${providerIds[0]!}`
+    return N / (elapsed / 1000)
+  }).pipe(Effect.scoped)
+
+const pipeline = (
+  name: string,
+  db: Layer.Layer<SqlClient.SqlClient>,
+  sim: SmscSimulator,
+  floor: ReadonlyArray<number>
+) =>
+  Effect.gen(function*() {
+    const rates: Array<number> = []
+    for (let r = 0; r < RUNS; r++) {
+      rates.push(yield* pipelineRun(sim))
+      console.log(`  ${name} run ${r + 1}: ${fmt(rates[r]!)} msg/s  (writer: ${JSON.stringify(writerStats)})`)
+    }
+    return { name, median: median(rates), ratio: median(rates) / median(floor) }
+  }).pipe(Effect.provide(baseStack(db)))
+
+/** The queue choice: N elements offered then taken and acknowledged by 100 concurrent consumers. */
+const queueCompare = (db: Layer.Layer<SqlClient.SqlClient>) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const M = Math.min(N, 5000)
+    // (a) @effect/sql SqlPersistedQueue (one UPDATE per take batch, one UPDATE per acknowledgement)
+    const persisted = yield* Effect.gen(function*() {
+      const queue = yield* PersistedQueue.make({ name: "bench", schema: Schema.Struct({ i: Schema.Number }) })
+      yield* Effect.forEach(Array.from({ length: M }, (_, i) => i), (i) => queue.offer({ i }), { concurrency: 20 })
+      const t0 = performance.now()
+      let done = 0
+      yield* Effect.forEach(Array.from({ length: 100 }), () =>
+        Effect.gen(function*() {
+          while (done < M) {
+            yield* queue.take(() => Effect.sync(() => void done++)).pipe(Effect.timeout("2 seconds"), Effect.ignore)
+          }
+        }), { concurrency: "unbounded", discard: true })
+      return M / ((performance.now() - t0) / 1000)
+    }).pipe(
+      Effect.provide(
+        PersistedQueue.layer.pipe(Layer.provide(SqlPersistedQueue.layerStore({ pollInterval: "50 millis" })))
+      ),
+      Effect.scoped
+    )
+    // (b) our claim: FOR UPDATE SKIP LOCKED batches of 500 leased by available_at, batched delete
+    yield* sql.unsafe(`CREATE TABLE bench_queue (id bigint PRIMARY KEY, available_at timestamptz NOT NULL,
+      lease_owner text, attempts int NOT NULL DEFAULT 0)`)
+    yield* sql.unsafe(`INSERT INTO bench_queue (id, available_at) SELECT g, now() FROM generate_series(1, ${M}) g`)
+    const t1 = performance.now()
+    let taken = 0
+    while (taken < M) {
+      const rows = yield* sql.unsafe<{ id: string }>(
+        `WITH c AS (SELECT id FROM bench_queue WHERE available_at <= now() ORDER BY available_at LIMIT 500 FOR UPDATE SKIP LOCKED)
+         UPDATE bench_queue q SET lease_owner = 'w', available_at = now() + interval '2 minutes', attempts = q.attempts + 1
+         FROM c WHERE q.id = c.id RETURNING q.id`
+      )
+      yield* sql.unsafe(`DELETE FROM bench_queue WHERE id = ANY($1::bigint[])`, [rows.map((r) => r.id)])
+      taken += rows.length
+    }
+    const claim = M / ((performance.now() - t1) / 1000)
+    yield* sql.unsafe(`DROP TABLE bench_queue`)
+    return { M, persisted, claim }
+  }).pipe(Effect.provide(db))
+
+const main = Effect.gen(function*() {
+  console.log(`bench:dispatch — ${fmt(N)} messages, ${RUNS} runs, one worker, SMPP with a receipt per message\n`)
+  const sim = yield* makeSmscSimulator({ receiptDelayMs: 5, record: false })
+  const floor: Array<number> = []
+  for (let r = 0; r < RUNS; r++) {
+    floor.push(yield* Effect.promise(() => bareClient(sim)))
+    console.log(`  floor (bare smpp client) run ${r + 1}: ${fmt(floor[r]!)} msg/s`)
+  }
+  const results: Array<{ name: string; median: number; ratio: number }> = []
+  const pgUrl = yield* scratchDatabase(ADMIN_URL).pipe(Effect.option)
+  if (pgUrl._tag === "Some") {
+    const db = Database.layer(Database.postgres(pgUrl.value, { maxConnections: 10 })).pipe(Layer.orDie)
+    results.push(yield* pipeline("PostgreSQL", db, sim, floor))
+    if (process.env.BENCH_SKIP_QUEUE !== "1") {
+      const q = yield* queueCompare(db)
+      console.log(
+        `\nqueue (PostgreSQL, ${fmt(q.M)} elements taken + acknowledged): SqlPersistedQueue ${fmt(q.persisted)}/s, ` +
+          `SKIP LOCKED batch claim ${fmt(q.claim)}/s (x${(q.claim / q.persisted).toFixed(1)})\n`
+      )
+    }
+  } else {
+    console.log(`  PostgreSQL unavailable at ${ADMIN_URL}: skipped`)
+  }
+  if (process.env.BENCH_SKIP_PGLITE !== "1") {
+    results.push(yield* pipeline("PGlite", Database.layer(Database.pglite("memory://")).pipe(Layer.orDie), sim, floor))
+  }
+  console.log(`\nqueued -> delivered (median of ${RUNS}), floor ${fmt(median(floor))} msg/s:`)
+  for (const r of results) {
+    console.log(`  ${r.name.padEnd(11)} ${fmt(r.median).padStart(7)} msg/s   ratio to floor ${r.ratio.toFixed(2)}`)
+  }
+  console.log((globalThis as any).__sqlt)
+  console.log(`  (target >= 2,500 msg/s on PostgreSQL; dispatcher totals: ${JSON.stringify(dispatcherStats)})`)
+}).pipe(Effect.scoped)
+
+Effect.runPromise(main).then(() => process.exit(0), (e) => {
+  console.error(e)
+  process.exit(1)
+})
