@@ -10,9 +10,6 @@ import type {
   ClaimedNotification,
   DeliveryStatus,
   DeliveryView,
-  FanOutItem,
-  NewDelivery,
-  PlanDeliveries,
   WebhookEndpoint
 } from "@tuma/core/webhooks/WebhookStore"
 import { WebhookStore } from "@tuma/core/webhooks/WebhookStore"
@@ -51,101 +48,62 @@ const toEndpoint = (r: EndpointRow): WebhookEndpoint => ({
 const ENDPOINT_COLUMNS =
   "id, account_id, api_key_id, url, enabled, consecutive_failures, disabled_at, disabled_reason, allow_private, created_at, updated_at"
 
-interface DeliveryRow {
+interface MessageColumns {
+  readonly message_id: string
+  readonly message_status: "delivered" | "failed"
+  readonly recipient: string
+  readonly sender_id: string
+  readonly failure_reason: string | null
+  readonly final_at: Date
+  readonly created_at: Date
+}
+
+const toMessage = (r: MessageColumns) => ({
+  messageId: r.message_id,
+  messageStatus: r.message_status,
+  recipient: r.recipient,
+  senderId: r.sender_id,
+  failureReason: r.failure_reason,
+  finalAt: r.final_at,
+  createdAt: r.created_at
+})
+
+/** Columns of a delivery joined with its message (`d` deliveries, `m` messages). */
+const DELIVERY_COLUMNS =
+  `d.id, d.endpoint_id, d.message_id, d.event, d.status, d.attempts, d.next_attempt_at, d.final_at,
+  d.last_status, d.last_error, d.redelivery_of, d.created_at, d.completed_at,
+  CASE WHEN d.event = 'sms.delivered' THEN 'delivered' ELSE 'failed' END AS message_status,
+  m.recipient, m.sender_id, m.failure_reason`
+
+interface DeliveryRow extends MessageColumns {
   readonly id: string
   readonly endpoint_id: string
-  readonly message_id: string
   readonly event: WebhookEventType
-  readonly body: string
   readonly status: DeliveryStatus
   readonly attempts: number
   readonly next_attempt_at: Date
-  readonly final_at: Date
   readonly last_status: number | null
   readonly last_error: string | null
   readonly redelivery_of: string | null
-  readonly created_at: Date
   readonly completed_at: Date | null
 }
 
 const toDelivery = (r: DeliveryRow): DeliveryView => ({
+  ...toMessage(r),
   id: r.id,
   endpointId: r.endpoint_id,
-  messageId: r.message_id,
   event: r.event,
-  body: r.body,
   status: r.status,
   attempts: r.attempts,
   nextAttemptAt: r.status === "pending" ? r.next_attempt_at : null,
-  finalAt: r.final_at,
   lastStatus: r.last_status,
   lastError: r.last_error,
   redeliveryOf: r.redelivery_of,
-  createdAt: r.created_at,
   completedAt: r.completed_at
-})
-
-interface ItemRow {
-  readonly event_id: string
-  readonly message_id: string
-  readonly status: "delivered" | "failed"
-  readonly final_at: Date
-  readonly recipient: string
-  readonly sender_id: string
-  readonly failure_reason: string | null
-  readonly endpoint_id: string
-  readonly enabled: boolean
-}
-
-const toItem = (r: ItemRow): FanOutItem => ({
-  eventId: String(r.event_id),
-  messageId: r.message_id,
-  status: r.status,
-  finalAt: r.final_at,
-  recipient: r.recipient,
-  senderId: r.sender_id,
-  failureReason: r.failure_reason,
-  endpointId: r.endpoint_id,
-  endpointEnabled: r.enabled
 })
 
 export const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
-
-  const insertDeliveries = (deliveries: ReadonlyArray<NewDelivery>, now: Date) =>
-    deliveries.length === 0 ? Effect.void : Effect.forEach(
-      chunk(deliveries, 500),
-      (part) =>
-        sql`INSERT INTO webhook_deliveries ${
-          sql.insert(part.map((d) => ({
-            id: d.id,
-            endpoint_id: d.endpointId,
-            event_id: d.eventId,
-            message_id: d.messageId,
-            event: d.event,
-            body: d.body,
-            status: d.status,
-            attempts: 0,
-            next_attempt_at: now,
-            final_at: d.finalAt,
-            redelivery_of: d.redeliveryOf,
-            created_at: now,
-            updated_at: now,
-            completed_at: d.status === "skipped" ? now : null
-          })))
-        }`,
-      { discard: true }
-    )
-
-  const itemsFor = (eventIds: ReadonlyArray<string>, endpointId: string | null) =>
-    sql<ItemRow>`
-      SELECT ev.id AS event_id, ev.message_id, ev.status, ev.final_at, m.recipient, m.sender_id, m.failure_reason,
-             e.id AS endpoint_id, e.enabled
-      FROM webhook_events ev
-      JOIN messages m ON m.id = ev.message_id
-      JOIN webhook_endpoints e ON e.api_key_id = ev.api_key_id
-      WHERE ev.id = ANY(${eventIds}::bigint[]) ${endpointId === null ? sql`` : sql`AND e.id = ${endpointId}`}
-      ORDER BY ev.id, e.id`.pipe(Effect.map((rows) => rows.map(toItem)))
 
   const endpointQuery = (where: Statement.Fragment) =>
     sql<EndpointRow>`SELECT ${sql.literal(ENDPOINT_COLUMNS)} FROM webhook_endpoints ${where}`
@@ -202,36 +160,8 @@ export const make = Effect.gen(function*() {
         Effect.orDie
       ),
 
-    fanOut: <E>(limit: number, now: Date, plan: PlanDeliveries<E>) =>
-      sql.withTransaction(Effect.gen(function*() {
-        const events = yield* sql<{ id: string }>`
-          SELECT id FROM webhook_events WHERE NOT fanned_out ORDER BY id LIMIT ${limit} FOR UPDATE SKIP LOCKED`.pipe(
-          Effect.orDie
-        )
-        if (events.length === 0) return 0
-        const ids = events.map((e) => String(e.id))
-        const items = yield* Effect.orDie(itemsFor(ids, null))
-        const deliveries = yield* plan(items, now)
-        yield* Effect.orDie(insertDeliveries(deliveries, now))
-        yield* Effect.orDie(sql`UPDATE webhook_events SET fanned_out = true WHERE id = ANY(${ids}::bigint[])`)
-        return events.length
-      })).pipe(Effect.catchTag("SqlError", Effect.die)),
-
     claimDue: (limit, now, leaseUntil) =>
-      sql<
-        {
-          id: string
-          endpoint_id: string
-          message_id: string
-          event: WebhookEventType
-          body: string
-          attempts: number
-          final_at: Date
-          url: string
-          secret: string
-          allow_private: boolean
-        }
-      >`
+      sql<DeliveryRow & { url: string; secret: string; allow_private: boolean }>`
         WITH due AS (
           SELECT id FROM webhook_deliveries
           WHERE status = 'pending' AND next_attempt_at <= ${now}
@@ -240,19 +170,16 @@ export const make = Effect.gen(function*() {
           FOR UPDATE SKIP LOCKED
         )
         UPDATE webhook_deliveries d SET next_attempt_at = ${leaseUntil}, updated_at = ${now}
-        FROM due, webhook_endpoints e
-        WHERE d.id = due.id AND e.id = d.endpoint_id AND e.enabled
-        RETURNING d.id, d.endpoint_id, d.message_id, d.event, d.body, d.attempts, d.final_at,
-                  e.url, e.secret, e.allow_private`.pipe(
+        FROM due, webhook_endpoints e, messages m
+        WHERE d.id = due.id AND e.id = d.endpoint_id AND e.enabled AND m.id = d.message_id
+        RETURNING ${sql.literal(DELIVERY_COLUMNS)}, e.url, e.secret, e.allow_private`.pipe(
         Effect.map((rows) =>
           rows.map((r): ClaimedDelivery => ({
+            ...toMessage(r),
             id: r.id,
             endpointId: r.endpoint_id,
-            messageId: r.message_id,
             event: r.event,
-            body: r.body,
             attempts: r.attempts,
-            finalAt: r.final_at,
             url: r.url,
             secret: r.secret,
             allowPrivate: r.allow_private
@@ -376,20 +303,19 @@ export const make = Effect.gen(function*() {
 
     listDeliveries: (endpointId, options) =>
       sql<DeliveryRow>`
-        SELECT id, endpoint_id, message_id, event, body, status, attempts, next_attempt_at, final_at, last_status,
-               last_error, redelivery_of, created_at, completed_at
-        FROM webhook_deliveries
-        WHERE endpoint_id = ${endpointId}
-          ${options.status === undefined ? sql`` : sql`AND status = ${options.status}`}
-          ${options.before === undefined ? sql`` : sql`AND created_at < ${options.before}`}
-        ORDER BY created_at DESC, id DESC
+        SELECT ${sql.literal(DELIVERY_COLUMNS)}
+        FROM webhook_deliveries d JOIN messages m ON m.id = d.message_id
+        WHERE d.endpoint_id = ${endpointId}
+          ${options.status === undefined ? sql`` : sql`AND d.status = ${options.status}`}
+          ${options.before === undefined ? sql`` : sql`AND d.created_at < ${options.before}`}
+        ORDER BY d.created_at DESC, d.id DESC
         LIMIT ${options.limit}`.pipe(Effect.map((r) => r.map(toDelivery)), Effect.orDie),
 
     getDelivery: (id) =>
       sql<DeliveryRow>`
-        SELECT id, endpoint_id, message_id, event, body, status, attempts, next_attempt_at, final_at, last_status,
-               last_error, redelivery_of, created_at, completed_at
-        FROM webhook_deliveries WHERE id = ${id}`.pipe(Effect.map((r) => one(r.map(toDelivery))), Effect.orDie),
+        SELECT ${sql.literal(DELIVERY_COLUMNS)}
+        FROM webhook_deliveries d JOIN messages m ON m.id = d.message_id
+        WHERE d.id = ${id}`.pipe(Effect.map((r) => one(r.map(toDelivery))), Effect.orDie),
 
     listAttempts: (deliveryId) =>
       sql<{
@@ -417,28 +343,28 @@ export const make = Effect.gen(function*() {
         Effect.orDie
       ),
 
-    redeliver: <E>(
-      endpointId: string,
-      select: { readonly deliveryId: string } | { readonly since: Date },
-      now: Date,
-      plan: PlanDeliveries<E>
-    ) =>
+    redeliver: (endpointId, select, now, newId) =>
       sql.withTransaction(Effect.gen(function*() {
-        const events = "deliveryId" in select
+        const sources = "deliveryId" in select
           ? yield* sql<{ id: string }>`
-              SELECT event_id AS id FROM webhook_deliveries
-              WHERE id = ${select.deliveryId} AND endpoint_id = ${endpointId}`.pipe(Effect.orDie)
+              SELECT id FROM webhook_deliveries WHERE id = ${select.deliveryId} AND endpoint_id = ${endpointId}`
           : yield* sql<{ id: string }>`
-              SELECT ev.id FROM webhook_events ev
-              JOIN webhook_endpoints e ON e.api_key_id = ev.api_key_id
-              WHERE e.id = ${endpointId} AND ev.final_at >= ${select.since}
-              ORDER BY ev.id`.pipe(Effect.orDie)
-        if (events.length === 0) return []
-        const items = yield* Effect.orDie(itemsFor(events.map((e) => String(e.id)), endpointId))
-        const deliveries = yield* plan(items, now)
-        yield* Effect.orDie(insertDeliveries(deliveries, now))
-        return deliveries.map((d) => d.id)
-      })).pipe(Effect.catchTag("SqlError", Effect.die)),
+              SELECT DISTINCT ON (message_id) id FROM webhook_deliveries
+              WHERE endpoint_id = ${endpointId} AND final_at >= ${select.since}
+              ORDER BY message_id, created_at`
+        if (sources.length === 0) return []
+        const pairs: Array<{ source: string; id: string }> = []
+        for (const s of sources) pairs.push({ source: s.id, id: yield* newId })
+        for (const part of chunk(pairs, 1_000)) {
+          yield* sql`
+            INSERT INTO webhook_deliveries (id, endpoint_id, message_id, event, status, attempts, next_attempt_at,
+                                            final_at, redelivery_of, created_at, updated_at)
+            SELECT t.id, d.endpoint_id, d.message_id, d.event, 'pending', 0, ${now}, d.final_at, d.id, ${now}, ${now}
+            FROM unnest(${part.map((p) => p.source)}::uuid[], ${part.map((p) => p.id)}::uuid[]) AS t(source, id)
+            JOIN webhook_deliveries d ON d.id = t.source`
+        }
+        return pairs.map((p) => p.id)
+      })).pipe(Effect.orDie),
 
     claimNotifications: (limit, now, leaseUntil) =>
       sql<{

@@ -140,7 +140,7 @@ for (const driver of drivers()) {
         expect(detail.attempts).toHaveLength(1)
         expect(detail.attempts[0]).toMatchObject({ attempt: 1, outcome: "success", responseStatus: 200, error: null })
         expect(detail.attempts[0].latencyMs).toBeGreaterThanOrEqual(0)
-        expect(detail.delivery.body).toBe(
+        expect(detail.body).toBe(
           rx.received.find((h) => h.headers["x-service-delivery"] === first.id)?.raw.toString("utf8")
         )
       }).pipe(Effect.provide(webhooks()), Effect.scoped))

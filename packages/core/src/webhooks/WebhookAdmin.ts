@@ -15,7 +15,7 @@ import { Ids } from "../ports/Ids.js"
 import { WebhookConfig } from "./WebhookConfig.js"
 import type { AttemptView, DeliveryStatus, DeliveryView, WebhookEndpoint } from "./WebhookStore.js"
 import { WebhookStore } from "./WebhookStore.js"
-import { planDeliveries, WebhookWorkers } from "./WebhookWorkers.js"
+import { deliveryBody, WebhookWorkers } from "./WebhookWorkers.js"
 
 /** A new signing secret: `whsec_` + 32 random bytes, base64url. */
 export const generateWebhookSecret = (): string => `whsec_${randomBytes(32).toString("base64url")}`
@@ -28,6 +28,8 @@ export interface EndpointWithSecret {
 
 export interface DeliveryDetail {
   readonly delivery: DeliveryView
+  /** The exact body posted (and signed) on every attempt. */
+  readonly body: string
   readonly attempts: ReadonlyArray<AttemptView>
 }
 
@@ -129,7 +131,7 @@ export const makeWebhookAdmin = Effect.gen(function*() {
     getDelivery: (deliveryId) =>
       Effect.gen(function*() {
         const delivery = yield* getDelivery(deliveryId)
-        return { delivery, attempts: yield* store.listAttempts(deliveryId) }
+        return { delivery, body: deliveryBody(settings, delivery), attempts: yield* store.listAttempts(deliveryId) }
       }),
 
     listAttempts: (deliveryId) => Effect.zipRight(getDelivery(deliveryId), store.listAttempts(deliveryId)),
@@ -137,12 +139,7 @@ export const makeWebhookAdmin = Effect.gen(function*() {
     redeliver: (deliveryId) =>
       Effect.gen(function*() {
         const original = yield* getDelivery(deliveryId)
-        const created = yield* store.redeliver(
-          original.endpointId,
-          { deliveryId },
-          yield* now,
-          planDeliveries(settings, ids, { redeliveryOf: deliveryId, forcePending: true })
-        )
+        const created = yield* store.redeliver(original.endpointId, { deliveryId }, yield* now, ids.uuidV7)
         if (created.length === 0) return yield* deliveryNotFound(deliveryId)
         yield* wake
         return { deliveryId: created[0] }
@@ -151,12 +148,7 @@ export const makeWebhookAdmin = Effect.gen(function*() {
     redeliverSince: (endpointId, since) =>
       Effect.gen(function*() {
         yield* getEndpoint(endpointId)
-        const deliveryIds = yield* store.redeliver(
-          endpointId,
-          { since },
-          yield* now,
-          planDeliveries(settings, ids, { forcePending: true })
-        )
+        const deliveryIds = yield* store.redeliver(endpointId, { since }, yield* now, ids.uuidV7)
         yield* wake
         return { deliveryIds }
       }),

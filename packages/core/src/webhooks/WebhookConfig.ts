@@ -24,8 +24,6 @@ export interface WebhookSettings {
   readonly concurrency: number
   /** Deliveries claimed per query. */
   readonly claimBatch: number
-  /** Outbox events turned into deliveries per transaction. */
-  readonly fanOutBatch: number
   /** Idle polling interval of the workers, in ms. */
   readonly pollIntervalMs: number
   /** A claimed delivery is re-offered after timeout + this margin if its worker vanished. */
@@ -40,7 +38,6 @@ export const defaultWebhookSettings: WebhookSettings = {
   retry: defaultWebhookRetryPolicy,
   concurrency: 256,
   claimBatch: 200,
-  fanOutBatch: 500,
   pollIntervalMs: 100,
   leaseMarginMs: 30_000,
   utcOffsetMinutes: 0,

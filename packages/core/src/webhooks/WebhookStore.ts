@@ -25,51 +25,25 @@ export interface WebhookEndpoint {
   readonly updatedAt: Date
 }
 
-/** A final message state joined with its message, for building the payload. */
-export interface FinalEvent {
-  readonly eventId: string
+/** What the payload is built from (the message, frozen since its final state). */
+export interface DeliveryMessage {
   readonly messageId: string
-  readonly status: "delivered" | "failed"
+  readonly messageStatus: "delivered" | "failed"
   readonly recipient: string
   readonly senderId: string
   readonly failureReason: string | null
+  /** When the message reached its final state (`delivered_at` of the payload). */
   readonly finalAt: Date
+  /** When the delivery was queued (`timestamp` of the payload). */
+  readonly createdAt: Date
 }
 
-/** One (event, endpoint) pair to turn into a delivery. */
-export interface FanOutItem extends FinalEvent {
-  readonly endpointId: string
-  readonly endpointEnabled: boolean
-}
-
-export interface NewDelivery {
-  readonly id: string
-  readonly eventId: string
-  readonly endpointId: string
-  readonly messageId: string
-  readonly event: WebhookEventType
-  readonly body: string
-  /** `skipped` for a disabled endpoint (kept so an operator can redeliver it later). */
-  readonly status: "pending" | "skipped"
-  readonly finalAt: Date
-  readonly redeliveryOf: string | null
-}
-
-/** Builds the deliveries for items (ids from `Ids`, bodies from the domain payload builder). */
-export type PlanDeliveries<E = never> = (
-  items: ReadonlyArray<FanOutItem>,
-  now: Date
-) => Effect.Effect<ReadonlyArray<NewDelivery>, E>
-
-export interface ClaimedDelivery {
+export interface ClaimedDelivery extends DeliveryMessage {
   readonly id: string
   readonly endpointId: string
-  readonly messageId: string
   readonly event: WebhookEventType
-  readonly body: string
   /** Attempts already made before this one. */
   readonly attempts: number
-  readonly finalAt: Date
   readonly url: string
   readonly secret: string
   readonly allowPrivate: boolean
@@ -94,20 +68,16 @@ export interface RecordOutcome {
   readonly disabledEndpoints: ReadonlyArray<string>
 }
 
-export interface DeliveryView {
+export interface DeliveryView extends DeliveryMessage {
   readonly id: string
   readonly endpointId: string
-  readonly messageId: string
   readonly event: WebhookEventType
-  readonly body: string
   readonly status: DeliveryStatus
   readonly attempts: number
   readonly nextAttemptAt: Date | null
-  readonly finalAt: Date
   readonly lastStatus: number | null
   readonly lastError: string | null
   readonly redeliveryOf: string | null
-  readonly createdAt: Date
   readonly completedAt: Date | null
 }
 
@@ -156,8 +126,6 @@ export class WebhookStore extends Context.Tag("@tuma/core/WebhookStore")<Webhook
   readonly setSecret: (id: string, secret: string, now: Date) => Effect.Effect<WebhookEndpoint | null>
 
   // queue -----------------------------------------------------------------------------------
-  /** Turns up to `limit` outbox events into deliveries; returns the number of events handled. */
-  readonly fanOut: <E>(limit: number, now: Date, plan: PlanDeliveries<E>) => Effect.Effect<number, E>
   /** Claims up to `limit` due deliveries of enabled endpoints, leasing them until `leaseUntil`. */
   readonly claimDue: (limit: number, now: Date, leaseUntil: Date) => Effect.Effect<ReadonlyArray<ClaimedDelivery>>
   /** Records attempts, moves deliveries, applies the consecutive-failure rule to endpoints. */
@@ -179,15 +147,16 @@ export class WebhookStore extends Context.Tag("@tuma/core/WebhookStore")<Webhook
   readonly getDelivery: (id: string) => Effect.Effect<DeliveryView | null>
   readonly listAttempts: (deliveryId: string) => Effect.Effect<ReadonlyArray<AttemptView>>
   /**
-   * New deliveries to `endpointId` for the events chosen (one delivery's event, or every event of
-   * the endpoint's API key since a time), built by `plan`. Returns the new deliveries' ids.
+   * New deliveries to `endpointId`: of one delivery's message, or of every message that had a
+   * delivery to this endpoint and reached its final state at or after `since` (once each).
+   * Returns the new deliveries' ids (from `newId`).
    */
-  readonly redeliver: <E>(
+  readonly redeliver: (
     endpointId: string,
     select: { readonly deliveryId: string } | { readonly since: Date },
     now: Date,
-    plan: PlanDeliveries<E>
-  ) => Effect.Effect<ReadonlyArray<string>, E>
+    newId: Effect.Effect<string>
+  ) => Effect.Effect<ReadonlyArray<string>>
 
   // notifications ---------------------------------------------------------------------------
   readonly claimNotifications: (

@@ -1,8 +1,8 @@
 /**
  * The webhook workers: a queue of their own, separate from SMS dispatch.
  *
- * - **pump**: turns outbox events (`webhook_events`, written by the final-state transaction) into
- *   deliveries, claims due deliveries up to the free capacity and starts one fiber per HTTP attempt.
+ * - **pump**: claims due deliveries (written by the final-state transaction itself, see migration
+ *   0201) up to the free capacity and starts one fiber per HTTP attempt.
  *   A slow or dead receiver only occupies its own attempts (10 s at most each); SMS dispatch never
  *   waits on any of this.
  * - **recorder**: writes finished attempts in batches (attempt rows, delivery state, the
@@ -14,48 +14,32 @@
  * resume after a restart.
  */
 import type { WebhookRetryPolicy } from "@tuma/domain"
-import { buildWebhookBody, retryDelayAfter, webhookEventFor } from "@tuma/domain"
+import { buildWebhookBody, retryDelayAfter } from "@tuma/domain"
 import { Chunk, Clock, Context, Effect, FiberSet, Layer, Queue } from "effect"
 import { Ids } from "../ports/Ids.js"
 import { Mailer, SystemSms, SystemSmsError, WebhookSender } from "./ports.js"
 import type { WebhookSettings } from "./WebhookConfig.js"
 import { WebhookConfig } from "./WebhookConfig.js"
-import type { AttemptRecord, ClaimedDelivery, ClaimedNotification, FanOutItem, NewDelivery } from "./WebhookStore.js"
+import type { AttemptRecord, ClaimedDelivery, ClaimedNotification, DeliveryMessage } from "./WebhookStore.js"
 import { WebhookStore } from "./WebhookStore.js"
 
 const nowDate = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
 
-/** Deliveries for fanned-out items: the exact body is built here, once. */
-export const planDeliveries = (
-  settings: Pick<WebhookSettings, "utcOffsetMinutes">,
-  ids: Context.Tag.Service<Ids>,
-  options: { readonly redeliveryOf?: string | undefined; readonly forcePending?: boolean | undefined } = {}
-) =>
-(items: ReadonlyArray<FanOutItem>, now: Date): Effect.Effect<ReadonlyArray<NewDelivery>> =>
-  Effect.forEach(items, (item) =>
-    Effect.map(ids.uuidV7, (id): NewDelivery => {
-      const { body } = buildWebhookBody({
-        messageId: item.messageId,
-        to: item.recipient,
-        status: item.status,
-        senderId: item.senderId,
-        error: item.failureReason,
-        finalAt: item.finalAt,
-        now,
-        utcOffsetMinutes: settings.utcOffsetMinutes
-      })
-      return {
-        id,
-        eventId: item.eventId,
-        endpointId: item.endpointId,
-        messageId: item.messageId,
-        event: webhookEventFor(item.status),
-        body,
-        status: item.endpointEnabled || options.forcePending === true ? "pending" : "skipped",
-        finalAt: item.finalAt,
-        redeliveryOf: options.redeliveryOf ?? null
-      }
-    }))
+/**
+ * The exact body of a delivery, built from its message (frozen since the final state) and its
+ * `created_at`: the same bytes on every attempt.
+ */
+export const deliveryBody = (settings: Pick<WebhookSettings, "utcOffsetMinutes">, d: DeliveryMessage): string =>
+  buildWebhookBody({
+    messageId: d.messageId,
+    to: d.recipient,
+    status: d.messageStatus,
+    senderId: d.senderId,
+    error: d.failureReason,
+    finalAt: d.finalAt,
+    now: d.createdAt,
+    utcOffsetMinutes: settings.utcOffsetMinutes
+  }).body
 
 /** Text of the notices sent when an endpoint is disabled. */
 export const disabledNotice = (
@@ -94,7 +78,6 @@ export const makeWebhookWorkers = Effect.gen(function*() {
   const mailer = yield* Mailer
   const sms = yield* SystemSms
   const policy = settings.retry
-  const plan = planDeliveries(settings, ids)
 
   let inFlight = 0
   const results = yield* Queue.unbounded<AttemptRecord>()
@@ -107,7 +90,7 @@ export const makeWebhookWorkers = Effect.gen(function*() {
       const attemptedAt = yield* nowDate
       const r = yield* sender.send({
         url: d.url,
-        body: d.body,
+        body: deliveryBody(settings, d),
         secret: d.secret,
         event: d.event,
         deliveryId: d.id,
@@ -132,18 +115,17 @@ export const makeWebhookWorkers = Effect.gen(function*() {
 
   const pumpOnce = Effect.gen(function*() {
     const now = yield* nowDate
-    const fanned = yield* store.fanOut(settings.fanOutBatch, now, plan)
     // Claim in worthwhile chunks: a claim costs about the same for 5 rows as for 200.
     const capacity = settings.concurrency - inFlight
     const minClaim = inFlight === 0
       ? 1
       : Math.max(1, Math.floor(Math.min(settings.claimBatch, settings.concurrency) / 4))
-    if (capacity < minClaim) return { fanned, claimed: 0 }
+    if (capacity < minClaim) return 0
     const leaseUntil = new Date(now.getTime() + policy.timeoutMs + settings.leaseMarginMs)
     const claimed = yield* store.claimDue(Math.min(settings.claimBatch, capacity), now, leaseUntil)
     inFlight += claimed.length
     for (const d of claimed) yield* FiberSet.run(attempts, attempt(d))
-    return { fanned, claimed: claimed.length }
+    return claimed.length
   })
 
   const idle = (wake: Queue.Queue<true>, ms: number) =>
@@ -157,8 +139,8 @@ export const makeWebhookWorkers = Effect.gen(function*() {
     )
 
   const pump = Effect.gen(function*() {
-    const { claimed, fanned } = yield* pumpOnce
-    if (fanned === 0 && claimed === 0) yield* idle(wakePump, settings.pollIntervalMs)
+    const claimed = yield* pumpOnce
+    if (claimed === 0) yield* idle(wakePump, settings.pollIntervalMs)
   }).pipe(guard("pump"), Effect.forever)
 
   const recorder = Effect.gen(function*() {
