@@ -20,19 +20,21 @@
  *   Unicode text is sent, with a notice.
  */
 import { Schema } from "effect"
-import {
-  classOf,
-  codePointLabel,
-  K_EMOJI,
-  K_GSM,
-  K_GSM_EXT,
-  K_KEPT,
-  K_UNSTORABLE,
-  K_ZWJ,
-  nameOf,
-  replacementOf
-} from "./encoding/classify.js"
-import { GSM7_UNITS } from "./gsm7.js"
+import * as Classify from "./encoding/classify.js"
+import { classOf, codePointLabel, nameOf, replacementOf } from "./encoding/classify.js"
+import * as Gsm7 from "./gsm7.js"
+
+// Module-local copies: hot loops must not read imported bindings (under a CommonJS transform, such
+// as tsx's for scripts outside a "type": "module" package, each read is a getter call).
+const GSM7_UNITS = Gsm7.GSM7_UNITS
+const BMP_CLASS = Classify.BMP_CLASS
+const K_GSM_EXT = Classify.K_GSM_EXT
+const K_EMOJI = Classify.K_EMOJI
+const K_ZWJ = Classify.K_ZWJ
+const K_UNSTORABLE = Classify.K_UNSTORABLE
+const K_KEPT = Classify.K_KEPT
+const GSM_EVENT = Classify.GSM_EVENT
+const UNICODE_EVENT = Classify.UNICODE_EVENT
 
 /** `GSM-7` or `Unicode` (UCS-2 / UTF-16 on the wire). */
 export const EncodingName = Schema.Literal("GSM-7", "Unicode")
@@ -156,12 +158,13 @@ const gsmEncoding = (
 export const analyzeBody = (body: string, options?: AnalyzeOptions): AnalyzedBody => {
   const concatenated = options?.partSizing === "concatenated"
   const n = body.length
-  let septets = 0
+  let septets = n
   let i = 0
   for (; i < n; i++) {
-    const u = GSM7_UNITS[body.charCodeAt(i)]
-    if (u === 0) break
-    septets += u
+    const c = body.charCodeAt(i)
+    if (GSM_EVENT[c] === 0) continue
+    if (GSM7_UNITS[c] === 2) septets++
+    else break
   }
   if (i === n) {
     return {
@@ -177,196 +180,194 @@ export const analyzeBody = (body: string, options?: AnalyzeOptions): AnalyzedBod
       )
     }
   }
-  return convert(body, concatenated)
+  return convert(body, i, septets - n, concatenated)
 }
 
-interface Tally {
-  readonly cp: number
-  readonly replaced_with: string
-  occurrences: number
+/**
+ * Changes of one call, in order of first occurrence. BMP counts live in a shared typed array that is
+ * zeroed again when the call ends (`finish`), so counting costs an array increment, not a Map lookup.
+ */
+class Tallies {
+  readonly cps: Array<number> = []
+  readonly reps: Array<string> = []
+  astral: Map<number, number> | undefined
+  constructor(readonly counts: Uint32Array) {}
+  add(cp: number, rep: string): void {
+    if (cp < 0x10000) {
+      if (this.counts[cp]++ === 0) {
+        this.cps.push(cp)
+        this.reps.push(rep)
+      }
+      return
+    }
+    const astral = this.astral ?? (this.astral = new Map())
+    const count = astral.get(cp)
+    if (count === undefined) {
+      astral.set(cp, 1)
+      this.cps.push(cp)
+      this.reps.push(rep)
+    } else astral.set(cp, count + 1)
+  }
+  /** The changes, and the shared counts zeroed. */
+  finish(keep: boolean): Array<EncodingChange> {
+    const changes: Array<EncodingChange> = []
+    for (let j = 0; j < this.cps.length; j++) {
+      const cp = this.cps[j]
+      if (keep) {
+        changes.push({
+          character: codePointLabel(cp),
+          name: nameOf(cp),
+          occurrences: cp < 0x10000 ? this.counts[cp] : this.astral!.get(cp)!,
+          replaced_with: this.reps[j]
+        })
+      }
+      if (cp < 0x10000) this.counts[cp] = 0
+    }
+    return changes
+  }
 }
+const G_COUNTS = new Uint32Array(0x10000)
+const U_COUNTS = new Uint32Array(0x10000)
 
-const convert = (body: string, concatenated: boolean): AnalyzedBody => {
+const unicodeNotice = (firstKept: number, removals: number): string =>
+  `Sent as Unicode (${UCS_PER_SMS} characters per SMS): GSM-7 cannot carry "${String.fromCodePoint(firstKept)}" (${
+    nameOf(firstKept)
+  }), so the text is sent as written${removals > 0 ? " (emoji removed)" : ""}.`
+
+/**
+ * The slow path, from `start`, the first code unit outside GSM-7 (everything before it is GSM-7,
+ * with `prefixExt` extension characters). One pass builds both candidate texts: the GSM-7 form
+ * (every rule applied) until a character no rule converts shows up, and the Unicode form (only
+ * emoji, NUL and lone surrogates removed), which changes only on removals. The loops skip the
+ * code units their event table marks 0 (a predictable branch: near the cost of a bare loop).
+ */
+const convert = (body: string, start: number, prefixExt: number, concatenated: boolean): AnalyzedBody => {
   const n = body.length
-  // Pass 1: classify every code point; measure the GSM-7 form and the Unicode form.
-  let forced = false
-  let firstKept = -1
-  let removals = 0 // code points removed in both forms (emoji, NUL, lone surrogates)
-  let conversions = 0 // code points the GSM-7 form alters beyond removals
-  let gSeptets = 0
-  let gChars = 0
-  let gParts = 0
-  let gFill = GSM_PER_PART
-  let uUnits = 0
-  let uChars = 0
-  let uParts = 0
-  let uFill = UCS_PER_PART
-  let afterEmoji = false
-  for (let i = 0; i < n; i++) {
-    let cp = body.charCodeAt(i)
+  let firstKept = -1 // the first character no rule converts; from there on the text is Unicode
+  let removals = 0 // code points removed from both forms
+  let removedUnits = 0
+  let pairs = 0 // surrogate pairs
+  let conversions = 0 // code points the GSM-7 form rewrites or drops beyond the removals
+  let gExtra = prefixExt // septets of the GSM-7 form beyond one per code unit
+  let gOut = ""
+  let gFrom = 0
+  const removed: Array<number> = [] // [start, end) code-unit ranges removed from both forms
+  const gTallies = new Tallies(G_COUNTS)
+  const uTallies = new Tallies(U_COUNTS)
+  let emojiEnd = -1 // index just after the last removed emoji (or ZWJ following one)
+  let events = GSM_EVENT
+  for (let i = start; i < n; i++) {
+    const c = body.charCodeAt(i)
+    if (events[c] === 0) continue
+    let k = BMP_CLASS[c]
+    if (k === 0) k = classOf(c)
+    if (k <= K_GSM_EXT) {
+      gExtra++ // an extension character (the default alphabet is skipped)
+      continue
+    }
+    const at = i
+    let cp = c
     let w = 1
-    if (cp >= 0xd800 && cp <= 0xdbff && i + 1 < n && isLow(body.charCodeAt(i + 1))) {
-      cp = ((cp - 0xd800) << 10) + (body.charCodeAt(i + 1) - 0xdc00) + 0x10000
+    if (k === K_UNSTORABLE && c <= 0xdbff && i + 1 < n && isLow(body.charCodeAt(i + 1))) {
+      cp = ((c - 0xd800) << 10) + (body.charCodeAt(i + 1) - 0xdc00) + 0x10000
       w = 2
+      pairs++
       i++
+      k = classOf(cp)
     }
-    const k = classOf(cp)
-    if (k === K_EMOJI || (k === K_ZWJ && afterEmoji)) {
+    if (k === K_EMOJI || k === K_UNSTORABLE || (k === K_ZWJ && at === emojiEnd)) {
+      emojiEnd = k === K_UNSTORABLE ? -1 : i + 1
       removals++
-      afterEmoji = true
+      removedUnits += w
+      removed.push(at, i + 1)
+      uTallies.add(cp, "")
+      if (firstKept < 0) {
+        if (at > gFrom) gOut += body.slice(gFrom, at)
+        gFrom = i + 1
+        gTallies.add(cp, "")
+      }
       continue
     }
-    afterEmoji = false
-    if (k === K_UNSTORABLE) {
-      removals++
-      continue
-    }
-    // The Unicode form keeps this code point.
-    uUnits += w
-    uChars++
-    if (concatenated) {
-      if (uFill + w > UCS_PER_PART) {
-        uParts++
-        uFill = w
-      } else uFill += w
-    }
-    if (forced) continue
+    if (firstKept >= 0) continue
     if (k === K_KEPT) {
-      forced = true
       firstKept = cp
+      events = UNICODE_EVENT
       continue
     }
-    // The GSM-7 form.
-    let rep: string | undefined
-    let s: number
-    if (k === K_GSM || k === K_GSM_EXT) {
-      s = k
-    } else {
-      conversions++
-      rep = replacementOf(cp, k)
-      s = rep.length
-    }
-    if (rep === undefined) {
-      gSeptets += s
-      gChars++
-      if (concatenated) {
-        if (gFill + s > GSM_PER_PART) {
-          gParts++
-          gFill = s
-        } else gFill += s
-      }
-    } else {
-      for (let r = 0; r < rep.length; r++) {
-        const u = GSM7_UNITS[rep.charCodeAt(r)]
-        gSeptets += u
-        gChars++
-        if (concatenated) {
-          if (gFill + u > GSM_PER_PART) {
-            gParts++
-            gFill = u
-          } else gFill += u
-        }
-      }
-    }
+    conversions++
+    const rep = replacementOf(cp, k)
+    gOut += at > gFrom ? body.slice(gFrom, at) + rep : rep
+    gFrom = i + 1
+    gTallies.add(cp, rep)
+    for (let r = 0; r < rep.length; r++) gExtra += GSM7_UNITS[rep.charCodeAt(r)] - 1
   }
-  let notice: string | undefined
-  let unicode = forced
-  if (forced) {
-    // Count the distinct characters GSM-7 cannot carry, for the notice (second look, rare path).
-    const kept = new Set<number>()
-    for (const ch of body) {
-      const cp = ch.codePointAt(0)!
-      if (classOf(cp) === K_KEPT) kept.add(cp)
-    }
-    const others = kept.size - 1
-    notice = `Sent as Unicode (${UCS_PER_SMS} characters per SMS): GSM-7 cannot carry ${
-      JSON.stringify(String.fromCodePoint(firstKept))
-    } (${nameOf(firstKept)})${
-      others > 0 ? ` and ${others} other character${others === 1 ? "" : "s"}` : ""
-    }, so the text is sent as written${removals > 0 ? " (emoji removed)" : ""}.`
-  } else if (conversions > 0) {
-    const gSegments = segmentsOf(gSeptets, GSM_PER_SMS, concatenated, gParts)
-    const uSegments = segmentsOf(uUnits, UCS_PER_SMS, concatenated, uParts)
-    if (gSegments > uSegments) {
-      unicode = true
-      notice = `Sent as Unicode (${UCS_PER_SMS} characters per SMS): converting to GSM-7 would take ${gSegments} ${
-        gSegments === 1 ? "segment" : "segments"
-      } instead of ${uSegments}.`
-    }
-  }
-
-  // Pass 2: build the text and tally the changes (insertion order = order of first occurrence).
-  const tallies = new Map<number, Tally>()
-  const note = (cp: number, replaced_with: string) => {
-    const t = tallies.get(cp)
-    if (t === undefined) tallies.set(cp, { cp, replaced_with, occurrences: 1 })
-    else t.occurrences++
-  }
-  let text: string
-  if (removals === 0 && (unicode || conversions === 0)) {
-    text = body
-  } else {
-    const chunks: Array<string> = []
+  const uUnits = n - removedUnits
+  const uChars = n - pairs - removals
+  const unicodeText = (): string => {
+    if (removed.length === 0) return body
+    let out = ""
     let from = 0
-    let afterEmoji = false
-    for (let i = 0; i < n; i++) {
-      const start = i
-      let cp = body.charCodeAt(i)
-      if (cp < 0x80 && GSM7_UNITS[cp] !== 0) {
-        afterEmoji = false
-        continue
-      }
-      if (cp >= 0xd800 && cp <= 0xdbff && i + 1 < n && isLow(body.charCodeAt(i + 1))) {
-        cp = ((cp - 0xd800) << 10) + (body.charCodeAt(i + 1) - 0xdc00) + 0x10000
-        i++
-      }
-      const k = classOf(cp)
-      let rep: string
-      if (k === K_EMOJI || (k === K_ZWJ && afterEmoji)) {
-        afterEmoji = true
-        rep = ""
-      } else {
-        afterEmoji = false
-        if (k === K_UNSTORABLE) rep = ""
-        else if (unicode || k === K_GSM || k === K_GSM_EXT) continue
-        else rep = replacementOf(cp, k)
-      }
-      if (start > from) chunks.push(body.slice(from, start))
-      if (rep.length > 0) chunks.push(rep)
-      from = i + 1
-      note(cp, rep)
+    for (let j = 0; j < removed.length; j += 2) {
+      if (removed[j] > from) out += body.slice(from, removed[j])
+      from = removed[j + 1]
     }
-    if (from < n) chunks.push(body.slice(from))
-    text = chunks.join("")
+    return from < n ? out + body.slice(from) : out
   }
 
-  const changes: Array<EncodingChange> = []
-  for (const t of tallies.values()) {
-    changes.push({
-      character: codePointLabel(t.cp),
-      name: nameOf(t.cp),
-      occurrences: t.occurrences,
-      replaced_with: t.replaced_with
-    })
+  let unicode: boolean
+  let text: string
+  let segments: number
+  let notice: string | undefined
+  if (firstKept >= 0) {
+    unicode = true
+    text = unicodeText()
+    segments = segmentsFor("Unicode", uUnits, text, concatenated)
+    notice = unicodeNotice(firstKept, removals)
+  } else {
+    unicode = false
+    text = gFrom === 0 ? body : gFrom < n ? gOut + body.slice(gFrom) : gOut
+    segments = segmentsFor("GSM-7", text.length + gExtra, text, concatenated)
+    // Conversion never raises the price (only ellipses can make GSM-7 dearer than Unicode).
+    if (conversions > 0 && segments > Math.ceil(uUnits / UCS_PER_SMS)) {
+      const uText = unicodeText()
+      const unicodeSegments = segmentsFor("Unicode", uUnits, uText, concatenated)
+      if (unicodeSegments < segments) {
+        notice = `Sent as Unicode (${UCS_PER_SMS} characters per SMS): converting to GSM-7 would take ${segments} ${
+          segments === 1 ? "segment" : "segments"
+        } instead of ${unicodeSegments}.`
+        unicode = true
+        text = uText
+        segments = unicodeSegments
+      }
+    }
   }
+
+  const uChanges = uTallies.finish(unicode)
+  const gChanges = gTallies.finish(!unicode)
+  const changes = unicode ? uChanges : gChanges
   if (text.length === 0) notice = EMPTY_NOTICE_CONVERTED
-
-  if (!unicode) {
-    return {
-      text,
-      encoding: gsmEncoding("Unicode", gSeptets, gChars, concatenated, () => gParts, changes, notice)
-    }
-  }
-  const encoding: Encoding = {
+  const encoding: Mutable<Encoding> = {
     requested: "Unicode",
-    final: "Unicode",
+    final: unicode ? "Unicode" : "GSM-7",
     converted: changes.length > 0,
-    segments: segmentsOf(uUnits, UCS_PER_SMS, concatenated, uParts),
-    characters: uChars,
-    characters_per_sms: UCS_PER_SMS,
+    segments,
+    characters: unicode ? uChars : text.length,
+    characters_per_sms: unicode ? UCS_PER_SMS : GSM_PER_SMS,
     changes
   }
-  return { text, encoding: notice === undefined ? encoding : { ...encoding, notice } }
+  if (notice !== undefined) encoding.notice = notice
+  return { text, encoding }
+}
+
+type Mutable<A> = { -readonly [K in keyof A]: A[K] }
+
+/** Segments from known units; walks the text only for concatenated sizing beyond one SMS. */
+const segmentsFor = (final: EncodingName, units: number, text: string, concatenated: boolean): number => {
+  const perSms = final === "GSM-7" ? GSM_PER_SMS : UCS_PER_SMS
+  if (units === 0) return 0
+  if (!concatenated) return Math.ceil(units / perSms)
+  if (units <= perSms) return 1
+  return final === "GSM-7" ? gsmParts(text) : ucsParts(text)
 }
 
 /**

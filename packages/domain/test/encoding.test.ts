@@ -243,10 +243,14 @@ describe("analyzeBody: scripts GSM-7 cannot carry", () => {
     expect(r.encoding.notice).toMatch(/^Sent as Unicode \(70 characters per SMS\): GSM-7 cannot carry "/)
   })
 
-  it("the notice names the first character GSM-7 cannot carry and counts the others", () => {
+  it("the notice names the first character GSM-7 cannot carry", () => {
     expect(analyzeBody("Hi Иван").encoding.notice).toBe(
-      "Sent as Unicode (70 characters per SMS): GSM-7 cannot carry \"И\" (CYRILLIC CAPITAL LETTER I)" +
-        " and 3 other characters, so the text is sent as written."
+      "Sent as Unicode (70 characters per SMS): GSM-7 cannot carry \"И\" (CYRILLIC CAPITAL LETTER I)," +
+        " so the text is sent as written."
+    )
+    expect(analyzeBody("“Hi” 😀 中").encoding.notice).toBe(
+      "Sent as Unicode (70 characters per SMS): GSM-7 cannot carry \"中\" (CJK UNIFIED IDEOGRAPH-4E2D)," +
+        " so the text is sent as written (emoji removed)."
     )
   })
 

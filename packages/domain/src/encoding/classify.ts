@@ -5,7 +5,9 @@
  * @internal
  */
 import { unicodeName } from "unicode-name"
-import { GSM7_UNITS } from "../gsm7.js"
+import * as Gsm7 from "../gsm7.js"
+
+const GSM7_UNITS = Gsm7.GSM7_UNITS
 
 /** In the default alphabet (1 septet). */
 export const K_GSM = 1
@@ -124,7 +126,9 @@ const classifyUncached = (cp: number): number => {
   return K_KEPT
 }
 
-const BMP = new Uint8Array(0x10000)
+/** Class of each BMP code unit, 0 until first seen (read it directly in hot loops, else `classOf`). */
+export const BMP_CLASS = new Uint8Array(0x10000)
+const BMP = BMP_CLASS
 const ASTRAL = new Map<number, number>()
 
 /** The class of a code point (lone surrogates are K_UNSTORABLE). */
@@ -166,11 +170,36 @@ const names = new Map<number, string>()
 export const nameOf = (cp: number): string => {
   let name = names.get(cp)
   if (name === undefined) {
-    name = unicodeName(cp) ?? `<unnamed-${codePointLabel(cp).slice(2)}>`
+    name = unicodeName(cp) ?? `<unnamed-${cp.toString(16).toUpperCase().padStart(4, "0")}>`
     names.set(cp, name)
   }
   return name
 }
 
+/**
+ * Event tables for the scanning loops (1 = look closer). `GSM_EVENT`: every code unit outside the
+ * default alphabet (extension characters included, for their second septet). `UNICODE_EVENT`: what
+ * can still change, or be counted, once a text is Unicode: NUL, surrogates, ZWJ and emoji characters.
+ */
+export const GSM_EVENT = new Uint8Array(0x10000).map((_, c) => (GSM7_UNITS[c] === 1 ? 0 : 1))
+export const UNICODE_EVENT = new Uint8Array(0x10000)
+{
+  const bmpEmoji = /[\p{Extended_Pictographic}\uFE0E\uFE0F\u20E3]/u
+  for (let c = 0; c < 0x10000; c++) {
+    if (c === 0 || c === 0x200d || (c >= 0xd800 && c <= 0xdfff) || bmpEmoji.test(String.fromCharCode(c))) {
+      UNICODE_EVENT[c] = 1
+    }
+  }
+}
+
+const labels = new Map<number, string>()
+
 /** `U+XXXX`: uppercase hexadecimal, at least four digits. */
-export const codePointLabel = (cp: number): string => "U+" + cp.toString(16).toUpperCase().padStart(4, "0")
+export const codePointLabel = (cp: number): string => {
+  let label = labels.get(cp)
+  if (label === undefined) {
+    label = "U+" + cp.toString(16).toUpperCase().padStart(4, "0")
+    labels.set(cp, label)
+  }
+  return label
+}
