@@ -190,8 +190,15 @@ export const analyzeBody = (body: string, options?: AnalyzeOptions): AnalyzedBod
 class Tallies {
   readonly cps: Array<number> = []
   readonly reps: Array<string> = []
-  astral: Map<number, number> | undefined
-  constructor(readonly counts: Uint32Array) {}
+  readonly astral = new Map<number, number>()
+  readonly counts = new Uint32Array(0x10000)
+  /** Empties the tallies before a call (they are reused: analyzeBody is synchronous). */
+  reset(): this {
+    this.cps.length = 0
+    this.reps.length = 0
+    this.astral.clear()
+    return this
+  }
   add(cp: number, rep: string): void {
     if (cp < 0x10000) {
       if (this.counts[cp]++ === 0) {
@@ -200,7 +207,7 @@ class Tallies {
       }
       return
     }
-    const astral = this.astral ?? (this.astral = new Map())
+    const astral = this.astral
     const count = astral.get(cp)
     if (count === undefined) {
       astral.set(cp, 1)
@@ -217,7 +224,7 @@ class Tallies {
         changes.push({
           character: codePointLabel(cp),
           name: nameOf(cp),
-          occurrences: cp < 0x10000 ? this.counts[cp] : this.astral!.get(cp)!,
+          occurrences: cp < 0x10000 ? this.counts[cp] : this.astral.get(cp)!,
           replaced_with: this.reps[j]
         })
       }
@@ -226,8 +233,22 @@ class Tallies {
     return changes
   }
 }
-const G_COUNTS = new Uint32Array(0x10000)
-const U_COUNTS = new Uint32Array(0x10000)
+const G_TALLIES = new Tallies()
+const U_TALLIES = new Tallies()
+/** [start, end) code-unit ranges removed from both forms (reused between calls). */
+const REMOVED: Array<number> = []
+
+/** The body without the removed ranges. */
+const withoutRemoved = (body: string, removed: ReadonlyArray<number>): string => {
+  if (removed.length === 0) return body
+  let out = ""
+  let from = 0
+  for (let j = 0; j < removed.length; j += 2) {
+    if (removed[j] > from) out += body.slice(from, removed[j])
+    from = removed[j + 1]
+  }
+  return from < body.length ? out + body.slice(from) : out
+}
 
 const unicodeNotice = (firstKept: number, removals: number): string =>
   `Sent as Unicode (${UCS_PER_SMS} characters per SMS): GSM-7 cannot carry "${String.fromCodePoint(firstKept)}" (${
@@ -251,9 +272,10 @@ const convert = (body: string, start: number, prefixExt: number, concatenated: b
   let gExtra = prefixExt // septets of the GSM-7 form beyond one per code unit
   let gOut = ""
   let gFrom = 0
-  const removed: Array<number> = [] // [start, end) code-unit ranges removed from both forms
-  const gTallies = new Tallies(G_COUNTS)
-  const uTallies = new Tallies(U_COUNTS)
+  const removed = REMOVED
+  removed.length = 0
+  const gTallies = G_TALLIES.reset()
+  const uTallies = U_TALLIES.reset()
   let emojiEnd = -1 // index just after the last removed emoji (or ZWJ following one)
   let events = GSM_EVENT
   for (let i = start; i < n; i++) {
@@ -303,16 +325,6 @@ const convert = (body: string, start: number, prefixExt: number, concatenated: b
   }
   const uUnits = n - removedUnits
   const uChars = n - pairs - removals
-  const unicodeText = (): string => {
-    if (removed.length === 0) return body
-    let out = ""
-    let from = 0
-    for (let j = 0; j < removed.length; j += 2) {
-      if (removed[j] > from) out += body.slice(from, removed[j])
-      from = removed[j + 1]
-    }
-    return from < n ? out + body.slice(from) : out
-  }
 
   let unicode: boolean
   let text: string
@@ -320,7 +332,7 @@ const convert = (body: string, start: number, prefixExt: number, concatenated: b
   let notice: string | undefined
   if (firstKept >= 0) {
     unicode = true
-    text = unicodeText()
+    text = withoutRemoved(body, removed)
     segments = segmentsFor("Unicode", uUnits, text, concatenated)
     notice = unicodeNotice(firstKept, removals)
   } else {
@@ -329,7 +341,7 @@ const convert = (body: string, start: number, prefixExt: number, concatenated: b
     segments = segmentsFor("GSM-7", text.length + gExtra, text, concatenated)
     // Conversion never raises the price (only ellipses can make GSM-7 dearer than Unicode).
     if (conversions > 0 && segments > Math.ceil(uUnits / UCS_PER_SMS)) {
-      const uText = unicodeText()
+      const uText = withoutRemoved(body, removed)
       const unicodeSegments = segmentsFor("Unicode", uUnits, uText, concatenated)
       if (unicodeSegments < segments) {
         notice = `Sent as Unicode (${UCS_PER_SMS} characters per SMS): converting to GSM-7 would take ${segments} ${
