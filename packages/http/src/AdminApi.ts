@@ -1,10 +1,395 @@
 /**
- * The operator surface ("the portal" of the spec) under `/admin/v1`, bearer `TUMA_ADMIN_TOKEN`.
+ * The operator surface ("the portal" of the spec) under `/admin/v1`, bearer `TUMA_ADMIN_TOKEN`
+ * (every request is refused with 401 when the token is not configured). Payloads and views are
+ * core's `Admin` schemas; webhook endpoints are `WebhookAdmin`'s. Every answer is the envelope.
  */
-import { HttpApi } from "@effect/platform"
+import { HttpApi, HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import * as A from "@tuma/core/Admin"
 import { Schema } from "effect"
+import { Conflict, NotFound, successFields, Unprocessable } from "./Envelope.js"
+import { RequireAdmin } from "./Security.js"
+
+const all = { parseOptions: { errors: "all", onExcessProperty: "ignore" } } as const
+
+const ok = <S extends Schema.Schema.Any>(data: S, identifier: string) =>
+  Schema.Struct({ ...successFields, data }).annotations({ identifier })
+const okList = <S extends Schema.Schema.Any>(item: S, identifier: string) =>
+  Schema.Struct({ ...successFields, data: Schema.Array(item) }).annotations({ identifier })
+const Done = Schema.Struct({ ...successFields, data: Schema.Struct({ ok: Schema.Literal(true) }) }).annotations({
+  identifier: "AdminDone"
+})
+
+const AccountPath = Schema.Struct({ account_uid: Schema.String })
+const KeyPath = Schema.Struct({ key_uid: Schema.String })
+const SenderIdPath = Schema.Struct({ sender_id_uid: Schema.String })
+const CountryPath = Schema.Struct({ country: Schema.String })
+const ProviderPath = Schema.Struct({ provider_uid: Schema.String })
+const WebhookPath = Schema.Struct({ webhook_uid: Schema.String })
+
+const NumberFromQuery = Schema.NumberFromString
+const BooleanFromQuery = Schema.transform(Schema.Literal("true", "false", "1", "0"), Schema.Boolean, {
+  strict: true,
+  decode: (s) => s === "true" || s === "1",
+  encode: (b) => (b ? "true" : "false")
+})
+
+// --- webhook views (WebhookAdmin answers camelCase records; the API answers snake_case) -----
+
+export const WebhookEndpointView = Schema.Struct({
+  uid: Schema.String,
+  account_uid: Schema.String,
+  api_key_uid: Schema.String,
+  url: Schema.String,
+  enabled: Schema.Boolean,
+  consecutive_failures: Schema.Number,
+  disabled_at: Schema.NullOr(Schema.String),
+  disabled_reason: Schema.NullOr(Schema.String),
+  allow_private: Schema.Boolean,
+  created_at: Schema.String,
+  updated_at: Schema.String
+}).annotations({ identifier: "AdminWebhookEndpoint" })
+
+export const WebhookWithSecret = Schema.Struct({
+  endpoint: WebhookEndpointView,
+  /** Shown once, at creation and regeneration. */
+  secret: Schema.String
+}).annotations({ identifier: "AdminWebhookWithSecret" })
+
+export const WebhookDeliveryView = Schema.Struct({
+  uid: Schema.String,
+  endpoint_uid: Schema.String,
+  event: Schema.String,
+  status: Schema.String,
+  message_uid: Schema.String,
+  recipient: Schema.String,
+  attempts: Schema.Number,
+  next_attempt_at: Schema.NullOr(Schema.String),
+  last_status: Schema.NullOr(Schema.Number),
+  last_error: Schema.NullOr(Schema.String),
+  completed_at: Schema.NullOr(Schema.String)
+}).annotations({ identifier: "AdminWebhookDelivery" })
+
+export const CreateWebhookInput = Schema.Struct({
+  api_key_uid: Schema.String,
+  url: Schema.String,
+  /** Allow loopback/private destinations (local development). */
+  allow_private: Schema.optionalWith(Schema.Boolean, { exact: true })
+}).annotations({ identifier: "AdminCreateWebhook", ...all })
+
+const ReasonInput = Schema.Struct({ reason: Schema.String }).annotations({ identifier: "AdminReason", ...all })
+const OptionalReasonInput = Schema.Struct({
+  reason: Schema.optionalWith(Schema.NullOr(Schema.String), { exact: true })
+}).annotations({ identifier: "AdminOptionalReason", ...all })
+
+const group = <const Name extends string>(name: Name, title: string) =>
+  HttpApiGroup.make(name)
+    .middleware(RequireAdmin)
+    .addError(Unprocessable)
+    .addError(NotFound)
+    .addError(Conflict)
+    .annotate(OpenApi.Title, title)
+
+// --- groups -------------------------------------------------------------------------------
+
+export class AdminAccounts extends group("adminAccounts", "Admin: accounts and API keys")
+  .add(
+    HttpApiEndpoint.post("createAccount", "/accounts")
+      .setPayload(A.CreateAccountInput.annotations({ identifier: "AdminCreateAccountInput", ...all }))
+      .addSuccess(ok(A.AccountView, "AdminAccountResponse"), { status: 201 })
+  )
+  .add(
+    HttpApiEndpoint.get("listAccounts", "/accounts")
+      .setUrlParams(
+        Schema.Struct({
+          active: Schema.optionalWith(BooleanFromQuery, { exact: true }),
+          search: Schema.optionalWith(Schema.String, { exact: true }),
+          limit: Schema.optionalWith(NumberFromQuery, { exact: true }),
+          offset: Schema.optionalWith(NumberFromQuery, { exact: true })
+        }).annotations(all)
+      )
+      .addSuccess(okList(A.AccountView, "AdminAccountList"))
+  )
+  .add(
+    HttpApiEndpoint.get("getAccount", "/accounts/:account_uid").setPath(AccountPath)
+      .addSuccess(ok(A.AccountDetail, "AdminAccountDetailResponse"))
+  )
+  .add(
+    HttpApiEndpoint.post("suspendAccount", "/accounts/:account_uid/suspend").setPath(AccountPath)
+      .addSuccess(ok(A.AccountView, "AdminAccountResponse"))
+  )
+  .add(
+    HttpApiEndpoint.post("activateAccount", "/accounts/:account_uid/activate").setPath(AccountPath)
+      .addSuccess(ok(A.AccountView, "AdminAccountResponse"))
+  )
+  .add(
+    HttpApiEndpoint.post("issueApiKey", "/api-keys")
+      .setPayload(A.IssueApiKeyInput.annotations({ identifier: "AdminIssueApiKeyInput", ...all }))
+      .addSuccess(ok(A.IssuedApiKey, "AdminIssuedApiKeyResponse"), { status: 201 })
+      .annotate(OpenApi.Description, "The full key is in the answer once and is never stored.")
+  )
+  .add(
+    HttpApiEndpoint.get("listApiKeys", "/accounts/:account_uid/api-keys").setPath(AccountPath)
+      .addSuccess(okList(A.ApiKeyView, "AdminApiKeyList"))
+  )
+  .add(
+    HttpApiEndpoint.get("getApiKey", "/api-keys/:key_uid").setPath(KeyPath)
+      .addSuccess(ok(A.ApiKeyView, "AdminApiKeyResponse"))
+  )
+  .add(
+    HttpApiEndpoint.patch("updateApiKey", "/api-keys/:key_uid").setPath(KeyPath)
+      .setPayload(A.UpdateApiKeyInput.annotations({ identifier: "AdminUpdateApiKeyInput", ...all }))
+      .addSuccess(ok(A.ApiKeyView, "AdminApiKeyResponse"))
+  )
+  .add(
+    HttpApiEndpoint.post("revokeApiKey", "/api-keys/:key_uid/revoke").setPath(KeyPath)
+      .addSuccess(ok(A.ApiKeyView, "AdminApiKeyResponse"))
+  )
+{}
+
+export class AdminWallets extends group("adminWallets", "Admin: wallets, routes and markets")
+  .add(
+    HttpApiEndpoint.post("purchaseCredits", "/purchases")
+      .setPayload(A.PurchaseInput.annotations({ identifier: "AdminPurchaseInput", ...all }))
+      .addSuccess(ok(A.PurchaseView, "AdminPurchaseResponse"), { status: 201 })
+  )
+  .add(
+    HttpApiEndpoint.get("listWallets", "/accounts/:account_uid/wallets").setPath(AccountPath)
+      .addSuccess(okList(A.WalletView, "AdminWalletList"))
+  )
+  .add(
+    HttpApiEndpoint.get("ledger", "/accounts/:account_uid/ledger").setPath(AccountPath)
+      .setUrlParams(
+        Schema.Struct({ country: Schema.optional(Schema.String), limit: Schema.optional(NumberFromQuery) }).annotations(
+          all
+        )
+      )
+      .addSuccess(okList(A.LedgerEntryView, "AdminLedger"))
+  )
+  .add(
+    HttpApiEndpoint.post("enableWallet", "/accounts/:account_uid/wallets/:country/enable")
+      .setPath(Schema.Struct({ account_uid: Schema.String, country: Schema.String }))
+      .addSuccess(ok(A.WalletView, "AdminWalletResponse"))
+  )
+  .add(
+    HttpApiEndpoint.post("disableWallet", "/accounts/:account_uid/wallets/:country/disable")
+      .setPath(Schema.Struct({ account_uid: Schema.String, country: Schema.String }))
+      .addSuccess(ok(A.WalletView, "AdminWalletResponse"))
+  )
+  .add(
+    HttpApiEndpoint.post("verifyRoute", "/routes")
+      .setPayload(A.VerifyRouteInput.annotations({ identifier: "AdminVerifyRouteInput", ...all }))
+      .addSuccess(ok(A.RouteView, "AdminRouteResponse"), { status: 201 })
+  )
+  .add(
+    HttpApiEndpoint.get("listRoutes", "/accounts/:account_uid/routes").setPath(AccountPath)
+      .addSuccess(okList(A.RouteView, "AdminRouteList"))
+  )
+  .add(
+    HttpApiEndpoint.del("removeRoute", "/accounts/:account_uid/routes/:country")
+      .setPath(Schema.Struct({ account_uid: Schema.String, country: Schema.String }))
+      .addSuccess(Done)
+  )
+  .add(HttpApiEndpoint.get("listMarkets", "/markets").addSuccess(okList(A.MarketView, "AdminMarketList")))
+  .add(
+    HttpApiEndpoint.post("openMarket", "/markets/:country/open").setPath(CountryPath)
+      .addSuccess(ok(A.MarketView, "AdminMarketResponse"))
+  )
+  .add(
+    HttpApiEndpoint.post("closeMarket", "/markets/:country/close").setPath(CountryPath)
+      .addSuccess(ok(A.MarketView, "AdminMarketResponse"))
+  )
+{}
+
+export class AdminSenderIds extends group("adminSenderIds", "Admin: sender IDs and requirement documents")
+  .add(
+    HttpApiEndpoint.get("listSenderIds", "/sender-ids")
+      .setUrlParams(
+        Schema.Struct({
+          account_uid: Schema.optionalWith(Schema.String, { exact: true }),
+          status: Schema.optionalWith(Schema.Literal("pending", "approved", "rejected", "suspended"), { exact: true }),
+          limit: Schema.optionalWith(NumberFromQuery, { exact: true }),
+          offset: Schema.optionalWith(NumberFromQuery, { exact: true })
+        }).annotations(all)
+      )
+      .addSuccess(okList(A.SenderIdAdminView, "AdminSenderIdList"))
+  )
+  .add(
+    HttpApiEndpoint.get("getSenderId", "/sender-ids/:sender_id_uid").setPath(SenderIdPath)
+      .addSuccess(ok(A.SenderIdDetail, "AdminSenderIdDetailResponse"))
+  )
+  .add(
+    HttpApiEndpoint.get("getSenderIdDocument", "/sender-id-documents/:document_uid")
+      .setPath(Schema.Struct({ document_uid: Schema.String }))
+      .addSuccess(
+        ok(
+          Schema.Struct({ document: A.SenderIdDocumentView, content_base64: Schema.String }),
+          "AdminSenderIdDocumentResponse"
+        )
+      )
+  )
+  .add(
+    HttpApiEndpoint.post("grantSenderId", "/sender-ids")
+      .setPayload(A.GrantSenderIdInput.annotations({ identifier: "AdminGrantSenderIdInput", ...all }))
+      .addSuccess(ok(A.SenderIdAdminView, "AdminSenderIdResponse"), { status: 201 })
+      .annotate(OpenApi.Description, "Grants a sender ID directly (approved).")
+  )
+  .add(
+    HttpApiEndpoint.post("approveSenderId", "/sender-ids/:sender_id_uid/approve").setPath(SenderIdPath)
+      .addSuccess(ok(A.SenderIdAdminView, "AdminSenderIdResponse"))
+  )
+  .add(
+    HttpApiEndpoint.post("rejectSenderId", "/sender-ids/:sender_id_uid/reject").setPath(SenderIdPath)
+      .setPayload(ReasonInput)
+      .addSuccess(ok(A.SenderIdAdminView, "AdminSenderIdResponse"))
+      .annotate(OpenApi.Description, "A rejection requires a reason (decisions §18).")
+  )
+  .add(
+    HttpApiEndpoint.post("suspendSenderId", "/sender-ids/:sender_id_uid/suspend").setPath(SenderIdPath)
+      .setPayload(OptionalReasonInput)
+      .addSuccess(ok(A.SenderIdAdminView, "AdminSenderIdResponse"))
+  )
+  .add(
+    HttpApiEndpoint.post("reinstateSenderId", "/sender-ids/:sender_id_uid/reinstate").setPath(SenderIdPath)
+      .addSuccess(ok(A.SenderIdAdminView, "AdminSenderIdResponse"))
+  )
+  .add(
+    HttpApiEndpoint.post("createRequirement", "/requirements")
+      .setPayload(A.CreateRequirementInput.annotations({ identifier: "AdminCreateRequirementInput", ...all }))
+      .addSuccess(ok(A.RequirementView, "AdminRequirementResponse"), { status: 201 })
+  )
+  .add(
+    HttpApiEndpoint.get("listRequirements", "/requirements")
+      .setUrlParams(Schema.Struct({ include_inactive: Schema.optional(BooleanFromQuery) }).annotations(all))
+      .addSuccess(okList(A.RequirementView, "AdminRequirementList"))
+  )
+  .add(
+    HttpApiEndpoint.del("deleteRequirement", "/requirements/:requirement_uid")
+      .setPath(Schema.Struct({ requirement_uid: Schema.String }))
+      .addSuccess(Done)
+  )
+{}
+
+export class AdminPolicy extends group("adminPolicy", "Admin: opt-outs and spam rules")
+  .add(
+    HttpApiEndpoint.post("addOptOut", "/opt-outs")
+      .setPayload(A.OptOutInput.annotations({ identifier: "AdminOptOutInput", ...all }))
+      .addSuccess(ok(A.OptOutView, "AdminOptOutResponse"), { status: 201 })
+  )
+  .add(
+    HttpApiEndpoint.get("listOptOuts", "/accounts/:account_uid/opt-outs").setPath(AccountPath)
+      .addSuccess(okList(A.OptOutView, "AdminOptOutList"))
+  )
+  .add(
+    HttpApiEndpoint.del("removeOptOut", "/accounts/:account_uid/opt-outs/:recipient")
+      .setPath(Schema.Struct({ account_uid: Schema.String, recipient: Schema.String }))
+      .addSuccess(Done)
+  )
+  .add(
+    HttpApiEndpoint.post("addSpamRule", "/spam-rules")
+      .setPayload(A.SpamRuleInput.annotations({ identifier: "AdminSpamRuleInputBody", ...all }))
+      .addSuccess(ok(A.SpamRuleView, "AdminSpamRuleResponse"), { status: 201 })
+  )
+  .add(
+    HttpApiEndpoint.get("listSpamRules", "/spam-rules")
+      .setUrlParams(Schema.Struct({ account_uid: Schema.optional(Schema.String) }).annotations(all))
+      .addSuccess(okList(A.SpamRuleView, "AdminSpamRuleList"))
+  )
+  .add(
+    HttpApiEndpoint.del("removeSpamRule", "/spam-rules/:rule_uid")
+      .setPath(Schema.Struct({ rule_uid: Schema.String }))
+      .addSuccess(Done)
+  )
+{}
+
+export class AdminProviders extends group("adminProviders", "Admin: providers, credit and routing")
+  .add(
+    HttpApiEndpoint.post("createProvider", "/providers")
+      .setPayload(A.CreateProviderInput.annotations({ identifier: "AdminCreateProviderInput", ...all }))
+      .addSuccess(ok(A.ProviderView, "AdminProviderResponse"), { status: 201 })
+  )
+  .add(HttpApiEndpoint.get("listProviders", "/providers").addSuccess(okList(A.ProviderView, "AdminProviderList")))
+  .add(
+    HttpApiEndpoint.get("getProvider", "/providers/:provider_uid").setPath(ProviderPath)
+      .addSuccess(ok(A.ProviderView, "AdminProviderResponse"))
+  )
+  .add(
+    HttpApiEndpoint.post("enableProvider", "/providers/:provider_uid/enable").setPath(ProviderPath)
+      .addSuccess(ok(A.ProviderView, "AdminProviderResponse"))
+  )
+  .add(
+    HttpApiEndpoint.post("disableProvider", "/providers/:provider_uid/disable").setPath(ProviderPath)
+      .addSuccess(ok(A.ProviderView, "AdminProviderResponse"))
+  )
+  .add(
+    HttpApiEndpoint.post("creditProvider", "/providers/:provider_uid/credit").setPath(ProviderPath)
+      .setPayload(A.ProviderCreditInput.annotations({ identifier: "AdminProviderCreditInput", ...all }))
+      .addSuccess(ok(A.ProviderView, "AdminProviderResponse"))
+  )
+  .add(
+    HttpApiEndpoint.get("countryRoutes", "/markets/:country/routes").setPath(CountryPath)
+      .addSuccess(ok(A.CountryRoutesView, "AdminCountryRoutesResponse"))
+  )
+  .add(
+    HttpApiEndpoint.put("setCountryRoutes", "/markets/:country/routes").setPath(CountryPath)
+      .setPayload(A.CountryRoutesInput.annotations({ identifier: "AdminCountryRoutesInputBody", ...all }))
+      .addSuccess(ok(A.CountryRoutesView, "AdminCountryRoutesResponse"))
+  )
+{}
+
+export class AdminWebhooks extends group("adminWebhooks", "Admin: webhook endpoints")
+  .add(
+    HttpApiEndpoint.post("createWebhook", "/webhooks")
+      .setPayload(CreateWebhookInput)
+      .addSuccess(ok(WebhookWithSecret, "AdminWebhookWithSecretResponse"), { status: 201 })
+      .annotate(OpenApi.Description, "The signing secret is in the answer once.")
+  )
+  .add(
+    HttpApiEndpoint.get("listWebhooks", "/webhooks")
+      .setUrlParams(
+        Schema.Struct({ account_uid: Schema.optional(Schema.String), api_key_uid: Schema.optional(Schema.String) })
+          .annotations(all)
+      )
+      .addSuccess(okList(WebhookEndpointView, "AdminWebhookList"))
+  )
+  .add(
+    HttpApiEndpoint.get("getWebhook", "/webhooks/:webhook_uid").setPath(WebhookPath)
+      .addSuccess(ok(WebhookEndpointView, "AdminWebhookResponse"))
+  )
+  .add(
+    HttpApiEndpoint.post("regenerateWebhookSecret", "/webhooks/:webhook_uid/regenerate-secret").setPath(WebhookPath)
+      .addSuccess(ok(WebhookWithSecret, "AdminWebhookWithSecretResponse"))
+  )
+  .add(
+    HttpApiEndpoint.post("enableWebhook", "/webhooks/:webhook_uid/enable").setPath(WebhookPath)
+      .addSuccess(ok(WebhookEndpointView, "AdminWebhookResponse"))
+      .annotate(OpenApi.Description, "Re-enables the endpoint and resets its failure count.")
+  )
+  .add(
+    HttpApiEndpoint.post("disableWebhook", "/webhooks/:webhook_uid/disable").setPath(WebhookPath)
+      .setPayload(OptionalReasonInput)
+      .addSuccess(ok(WebhookEndpointView, "AdminWebhookResponse"))
+  )
+  .add(
+    HttpApiEndpoint.get("listWebhookDeliveries", "/webhooks/:webhook_uid/deliveries").setPath(WebhookPath)
+      .setUrlParams(Schema.Struct({ limit: Schema.optional(NumberFromQuery) }).annotations(all))
+      .addSuccess(okList(WebhookDeliveryView, "AdminWebhookDeliveryList"))
+  )
+  .add(
+    HttpApiEndpoint.post("redeliverWebhook", "/webhook-deliveries/:delivery_uid/redeliver")
+      .setPath(Schema.Struct({ delivery_uid: Schema.String }))
+      .addSuccess(ok(Schema.Struct({ delivery_uid: Schema.String }), "AdminRedeliverResponse"), { status: 202 })
+  )
+{}
 
 const base = HttpApi.make("admin")
 ;(base as any).errorSchema = Schema.Never
 
-export class AdminApi extends base {}
+export class AdminApi extends base
+  .add(AdminAccounts)
+  .add(AdminWallets)
+  .add(AdminSenderIds)
+  .add(AdminPolicy)
+  .add(AdminProviders)
+  .add(AdminWebhooks)
+  .prefix("/admin/v1")
+{}

@@ -12,15 +12,20 @@ import { HttpApiBuilder, HttpApiScalar, HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import type { SqlClient } from "@effect/sql"
 import { Ids, Operator, Send } from "@tuma/core"
+import { Admin } from "@tuma/core/Admin"
 import { Reads } from "@tuma/core/Reads"
 import { SenderIds } from "@tuma/core/SenderIds"
+import { layerWebhookAdmin } from "@tuma/core/webhooks/WebhookAdmin"
+import { settingsFromEnv, WebhookConfig } from "@tuma/core/webhooks/WebhookConfig"
 import * as Database from "@tuma/store-sql/Database"
 import * as RateLimitStore from "@tuma/store-sql/RateLimitStore"
+import * as SqlAdminStore from "@tuma/store-sql/SqlAdminStore"
 import * as SqlApiKeys from "@tuma/store-sql/SqlApiKeys"
 import * as SqlOperatorStore from "@tuma/store-sql/SqlOperatorStore"
 import * as SqlReadStore from "@tuma/store-sql/SqlReadStore"
 import * as SqlSenderIdStore from "@tuma/store-sql/SqlSenderIdStore"
 import * as SqlSendStore from "@tuma/store-sql/SqlSendStore"
+import * as WebhookStoreSql from "@tuma/store-sql/WebhookStoreSql"
 import { Effect, Layer } from "effect"
 import { createServer } from "node:http"
 import type { Server as NodeServer } from "node:http"
@@ -28,6 +33,7 @@ import { TumaApi } from "./Api.js"
 import * as Auth from "./Auth.js"
 import type { ServerOptions } from "./Config.js"
 import { ServerConfig } from "./Config.js"
+import { AdminLive, layerAdminAuth } from "./handlers/Admin.js"
 import { SenderIdsLive } from "./handlers/SenderIds.js"
 import { SmsLive } from "./handlers/Sms.js"
 import { SystemLive } from "./handlers/System.js"
@@ -37,7 +43,7 @@ import { InFlight, layerEnvelope } from "./Middleware.js"
 export const extraRoutes: ReadonlyArray<readonly [string, string]> = [["GET", "/openapi.json"], ["GET", "/docs"]]
 
 export const ApiLive = HttpApiBuilder.api(TumaApi).pipe(
-  Layer.provide([SmsLive, SenderIdsLive, SystemLive])
+  Layer.provide([SmsLive, SenderIdsLive, SystemLive, AdminLive])
 )
 
 export interface StartOptions {
@@ -59,7 +65,16 @@ export const layerStore = (database: Database.DatabaseConfig) => {
     SqlApiKeys.layer,
     RateLimiter.layer.pipe(Layer.provide(rateStore)),
     Reads.layer.pipe(Layer.provide(SqlReadStore.layer)),
-    SenderIds.layer.pipe(Layer.provide(SqlSenderIdStore.layer))
+    SenderIds.layer.pipe(Layer.provide(SqlSenderIdStore.layer)),
+    Admin.layer.pipe(
+      Layer.provide(
+        Layer.mergeAll(SqlAdminStore.layer, SqlOperatorStore.layer, SqlSenderIdStore.layer, SqlReadStore.layer)
+      )
+    ),
+    layerWebhookAdmin.pipe(
+      Layer.provide(WebhookStoreSql.layer),
+      Layer.provide(Layer.sync(WebhookConfig, () => settingsFromEnv()))
+    )
   ).pipe(Layer.provideMerge(Ids.layer), Layer.provideMerge(sql))
 }
 
@@ -70,7 +85,8 @@ export const layerHttp = Layer.mergeAll(
   layerEnvelope(TumaApi, extraRoutes)
 ).pipe(
   Layer.provideMerge(ApiLive),
-  Layer.provide(Auth.layer)
+  Layer.provide(Auth.layer),
+  Layer.provide(layerAdminAuth)
 )
 
 export const layer = (options: StartOptions) => {

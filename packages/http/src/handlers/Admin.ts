@@ -1,0 +1,220 @@
+/**
+ * Handlers of the admin API (`/admin/v1`) over core's `Admin` and `WebhookAdmin`, and the operator
+ * authentication (`RequireAdmin`: bearer `TUMA_ADMIN_TOKEN`, compared in constant time; refused
+ * when no token is configured). Changing or revoking a key clears this process's auth cache.
+ */
+import { HttpApiBuilder, HttpServerRequest } from "@effect/platform"
+import { Admin } from "@tuma/core/Admin"
+import { WebhookAdmin } from "@tuma/core/webhooks/WebhookAdmin"
+import type { DeliveryView, WebhookEndpoint } from "@tuma/core/webhooks/WebhookStore"
+import { Effect, Layer, Redacted } from "effect"
+import { timingSafeEqual } from "node:crypto"
+import { TumaApi } from "../Api.js"
+import { AuthCache } from "../Auth.js"
+import { ServerConfig } from "../Config.js"
+import { requestUid, Unauthorized } from "../Envelope.js"
+import { toApiFailure } from "../Errors.js"
+import { RequireAdmin } from "../Security.js"
+
+const sameSecret = (a: string, b: string) => {
+  const x = Buffer.from(a)
+  const y = Buffer.from(b)
+  return x.length === y.length && timingSafeEqual(x, y)
+}
+
+export const layerAdminAuth = Layer.effect(
+  RequireAdmin,
+  Effect.map(ServerConfig, (config) => ({
+    adminBearer: () =>
+      Effect.gen(function*() {
+        if (config.adminToken === undefined) {
+          return yield* Effect.fail(Unauthorized.of({
+            message: "The admin API is disabled: start the server with TUMA_ADMIN_TOKEN set."
+          }))
+        }
+        const request = yield* HttpServerRequest.HttpServerRequest
+        const match = /^bearer\s+(.+)$/i.exec((request.headers["authorization"] ?? "").trim())
+        if (match === null || !sameSecret(match[1].trim(), Redacted.value(config.adminToken))) {
+          return yield* Effect.fail(Unauthorized.of({ message: "Invalid or missing admin token." }))
+        }
+      })
+  }))
+)
+
+/** Envelope of an admin answer. */
+const ok = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+  Effect.flatMap(
+    Effect.mapError(effect, (e: any) => toApiFailure(e)),
+    (data) => Effect.map(requestUid, (request_uid) => ({ success: true as const, request_uid, data }))
+  )
+const done = <E, R>(effect: Effect.Effect<unknown, E, R>) => ok(Effect.as(effect, { ok: true as const }))
+
+const iso = (d: Date | null) => (d === null ? null : d.toISOString())
+
+const endpointView = (e: WebhookEndpoint) => ({
+  uid: e.id,
+  account_uid: e.accountId,
+  api_key_uid: e.apiKeyId,
+  url: e.url,
+  enabled: e.enabled,
+  consecutive_failures: e.consecutiveFailures,
+  disabled_at: iso(e.disabledAt),
+  disabled_reason: e.disabledReason,
+  allow_private: e.allowPrivate,
+  created_at: e.createdAt.toISOString(),
+  updated_at: e.updatedAt.toISOString()
+})
+
+const deliveryView = (d: DeliveryView) => ({
+  uid: d.id,
+  endpoint_uid: d.endpointId,
+  event: d.event,
+  status: d.status,
+  message_uid: d.messageId,
+  recipient: d.recipient,
+  attempts: d.attempts,
+  next_attempt_at: iso(d.nextAttemptAt),
+  last_status: d.lastStatus,
+  last_error: d.lastError,
+  completed_at: iso(d.completedAt)
+})
+
+export const AdminAccountsLive = HttpApiBuilder.group(TumaApi, "adminAccounts", (handlers) =>
+  Effect.gen(function*() {
+    const admin = yield* Admin
+    const cache = yield* AuthCache
+    return handlers
+      .handle("createAccount", ({ payload }) => ok(admin.createAccount(payload)))
+      .handle("listAccounts", ({ urlParams }) => ok(admin.listAccounts(urlParams)))
+      .handle("getAccount", ({ path }) => ok(admin.getAccount(path.account_uid)))
+      .handle("suspendAccount", ({ path }) =>
+        ok(Effect.tap(admin.suspendAccount(path.account_uid), () => cache.invalidate)))
+      .handle("activateAccount", ({ path }) =>
+        ok(Effect.tap(admin.activateAccount(path.account_uid), () =>
+          cache.invalidate)))
+      .handle("issueApiKey", ({ payload }) =>
+        ok(admin.issueApiKey(payload)))
+      .handle("listApiKeys", ({ path }) =>
+        ok(admin.listApiKeys(path.account_uid)))
+      .handle("getApiKey", ({ path }) => ok(admin.getApiKey(path.key_uid)))
+      .handle(
+        "updateApiKey",
+        ({ path, payload }) => ok(Effect.tap(admin.updateApiKey(path.key_uid, payload), () => cache.invalidate))
+      )
+      .handle("revokeApiKey", ({ path }) => ok(Effect.tap(admin.revokeApiKey(path.key_uid), () => cache.invalidate)))
+  }))
+
+export const AdminWalletsLive = HttpApiBuilder.group(TumaApi, "adminWallets", (handlers) =>
+  Effect.gen(function*() {
+    const admin = yield* Admin
+    return handlers
+      .handle("purchaseCredits", ({ payload }) => ok(admin.purchaseCredits(payload)))
+      .handle("listWallets", ({ path }) => ok(admin.listWallets(path.account_uid)))
+      .handle("ledger", ({ path, urlParams }) => ok(admin.ledger(path.account_uid, urlParams)))
+      .handle("enableWallet", ({ path }) => ok(admin.setWalletEnabled(path.account_uid, path.country, true)))
+      .handle("disableWallet", ({ path }) => ok(admin.setWalletEnabled(path.account_uid, path.country, false)))
+      .handle("verifyRoute", ({ payload }) => ok(admin.verifyRoute(payload)))
+      .handle("listRoutes", ({ path }) => ok(admin.listRoutes(path.account_uid)))
+      .handle("removeRoute", ({ path }) => done(admin.removeRoute(path.account_uid, path.country)))
+      .handle("listMarkets", () => ok(admin.listMarkets))
+      .handle("openMarket", ({ path }) => ok(admin.setMarketOpen(path.country, true)))
+      .handle("closeMarket", ({ path }) => ok(admin.setMarketOpen(path.country, false)))
+  }))
+
+export const AdminSenderIdsLive = HttpApiBuilder.group(TumaApi, "adminSenderIds", (handlers) =>
+  Effect.gen(function*() {
+    const admin = yield* Admin
+    return handlers
+      .handle("listSenderIds", ({ urlParams }) => ok(admin.listSenderIds(urlParams)))
+      .handle("getSenderId", ({ path }) => ok(admin.getSenderId(path.sender_id_uid)))
+      .handle("getSenderIdDocument", ({ path }) =>
+        ok(Effect.map(admin.getSenderIdDocument(path.document_uid), ({ content, document }) => ({
+          document,
+          content_base64: Buffer.from(content).toString("base64")
+        }))))
+      .handle("grantSenderId", ({ payload }) =>
+        ok(admin.grantSenderId(payload)))
+      .handle("approveSenderId", ({ path }) =>
+        ok(admin.approveSenderId(path.sender_id_uid)))
+      .handle("rejectSenderId", ({ path, payload }) => ok(admin.rejectSenderId(path.sender_id_uid, payload.reason)))
+      .handle("suspendSenderId", ({ path, payload }) => ok(admin.suspendSenderId(path.sender_id_uid, payload.reason)))
+      .handle("reinstateSenderId", ({ path }) => ok(admin.reinstateSenderId(path.sender_id_uid)))
+      .handle("createRequirement", ({ payload }) => ok(admin.createRequirement(payload)))
+      .handle("listRequirements", ({ urlParams }) => ok(admin.listRequirements(urlParams)))
+      .handle("deleteRequirement", ({ path }) => done(admin.deleteRequirement(path.requirement_uid)))
+  }))
+
+export const AdminPolicyLive = HttpApiBuilder.group(TumaApi, "adminPolicy", (handlers) =>
+  Effect.gen(function*() {
+    const admin = yield* Admin
+    return handlers
+      .handle("addOptOut", ({ payload }) => ok(admin.addOptOut(payload)))
+      .handle("listOptOuts", ({ path }) => ok(admin.listOptOuts(path.account_uid)))
+      .handle("removeOptOut", ({ path }) => done(admin.removeOptOut(path.account_uid, path.recipient)))
+      .handle("addSpamRule", ({ payload }) => ok(admin.addSpamRule(payload)))
+      .handle("listSpamRules", ({ urlParams }) => ok(admin.listSpamRules(urlParams)))
+      .handle("removeSpamRule", ({ path }) => done(admin.removeSpamRule(path.rule_uid)))
+  }))
+
+export const AdminProvidersLive = HttpApiBuilder.group(TumaApi, "adminProviders", (handlers) =>
+  Effect.gen(function*() {
+    const admin = yield* Admin
+    return handlers
+      .handle("createProvider", ({ payload }) => ok(admin.createProvider(payload)))
+      .handle("listProviders", () => ok(admin.listProviders))
+      .handle("getProvider", ({ path }) => ok(admin.getProvider(path.provider_uid)))
+      .handle("enableProvider", ({ path }) => ok(admin.setProviderEnabled(path.provider_uid, true)))
+      .handle("disableProvider", ({ path }) => ok(admin.setProviderEnabled(path.provider_uid, false)))
+      .handle("creditProvider", ({ path, payload }) => ok(admin.creditProvider(path.provider_uid, payload)))
+      .handle("countryRoutes", ({ path }) => ok(admin.countryRoutes(path.country)))
+      .handle("setCountryRoutes", ({ path, payload }) => ok(admin.setCountryRoutes(path.country, payload)))
+  }))
+
+export const AdminWebhooksLive = HttpApiBuilder.group(TumaApi, "adminWebhooks", (handlers) =>
+  Effect.gen(function*() {
+    const webhooks = yield* WebhookAdmin
+    const withSecret = (r: { readonly endpoint: WebhookEndpoint; readonly secret: string }) => ({
+      endpoint: endpointView(r.endpoint),
+      secret: r.secret
+    })
+    return handlers
+      .handle("createWebhook", ({ payload }) =>
+        ok(Effect.map(
+          webhooks.createEndpoint({
+            apiKeyId: payload.api_key_uid,
+            url: payload.url,
+            allowPrivate: payload.allow_private
+          }),
+          withSecret
+        )))
+      .handle("listWebhooks", ({ urlParams }) =>
+        ok(Effect.map(
+          webhooks.listEndpoints({ accountId: urlParams.account_uid, apiKeyId: urlParams.api_key_uid }),
+          (list) => list.map(endpointView)
+        )))
+      .handle("getWebhook", ({ path }) => ok(Effect.map(webhooks.getEndpoint(path.webhook_uid), endpointView)))
+      .handle(
+        "regenerateWebhookSecret",
+        ({ path }) => ok(Effect.map(webhooks.regenerateSecret(path.webhook_uid), withSecret))
+      )
+      .handle("enableWebhook", ({ path }) => ok(Effect.map(webhooks.enableEndpoint(path.webhook_uid), endpointView)))
+      .handle("disableWebhook", ({ path, payload }) =>
+        ok(Effect.map(webhooks.disableEndpoint(path.webhook_uid, payload.reason ?? undefined), endpointView)))
+      .handle("listWebhookDeliveries", ({ path, urlParams }) =>
+        ok(Effect.map(
+          webhooks.listDeliveries(path.webhook_uid, { limit: urlParams.limit }),
+          (list) =>
+            list.map(deliveryView)
+        )))
+      .handle("redeliverWebhook", ({ path }) =>
+        ok(Effect.map(webhooks.redeliver(path.delivery_uid), (r) => ({ delivery_uid: r.deliveryId }))))
+  }))
+
+export const AdminLive = Layer.mergeAll(
+  AdminAccountsLive,
+  AdminWalletsLive,
+  AdminSenderIdsLive,
+  AdminPolicyLive,
+  AdminProvidersLive,
+  AdminWebhooksLive
+)
