@@ -9,7 +9,7 @@ import { Admin } from "@tuma/core/Admin"
 import type { RequestSenderIdInput } from "@tuma/core/SenderIds"
 import { fromJsonRequest, multiplyDecimal, SenderIdConfig, SenderIds } from "@tuma/core/SenderIds"
 import { RESERVED_SENDER_IDS } from "@tuma/domain"
-import { Effect, Either } from "effect"
+import { Effect, Either, TestClock } from "effect"
 import { forEachDriver } from "./harness.js"
 import { JPEG, newAccount, operatorStack, PDF, PNG, SAMPLE, TEXT, unique } from "./operatorFixtures.js"
 
@@ -117,6 +117,7 @@ forEachDriver(operatorStack, (it) => {
         submitted_document_uids: [],
         rejection_reason: null
       })
+      yield* TestClock.adjust("1 second") // newest request first
       const granted = yield* admin.grantSenderId({ account_uid: account.uid, sender_id: "Tuma", country: "TZ" })
       const listed = yield* senderIds.list(account.uid)
       expect(listed.map((r) => [r.sender_id, r.status, r.is_usable])).toEqual([
