@@ -1,0 +1,67 @@
+/**
+ * Rate limits (decisions §7) over a real socket: per key per window with 429, Retry-After and
+ * X-RateLimit-*; other keys unaffected. On PostgreSQL (TUMA_TEST_DATABASE_URL), two servers with
+ * their own connection pools share one database and together admit exactly the limit.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import type { TestServer } from "./harness.js"
+import { call, setupAccount, startServer, startServerOnPostgres, testDatabaseUrl } from "./harness.js"
+
+describe("per key per window (embedded store)", () => {
+  let server: TestServer
+  beforeAll(async () => {
+    server = await startServer({ rateLimit: { limit: 5, windowMillis: 60_000 } })
+  })
+  afterAll(() => server.close())
+
+  it("the request over the limit answers 429 with Retry-After and X-RateLimit-*", async () => {
+    const a = await server.run(setupAccount())
+    const statuses: Array<number> = []
+    for (let i = 0; i < 5; i++) statuses.push((await call(server, "GET", "/v1/balance", { key: a.live })).status)
+    expect(statuses).toEqual([200, 200, 200, 200, 200])
+    const over = await call(server, "GET", "/v1/balance", { key: a.live })
+    expect(over.status).toBe(429)
+    expect(over.body.success).toBe(false)
+    expect(over.body.error_code).toBe("RATE_LIMITED")
+    expect(over.body.request_uid).toBe(over.headers.get("x-request-id"))
+    expect(Number(over.headers.get("retry-after"))).toBeGreaterThan(0)
+    expect(over.headers.get("x-ratelimit-limit")).toBe("5")
+    expect(over.headers.get("x-ratelimit-remaining")).toBe("0")
+    expect(Number(over.headers.get("x-ratelimit-reset"))).toBeGreaterThan(0)
+    // a send over the limit is refused before acceptance
+    const send = await call(server, "POST", "/v1/sms/messages", {
+      key: a.live,
+      body: { recipient: "+255712345678", sender_id: "TUMA", body: "x" }
+    })
+    expect(send.status).toBe(429)
+    expect(send.body.acceptance_state).toBe("DEFINITELY_NOT_ACCEPTED")
+    // the account's other key has its own budget
+    expect((await call(server, "GET", "/v1/balance", { key: a.sandbox })).status).toBe(200)
+  })
+})
+
+describe.skipIf(testDatabaseUrl === undefined)("shared by several servers on one PostgreSQL", () => {
+  let one: TestServer
+  let two: TestServer
+  beforeAll(async () => {
+    one = await startServerOnPostgres({ rateLimit: { limit: 20, windowMillis: 60_000 } })
+    const { startServer: start } = await import("./harness.js")
+    const { postgres } = await import("@tuma/store-sql/Database")
+    two = await start({ rateLimit: { limit: 20, windowMillis: 60_000 } }, postgres((one as any).databaseUrl))
+  })
+  afterAll(async () => {
+    await two?.close()
+    await one?.close()
+  })
+
+  it("two servers together admit exactly the limit, under concurrency", async () => {
+    const a = await one.run(setupAccount())
+    const answers = await Promise.all(
+      Array.from({ length: 60 }, (_, i) => call(i % 2 === 0 ? one : two, "GET", "/v1/balance", { key: a.live }))
+    )
+    const ok = answers.filter((r) => r.status === 200).length
+    const limited = answers.filter((r) => r.status === 429).length
+    expect(ok).toBe(20)
+    expect(limited).toBe(40)
+  })
+})
