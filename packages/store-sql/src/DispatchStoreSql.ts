@@ -28,6 +28,23 @@ const isRetryable = (e: SqlError.SqlError): boolean => {
   return code === "40001" || code === "40P01"
 }
 
+/** Candidates of receipts as parallel arrays: receipt index, provider, ref, rank. */
+const flatCandidates = (receipts: ReadonlyArray<ReceiptRecord>) => {
+  const idx: Array<number> = []
+  const pids: Array<string> = []
+  const refs: Array<string> = []
+  const ranks: Array<number> = []
+  receipts.forEach((r, i) =>
+    r.candidates.forEach((c, rank) => {
+      idx.push(i)
+      pids.push(r.providerId)
+      refs.push(c)
+      ranks.push(rank)
+    })
+  )
+  return [idx, pids, refs, ranks] as const
+}
+
 interface MatchedReceipt {
   readonly messageId: string
   readonly partIndex: number
@@ -214,10 +231,15 @@ RETURNING p.message_id, p.part_index, o.state, o.delivery_status, o.error_code, 
   SELECT * FROM unnest($2::int[], $3::uuid[], $4::text[], $5::text[], $6::text[], $7::text[], $8::timestamptz[], $9::text[])
     AS r(i, pid, state, ds, err, reason, at, refs)
 ), c AS (
-  SELECT r.i, r.pid, x.ref, x.rank FROM r, unnest(string_to_array(r.refs, chr(1))) WITH ORDINALITY AS x(ref, rank)
+  SELECT * FROM unnest($10::int[], $11::uuid[], $12::text[], $13::int[]) AS c(i, pid, ref, rank)
 ), best AS (
+  -- one index lookup per candidate (whatever the statistics say)
   SELECT DISTINCT ON (c.i) c.i, p.message_id, p.part_index
-  FROM c JOIN message_parts p ON p.provider_id = c.pid AND p.provider_ref = c.ref
+  FROM c CROSS JOIN LATERAL (
+    SELECT p.message_id, p.part_index FROM message_parts p
+    WHERE p.provider_id = c.pid AND p.provider_ref = c.ref
+    LIMIT 1
+  ) p
   ORDER BY c.i, c.rank
 ), tgt AS (
   SELECT DISTINCT ON (b.message_id, b.part_index) b.message_id, b.part_index, r.state, r.ds, r.err, r.reason
@@ -230,21 +252,25 @@ RETURNING p.message_id, p.part_index, o.state, o.delivery_status, o.error_code, 
   FROM tgt t
   WHERE p.message_id = t.message_id AND p.part_index = t.part_index AND p.state NOT IN ('delivered', 'failed')
   RETURNING p.message_id, p.part_index, p.state, p.failure_reason, p.delivery_status
-), allp AS (
-  SELECT message_id, part_index, state, failure_reason, delivery_status, 1 AS fresh FROM upd
-  UNION ALL
-  SELECT p.message_id, p.part_index, p.state, p.failure_reason, p.delivery_status, 0
-  FROM message_parts p
-  WHERE p.message_id IN (SELECT message_id FROM upd)
-    AND NOT EXISTS (SELECT 1 FROM upd x WHERE x.message_id = p.message_id AND x.part_index = p.part_index)
-), agg AS (
+), ua AS (
   SELECT message_id,
-    CASE WHEN bool_or(state = 'failed') THEN 'failed'
-         WHEN count(*) FILTER (WHERE state = 'delivered') = count(*) THEN 'delivered'
-         ELSE 'sent' END AS status,
+    count(*) FILTER (WHERE state = 'delivered') AS d,
+    bool_or(state = 'failed') AS f,
     (array_agg(failure_reason ORDER BY part_index) FILTER (WHERE state = 'failed'))[1] AS reason,
-    (array_agg(delivery_status ORDER BY fresh DESC, part_index DESC) FILTER (WHERE delivery_status IS NOT NULL))[1] AS last_ds
-  FROM allp GROUP BY message_id
+    (array_agg(delivery_status ORDER BY part_index DESC))[1] AS ds
+  FROM upd GROUP BY message_id
+), agg AS (
+  -- parts as they were before this statement (the updated ones were neither delivered nor failed)
+  -- plus what this statement changed
+  SELECT p.message_id,
+    CASE WHEN bool_or(ua.f) OR bool_or(p.state = 'failed') THEN 'failed'
+         WHEN count(*) FILTER (WHERE p.state = 'delivered') + min(ua.d) = count(*) THEN 'delivered'
+         ELSE 'sent' END AS status,
+    COALESCE(min(ua.reason), (array_agg(p.failure_reason ORDER BY p.part_index) FILTER (WHERE p.state = 'failed'))[1])
+      AS reason,
+    min(ua.ds) AS last_ds
+  FROM ua JOIN message_parts p ON p.message_id = ua.message_id
+  GROUP BY p.message_id
 ), msg AS (
   UPDATE messages m SET
     status = a.status,
@@ -275,7 +301,8 @@ SELECT (SELECT count(*) FROM best)::int AS matched, (SELECT count(*) FROM pend):
         receipts.map((r) => r.errorCode),
         receipts.map((r) => r.failureReason),
         receipts.map((r) => r.receivedAt.toISOString()),
-        receipts.map((r) => r.candidates.join("\u0001"))
+        receipts.map((r) => r.candidates.join("\u0001")),
+        ...flatCandidates(receipts)
       ]
     ).pipe(Effect.map((rows) => rows[0]!))
 

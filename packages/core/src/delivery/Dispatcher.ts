@@ -48,6 +48,8 @@ export interface DeliveryOptions {
   readonly pollIntervalMs: number
   /** Outcomes gathered this long before a write (group commit). */
   readonly flushDelayMs: number
+  /** Writes (transactions) in progress at once; 1 keeps them strictly in order. */
+  readonly flushConcurrency: number
   readonly scheduleIntervalMs: number
   readonly reconcileIntervalMs: number
   /** An `Unknown` submit not confirmed by then fails (no refund). */
@@ -71,6 +73,7 @@ export const defaultDeliveryOptions: DeliveryOptions = {
   leaseMs: 120_000,
   pollIntervalMs: 1000,
   flushDelayMs: 2,
+  flushConcurrency: 3,
   scheduleIntervalMs: 1000,
   reconcileIntervalMs: 5000,
   unknownTimeoutMs: 15 * 60_000,
@@ -156,46 +159,84 @@ export const layerWriter: Layer.Layer<DeliveryWriter, never, DispatchStore> = La
     let current = newBuffer()
     const wake = yield* Queue.sliding<void>(1)
 
-    const flushOnce = Effect.gen(function*() {
-      const b = current
-      if (b.size === 0) return
-      current = newBuffer()
-      const now = new Date(yield* Clock.currentTimeMillis)
-      const t0 = performance.now()
-      const batch: DispatchBatch = {
-        now,
-        owner,
-        sent: b.sent,
-        failed: b.failed,
-        requeued: b.requeued,
-        creditReturns: b.creditReturns,
-        receipts: b.receipts,
-        lateAcceptances: b.lateAcceptances,
-        optOuts: b.optOuts
-      }
-      yield* store.apply(batch).pipe(
-        Effect.tapErrorCause((cause) =>
-          Effect.sync(() => void (stats.lastError = Cause.pretty(cause))).pipe(
-            Effect.zipRight(Effect.logWarning("delivery write failed; retrying", cause))
-          )
-        ),
-        Effect.sandbox,
-        Effect.retry(Schedule.exponential("100 millis").pipe(Schedule.union(Schedule.spaced("5 seconds"))))
-      )
-      stats.flushes++
-      stats.records += b.size
-      stats.applyMs += performance.now() - t0
-      yield* Deferred.succeed(b.done, undefined)
-    }).pipe(Effect.orDie)
+    // Flushes may overlap (`flushConcurrency`); a record that depends on one still being written
+    // (a receipt for a part being recorded, a late answer for a message being recorded) waits for it.
+    const pendingKeys = new Map<string, Deferred.Deferred<void>>()
+    const partKey = (providerId: string, ref: string) => `${providerId}\u0001${ref}`
 
+    const applyBuffer = (b: Buffer) =>
+      Effect.gen(function*() {
+        const now = new Date(yield* Clock.currentTimeMillis)
+        const t0 = performance.now()
+        const batch: DispatchBatch = {
+          now,
+          owner,
+          sent: b.sent,
+          failed: b.failed,
+          requeued: b.requeued,
+          creditReturns: b.creditReturns,
+          receipts: b.receipts,
+          lateAcceptances: b.lateAcceptances,
+          optOuts: b.optOuts
+        }
+        yield* store.apply(batch).pipe(
+          Effect.tapErrorCause((cause) =>
+            Effect.sync(() => void (stats.lastError = Cause.pretty(cause))).pipe(
+              Effect.zipRight(Effect.logWarning("delivery write failed; retrying", cause))
+            )
+          ),
+          Effect.sandbox,
+          Effect.retry(Schedule.exponential("100 millis").pipe(Schedule.union(Schedule.spaced("5 seconds"))))
+        )
+        stats.flushes++
+        stats.records += b.size
+        stats.applyMs += performance.now() - t0
+      }).pipe(
+        Effect.orDie,
+        Effect.ensuring(Effect.suspend(() => {
+          for (const r of b.sent) {
+            pendingKeys.delete(`m:${r.messageId}`)
+            for (const p of r.parts) if (p.ref !== null) pendingKeys.delete(partKey(r.providerId, p.ref))
+          }
+          return Deferred.succeed(b.done, undefined)
+        }))
+      )
+
+    /** Takes the current buffer (registering what it records) for one flush. */
+    const takeBuffer = (): Buffer | null => {
+      const b = current
+      if (b.size === 0) return null
+      current = newBuffer()
+      for (const r of b.sent) {
+        pendingKeys.set(`m:${r.messageId}`, b.done)
+        for (const p of r.parts) if (p.ref !== null) pendingKeys.set(partKey(r.providerId, p.ref), b.done)
+      }
+      return b
+    }
+
+    const permits = yield* Effect.makeSemaphore(Math.max(1, cfg.flushConcurrency))
+    const scope = yield* Effect.scope
     yield* Effect.gen(function*() {
       while (true) {
         yield* Queue.take(wake)
         if (cfg.flushDelayMs > 0 && current.size < MAX_FLUSH) yield* Effect.sleep(cfg.flushDelayMs)
-        yield* flushOnce
+        yield* permits.take(1)
+        const b = takeBuffer()
+        if (b === null) {
+          yield* permits.release(1)
+          continue
+        }
+        yield* Effect.forkIn(applyBuffer(b).pipe(Effect.ensuring(permits.release(1))), scope)
       }
     }).pipe(Effect.interruptible, Effect.forkScoped)
-    yield* Effect.addFinalizer(() => flushOnce.pipe(Effect.ignore))
+    yield* Effect.addFinalizer(() =>
+      permits.withPermits(Math.max(1, cfg.flushConcurrency))(
+        Effect.suspend(() => {
+          const b = takeBuffer()
+          return b === null ? Effect.void : applyBuffer(b)
+        })
+      ).pipe(Effect.ignore)
+    )
 
     const unsafePush = <K extends Key>(key: K, item: Item<K>): Buffer => {
       const b = current
@@ -204,8 +245,28 @@ export const layerWriter: Layer.Layer<DeliveryWriter, never, DispatchStore> = La
       if (b.size === 1 || b.size >= MAX_FLUSH) Queue.unsafeOffer(wake, undefined)
       return b
     }
+    const dependencies = <K extends Key>(key: K, item: Item<K>): Array<Deferred.Deferred<void>> => {
+      const out: Array<Deferred.Deferred<void>> = []
+      if (key === "receipts") {
+        const r = item as ReceiptRecord
+        for (const c of r.candidates) {
+          const d = pendingKeys.get(partKey(r.providerId, c))
+          if (d !== undefined) out.push(d)
+        }
+      } else if (key === "lateAcceptances") {
+        const d = pendingKeys.get(`m:${(item as LateAcceptanceRecord).messageId}`)
+        if (d !== undefined) out.push(d)
+      }
+      return out
+    }
     const write = <K extends Key>(key: K, item: Item<K>): Effect.Effect<void> =>
-      Effect.suspend(() => Deferred.await(unsafePush(key, item).done))
+      Effect.suspend(() => {
+        const deps = dependencies(key, item)
+        if (deps.length === 0) return Deferred.await(unsafePush(key, item).done)
+        return Effect.forEach(deps, Deferred.await, { discard: true }).pipe(
+          Effect.zipRight(Effect.suspend(() => Deferred.await(unsafePush(key, item).done)))
+        )
+      })
 
     return { owner, write, unsafePush: (key, item) => void unsafePush(key, item), stats }
   })
