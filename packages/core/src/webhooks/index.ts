@@ -1,4 +1,5 @@
 export * from "./ports.js"
+export * from "./SystemSms.js"
 export * from "./WebhookAdmin.js"
 export * from "./WebhookConfig.js"
 export * from "./WebhookStore.js"
