@@ -237,6 +237,8 @@ const G_TALLIES = new Tallies()
 const U_TALLIES = new Tallies()
 /** [start, end) code-unit ranges removed from both forms (reused between calls). */
 const REMOVED: Array<number> = []
+/** Pieces of the GSM-7 text (reused between calls). */
+const G_PIECES: Array<string> = []
 
 /** The body without the removed ranges. */
 const withoutRemoved = (body: string, removed: ReadonlyArray<number>): string => {
@@ -270,7 +272,8 @@ const convert = (body: string, start: number, prefixExt: number, concatenated: b
   let pairs = 0 // surrogate pairs
   let conversions = 0 // code points the GSM-7 form rewrites or drops beyond the removals
   let gExtra = prefixExt // septets of the GSM-7 form beyond one per code unit
-  let gOut = ""
+  const gOut = G_PIECES
+  gOut.length = 0
   let gFrom = 0
   const removed = REMOVED
   removed.length = 0
@@ -304,7 +307,7 @@ const convert = (body: string, start: number, prefixExt: number, concatenated: b
       removed.push(at, i + 1)
       uTallies.add(cp, "")
       if (firstKept < 0) {
-        if (at > gFrom) gOut += body.slice(gFrom, at)
+        if (at > gFrom) gOut.push(body.slice(gFrom, at))
         gFrom = i + 1
         gTallies.add(cp, "")
       }
@@ -318,7 +321,8 @@ const convert = (body: string, start: number, prefixExt: number, concatenated: b
     }
     conversions++
     const rep = replacementOf(cp, k)
-    gOut += at > gFrom ? body.slice(gFrom, at) + rep : rep
+    if (at > gFrom) gOut.push(body.slice(gFrom, at))
+    if (rep.length > 0) gOut.push(rep)
     gFrom = i + 1
     gTallies.add(cp, rep)
     for (let r = 0; r < rep.length; r++) gExtra += GSM7_UNITS[rep.charCodeAt(r)] - 1
@@ -337,7 +341,8 @@ const convert = (body: string, start: number, prefixExt: number, concatenated: b
     notice = unicodeNotice(firstKept, removals)
   } else {
     unicode = false
-    text = gFrom === 0 ? body : gFrom < n ? gOut + body.slice(gFrom) : gOut
+    if (gFrom > 0 && gFrom < n) gOut.push(body.slice(gFrom))
+    text = gFrom === 0 ? body : gOut.join("")
     segments = segmentsFor("GSM-7", text.length + gExtra, text, concatenated)
     // Conversion never raises the price (only ellipses can make GSM-7 dearer than Unicode).
     if (conversions > 0 && segments > Math.ceil(uUnits / UCS_PER_SMS)) {
