@@ -24,11 +24,15 @@ export const ALL_SCOPES = ["sms:read", "sms:send", "sender-ids:read", "sender-id
 
 const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 
-/** A new key, `tuma_live_<32 base62>` or `tuma_test_<32 base62>` (decisions §2). */
+/** A new key, `tuma_live_<40 base62>` or `tuma_test_<40 base62>` (decisions §2); characters are
+ * drawn without modulo bias (bytes ≥ 248 are discarded). */
 export const generateApiKey = (mode: ApiKeyMode): string => {
-  const bytes = randomBytes(32)
   let s = ""
-  for (const b of bytes) s += BASE62[b % 62]
+  while (s.length < 40) {
+    for (const b of randomBytes(48)) {
+      if (b < 248 && s.length < 40) s += BASE62[b % 62]
+    }
+  }
   return `tuma_${mode}_${s}`
 }
 
