@@ -1,0 +1,80 @@
+/**
+ * Delivery-webhook workers assembled over the SQL store (webhook engineer; docs/webhooks.md):
+ * `tuma serve` runs them next to the HTTP server and the delivery workers, `tuma worker` too.
+ * Needs `SqlClient`, `Send` and `Ids` in context (the store layer provides them).
+ *
+ * Environment (all optional): TUMA_WEBHOOK_RETRY_DELAYS, TUMA_WEBHOOK_TIMEOUT,
+ * TUMA_WEBHOOK_DISABLE_AFTER, TUMA_WEBHOOK_CONCURRENCY, TUMA_WEBHOOK_POLL, TUMA_WEBHOOK_UTC_OFFSET
+ * (core WebhookConfig); TUMA_WEBHOOK_SIGNATURE_HEADER, TUMA_WEBHOOK_ALLOW (HTTP sender);
+ * TUMA_SMTP_URL, TUMA_MAIL_FROM (e-mail notices); TUMA_SYSTEM_ACCOUNT_ID, TUMA_SYSTEM_SENDER_ID
+ * (SMS notices through Tuma's own send pipeline).
+ */
+import { SqlClient } from "@effect/sql"
+import type { Ids, Send } from "@tuma/core"
+import { layerSystemSmsFromSend, systemSmsSettingsFromEnv } from "@tuma/core/webhooks/SystemSms"
+import { WebhookAdmin } from "@tuma/core/webhooks/WebhookAdmin"
+import { settingsFromEnv, WebhookConfig } from "@tuma/core/webhooks/WebhookConfig"
+import { layerWebhookWorkers } from "@tuma/core/webhooks/WebhookWorkers"
+import { layerMailerFromEnv } from "@tuma/providers/mail/SmtpMailer"
+import { layerHttpWebhookSender, webhookSenderOptionsFromEnv } from "@tuma/providers/webhook/HttpWebhookSender"
+import * as WebhookStoreSql from "@tuma/store-sql/WebhookStoreSql"
+import { Effect, Layer } from "effect"
+import { DEMO_EMAIL } from "./Demo.js"
+
+export interface WebhookWorkerOptions {
+  /** Defaults to `TUMA_SYSTEM_ACCOUNT_ID`; `tuma serve --demo` passes the demo account. */
+  readonly systemAccountId?: string | undefined
+}
+
+/** The webhook workers (fan-in from the final-state transaction, HTTP attempts, notices). */
+export const layer = (
+  options: WebhookWorkerOptions = {},
+  env: Record<string, string | undefined> = process.env
+): Layer.Layer<never, never, SqlClient.SqlClient | Send | Ids> => {
+  const sms = systemSmsSettingsFromEnv(env)
+  return Layer.discard(layerWebhookWorkers).pipe(
+    Layer.provide(
+      Layer.mergeAll(
+        WebhookStoreSql.layer,
+        layerHttpWebhookSender(webhookSenderOptionsFromEnv(env)),
+        Layer.sync(WebhookConfig, () => settingsFromEnv(env)),
+        layerMailerFromEnv(env),
+        layerSystemSmsFromSend({ ...sms, accountId: options.systemAccountId ?? sms.accountId })
+      )
+    )
+  )
+}
+
+/** The demo account's id, if the store has one. */
+export const demoAccountId: Effect.Effect<string | undefined, never, SqlClient.SqlClient> = Effect.flatMap(
+  SqlClient.SqlClient,
+  (sql) =>
+    sql<{ id: string }>`SELECT id FROM accounts WHERE email = ${DEMO_EMAIL}`.pipe(
+      Effect.map((rows) => rows[0]?.id),
+      Effect.orDie
+    )
+)
+
+/**
+ * `tuma serve --demo --demo-webhook <url>`: registers `url` as a webhook endpoint of the demo live
+ * key (allowed even on loopback) and answers the secret to print once. When the URL is already
+ * registered for that key (a restart), the endpoint is re-enabled and its secret regenerated.
+ */
+export const registerDemoWebhook = (url: string) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const admin = yield* WebhookAdmin
+    const [key] = yield* sql<{ id: string }>`
+      SELECT k.id FROM api_keys k JOIN accounts a ON a.id = k.account_id
+      WHERE a.email = ${DEMO_EMAIL} AND k.mode = 'live' AND k.revoked_at IS NULL
+      ORDER BY k.created_at LIMIT 1`.pipe(Effect.orDie)
+    if (key === undefined) return yield* Effect.dieMessage("--demo-webhook: the store has no demo live key")
+    const existing = (yield* admin.listEndpoints({ apiKeyId: key.id })).find((e) => e.url === url)
+    if (existing === undefined) {
+      const { endpoint, secret } = yield* admin.createEndpoint({ apiKeyId: key.id, url, allowPrivate: true })
+      return { endpointId: endpoint.id, secret }
+    }
+    yield* admin.enableEndpoint(existing.id)
+    const { secret } = yield* admin.regenerateSecret(existing.id)
+    return { endpointId: existing.id, secret }
+  })
