@@ -255,7 +255,7 @@ const withoutRemoved = (body: string, removed: ReadonlyArray<number>): string =>
 const unicodeNotice = (firstKept: number, removals: number): string =>
   `Sent as Unicode (${UCS_PER_SMS} characters per SMS): GSM-7 cannot carry "${String.fromCodePoint(firstKept)}" (${
     nameOf(firstKept)
-  }), so the text is sent as written${removals > 0 ? " (emoji removed)" : ""}.`
+  }), so the text is sent as written${removals > 0 ? ", except the removals listed in changes" : ""}.`
 
 /**
  * The slow path, from `start`, the first code unit outside GSM-7 (everything before it is GSM-7,
@@ -293,7 +293,7 @@ const convert = (body: string, start: number, prefixExt: number, concatenated: b
     const at = i
     let cp = c
     let w = 1
-    if (k === K_UNSTORABLE && c <= 0xdbff && i + 1 < n && isLow(body.charCodeAt(i + 1))) {
+    if (k === K_UNSTORABLE && c >= 0xd800 && c <= 0xdbff && i + 1 < n && isLow(body.charCodeAt(i + 1))) {
       cp = ((c - 0xd800) << 10) + (body.charCodeAt(i + 1) - 0xdc00) + 0x10000
       w = 2
       pairs++

@@ -219,6 +219,12 @@ describe("analyzeBody: conversion rules (spec §2.9)", () => {
       change("U+DC00", "<surrogate-DC00>", 1, "")
     ])
     expect(analyzeBody("Ж\u0000").text).toBe("Ж")
+    // NUL before a lone low surrogate is not a surrogate pair.
+    const nul = analyzeBody("\u0000\uDC00Ж")
+    expect(nul.text).toBe("Ж")
+    expect(nul.encoding.characters).toBe(1)
+    expect(nul.encoding.changes.map((c) => c.character)).toEqual(["U+0000", "U+DC00"])
+    expect(analyzeBody("a\u0000\uDC00b").text).toBe("ab")
   })
 })
 
@@ -250,7 +256,7 @@ describe("analyzeBody: scripts GSM-7 cannot carry", () => {
     )
     expect(analyzeBody("“Hi” 😀 中").encoding.notice).toBe(
       "Sent as Unicode (70 characters per SMS): GSM-7 cannot carry \"中\" (CJK UNIFIED IDEOGRAPH-4E2D)," +
-        " so the text is sent as written (emoji removed)."
+        " so the text is sent as written, except the removals listed in changes."
     )
   })
 
@@ -261,7 +267,7 @@ describe("analyzeBody: scripts GSM-7 cannot carry", () => {
     expect(r.encoding.final).toBe("Unicode")
     expect(r.encoding.converted).toBe(true)
     expect(r.encoding.changes).toEqual([change("U+1F600", "GRINNING FACE", 1, "")])
-    expect(r.encoding.notice).toContain("(emoji removed)")
+    expect(r.encoding.notice).toContain("except the removals listed in changes")
   })
 
   it("a message that is Unicode only because of emoji becomes GSM-7", () => {
