@@ -46,11 +46,14 @@ export const SandboxMessage = Schema.Struct({
   delivered_at: Timestamp
 }).annotations({ identifier: "SandboxMessage" })
 
-export const GetMessageResponse = Schema.Struct({
-  ...successFields,
-  mode: Schema.optional(Schema.Literal("sandbox")),
-  data: Schema.Union(MessageEntry, SandboxMessage)
-}).annotations({ identifier: "GetMessageResponse" })
+/** Live and sandbox answers are told apart by `mode` (a union of whole bodies, so encoding never
+ * mistakes a live message for the sandbox shape). */
+export const GetMessageResponse = Schema.Union(
+  Schema.Struct({ ...successFields, data: MessageEntry }).annotations({ identifier: "GetMessageResponse" }),
+  Schema.Struct({ ...successFields, mode: Schema.Literal("sandbox"), data: SandboxMessage }).annotations({
+    identifier: "GetSandboxMessageResponse"
+  })
+)
 
 /** decisions §15 */
 export const CampaignFailure = Schema.Struct({

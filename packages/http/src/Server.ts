@@ -33,6 +33,7 @@ import { TumaApi } from "./Api.js"
 import * as Auth from "./Auth.js"
 import type { ServerOptions } from "./Config.js"
 import { ServerConfig } from "./Config.js"
+import * as DeliveryWorkers from "./DeliveryWorkers.js"
 import { AdminLive, layerAdminAuth } from "./handlers/Admin.js"
 import { SenderIdsLive } from "./handlers/SenderIds.js"
 import { SmsLive } from "./handlers/Sms.js"
@@ -51,6 +52,10 @@ export interface StartOptions {
   readonly database: Database.DatabaseConfig
   /** The node server to listen with (the CLI keeps a handle to stop accepting on shutdown). */
   readonly nodeServer?: NodeServer | undefined
+  /** Run the delivery workers in this process too (`tuma serve` does; tests usually do not). */
+  readonly workers?: boolean | undefined
+  /** An already built store (`layerStore`), e.g. seeded before the workers start. */
+  readonly store?: Layer.Layer<Layer.Layer.Success<ReturnType<typeof layerStore>>> | undefined
 }
 
 /** The store and the use cases over it. */
@@ -95,11 +100,14 @@ export const layer = (options: StartOptions) => {
     port: options.server.port,
     host: options.server.host
   })
-  return HttpApiBuilder.serve().pipe(
+  const app = options.workers === true
+    ? Layer.merge(HttpApiBuilder.serve(), DeliveryWorkers.layer())
+    : HttpApiBuilder.serve()
+  return app.pipe(
     Layer.provide(layerHttp),
     Layer.provideMerge(node),
     Layer.provideMerge(Auth.AuthCache.layer),
-    Layer.provideMerge(layerStore(options.database)),
+    Layer.provideMerge(options.store ?? layerStore(options.database)),
     Layer.provideMerge(config)
   )
 }

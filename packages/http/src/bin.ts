@@ -2,14 +2,14 @@
 /**
  * The `tuma` command.
  *
- *   tuma serve [--port N] [--host H] [--data-dir DIR] [--demo]
+ *   tuma serve [--port N] [--host H] [--data-dir DIR] [--demo]   HTTP server + delivery workers
  *   tuma worker [--data-dir DIR]   (delivery workers alone; TUMA_DELIVERY_* in DeliveryWorkers.ts)
  *   tuma <operator command> …      (see `tuma help`)
  *
  * Configuration from flags and environment: PORT, HOST, DATABASE_URL (PostgreSQL; otherwise the
  * embedded database in TUMA_DATA_DIR, default ./.tuma/data), TUMA_ADMIN_TOKEN,
  * TUMA_RATE_LIMIT_PER_MINUTE, TUMA_AUTH_MISSING_SCOPE_STATUS (401|403), TUMA_TRUSTED_PROXIES
- * (comma-separated CIDRs), TUMA_AUTH_CACHE_MS.
+ * (comma-separated CIDRs), TUMA_AUTH_CACHE_MS, TUMA_WORKERS=0 (serve without delivery workers).
  */
 import * as Database from "@tuma/store-sql/Database"
 import { Effect, Exit, Layer, Scope } from "effect"
@@ -59,11 +59,10 @@ const serve = async (argv: ReadonlyArray<string>) => {
   const scope = Effect.runSync(Scope.make())
   const close = (exit: Exit.Exit<unknown, unknown>) => Effect.runPromise(Scope.close(scope, exit))
   try {
-    const context = await Effect.runPromise(
-      Layer.buildWithScope(Server.layer({ server, database, nodeServer }), scope)
-    )
+    // the store first: the demo account (and its provider) must exist before the workers load providers
+    const store = await Effect.runPromise(Layer.buildWithScope(Server.layerStore(database), scope))
     if (values.demo) {
-      const keys = await Effect.runPromise(Effect.provide(seedDemo, context))
+      const keys = await Effect.runPromise(Effect.provide(seedDemo, store))
       if (keys !== undefined) {
         console.log(`demo live key: ${keys.liveKey}`)
         console.log(`demo sandbox key: ${keys.sandboxKey}`)
@@ -71,6 +70,18 @@ const serve = async (argv: ReadonlyArray<string>) => {
         console.log("demo: the store already has an account; its keys were printed when it was created")
       }
     }
+    const context = await Effect.runPromise(
+      Layer.buildWithScope(
+        Server.layer({
+          server,
+          database,
+          nodeServer,
+          workers: env.TUMA_WORKERS !== "0",
+          store: Layer.succeedContext(store)
+        }),
+        scope
+      )
+    )
     const url = await Effect.runPromise(Effect.provide(Server.address, context))
     console.log(`listening on ${url}`)
   } catch (error) {

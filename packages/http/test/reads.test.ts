@@ -3,6 +3,8 @@
  * both balance paths, list with filters and meta, read one (own → 200, another account's → 404,
  * malformed → 422), profile, sender-ID list and requirements on both paths.
  */
+import { SqlClient } from "@effect/sql"
+import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { TestServer } from "./harness.js"
@@ -86,6 +88,20 @@ describe("messages", () => {
     const malformed = await call(server, "GET", "/v1/sms/messages/123", { key: a.live })
     expect(malformed.status).toBe(422)
     expect(malformed.body.message).toBe("Message UID must be a valid UUID.")
+  })
+
+  it("a delivered message reads as the full live entry, not the sandbox shape", async () => {
+    await server.run(
+      Effect.flatMap(
+        SqlClient.SqlClient,
+        (sql) =>
+          sql`UPDATE messages SET status = 'delivered', sent_at = now(), delivered_at = now() WHERE id = ${sentUids[1]}`
+      )
+    )
+    const r = await call(server, "GET", `/v1/sms/messages/${sentUids[1]}`, { key: a.live })
+    expect(r.body.mode).toBeUndefined()
+    expect(r.body.data).toMatchObject({ uid: sentUids[1], status: "delivered", recipient: "+255712345601", units: 1 })
+    expect(r.body.data.delivered_at).toEqual(expect.any(String))
   })
 
   it("another account's list does not show them", async () => {
