@@ -7,12 +7,15 @@
  *   1. claim the idempotency key: INSERT … ON CONFLICT DO UPDATE … WHERE expired. A concurrent
  *      transaction holding the same key blocks here until it commits (→ we replay it) or rolls
  *      back (→ we own the key).
- *   2. (several wallets only) lock the wallets in id order, so two sends never deadlock.
- *   3. conditional debits + ledger rows in one statement:
+ *   2. the campaign row.
+ *   3. the messages and, for `queued` ones, their dispatch_queue rows in one statement.
+ *   4. (several wallets only) lock the wallets in id order, so two sends never deadlock.
+ *   5. conditional debits + ledger rows in one statement:
  *      UPDATE wallets SET balance = balance - n WHERE balance >= n RETURNING … → INSERT ledger.
  *      A wallet that cannot cover its debit is not updated; the transaction is then rolled back.
- *   4. the campaign row.
- *   5. the messages and, for `queued` ones, their dispatch_queue rows in one statement.
+ *
+ * The debit comes last so that the wallet row — the one hot row every send of an account
+ * touches — stays locked only from the debit to COMMIT, not while 1,000 messages are written.
  *
  * A serialization failure or deadlock (40001/40P01) retries the whole transaction.
  */
@@ -113,6 +116,33 @@ export const make = Effect.gen(function*() {
         }
       }
 
+      const c = plan.campaign
+      if (c !== undefined) {
+        yield* sql`INSERT INTO campaigns (id, account_id, api_key_id, api_version, name, sender_id, status,
+            recipient_count, queued_count, failed_count, units, failures, scheduled_at, created_at, updated_at)
+          VALUES (${c.id}, ${c.account_id}, ${c.api_key_id}, ${c.api_version}, ${c.name}, ${c.sender_id}, ${c.status},
+            ${c.recipient_count}, ${c.queued_count}, ${c.failed_count}, ${c.units},
+            ${JSON.stringify(c.failures)}::jsonb, ${c.scheduled_at}, ${c.created_at}, ${c.created_at})`
+      }
+
+      if (items.length > 0) {
+        const col = <K extends keyof (typeof items)[number]>(k: K) => items.map((m) => m[k])
+        yield* sql`WITH m AS (
+            INSERT INTO messages (id, account_id, api_key_id, campaign_id, market_id, country, recipient, sender_id,
+              text, encoding, parts, units, channel, status, idempotency_key, created_at, scheduled_at, queued_at,
+              updated_at)
+            SELECT u.id, ${common.account_id}::uuid, ${common.api_key_id}::uuid, ${common.campaign_id}::uuid,
+              u.market_id, u.country, u.recipient, ${common.sender_id}, u.text, u.encoding, u.parts, u.units,
+              ${common.channel}, ${common.status}, ${common.idempotency_key}, ${common.created_at}::timestamptz,
+              ${common.scheduled_at}::timestamptz, ${common.queued_at}::timestamptz, ${common.created_at}::timestamptz
+            FROM unnest(${col("id")}::uuid[], ${col("market_id")}::uuid[], ${col("country")}::text[],
+              ${col("recipient")}::text[], ${col("text")}::text[], ${col("encoding")}::text[], ${col("parts")}::int[],
+              ${col("units")}::int[]) AS u(id, market_id, country, recipient, text, encoding, parts, units)
+            RETURNING id, account_id, status)
+          INSERT INTO dispatch_queue (message_id, account_id, available_at, created_at)
+          SELECT m.id, m.account_id, ${plan.now}::timestamptz, ${plan.now}::timestamptz FROM m
+          WHERE m.status = 'queued'`
+      }
       const debits = plan.debits.filter((d) => d.units > 0)
       if (debits.length > 0) {
         const walletIds = debits.map((d) => d.wallet_id)
@@ -146,33 +176,6 @@ export const make = Effect.gen(function*() {
         }
       }
 
-      const c = plan.campaign
-      if (c !== undefined) {
-        yield* sql`INSERT INTO campaigns (id, account_id, api_key_id, api_version, name, sender_id, status,
-            recipient_count, queued_count, failed_count, units, failures, scheduled_at, created_at, updated_at)
-          VALUES (${c.id}, ${c.account_id}, ${c.api_key_id}, ${c.api_version}, ${c.name}, ${c.sender_id}, ${c.status},
-            ${c.recipient_count}, ${c.queued_count}, ${c.failed_count}, ${c.units},
-            ${JSON.stringify(c.failures)}::jsonb, ${c.scheduled_at}, ${c.created_at}, ${c.created_at})`
-      }
-
-      if (items.length > 0) {
-        const col = <K extends keyof (typeof items)[number]>(k: K) => items.map((m) => m[k])
-        yield* sql`WITH m AS (
-            INSERT INTO messages (id, account_id, api_key_id, campaign_id, market_id, country, recipient, sender_id,
-              text, encoding, parts, units, channel, status, idempotency_key, created_at, scheduled_at, queued_at,
-              updated_at)
-            SELECT u.id, ${common.account_id}::uuid, ${common.api_key_id}::uuid, ${common.campaign_id}::uuid,
-              u.market_id, u.country, u.recipient, ${common.sender_id}, u.text, u.encoding, u.parts, u.units,
-              ${common.channel}, ${common.status}, ${common.idempotency_key}, ${common.created_at}::timestamptz,
-              ${common.scheduled_at}::timestamptz, ${common.queued_at}::timestamptz, ${common.created_at}::timestamptz
-            FROM unnest(${col("id")}::uuid[], ${col("market_id")}::uuid[], ${col("country")}::text[],
-              ${col("recipient")}::text[], ${col("text")}::text[], ${col("encoding")}::text[], ${col("parts")}::int[],
-              ${col("units")}::int[]) AS u(id, market_id, country, recipient, text, encoding, parts, units)
-            RETURNING id, account_id, status)
-          INSERT INTO dispatch_queue (message_id, account_id, available_at, created_at)
-          SELECT m.id, m.account_id, ${plan.now}::timestamptz, ${plan.now}::timestamptz FROM m
-          WHERE m.status = 'queued'`
-      }
       return AcceptOutcome.Accepted()
     })
 

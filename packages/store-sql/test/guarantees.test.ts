@@ -101,11 +101,11 @@ forEachDriver(stack, (it, driver) => {
       expect(yield* stateOf(account.id)).toMatchObject({ campaigns: 1, messages: 20, balance: 980, ledger: 980 })
     }))
 
-  it.live("a transaction failing after the debit (duplicate message id) leaves no trace", () =>
+  it.live("a transaction failing half-way (duplicate message id) leaves no trace", () =>
     Effect.gen(function*() {
       const { account, caller } = yield* setupAccount({ balances: { TZ: 10 } })
       const before = yield* stateOf(account.id)
-      // an Ids service that hands out the same id twice: the messages INSERT fails after the debit
+      // an Ids service that hands out the same id twice: the messages INSERT fails mid-transaction
       const sameId = Layer.succeed(Ids, {
         uuidV4: Effect.succeed("11111111-1111-4111-8111-111111111111"),
         uuidV7: Effect.succeed("11111111-1111-4111-8111-111111111111")
@@ -131,25 +131,72 @@ forEachDriver(stack, (it, driver) => {
       })
     }))
 
-  it.live("a transaction failing at its last statement (dispatch queue) leaves no trace", () =>
+  /** Runs `eff` with a trigger `timing` on `table` raising for this account's rows, then drops it. */
+  const withFailingTrigger = <A, E, R>(
+    accountId: string,
+    table: string,
+    timing: "dispatch" | "commit",
+    eff: Effect.Effect<A, E, R>
+  ) =>
     Effect.gen(function*() {
-      const send = yield* Send
       const sql = yield* SqlClient.SqlClient
-      const { account, caller } = yield* setupAccount({ balances: { TZ: 10 } })
-      const before = yield* stateOf(account.id)
-      const fn = `fail_queue_${account.id.replace(/-/g, "")}`
+      const fn = `fail_${timing}_${accountId.replace(/-/g, "")}`
       yield* sql.unsafe(`CREATE FUNCTION ${fn}() RETURNS trigger LANGUAGE plpgsql AS $$
         BEGIN
-          IF NEW.account_id = '${account.id}' THEN RAISE EXCEPTION 'injected failure'; END IF;
+          IF NEW.account_id = '${accountId}' THEN RAISE EXCEPTION 'injected failure'; END IF;
           RETURN NEW;
         END $$`)
-      yield* sql.unsafe(`CREATE TRIGGER ${fn} BEFORE INSERT ON dispatch_queue FOR EACH ROW EXECUTE FUNCTION ${fn}()`)
+      yield* sql.unsafe(
+        timing === "commit"
+          // a deferred constraint trigger fires at COMMIT: after the debit and every other write
+          ? `CREATE CONSTRAINT TRIGGER ${fn} AFTER INSERT ON ${table} DEFERRABLE INITIALLY DEFERRED
+             FOR EACH ROW EXECUTE FUNCTION ${fn}()`
+          : `CREATE TRIGGER ${fn} BEFORE INSERT ON ${table} FOR EACH ROW EXECUTE FUNCTION ${fn}()`
+      )
+      return yield* Effect.ensuring(
+        eff,
+        Effect.orDie(Effect.zipRight(
+          sql.unsafe(`DROP TRIGGER ${fn} ON ${table}`),
+          sql.unsafe(`DROP FUNCTION ${fn}()`)
+        ))
+      )
+    })
+
+  it.live("a transaction failing at the dispatch-queue insert leaves no trace", () =>
+    Effect.gen(function*() {
+      const send = yield* Send
+      const { account, caller } = yield* setupAccount({ balances: { TZ: 10 } })
+      const before = yield* stateOf(account.id)
       const keyed: SendCaller = { ...caller, idempotencyKey: crypto.randomUUID() }
-      const exit = yield* Effect.exit(send.single(keyed, { recipient: TZ1, sender_id: "TUMA", body: "Hello" }))
-      yield* sql.unsafe(`DROP TRIGGER ${fn} ON dispatch_queue`)
-      yield* sql.unsafe(`DROP FUNCTION ${fn}()`)
+      const exit = yield* withFailingTrigger(
+        account.id,
+        "dispatch_queue",
+        "dispatch",
+        Effect.exit(send.single(keyed, { recipient: TZ1, sender_id: "TUMA", body: "Hello" }))
+      )
       expect(Exit.isFailure(exit) && exit.cause._tag).toBe("Die")
       expect(yield* stateOf(account.id)).toEqual(before)
+    }))
+
+  it.live("a failure injected after the debit (at COMMIT) leaves no trace", () =>
+    Effect.gen(function*() {
+      const send = yield* Send
+      const { account, caller } = yield* setupAccount({ balances: { TZ: 10 } })
+      const before = yield* stateOf(account.id)
+      const keyed: SendCaller = { ...caller, idempotencyKey: crypto.randomUUID() }
+      const request = { recipients: [TZ1, TZ2], message: "Hello {name}", sender_id: "TUMA" }
+      const exit = yield* withFailingTrigger(
+        account.id,
+        "wallet_ledger",
+        "commit",
+        Effect.exit(send.bulkV2(keyed, request))
+      )
+      expect(Exit.isFailure(exit) && exit.cause._tag).toBe("Die")
+      expect(yield* stateOf(account.id)).toEqual(before)
+      // nothing half-done blocks the retry with the same key
+      const ok = yield* send.bulkV2(keyed, request)
+      expect(ok.idempotent_replay).toBe(false)
+      expect(yield* stateOf(account.id)).toMatchObject({ balance: 8, ledger: 8, messages: 2, campaigns: 1, queued: 2 })
     }))
 
   it.live("a bulk v2 campaign spanning two countries charges each country's wallet", () =>
