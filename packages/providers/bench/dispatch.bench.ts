@@ -11,7 +11,7 @@
  *
  * Env: BENCH_MESSAGES (10000), BENCH_RUNS (3), BENCH_DATABASE_URL (admin URL of a PostgreSQL server;
  * default TUMA_TEST_DATABASE_URL or postgres://postgres@127.0.0.1:5432/postgres; a scratch database
- * is created and dropped), BENCH_SKIP_PGLITE=1, BENCH_SKIP_QUEUE=1.
+ * is created and dropped), BENCH_SKIP_PGLITE=1, BENCH_SKIP_QUEUE=1, BENCH_OPTIONS (JSON DeliveryOptions).
  */
 import * as PersistedQueue from "@effect/experimental/PersistedQueue"
 import { SqlClient } from "@effect/sql"
@@ -98,7 +98,7 @@ const pipelineRun = (sim: SmscSimulator) =>
     const start = Date.now()
     yield* Effect.gen(function*() {
       while ((yield* count) < N) yield* Effect.sleep("100 millis")
-    }).pipe(Effect.provide(workers({ pollIntervalMs: 50 })))
+    }).pipe(Effect.provide(workers({ pollIntervalMs: 50, ...JSON.parse(process.env.BENCH_OPTIONS ?? "{}") })))
     const [row] = yield* sql<{ last: Date; not_final: number }>`SELECT max(delivered_at) AS last,
       count(*) FILTER (WHERE status <> 'delivered')::int AS not_final FROM messages WHERE account_id = ${account.id}`
     if (row!.not_final !== 0) throw new Error("not every message delivered")
@@ -196,7 +196,6 @@ const main = Effect.gen(function*() {
   for (const r of results) {
     console.log(`  ${r.name.padEnd(11)} ${fmt(r.median).padStart(7)} msg/s   ratio to floor ${r.ratio.toFixed(2)}`)
   }
-  console.log((globalThis as any).__sqlt)
   console.log(`  (target >= 2,500 msg/s on PostgreSQL; dispatcher totals: ${JSON.stringify(dispatcherStats)})`)
 }).pipe(Effect.scoped)
 
