@@ -69,6 +69,35 @@ for (const driver of drivers()) {
         expect(q!.n).toBe(0)
       }).pipe(Effect.scoped))
 
+    it.effect("the simulated carrier (defaults, as in the demo) delivers with its receipt within about a second", () =>
+      Effect.gen(function*() {
+        const { account, caller } = yield* setupAccount({ providers: [{ kind: "simulated", config: {} }] })
+        const send = yield* Send
+        const rows = yield* Effect.gen(function*() {
+          yield* Effect.sleep("300 millis") // workers up
+          const t0 = Date.now()
+          yield* send.single(caller, { recipient: nextNumbers(1)[0]!, sender_id: "TUMA", body: "demo" })
+          const rows = yield* waitForMessages(account.id)
+          expect(Date.now() - t0).toBeLessThan(1500)
+          return rows
+        }).pipe(Effect.provide(workers()))
+        expect(rows[0]).toMatchObject({ status: "delivered", dr_delivery_status: "DELIVRD" })
+        expect(rows[0]!.provider_message_id).toMatch(/^sim-/)
+      }).pipe(Effect.scoped))
+
+    it.effect("the simulated carrier can refuse permanently: failed with a refund", () =>
+      Effect.gen(function*() {
+        const { account, caller } = yield* setupAccount({
+          balance: 10,
+          providers: [{ kind: "simulated", config: { mix: { refusedPermanent: 1 }, receiptDelayMs: 20 } }]
+        })
+        const send = yield* Send
+        yield* send.single(caller, { recipient: nextNumbers(1)[0]!, sender_id: "TUMA", body: "no" })
+        const [m] = yield* waitForMessages(account.id).pipe(Effect.provide(workers()))
+        expect(m).toMatchObject({ status: "failed", sent_at: null })
+        expect(yield* walletOf(account.id)).toEqual({ balance: 10, refunds: 1, refunded: 1 })
+      }).pipe(Effect.scoped))
+
     it.effect("a 3-part Unicode message: 3 UDH parts, delivered only when every part is, failed when one fails", () =>
       Effect.gen(function*() {
         const sim = yield* makeSmscSimulator({ receiptDelayMs: 30 })
