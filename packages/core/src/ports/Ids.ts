@@ -16,8 +16,20 @@ const hex = (bytes: Uint8Array) => {
   return `${s.slice(0, 8)}-${s.slice(8, 12)}-${s.slice(12, 16)}-${s.slice(16, 20)}-${s.slice(20, 32)}`
 }
 
+/** Random bytes drawn 4 KiB at a time (one `getRandomValues` call per ~400 ids, not one per id). */
+const pool = new Uint8Array(4096)
+let poolAt = pool.length
+const randomBytes10 = (): Uint8Array => {
+  if (poolAt + 10 > pool.length) {
+    crypto.getRandomValues(pool)
+    poolAt = 0
+  }
+  poolAt += 10
+  return pool.subarray(poolAt - 10, poolAt)
+}
+
 /** uuid v7 from a millisecond timestamp and 10 random bytes. */
-export const uuidV7FromTime = (millis: number, random: Uint8Array = crypto.getRandomValues(new Uint8Array(10))) => {
+export const uuidV7FromTime = (millis: number, random: Uint8Array = randomBytes10()) => {
   const b = new Uint8Array(16)
   let t = Math.max(0, Math.floor(millis))
   for (let i = 5; i >= 0; i--) {
