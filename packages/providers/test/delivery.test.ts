@@ -297,6 +297,25 @@ for (const driver of drivers()) {
         expect(yield* walletOf(account.id)).toEqual({ balance: 9, refunds: 1, refunded: 1 })
       }).pipe(Effect.scoped))
 
+    it.effect("an unknown outcome reconciled by a late answer and its receipt: delivered, never re-sent", () =>
+      Effect.gen(function*() {
+        const sim = yield* makeSmscSimulator({ submitDelayMs: 700, receiptDelayMs: 50 })
+        const simB = yield* makeSmscSimulator()
+        const { account, caller } = yield* setupAccount({
+          providers: [
+            { kind: "smpp", config: smppConfig(sim.port, { responseTimeoutMs: 300 }) },
+            { kind: "smpp", config: smppConfig(simB.port) }
+          ]
+        })
+        const send = yield* Send
+        yield* send.single(caller, { recipient: nextNumbers(1)[0]!, sender_id: "TUMA", body: "slow carrier" })
+        const [m] = yield* waitForMessages(account.id).pipe(Effect.provide(workers({ pendingSweepMs: 100 })))
+        expect(m!.status).toBe("delivered")
+        expect(m!.provider_message_id).toBe(acceptedTexts(sim)[0]!.messageId)
+        expect(sim.counters.submits).toBe(1)
+        expect(simB.counters.submits).toBe(0)
+      }).pipe(Effect.scoped))
+
     it.effect("inbound STOP opts the number out for the account it replied to", () =>
       Effect.gen(function*() {
         const sim = yield* makeSmscSimulator({ receiptDelayMs: 10 })
