@@ -51,17 +51,17 @@ it("serve --demo prints the keys once, serves them, and stops gracefully on SIGT
     body: JSON.stringify({ recipient: "+255712345678", sender_id: "TUMA", body: "Hello from the demo" })
   })
   expect(send.status).toBe(202)
-  const uid = (await send.json()).data.uid
+  const uid = ((await send.json()) as any).data.uid
   // the simulated carrier delivers it shortly (delivery workers run inside serve)
   let status = ""
   for (let i = 0; i < 50 && status !== "delivered"; i++) {
     await new Promise((r) => setTimeout(r, 200))
     const read = await fetch(`${first.url}/v1/sms/messages/${uid}`, { headers: { authorization: `Bearer ${live}` } })
-    status = (await read.json()).data.status
+    status = ((await read.json()) as any).data.status
   }
   expect(status).toBe("delivered")
   const balance = await fetch(`${first.url}/v1/balance`, { headers: { authorization: `Bearer ${sandbox}` } })
-  expect((await balance.json()).mode).toBe("sandbox")
+  expect(((await balance.json()) as any).mode).toBe("sandbox")
 
   // an in-flight request (a slow upload) still completes after SIGTERM
   const slow = fetch(`${first.url}/v1/sms/messages`, {
@@ -77,9 +77,8 @@ it("serve --demo prints the keys once, serves them, and stops gracefully on SIGT
         controller.close()
       }
     }),
-    // @ts-expect-error node fetch needs duplex for streamed bodies
     duplex: "half"
-  })
+  } as RequestInit)
   expect((await slow).status).toBe(202)
   expect(await exited(first.child)).toBe(0)
   expect(first.out()).toMatch(/stopped/)
@@ -89,7 +88,7 @@ it("serve --demo prints the keys once, serves them, and stops gracefully on SIGT
   expect(second.out()).not.toMatch(/demo live key/)
   const again = await fetch(`${second.url}/v1/balance`, { headers: { authorization: `Bearer ${live}` } })
   expect(again.status).toBe(200)
-  expect((await again.json()).data.balance).toBe("998")
+  expect(((await again.json()) as any).data.balance).toBe("998")
   second.child.kill("SIGTERM")
   expect(await exited(second.child)).toBe(0)
 }, 120_000)
