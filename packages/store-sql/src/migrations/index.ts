@@ -11,6 +11,7 @@ import type { Effect } from "effect"
 import m0001 from "./0001_schema.js"
 import m0002 from "./0002_markets.js"
 import m0003 from "./0003_idempotency_json.js"
+import m0004 from "./0004_messages_insert_cost.js"
 import m0050 from "./0050_operator.js"
 import m0100 from "./0100_delivery.js"
 import m0200 from "./0200_webhooks.js"
@@ -21,6 +22,7 @@ export const migrations: Record<string, Effect.Effect<unknown, unknown, SqlClien
   "0001_schema": m0001,
   "0002_markets": m0002,
   "0003_idempotency_json": m0003,
+  "0004_messages_insert_cost": m0004,
   "0050_operator": m0050,
   "0100_delivery": m0100,
   "0200_webhooks": m0200,
