@@ -1,9 +1,13 @@
 /**
- * Operator commands of `tuma` (the same services as the admin API), run against the store of
- * DATABASE_URL / TUMA_DATA_DIR. With the embedded database, stop the server first (one process
- * at a time may open it) or use the admin API instead.
+ * Operator commands of `tuma`, over the same services as the admin API (core's `Admin` and
+ * `WebhookAdmin`), run against the store of DATABASE_URL / TUMA_DATA_DIR. They print the answer
+ * as JSON; failures print the envelope-like error and exit 1.
+ *
+ * With the embedded database only one process may open the data directory: stop the server first,
+ * or use the admin API (`/admin/v1`) while it runs.
  */
-import { Operator } from "@tuma/core"
+import { Admin } from "@tuma/core/Admin"
+import { WebhookAdmin } from "@tuma/core/webhooks/WebhookAdmin"
 import * as Database from "@tuma/store-sql/Database"
 import { Effect, Layer, Redacted } from "effect"
 import { parseArgs } from "node:util"
@@ -11,17 +15,20 @@ import * as Server from "./Server.js"
 
 export const databaseFromEnv = (): Database.DatabaseConfig => {
   const url = process.env.DATABASE_URL
+  const pool = Number(process.env.DATABASE_POOL_SIZE ?? "")
   return url !== undefined && url !== ""
-    ? { _tag: "Postgres", url: Redacted.make(url) }
+    ? { _tag: "Postgres", url: Redacted.make(url), maxConnections: Number.isInteger(pool) && pool > 0 ? pool : undefined }
     : Database.pglite(process.env.TUMA_DATA_DIR ?? Database.DEFAULT_DATA_DIR)
 }
 
 type Flags = Record<string, string | boolean | undefined>
+type Services = Admin | WebhookAdmin
 
 interface Command {
   readonly usage: string
-  readonly options: Record<string, { type: "string" | "boolean" }>
-  readonly run: (flags: Flags, positionals: ReadonlyArray<string>) => Effect.Effect<unknown, unknown, Operator>
+  readonly flags?: ReadonlyArray<string>
+  readonly booleans?: ReadonlyArray<string>
+  readonly run: (flags: Flags, args: ReadonlyArray<string>) => Effect.Effect<unknown, unknown, Services>
 }
 
 const req = (flags: Flags, name: string): string => {
@@ -33,189 +40,274 @@ const opt = (flags: Flags, name: string): string | undefined => {
   const v = flags[name]
   return typeof v === "string" && v !== "" ? v : undefined
 }
-const list = (v: string | undefined) => v === undefined ? undefined : v.split(",").map((s) => s.trim()).filter(Boolean)
-const int = (v: string, name: string) => {
+const arg = (args: ReadonlyArray<string>, i: number, name: string) => {
+  if (args[i] === undefined) throw new Error(`${name} is required`)
+  return args[i]
+}
+const list = (v: string | undefined) =>
+  v === undefined ? undefined : v.split(",").map((s) => s.trim()).filter((s) => s !== "")
+const num = (v: string | undefined, name: string) => {
+  if (v === undefined) return undefined
   const n = Number(v)
-  if (!Number.isInteger(n)) throw new Error(`--${name} must be an integer`)
+  if (!Number.isFinite(n)) throw new Error(`--${name} must be a number`)
   return n
 }
+/** Drops undefined values (the admin inputs use exact optional fields). */
+const clean = <A extends Record<string, unknown>>(a: A): any =>
+  Object.fromEntries(Object.entries(a).filter(([, v]) => v !== undefined))
 
-const op = <A>(f: (o: Operator["Type"]) => Effect.Effect<A, unknown>) => Effect.flatMap(Operator, f)
+const admin = <A, E>(f: (a: Admin["Type"]) => Effect.Effect<A, E>) => Effect.flatMap(Admin, f)
+const hooks = <A, E>(f: (w: WebhookAdmin["Type"]) => Effect.Effect<A, E>) => Effect.flatMap(WebhookAdmin, f)
 
 export const commands: Record<string, Command> = {
   "accounts create": {
     usage: "--name NAME --email EMAIL [--phone +255…] [--country TZ] [--phone-verified]",
-    options: {
-      name: { type: "string" },
-      email: { type: "string" },
-      phone: { type: "string" },
-      country: { type: "string" },
-      "phone-verified": { type: "boolean" }
-    },
+    flags: ["name", "email", "phone", "country"],
+    booleans: ["phone-verified"],
     run: (f) =>
-      op((o) =>
-        o.createAccount({
+      admin((a) =>
+        a.createAccount(clean({
           name: req(f, "name"),
           email: req(f, "email"),
           phone: opt(f, "phone"),
           country: opt(f, "country"),
-          phoneVerified: f["phone-verified"] === true
-        })
+          phone_verified: f["phone-verified"] === true ? true : undefined
+        }))
       )
   },
-  "accounts suspend": {
-    usage: "ACCOUNT_ID",
-    options: {},
-    run: (_, [id]) => op((o) => Effect.as(o.setAccountActive(id, false), { id, active: false }))
+  "accounts list": {
+    usage: "[--search TEXT]",
+    flags: ["search"],
+    run: (f) => admin((a) => a.listAccounts(clean({ search: opt(f, "search") })))
   },
+  "accounts show": { usage: "ACCOUNT_UID", run: (_, a) => admin((x) => x.getAccount(arg(a, 0, "ACCOUNT_UID"))) },
+  "accounts suspend": { usage: "ACCOUNT_UID", run: (_, a) => admin((x) => x.suspendAccount(arg(a, 0, "ACCOUNT_UID"))) },
   "accounts activate": {
-    usage: "ACCOUNT_ID",
-    options: {},
-    run: (_, [id]) => op((o) => Effect.as(o.setAccountActive(id, true), { id, active: true }))
+    usage: "ACCOUNT_UID",
+    run: (_, a) => admin((x) => x.activateAccount(arg(a, 0, "ACCOUNT_UID")))
   },
   "keys issue": {
-    usage: "--account ID [--mode live|test] [--scopes a,b] [--allowed-ips cidr,…] [--expires-at ISO] [--name N]",
-    options: {
-      account: { type: "string" },
-      mode: { type: "string" },
-      scopes: { type: "string" },
-      "allowed-ips": { type: "string" },
-      "expires-at": { type: "string" },
-      name: { type: "string" }
-    },
+    usage: "--account UID [--mode live|test] [--name N] [--scopes a,b] [--allowed-ips cidr,…] [--expires-at ISO]",
+    flags: ["account", "mode", "name", "scopes", "allowed-ips", "expires-at"],
     run: (f) =>
-      op((o) =>
-        o.issueApiKey({
-          accountId: req(f, "account"),
-          mode: opt(f, "mode") === "test" ? "test" : "live",
+      admin((a) =>
+        a.issueApiKey(clean({
+          account_uid: req(f, "account"),
+          mode: opt(f, "mode") as "live" | "test" | undefined,
+          name: opt(f, "name"),
           scopes: list(opt(f, "scopes")),
-          allowedIps: list(opt(f, "allowed-ips")),
-          expiresAt: opt(f, "expires-at") === undefined ? undefined : new Date(req(f, "expires-at")),
-          name: opt(f, "name")
-        })
+          allowed_ips: list(opt(f, "allowed-ips")),
+          expires_at: opt(f, "expires-at")
+        }))
       )
   },
+  "keys list": { usage: "ACCOUNT_UID", run: (_, a) => admin((x) => x.listApiKeys(arg(a, 0, "ACCOUNT_UID"))) },
+  "keys update": {
+    usage: "KEY_UID [--name N] [--scopes a,b] [--allowed-ips cidr,…] [--expires-at ISO|none]",
+    flags: ["name", "scopes", "allowed-ips", "expires-at"],
+    run: (f, a) =>
+      admin((x) =>
+        x.updateApiKey(
+          arg(a, 0, "KEY_UID"),
+          clean({
+            name: opt(f, "name"),
+            scopes: list(opt(f, "scopes")),
+            allowed_ips: f["allowed-ips"] === undefined ? undefined : list(opt(f, "allowed-ips")) ?? [],
+            expires_at: opt(f, "expires-at") === "none" ? null : opt(f, "expires-at")
+          })
+        )
+      )
+  },
+  "keys revoke": { usage: "KEY_UID", run: (_, a) => admin((x) => x.revokeApiKey(arg(a, 0, "KEY_UID"))) },
   "credits purchase": {
-    usage: "--account ID --country TZ --units N [--amount 10.00 --currency TZS --reference R]",
-    options: {
-      account: { type: "string" },
-      country: { type: "string" },
-      units: { type: "string" },
-      amount: { type: "string" },
-      currency: { type: "string" },
-      reference: { type: "string" }
-    },
+    usage: "--account UID --country TZ --units N [--amount 10.00 --currency TZS --reference R]",
+    flags: ["account", "country", "units", "amount", "currency", "reference"],
     run: (f) =>
-      op((o) =>
-        o.purchaseCredits({
-          accountId: req(f, "account"),
+      admin((a) =>
+        a.purchaseCredits(clean({
+          account_uid: req(f, "account"),
           country: req(f, "country"),
-          units: int(req(f, "units"), "units"),
+          units: num(req(f, "units"), "units"),
           amount: opt(f, "amount"),
           currency: opt(f, "currency"),
           reference: opt(f, "reference")
-        })
+        }))
       )
   },
+  "wallets list": { usage: "ACCOUNT_UID", run: (_, a) => admin((x) => x.listWallets(arg(a, 0, "ACCOUNT_UID"))) },
   "routes verify": {
-    usage: "--account ID --country TZ --phone +255…",
-    options: { account: { type: "string" }, country: { type: "string" }, phone: { type: "string" } },
+    usage: "--account UID --country TZ --phone +255…",
+    flags: ["account", "country", "phone"],
     run: (f) =>
-      op((o) =>
-        Effect.as(
-          o.verifyRoute({ accountId: req(f, "account"), country: req(f, "country"), phone: req(f, "phone") }),
-          { verified: true }
-        )
+      admin((a) =>
+        a.verifyRoute({ account_uid: req(f, "account"), country: req(f, "country"), phone: req(f, "phone") })
       )
   },
-  "markets open": {
-    usage: "ISO2",
-    options: {},
-    run: (_, [iso2]) => op((o) => Effect.as(o.setMarketOpen(iso2, true), { country: iso2, open: true }))
+  "routes list": { usage: "ACCOUNT_UID", run: (_, a) => admin((x) => x.listRoutes(arg(a, 0, "ACCOUNT_UID"))) },
+  "markets list": { usage: "", run: () => admin((a) => a.listMarkets) },
+  "markets open": { usage: "ISO2", run: (_, a) => admin((x) => x.setMarketOpen(arg(a, 0, "ISO2"), true)) },
+  "markets close": { usage: "ISO2", run: (_, a) => admin((x) => x.setMarketOpen(arg(a, 0, "ISO2"), false)) },
+  "sender-ids list": {
+    usage: "[--account UID] [--status pending|approved|rejected|suspended]",
+    flags: ["account", "status"],
+    run: (f) =>
+      admin((a) => a.listSenderIds(clean({ account_uid: opt(f, "account"), status: opt(f, "status") as any })))
   },
-  "markets close": {
-    usage: "ISO2",
-    options: {},
-    run: (_, [iso2]) => op((o) => Effect.as(o.setMarketOpen(iso2, false), { country: iso2, open: false }))
-  },
+  "sender-ids show": { usage: "SENDER_ID_UID", run: (_, a) => admin((x) => x.getSenderId(arg(a, 0, "SENDER_ID_UID"))) },
   "sender-ids grant": {
-    usage: "--account ID --sender-id NAME --country TZ",
-    options: { account: { type: "string" }, "sender-id": { type: "string" }, country: { type: "string" } },
+    usage: "--account UID --sender-id NAME --country TZ [--default] [--global]",
+    flags: ["account", "sender-id", "country"],
+    booleans: ["default", "global"],
     run: (f) =>
-      op((o) =>
-        o.grantSenderId({ accountId: req(f, "account"), senderId: req(f, "sender-id"), country: req(f, "country") })
+      admin((a) =>
+        a.grantSenderId(clean({
+          account_uid: req(f, "account"),
+          sender_id: req(f, "sender-id"),
+          country: req(f, "country"),
+          is_default: f.default === true ? true : undefined,
+          is_global: f.global === true ? true : undefined
+        }))
       )
   },
-  "providers add": {
-    usage: "--name NAME [--kind simulated|smpp] --country TZ --credit N",
-    options: {
-      name: { type: "string" },
-      kind: { type: "string" },
-      country: { type: "string" },
-      credit: { type: "string" }
-    },
+  "sender-ids approve": {
+    usage: "SENDER_ID_UID",
+    run: (_, a) => admin((x) => x.approveSenderId(arg(a, 0, "SENDER_ID_UID")))
+  },
+  "sender-ids reject": {
+    usage: "SENDER_ID_UID --reason TEXT",
+    flags: ["reason"],
+    run: (f, a) => admin((x) => x.rejectSenderId(arg(a, 0, "SENDER_ID_UID"), req(f, "reason")))
+  },
+  "sender-ids suspend": {
+    usage: "SENDER_ID_UID [--reason TEXT]",
+    flags: ["reason"],
+    run: (f, a) => admin((x) => x.suspendSenderId(arg(a, 0, "SENDER_ID_UID"), opt(f, "reason") ?? null))
+  },
+  "sender-ids reinstate": {
+    usage: "SENDER_ID_UID",
+    run: (_, a) => admin((x) => x.reinstateSenderId(arg(a, 0, "SENDER_ID_UID")))
+  },
+  "requirements add": {
+    usage: "--name NAME [--required] [--formats pdf,png] [--max-size-kb N] [--country TZ]",
+    flags: ["name", "formats", "max-size-kb", "country"],
+    booleans: ["required"],
     run: (f) =>
-      op((o) =>
-        o.addProvider({
+      admin((a) =>
+        a.createRequirement(clean({
           name: req(f, "name"),
-          kind: opt(f, "kind"),
-          routes: [{ country: req(f, "country"), credit: int(req(f, "credit"), "credit") }]
-        })
+          is_required: f.required === true,
+          accepted_formats: list(opt(f, "formats")),
+          max_size_kb: num(opt(f, "max-size-kb"), "max-size-kb"),
+          country: opt(f, "country")
+        }))
       )
   },
-  "providers credit": {
-    usage: "--provider ID --country TZ --credit N",
-    options: { provider: { type: "string" }, country: { type: "string" }, credit: { type: "string" } },
-    run: (f) =>
-      op((o) =>
-        Effect.as(
-          o.setProviderCredit({
-            providerId: req(f, "provider"),
-            country: req(f, "country"),
-            credit: int(req(f, "credit"), "credit")
-          }),
-          { ok: true }
-        )
-      )
+  "requirements list": { usage: "", run: () => admin((a) => a.listRequirements()) },
+  "requirements remove": {
+    usage: "REQUIREMENT_UID",
+    run: (_, a) => admin((x) => x.deleteRequirement(arg(a, 0, "REQUIREMENT_UID")))
   },
   "opt-outs add": {
-    usage: "--account ID --recipient +255… [--reason TEXT]",
-    options: { account: { type: "string" }, recipient: { type: "string" }, reason: { type: "string" } },
+    usage: "--account UID --recipient +255… [--reason TEXT]",
+    flags: ["account", "recipient", "reason"],
     run: (f) =>
-      op((o) => Effect.as(o.addOptOut(req(f, "account"), req(f, "recipient"), opt(f, "reason")), { opted_out: true }))
+      admin((a) =>
+        a.addOptOut(clean({ account_uid: req(f, "account"), recipient: req(f, "recipient"), reason: opt(f, "reason") }))
+      )
+  },
+  "opt-outs list": { usage: "ACCOUNT_UID", run: (_, a) => admin((x) => x.listOptOuts(arg(a, 0, "ACCOUNT_UID"))) },
+  "opt-outs remove": {
+    usage: "ACCOUNT_UID RECIPIENT",
+    run: (_, a) => admin((x) => x.removeOptOut(arg(a, 0, "ACCOUNT_UID"), arg(a, 1, "RECIPIENT")))
   },
   "spam-rules add": {
-    usage: "[--account ID] --kind blocked_phrase|blocked_domain --pattern TEXT [--description TEXT]",
-    options: {
-      account: { type: "string" },
-      kind: { type: "string" },
-      pattern: { type: "string" },
-      description: { type: "string" }
-    },
+    usage: "[--account UID] --kind blocked_phrase|blocked_domain --pattern TEXT [--description TEXT]",
+    flags: ["account", "kind", "pattern", "description"],
     run: (f) =>
-      op((o) =>
-        o.addSpamRule({
-          accountId: opt(f, "account") ?? null,
+      admin((a) =>
+        a.addSpamRule(clean({
+          account_uid: opt(f, "account") ?? null,
           kind: req(f, "kind"),
           pattern: req(f, "pattern"),
           description: opt(f, "description")
+        }))
+      )
+  },
+  "spam-rules list": { usage: "", run: () => admin((a) => a.listSpamRules()) },
+  "spam-rules remove": { usage: "RULE_UID", run: (_, a) => admin((x) => x.removeSpamRule(arg(a, 0, "RULE_UID"))) },
+  "providers add": {
+    usage: "--name NAME [--kind simulated|smpp] [--config JSON] --country TZ --credit N",
+    flags: ["name", "kind", "config", "country", "credit"],
+    run: (f) =>
+      admin((a) =>
+        a.createProvider(clean({
+          name: req(f, "name"),
+          kind: opt(f, "kind"),
+          config: opt(f, "config") === undefined ? undefined : JSON.parse(req(f, "config")),
+          credits: [{ country: req(f, "country"), credit: num(req(f, "credit"), "credit")! }]
+        }))
+      )
+  },
+  "providers list": { usage: "", run: () => admin((a) => a.listProviders) },
+  "providers credit": {
+    usage: "PROVIDER_UID --country TZ --units N [--add]",
+    flags: ["country", "units"],
+    booleans: ["add"],
+    run: (f, a) =>
+      admin((x) =>
+        x.creditProvider(arg(a, 0, "PROVIDER_UID"), {
+          country: req(f, "country"),
+          units: num(req(f, "units"), "units")!,
+          operation: f.add === true ? "add" : "set"
         })
       )
+  },
+  "providers enable": {
+    usage: "PROVIDER_UID",
+    run: (_, a) => admin((x) => x.setProviderEnabled(arg(a, 0, "PROVIDER_UID"), true))
+  },
+  "providers disable": {
+    usage: "PROVIDER_UID",
+    run: (_, a) => admin((x) => x.setProviderEnabled(arg(a, 0, "PROVIDER_UID"), false))
+  },
+  "webhooks create": {
+    usage: "--key KEY_UID --url https://… [--allow-private]",
+    flags: ["key", "url"],
+    booleans: ["allow-private"],
+    run: (f) =>
+      hooks((w) =>
+        w.createEndpoint({ apiKeyId: req(f, "key"), url: req(f, "url"), allowPrivate: f["allow-private"] === true })
+      )
+  },
+  "webhooks list": {
+    usage: "[--account UID] [--key KEY_UID]",
+    flags: ["account", "key"],
+    run: (f) => hooks((w) => w.listEndpoints({ accountId: opt(f, "account"), apiKeyId: opt(f, "key") }))
+  },
+  "webhooks regenerate": {
+    usage: "WEBHOOK_UID",
+    run: (_, a) => hooks((w) => w.regenerateSecret(arg(a, 0, "WEBHOOK_UID")))
+  },
+  "webhooks enable": { usage: "WEBHOOK_UID", run: (_, a) => hooks((w) => w.enableEndpoint(arg(a, 0, "WEBHOOK_UID"))) },
+  "webhooks disable": {
+    usage: "WEBHOOK_UID [--reason TEXT]",
+    flags: ["reason"],
+    run: (f, a) => hooks((w) => w.disableEndpoint(arg(a, 0, "WEBHOOK_UID"), opt(f, "reason")))
   }
 }
 
-export const help = () => {
-  const lines = [
+export const help = () =>
+  [
     "usage: tuma <command> [options]",
     "",
-    "  serve [--port N] [--host H] [--data-dir DIR] [--demo]   start the HTTP server",
+    "  serve [--port N] [--host H] [--data-dir DIR] [--demo]   HTTP server (+ delivery workers)",
+    "  worker [--data-dir DIR]                                 delivery workers only",
     ...Object.entries(commands).map(([name, c]) => `  ${name} ${c.usage}`),
     "",
     "Environment: DATABASE_URL (PostgreSQL) or TUMA_DATA_DIR (embedded, default ./.tuma/data), PORT, HOST,",
-    "TUMA_ADMIN_TOKEN, TUMA_RATE_LIMIT_PER_MINUTE, TUMA_AUTH_MISSING_SCOPE_STATUS, TUMA_TRUSTED_PROXIES."
-  ]
-  return lines.join("\n")
-}
+    "TUMA_ADMIN_TOKEN, TUMA_RATE_LIMIT_PER_MINUTE, TUMA_AUTH_MISSING_SCOPE_STATUS, TUMA_TRUSTED_PROXIES,",
+    "TUMA_AUTH_CACHE_MS, TUMA_WORKERS=0. See docs/operations.md."
+  ].join("\n")
 
 export const run = async (command: string | undefined, rest: ReadonlyArray<string>) => {
   if (command === undefined || command === "help" || command === "--help" || command === "-h") {
@@ -229,10 +321,27 @@ export const run = async (command: string | undefined, rest: ReadonlyArray<strin
     console.error(help())
     process.exit(2)
   }
-  const { positionals, values } = parseArgs({ args: [...args], options: entry.options, allowPositionals: true })
-  const program = entry.run(values as Flags, positionals).pipe(
+  const options: Record<string, { type: "string" | "boolean" }> = {}
+  for (const f of entry.flags ?? []) options[f] = { type: "string" }
+  for (const f of entry.booleans ?? []) options[f] = { type: "boolean" }
+  const { positionals, values } = parseArgs({ args: [...args], options, allowPositionals: true })
+  const program = Effect.suspend(() => entry.run(values as Flags, positionals)).pipe(
     Effect.provide(Server.layerStore(databaseFromEnv()).pipe(Layer.orDie))
   )
-  const result = await Effect.runPromise(program as Effect.Effect<unknown, unknown>)
-  console.log(JSON.stringify(result, null, 2))
+  const exit = await Effect.runPromiseExit(program as Effect.Effect<unknown, unknown>)
+  if (exit._tag === "Success") {
+    console.log(JSON.stringify(exit.value, null, 2))
+    return
+  }
+  const failure = exit.cause._tag === "Fail" ? exit.cause.error as any : undefined
+  console.error(
+    failure !== undefined
+      ? JSON.stringify(
+        { success: false, message: failure.message, error_code: failure.error_code, errors: failure.errors },
+        null,
+        2
+      )
+      : String(exit.cause)
+  )
+  process.exit(1)
 }

@@ -1,1 +1,13 @@
-export {}
+/**
+ * @tuma/http: the HTTP contract (`TumaApi`), its server assembly, middlewares and the `tuma`
+ * command. Import submodules directly (`@tuma/http/Api`, `@tuma/http/Server`, …) or the namespaces
+ * below.
+ */
+export * as AdminApi from "./AdminApi.js"
+export * as Api from "./Api.js"
+export * as Auth from "./Auth.js"
+export * as Cidr from "./Cidr.js"
+export * as Config from "./Config.js"
+export * as Envelope from "./Envelope.js"
+export * as Security from "./Security.js"
+export * as Server from "./Server.js"
