@@ -250,8 +250,14 @@ const makeChecker = (snap: SendSnapshot, senderName: string, base: SpamPolicy) =
     return r
   }
   const approved = snap.senderIds.filter((s) => s.status === "approved")
-  const senderFor = (marketId: string | undefined) =>
-    approved.find((s) => s.market_id === marketId) ?? approved.find((s) => s.is_global)
+  const global = approved.find((s) => s.is_global)
+  const senderByMarket = new Map<string | undefined, SenderIdGrantRow | undefined>()
+  const senderFor = (marketId: string | undefined) => {
+    if (senderByMarket.has(marketId)) return senderByMarket.get(marketId)
+    const found = approved.find((s) => s.market_id === marketId) ?? global
+    senderByMarket.set(marketId, found)
+    return found
+  }
 
   /** sender ID → market open → route verified → opt-out → spam policy. */
   const check = (e164: string, country: string, text: string): Either.Either<Checked, RecipientRefusal> => {
@@ -284,8 +290,10 @@ const makeChecker = (snap: SendSnapshot, senderName: string, base: SpamPolicy) =
         })
       )
     }
-    const opt = checkOptOut(optedOut, e164)
-    if (Either.isLeft(opt)) return Either.left(opt.left)
+    if (optedOut.size > 0) {
+      const opt = checkOptOut(optedOut, e164)
+      if (Either.isLeft(opt)) return Either.left(opt.left)
+    }
     const s = spam(text)
     if (Either.isLeft(s)) return Either.left(s.left)
     return Either.right({ market, sender })
@@ -775,8 +783,8 @@ const makeSend = (store: SendStore["Type"], ids: Ids["Type"]) => {
               }
               failed.sort((a, b) => a.index - b.index)
 
-              const accepted: Array<Accepted> = []
-              for (const a of planned) accepted.push({ ...a, id: yield* ids.uuidV7 })
+              const messageIds = yield* ids.uuidV7Batch(planned.length)
+              const accepted: Array<Accepted> = planned.map((a, i) => ({ ...a, id: messageIds[i] }))
               const campaignId = yield* ids.uuidV7
               const status = scheduled === null ? "queued" as const : "scheduled" as const
               const name = input.campaignName ?? `Campaign ${now.toISOString().slice(0, 16).replace("T", " ")}`

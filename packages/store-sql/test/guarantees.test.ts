@@ -108,7 +108,8 @@ forEachDriver(stack, (it, driver) => {
       // an Ids service that hands out the same id twice: the messages INSERT fails mid-transaction
       const sameId = Layer.succeed(Ids, {
         uuidV4: Effect.succeed("11111111-1111-4111-8111-111111111111"),
-        uuidV7: Effect.succeed("11111111-1111-4111-8111-111111111111")
+        uuidV7: Effect.succeed("11111111-1111-4111-8111-111111111111"),
+        uuidV7Batch: (n) => Effect.succeed(Array(n).fill("11111111-1111-4111-8111-111111111111"))
       })
       const broken = yield* Effect.provide(Send, Send.layer.pipe(Layer.provide(sameId)))
       const keyed: SendCaller = { ...caller, idempotencyKey: crypto.randomUUID() }
