@@ -17,7 +17,11 @@ export const databaseFromEnv = (): Database.DatabaseConfig => {
   const url = process.env.DATABASE_URL
   const pool = Number(process.env.DATABASE_POOL_SIZE ?? "")
   return url !== undefined && url !== ""
-    ? { _tag: "Postgres", url: Redacted.make(url), maxConnections: Number.isInteger(pool) && pool > 0 ? pool : undefined }
+    ? {
+      _tag: "Postgres",
+      url: Redacted.make(url),
+      maxConnections: Number.isInteger(pool) && pool > 0 ? pool : undefined
+    }
     : Database.pglite(process.env.TUMA_DATA_DIR ?? Database.DEFAULT_DATA_DIR)
 }
 

@@ -100,6 +100,7 @@ export const InFlight = { count: 0 }
 
 /** Make the envelope middleware for the given route table. */
 export const makeEnvelope = (options: ServerOptions, routes: ReadonlyArray<RouteEntry>) => {
+  const accessLog = options.accessLog
   const maxBody = Option.some(options.maxBodyBytes)
   const maxUpload = Option.some(options.maxUploadBytes)
 
@@ -213,9 +214,17 @@ export const makeEnvelope = (options: ServerOptions, routes: ReadonlyArray<Route
         }
       }
       InFlight.count++
+      const started = accessLog ? performance.now() : 0
       return app.pipe(
         Effect.catchAllCause((cause) => fromCause(requestId, request, cause)),
         Effect.map((response) => HttpServerResponse.setHeader(response, "x-request-id", requestId)),
+        accessLog
+          ? Effect.tap((response) =>
+            Effect.logInfo(
+              `${method} ${request.url} ${response.status} ${(performance.now() - started).toFixed(1)}ms ${requestId}`
+            )
+          )
+          : (x) => x,
         Effect.provideService(HttpIncomingMessage.MaxBodySize, limit as any),
         Effect.locally(currentRequestId, requestId),
         Effect.ensuring(Effect.sync(() => InFlight.count--))

@@ -105,7 +105,11 @@ describe("an operator sets an account up and it sends", () => {
       body: { recipient: "+255712000999", sender_id: "ACME", body: "Hello" }
     })
     expect(optedOut.body.error_code).toBe("RECIPIENT_OPTED_OUT")
-    const rule = await admin("POST", "/spam-rules", { account_uid: accountUid, kind: "blocked_phrase", pattern: "win a car" })
+    const rule = await admin("POST", "/spam-rules", {
+      account_uid: accountUid,
+      kind: "blocked_phrase",
+      pattern: "win a car"
+    })
     expect(rule.status).toBe(201)
     const spam = await call(server, "POST", "/v1/sms/messages", {
       key: liveKey,

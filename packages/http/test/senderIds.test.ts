@@ -67,7 +67,10 @@ describe("JSON with base64 documents", () => {
   it("409 sender_id_already_requested for the same name again", async () => {
     const body = jsonRequest()
     expect((await call(server, "POST", "/v1/sender-ids", { key: acct.live, body })).status).toBe(201)
-    const again = await call(server, "POST", "/v1/sender-ids", { key: acct.live, body: jsonRequest({ sender_id: body.sender_id }) })
+    const again = await call(server, "POST", "/v1/sender-ids", {
+      key: acct.live,
+      body: jsonRequest({ sender_id: body.sender_id })
+    })
     expect(again.status).toBe(409)
     expect(again.body.error).toBe("sender_id_already_requested")
   })
@@ -92,7 +95,11 @@ describe("JSON with base64 documents", () => {
     const r = await call(server, "POST", "/v1/sender-ids", {
       key: acct.live,
       body: jsonRequest({
-        documents_base64: [{ requirement_uid: requirement.uid, filename: "big.pdf", content_base64: big.toString("base64") }]
+        documents_base64: [{
+          requirement_uid: requirement.uid,
+          filename: "big.pdf",
+          content_base64: big.toString("base64")
+        }]
       })
     })
     expect(r.status).toBe(422)
@@ -105,7 +112,9 @@ describe("JSON with base64 documents", () => {
       body: { sender_id: "A!", sample_message: "short", purpose: "Nope" }
     })
     expect(r.status).toBe(422)
-    expect(Object.keys(r.body.errors).sort()).toEqual(expect.arrayContaining(["purpose", "sample_message", "sender_id"]))
+    expect(Object.keys(r.body.errors).sort()).toEqual(
+      expect.arrayContaining(["purpose", "sample_message", "sender_id"])
+    )
   })
 
   it("422 sender_id_not_eligible when too few credits were purchased", async () => {
