@@ -10,7 +10,9 @@
  * TUMA_BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/postgres), each server a
  * separate `tuma serve` process. Every figure is the median of ROUNDS rounds; ratios are taken
  * against the no-op endpoint of the same server, measured in the same run. Delivery workers are off
- * (TUMA_WORKERS=0): this measures acceptance. Env: ROUNDS (3), DURATION seconds (5), CONNECTIONS (50).
+ * (TUMA_WORKERS=0): this measures acceptance. Env: ROUNDS (3), DURATION seconds (5), CONNECTIONS (50),
+ * TUMA_BENCH_PROFILE=<dir> (write a V8 CPU profile of each server process there), TUMA_BENCH_ONLY
+ * (`embedded` or `postgres`).
  */
 import * as Reactivity from "@effect/experimental/Reactivity"
 import { PgClient } from "@effect/sql-pg"
@@ -82,7 +84,9 @@ const measure = async (label: string, options: autocannon.Options): Promise<Figu
 
 const startTuma = (env: Record<string, string>) =>
   new Promise<{ child: ChildProcess; url: string }>((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", BIN, "serve"], {
+    const profile = process.env.TUMA_BENCH_PROFILE
+    const flags = profile ? ["--cpu-prof", `--cpu-prof-dir=${profile}`] : []
+    const child = spawn(process.execPath, [...flags, "--import", "tsx", BIN, "serve"], {
       env: {
         ...process.env,
         PORT: "0",
@@ -188,36 +192,41 @@ const main = async () => {
 
   const results: Array<{ store: string; noop: Figures; send: Figures }> = []
 
+  const only = process.env.TUMA_BENCH_ONLY
   // embedded
-  const dir = mkdtempSync(join(tmpdir(), "tuma-bench-"))
-  try {
-    const { child, url } = await startTuma({ TUMA_DATA_DIR: dir })
+  if (only !== "postgres") {
+    const dir = mkdtempSync(join(tmpdir(), "tuma-bench-"))
     try {
-      const key = await seed(url)
-      const noop = await measure("no-op GET /healthz (embedded)", { url: `${url}/healthz` })
-      const send = await measure("single send, live key (embedded)", sendOptions(url, key))
-      results.push({ store: "embedded (PGlite)", noop, send })
+      const { child, url } = await startTuma({ TUMA_DATA_DIR: dir })
+      try {
+        const key = await seed(url)
+        const noop = await measure("no-op GET /healthz (embedded)", { url: `${url}/healthz` })
+        const send = await measure("single send, live key (embedded)", sendOptions(url, key))
+        results.push({ store: "embedded (PGlite)", noop, send })
+      } finally {
+        await stop(child)
+      }
     } finally {
-      await stop(child)
+      rmSync(dir, { recursive: true, force: true })
     }
-  } finally {
-    rmSync(dir, { recursive: true, force: true })
   }
 
   // PostgreSQL
-  const db = await scratchDatabase()
-  try {
-    const { child, url } = await startTuma({ DATABASE_URL: db.url, DATABASE_POOL_SIZE: "20" })
+  if (only !== "embedded") {
+    const db = await scratchDatabase()
     try {
-      const key = await seed(url)
-      const noop = await measure("no-op GET /healthz (PostgreSQL)", { url: `${url}/healthz` })
-      const send = await measure("single send, live key (PostgreSQL)", sendOptions(url, key))
-      results.push({ store: "PostgreSQL", noop, send })
+      const { child, url } = await startTuma({ DATABASE_URL: db.url, DATABASE_POOL_SIZE: "20" })
+      try {
+        const key = await seed(url)
+        const noop = await measure("no-op GET /healthz (PostgreSQL)", { url: `${url}/healthz` })
+        const send = await measure("single send, live key (PostgreSQL)", sendOptions(url, key))
+        results.push({ store: "PostgreSQL", noop, send })
+      } finally {
+        await stop(child)
+      }
     } finally {
-      await stop(child)
+      await db.drop()
     }
-  } finally {
-    await db.drop()
   }
 
   console.log("\nratios (accepted sends/s ÷ no-op req/s of the same server; no-op ÷ bare node:http)")

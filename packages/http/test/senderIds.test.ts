@@ -124,6 +124,22 @@ describe("JSON with base64 documents", () => {
     expect(r.body.error).toBe("sender_id_not_eligible")
   })
 
+  it("422 route_not_verified and country_not_available (spec §7 structured cases)", async () => {
+    // KE is closed: country_not_available
+    const ke = "0b6f3c1e-5a2d-4c7e-9f10-2d5e8a7b1c02"
+    const closed = await call(server, "POST", "/v1/sender-ids", {
+      key: acct.live,
+      body: jsonRequest({ country_uid: ke })
+    })
+    expect(closed.status).toBe(422)
+    expect(closed.body.error).toBe("country_not_available")
+    // an eligible account without a verified TZ route: route_not_verified
+    const noRoute = await server.run(setupAccount({ balances: { TZ: 1000 }, routes: [], sender: null }))
+    const r = await call(server, "POST", "/v1/sender-ids", { key: noRoute.live, body: jsonRequest() })
+    expect(r.status).toBe(422)
+    expect(r.body.error).toBe("route_not_verified")
+  })
+
   it("sandbox validates like live and answers a record that is not stored", async () => {
     const body = jsonRequest()
     const r = await call(server, "POST", "/v1/sender-ids", { key: acct.sandbox, body })
