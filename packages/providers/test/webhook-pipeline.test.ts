@@ -214,6 +214,7 @@ for (const driver of drivers()) {
                 smtpUrl: smtp.url,
                 systemAccountId: ops.id,
                 settings: {
+                  shutdownGraceMs: 100,
                   concurrency: 4,
                   retry: { retryDelaysMs: [50], timeoutMs: 60_000, disableAfterConsecutiveFailures: 10 }
                 }

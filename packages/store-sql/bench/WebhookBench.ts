@@ -12,7 +12,7 @@
  * - baseline, same run: the bare HTTP sender posting 10,000 signed bodies to the same receiver with
  *   the same concurrency (no database) — the ceiling the queue is compared against.
  *
- * The receiver runs in this process (node:http, keep-alive), verifying every signature.
+ * The receiver runs in a child process (node:http, keep-alive), verifying every signature.
  */
 import * as Reactivity from "@effect/experimental/Reactivity"
 import { SqlClient } from "@effect/sql"
@@ -27,13 +27,13 @@ import {
   WebhookAdmin,
   WebhookConfig
 } from "@tuma/core/webhooks/index"
-import { buildWebhookBody, verifyWebhookSignature } from "@tuma/domain"
+import { buildWebhookBody } from "@tuma/domain"
 import { layerHttpWebhookSender, makeHttpWebhookSenderUnsafe } from "@tuma/providers/webhook/index"
 import { Effect, Layer, Redacted } from "effect"
+import { fork } from "node:child_process"
 import { randomBytes } from "node:crypto"
-import * as http from "node:http"
-import type { AddressInfo } from "node:net"
 import { monitorEventLoopDelay } from "node:perf_hooks"
+import { fileURLToPath } from "node:url"
 import * as Database from "../src/Database.js"
 import { MARKET_IDS } from "../src/migrations/0002_markets.js"
 import * as SqlOperatorStore from "../src/SqlOperatorStore.js"
@@ -54,35 +54,40 @@ const percentile = (xs: ReadonlyArray<number>, p: number) => {
 const fmt = (n: number, digits = 0) =>
   n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits })
 
-/** The local receiver: verifies signatures, records receipt time per message id. */
+/** The receiver, in a child process (WebhookBenchReceiver.ts): receipt time per message id. */
 const startReceiver = async () => {
   const received = new Map<string, number>()
-  let secret = ""
   let bad = 0
   let waiter: { n: number; resolve: () => void } | undefined
-  const server = http.createServer((req, res) => {
-    const chunks: Array<Buffer> = []
-    req.on("data", (c: Buffer) => chunks.push(c))
-    req.on("end", () => {
-      const raw = Buffer.concat(chunks)
-      const at = performance.timeOrigin + performance.now()
-      if (!verifyWebhookSignature(raw, req.headers["x-service-signature"], secret)) {
-        bad++
-        return void res.writeHead(401).end()
+  const child = fork(fileURLToPath(new URL("./WebhookBenchReceiver.ts", import.meta.url)), [], {
+    execArgv: ["--import", "tsx"],
+    stdio: ["ignore", "inherit", "inherit", "ipc"]
+  })
+  const port = await new Promise<number>((resolve, reject) => {
+    child.once("error", reject)
+    child.on("message", (m: any) => {
+      if (m.type === "listening") resolve(m.port)
+      if (m.type === "received") {
+        bad = m.bad
+        for (const [id, at] of m.items as Array<[string, number]>) if (!received.has(id)) received.set(id, at)
+        if (waiter && received.size >= waiter.n) waiter.resolve()
       }
-      res.writeHead(204).end()
-      const id = JSON.parse(raw.toString("utf8")).message_id as string
-      if (!received.has(id)) received.set(id, at)
-      if (waiter && received.size >= waiter.n) waiter.resolve()
     })
   })
-  server.keepAliveTimeout = 60_000
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r))
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
+    url: `http://127.0.0.1:${port}/hooks`,
     received,
     bad: () => bad,
-    setSecret: (s: string) => (secret = s),
+    setSecret: (secret: string) =>
+      new Promise<void>((resolve) => {
+        const ack = (m: any) => {
+          if (m.type !== "secret-set") return
+          child.off("message", ack)
+          resolve()
+        }
+        child.on("message", ack)
+        child.send({ type: "secret", secret })
+      }),
     reset: () => received.clear(),
     waitFor: (n: number, timeoutMs: number) =>
       new Promise<void>((resolve, reject) => {
@@ -90,18 +95,22 @@ const startReceiver = async () => {
         const t = setTimeout(() => reject(new Error(`only ${received.size}/${n} webhooks arrived`)), timeoutMs)
         waiter = { n, resolve: () => (clearTimeout(t), resolve()) }
       }),
-    close: () => new Promise<void>((r) => (server.closeAllConnections(), server.close(() => r())))
+    close: () =>
+      new Promise<void>((r) => {
+        child.once("exit", () => r())
+        child.send({ type: "stop" })
+      })
   }
 }
 
 type Receiver = Awaited<ReturnType<typeof startReceiver>>
 
-const settings: Partial<WebhookSettings> = {} // the defaults users get
+const settings: Partial<WebhookSettings> = process.env.BENCH_SETTINGS ? JSON.parse(process.env.BENCH_SETTINGS) : {} // default: what users get
 
 const baseline = (rx: Receiver) =>
   Effect.promise(async () => {
     const secret = "whsec_baseline"
-    rx.setSecret(secret)
+    await rx.setSecret(secret)
     rx.reset()
     const sender = makeHttpWebhookSenderUnsafe({ allow: ["127.0.0.1"] })
     const now = Date.now()
@@ -148,8 +157,24 @@ const runOn = (label: string, db: Layer.Layer<SqlClient.SqlClient, unknown>, rx:
     const admin = yield* WebhookAdmin
     const account = yield* operator.createAccount({ name: "Bench", email: `bench-${Date.now()}@tuma.test` })
     const key = yield* operator.issueApiKey({ accountId: account.id })
-    const { secret } = yield* admin.createEndpoint({ apiKeyId: key.id, url: rx.url, allowPrivate: true })
-    rx.setSecret(secret)
+    const { endpoint, secret } = yield* admin.createEndpoint({ apiKeyId: key.id, url: rx.url, allowPrivate: true })
+
+    /** Waits for `n` receipts; fails fast (with the attempts' errors) if the endpoint got disabled. */
+    const arrival = (n: number) =>
+      Effect.raceFirst(
+        Effect.promise(() => rx.waitFor(n, 600_000)),
+        Effect.gen(function*() {
+          while ((yield* admin.getEndpoint(endpoint.id)).enabled) yield* Effect.sleep(500)
+          const errors = yield* sql<{ error: string; n: string }>`
+            SELECT coalesce(error, 'HTTP ' || response_status) AS error, count(*) AS n FROM webhook_attempts
+            WHERE outcome = 'failure' GROUP BY 1 ORDER BY 2 DESC LIMIT 5`
+          return yield* Effect.dieMessage(
+            `the endpoint was disabled after 10 consecutive failures (${rx.received.size}/${n} arrived); ` +
+              `failed attempts: ${errors.map((e) => `${e.n} × ${e.error}`).join("; ")}`
+          )
+        })
+      )
+    yield* Effect.promise(() => rx.setSecret(secret))
 
     const insertMessages = (n: number) =>
       Effect.gen(function*() {
@@ -231,7 +256,7 @@ const runOn = (label: string, db: Layer.Layer<SqlClient.SqlClient, unknown>, rx:
           h.reset()
         })))
       }
-      yield* Effect.promise(() => rx.waitFor(EVENTS, 300_000))
+      yield* arrival(EVENTS)
       return measure(ids, finalAt, process.cpuUsage(cpu0))
     })
 
@@ -247,7 +272,7 @@ const runOn = (label: string, db: Layer.Layer<SqlClient.SqlClient, unknown>, rx:
         if (wait > 0) yield* Effect.sleep(wait)
         yield* finalizeBatch(ids.slice(i, i + perTick), finalAt)
       }
-      yield* Effect.promise(() => rx.waitFor(EVENTS, 300_000))
+      yield* arrival(EVENTS)
       return measure(ids, finalAt, process.cpuUsage(cpu0))
     })
 
@@ -300,11 +325,11 @@ const scratchPostgres = (adminUrl: string) =>
 
 const main = Effect.gen(function*() {
   const rx = yield* Effect.acquireRelease(Effect.promise(startReceiver), (r) => Effect.promise(r.close))
-  console.log(`webhook bench: ${fmt(EVENTS)} events per round, ${ROUNDS} rounds (median), receiver in-process`)
+  console.log(`webhook bench: ${fmt(EVENTS)} events per round, ${ROUNDS} rounds (median), receiver in a child process`)
   const base = yield* baseline(rx)
   console.log(
     `baseline  bare HTTP sender, no database: ${fmt(base.perSecond)} deliveries/s, ` +
-      `CPU ${fmt(base.cpuUsPerDelivery)} µs per delivery (sender + receiver)`
+      `CPU ${fmt(base.cpuUsPerDelivery)} µs per delivery in this process`
   )
   const pgUrl = process.env.TUMA_BENCH_DATABASE_URL ?? process.env.TUMA_TEST_DATABASE_URL
   const targets: Array<[string, Layer.Layer<SqlClient.SqlClient, unknown>]> = [

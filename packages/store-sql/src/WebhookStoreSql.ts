@@ -163,8 +163,9 @@ export const make = Effect.gen(function*() {
     claimDue: (limit, now, leaseUntil) =>
       sql<DeliveryRow & { url: string; secret: string; allow_private: boolean }>`
         WITH due AS (
-          SELECT id FROM webhook_deliveries
+          SELECT id FROM webhook_deliveries w
           WHERE status = 'pending' AND next_attempt_at <= ${now}
+            AND EXISTS (SELECT 1 FROM webhook_endpoints e WHERE e.id = w.endpoint_id AND e.enabled)
           ORDER BY next_attempt_at
           LIMIT ${limit}
           FOR UPDATE SKIP LOCKED

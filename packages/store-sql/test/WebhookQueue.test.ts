@@ -345,6 +345,32 @@ for (const driver of drivers()) {
         expect(bad.error_code).toBe("INVALID_WEBHOOK_URL")
       }).pipe(Effect.provide(webhooks()), Effect.scoped))
 
+    it.effect(`redeliveries waiting on a disabled endpoint never hold up other endpoints (${driver})`, () =>
+      Effect.gen(function*() {
+        const rxA = yield* startReceiver()
+        const rxB = yield* startReceiver()
+        const { account, key, otherKey } = yield* setupAccount
+        const admin = yield* WebhookAdmin
+        const a = yield* admin.createEndpoint({ apiKeyId: key.id, url: rxA.url })
+        yield* admin.createEndpoint({ apiKeyId: otherKey.id, url: rxB.url })
+        yield* admin.disableEndpoint(a.endpoint.id)
+        const missed = [
+          yield* insertSentMessage({ accountId: account.id, apiKeyId: key.id }),
+          yield* insertSentMessage({ accountId: account.id, apiKeyId: key.id }),
+          yield* insertSentMessage({ accountId: account.id, apiKeyId: key.id })
+        ]
+        yield* finalize(missed, "delivered")
+        const { deliveryIds } = yield* admin.redeliverSince(a.endpoint.id, new Date(Date.now() - 60_000))
+        expect(deliveryIds).toHaveLength(3) // pending, but the endpoint is disabled: they wait
+        const b = yield* insertSentMessage({ accountId: account.id, apiKeyId: otherKey.id })
+        yield* finalize([b], "delivered")
+        yield* eventually(Effect.sync(() => rxB.received.length >= 1), "5 seconds", "the other endpoint's event")
+        expect(rxA.received).toHaveLength(0)
+        yield* admin.enableEndpoint(a.endpoint.id)
+        yield* eventually(Effect.sync(() => rxA.received.length >= 3), "5 seconds", "the redeliveries after enabling")
+        expect(new Set(bodies(rxA.received).map((x) => x.message_id))).toEqual(new Set(missed))
+      }).pipe(Effect.provide(webhooks({ settings: fast({ claimBatch: 2, concurrency: 2 }) })), Effect.scoped))
+
     it.effect(`loopback endpoints are refused unless allow-listed or registered as the demo webhook (${driver})`, () =>
       Effect.gen(function*() {
         const rx = yield* startReceiver()

@@ -32,6 +32,8 @@ export interface WebhookSettings {
   readonly utcOffsetMinutes: number
   /** Delays between attempts to send an owed notification (e-mail/SMS); then it is given up. */
   readonly notificationRetryDelaysMs: ReadonlyArray<number>
+  /** On shutdown, how long to let attempts in flight finish (and be recorded) before stopping. */
+  readonly shutdownGraceMs: number
 }
 
 export const defaultWebhookSettings: WebhookSettings = {
@@ -41,7 +43,8 @@ export const defaultWebhookSettings: WebhookSettings = {
   pollIntervalMs: 100,
   leaseMarginMs: 30_000,
   utcOffsetMinutes: 0,
-  notificationRetryDelaysMs: [60_000, 300_000, 1_800_000, 3_600_000]
+  notificationRetryDelaysMs: [60_000, 300_000, 1_800_000, 3_600_000],
+  shutdownGraceMs: 5_000
 }
 
 export class WebhookConfig extends Context.Tag("@tuma/core/WebhookConfig")<WebhookConfig, WebhookSettings>() {

@@ -113,7 +113,10 @@ export const makeWebhookWorkers = Effect.gen(function*() {
       })
     })
 
+  let stopping = false
+
   const pumpOnce = Effect.gen(function*() {
+    if (stopping) return 0
     const now = yield* nowDate
     // Claim in worthwhile chunks: a claim costs about the same for 5 rows as for 200.
     const capacity = settings.concurrency - inFlight
@@ -201,6 +204,15 @@ export const makeWebhookWorkers = Effect.gen(function*() {
   yield* Effect.forkScoped(recorder)
   yield* Effect.forkScoped(pump)
   yield* Effect.forkScoped(notifier)
+  // Runs before the fibers above are interrupted: stop claiming, let attempts in flight finish and
+  // be recorded (a clean restart then resends nothing); whatever is left resumes after its lease.
+  yield* Effect.addFinalizer(() =>
+    Effect.gen(function*() {
+      stopping = true
+      const deadline = Date.now() + settings.shutdownGraceMs
+      while (inFlight > 0 && Date.now() < deadline) yield* Effect.sleep(10)
+    })
+  )
 
   return WebhookWorkers.of({
     wake: Effect.asVoid(Queue.offer(wakePump, true)),

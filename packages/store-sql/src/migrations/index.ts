@@ -16,6 +16,7 @@ import m0050 from "./0050_operator.js"
 import m0100 from "./0100_delivery.js"
 import m0200 from "./0200_webhooks.js"
 import m0201 from "./0201_webhook_direct_deliveries.js"
+import m0202 from "./0202_webhook_lean_indexes.js"
 import m0300 from "./0300_rate_limits.js"
 
 export const migrations: Record<string, Effect.Effect<unknown, unknown, SqlClient.SqlClient>> = {
@@ -27,5 +28,6 @@ export const migrations: Record<string, Effect.Effect<unknown, unknown, SqlClien
   "0100_delivery": m0100,
   "0200_webhooks": m0200,
   "0201_webhook_direct_deliveries": m0201,
+  "0202_webhook_lean_indexes": m0202,
   "0300_rate_limits": m0300
 }
