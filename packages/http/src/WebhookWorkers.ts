@@ -10,13 +10,14 @@
  * (SMS notices through Tuma's own send pipeline).
  */
 import { SqlClient } from "@effect/sql"
-import type { Ids, Send } from "@tuma/core"
+import { Ids, Send } from "@tuma/core"
 import { layerSystemSmsFromSend, systemSmsSettingsFromEnv } from "@tuma/core/webhooks/SystemSms"
 import { WebhookAdmin } from "@tuma/core/webhooks/WebhookAdmin"
 import { settingsFromEnv, WebhookConfig } from "@tuma/core/webhooks/WebhookConfig"
 import { layerWebhookWorkers } from "@tuma/core/webhooks/WebhookWorkers"
 import { layerMailerFromEnv } from "@tuma/providers/mail/SmtpMailer"
 import { layerHttpWebhookSender, webhookSenderOptionsFromEnv } from "@tuma/providers/webhook/HttpWebhookSender"
+import * as SqlSendStore from "@tuma/store-sql/SqlSendStore"
 import * as WebhookStoreSql from "@tuma/store-sql/WebhookStoreSql"
 import { Effect, Layer } from "effect"
 import { DEMO_EMAIL } from "./Demo.js"
@@ -78,3 +79,13 @@ export const registerDemoWebhook = (url: string) =>
     const { secret } = yield* admin.regenerateSecret(existing.id)
     return { endpointId: existing.id, secret }
   })
+
+/** The webhook workers with their own send path (for `tuma worker`); requires only `SqlClient`. */
+export const layerStandalone = (
+  options: WebhookWorkerOptions = {},
+  env: Record<string, string | undefined> = process.env
+): Layer.Layer<never, never, SqlClient.SqlClient> =>
+  layer(options, env).pipe(
+    Layer.provide(Send.layer.pipe(Layer.provide(SqlSendStore.layer))),
+    Layer.provide(Ids.layer)
+  )

@@ -2,7 +2,8 @@
 /**
  * The `tuma` command.
  *
- *   tuma serve [--port N] [--host H] [--data-dir DIR] [--demo]   HTTP server + delivery workers
+ *   tuma serve [--port N] [--host H] [--data-dir DIR] [--demo [--demo-webhook URL]]
+ *                                  HTTP server + delivery workers + webhook workers
  *   tuma worker [--data-dir DIR]   (delivery workers alone; TUMA_DELIVERY_* in DeliveryWorkers.ts)
  *   tuma <operator command> …      (see `tuma help`)
  *
@@ -10,6 +11,7 @@
  * embedded database in TUMA_DATA_DIR, default ./.tuma/data), TUMA_ADMIN_TOKEN,
  * TUMA_RATE_LIMIT_PER_MINUTE, TUMA_AUTH_MISSING_SCOPE_STATUS (401|403), TUMA_TRUSTED_PROXIES
  * (comma-separated CIDRs), TUMA_AUTH_CACHE_MS, TUMA_WORKERS=0 (serve without delivery workers).
+ * Webhooks: TUMA_WEBHOOK_*, TUMA_SMTP_URL, TUMA_SYSTEM_ACCOUNT_ID, … (WebhookWorkers.ts, docs/webhooks.md).
  */
 import * as Database from "@tuma/store-sql/Database"
 import { Effect, Exit, Layer, Scope } from "effect"
@@ -20,6 +22,7 @@ import { makeServerOptions } from "./Config.js"
 import * as DeliveryWorkers from "./DeliveryWorkers.js"
 import { seedDemo } from "./Demo.js"
 import * as Server from "./Server.js"
+import * as WebhookWorkers from "./WebhookWorkers.js"
 
 const env = process.env
 
@@ -37,7 +40,8 @@ const serve = async (argv: ReadonlyArray<string>) => {
       port: { type: "string" },
       host: { type: "string" },
       "data-dir": { type: "string" },
-      demo: { type: "boolean", default: false }
+      demo: { type: "boolean", default: false },
+      "demo-webhook": { type: "string" }
     },
     strict: true
   })
@@ -69,6 +73,13 @@ const serve = async (argv: ReadonlyArray<string>) => {
       } else {
         console.log("demo: the store already has an account; its keys were printed when it was created")
       }
+      const demoWebhook = values["demo-webhook"]
+      if (demoWebhook !== undefined) {
+        const { secret } = await Effect.runPromise(
+          Effect.provide(WebhookWorkers.registerDemoWebhook(demoWebhook), store)
+        )
+        console.log(`demo webhook secret: ${secret}`)
+      }
     }
     const context = await Effect.runPromise(
       Layer.buildWithScope(
@@ -82,6 +93,16 @@ const serve = async (argv: ReadonlyArray<string>) => {
         scope
       )
     )
+    if (env.TUMA_WORKERS !== "0") {
+      const systemAccountId = env.TUMA_SYSTEM_ACCOUNT_ID ||
+        (values.demo ? await Effect.runPromise(Effect.provide(WebhookWorkers.demoAccountId, store)) : undefined)
+      await Effect.runPromise(
+        Layer.buildWithScope(
+          WebhookWorkers.layer({ systemAccountId }).pipe(Layer.provide(Layer.succeedContext(store))),
+          scope
+        )
+      )
+    }
     const url = await Effect.runPromise(Effect.provide(Server.address, context))
     console.log(`listening on ${url}`)
   } catch (error) {
@@ -114,7 +135,9 @@ const worker = async (argv: ReadonlyArray<string>) => {
   const scope = Effect.runSync(Scope.make())
   await Effect.runPromise(
     Layer.buildWithScope(
-      DeliveryWorkers.layer().pipe(Layer.provide(Database.layer(Cli.databaseFromEnv()).pipe(Layer.orDie))),
+      Layer.merge(DeliveryWorkers.layer(), WebhookWorkers.layerStandalone()).pipe(
+        Layer.provide(Database.layer(Cli.databaseFromEnv()).pipe(Layer.orDie))
+      ),
       scope
     )
   )
