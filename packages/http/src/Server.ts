@@ -39,6 +39,7 @@ import { SenderIdsLive } from "./handlers/SenderIds.js"
 import { SmsLive } from "./handlers/Sms.js"
 import { SystemLive } from "./handlers/System.js"
 import { InFlight, layerEnvelope } from "./Middleware.js"
+import * as RateLimitLease from "./RateLimitLease.js"
 
 /** Paths served outside the contract (the envelope middleware knows them for 405). */
 export const extraRoutes: ReadonlyArray<readonly [string, string]> = [["GET", "/openapi.json"], ["GET", "/docs"]]
@@ -61,14 +62,16 @@ export interface StartOptions {
 /** The store and the use cases over it. */
 export const layerStore = (database: Database.DatabaseConfig) => {
   const sql = Database.layer(database).pipe(Layer.orDie)
-  const rateStore = database._tag === "Postgres"
-    ? RateLimitStore.layer
-    : RateLimiter.layerStoreMemory // PGlite lives in one process: an in-process limiter is exact
+  // PostgreSQL: the shared SQL store behind per-process token leases; PGlite lives in one process,
+  // so an in-process limiter is exact there
+  const limiter = database._tag === "Postgres"
+    ? RateLimitLease.layer(RateLimitStore.layer)
+    : RateLimiter.layer.pipe(Layer.provide(RateLimiter.layerStoreMemory))
   return Layer.mergeAll(
     Send.layer.pipe(Layer.provide(SqlSendStore.layer)),
     Operator.layer.pipe(Layer.provide(SqlOperatorStore.layer)),
     SqlApiKeys.layer,
-    RateLimiter.layer.pipe(Layer.provide(rateStore)),
+    limiter,
     Reads.layer.pipe(Layer.provide(SqlReadStore.layer)),
     SenderIds.layer.pipe(Layer.provide(SqlSenderIdStore.layer)),
     Admin.layer.pipe(

@@ -65,3 +65,28 @@ describe.skipIf(testDatabaseUrl === undefined)("shared by several servers on one
     expect(limited).toBe(40)
   })
 })
+
+describe.skipIf(testDatabaseUrl === undefined)("leased in blocks by several servers on one PostgreSQL", () => {
+  let one: TestServer
+  let two: TestServer
+  beforeAll(async () => {
+    one = await startServerOnPostgres({ rateLimit: { limit: 200, windowMillis: 60_000 } })
+    const { postgres } = await import("@tuma/store-sql/Database")
+    two = await startServer({ rateLimit: { limit: 200, windowMillis: 60_000 } }, postgres((one as any).databaseUrl))
+  })
+  afterAll(async () => {
+    await two?.close()
+    await one?.close()
+  })
+
+  it("together never over the limit; at most one lease (limit/20) refused early", async () => {
+    const a = await one.run(setupAccount())
+    const answers = await Promise.all(
+      Array.from({ length: 400 }, (_, i) => call(i % 2 === 0 ? one : two, "GET", "/v1/balance", { key: a.live }))
+    )
+    const ok = answers.filter((r) => r.status === 200).length
+    expect(ok).toBeLessThanOrEqual(200)
+    expect(ok).toBeGreaterThanOrEqual(190)
+    expect(answers.filter((r) => r.status === 429).length).toBe(400 - ok)
+  })
+})
