@@ -69,6 +69,27 @@ export const WebhookDeliveryView = Schema.Struct({
   completed_at: Schema.NullOr(Schema.String)
 }).annotations({ identifier: "AdminWebhookDelivery" })
 
+export const WebhookAttemptView = Schema.Struct({
+  attempt: Schema.Number,
+  attempted_at: Schema.String,
+  outcome: Schema.Literal("success", "failure"),
+  response_status: Schema.NullOr(Schema.Number),
+  latency_ms: Schema.Number,
+  error: Schema.NullOr(Schema.String)
+}).annotations({ identifier: "AdminWebhookAttempt" })
+
+export const WebhookDeliveryDetailView = Schema.Struct({
+  delivery: WebhookDeliveryView,
+  /** The exact body posted (and signed) on every attempt. */
+  body: Schema.String,
+  attempts: Schema.Array(WebhookAttemptView)
+}).annotations({ identifier: "AdminWebhookDeliveryDetail" })
+
+export const RedeliverSinceInput = Schema.Struct({
+  /** Every event of the endpoint's key whose final state is at or after this time. */
+  since: Schema.Date
+}).annotations({ identifier: "AdminRedeliverSince", ...all })
+
 export const CreateWebhookInput = Schema.Struct({
   api_key_uid: Schema.String,
   url: Schema.String,
@@ -378,6 +399,21 @@ export class AdminWebhooks extends group("adminWebhooks", "Admin: webhook endpoi
     HttpApiEndpoint.post("redeliverWebhook", "/webhook-deliveries/:delivery_uid/redeliver")
       .setPath(Schema.Struct({ delivery_uid: Schema.String }))
       .addSuccess(ok(Schema.Struct({ delivery_uid: Schema.String }), "AdminRedeliverResponse"), { status: 202 })
+  )
+  .add(
+    HttpApiEndpoint.get("getWebhookDelivery", "/webhook-deliveries/:delivery_uid")
+      .setPath(Schema.Struct({ delivery_uid: Schema.String }))
+      .addSuccess(ok(WebhookDeliveryDetailView, "AdminWebhookDeliveryDetailResponse"))
+      .annotate(OpenApi.Description, "A delivery, the exact body it posts, and every attempt.")
+  )
+  .add(
+    HttpApiEndpoint.post("redeliverWebhookSince", "/webhooks/:webhook_uid/redeliver").setPath(WebhookPath)
+      .setPayload(RedeliverSinceInput)
+      .addSuccess(
+        ok(Schema.Struct({ delivery_uids: Schema.Array(Schema.String) }), "AdminRedeliverSinceResponse"),
+        { status: 202 }
+      )
+      .annotate(OpenApi.Description, "Redelivers every event since a time (also those missed while disabled).")
   )
 {}
 

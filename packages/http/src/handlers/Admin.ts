@@ -208,6 +208,24 @@ export const AdminWebhooksLive = HttpApiBuilder.group(TumaApi, "adminWebhooks", 
         )))
       .handle("redeliverWebhook", ({ path }) =>
         ok(Effect.map(webhooks.redeliver(path.delivery_uid), (r) => ({ delivery_uid: r.deliveryId }))))
+      .handle("getWebhookDelivery", ({ path }) =>
+        ok(Effect.map(webhooks.getDelivery(path.delivery_uid), (d) => ({
+          delivery: deliveryView(d.delivery),
+          body: d.body,
+          attempts: d.attempts.map((a) => ({
+            attempt: a.attempt,
+            attempted_at: a.attemptedAt.toISOString(),
+            outcome: a.outcome,
+            response_status: a.responseStatus,
+            latency_ms: a.latencyMs,
+            error: a.error
+          }))
+        }))))
+      .handle("redeliverWebhookSince", ({ path, payload }) =>
+        ok(Effect.map(
+          webhooks.redeliverSince(path.webhook_uid, payload.since),
+          (r) => ({ delivery_uids: r.deliveryIds })
+        )))
   }))
 
 export const AdminLive = Layer.mergeAll(
