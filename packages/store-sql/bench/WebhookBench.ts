@@ -326,6 +326,7 @@ const scratchPostgres = (adminUrl: string) =>
 const main = Effect.gen(function*() {
   const rx = yield* Effect.acquireRelease(Effect.promise(startReceiver), (r) => Effect.promise(r.close))
   console.log(`webhook bench: ${fmt(EVENTS)} events per round, ${ROUNDS} rounds (median), receiver in a child process`)
+  yield* baseline(rx) // warm-up (JIT, sockets), as the queue rounds get one
   const base = yield* baseline(rx)
   console.log(
     `baseline  bare HTTP sender, no database: ${fmt(base.perSecond)} deliveries/s, ` +
