@@ -10,7 +10,8 @@
  *     the socket is a configured trusted proxy)                    else 401
  *  7. the key has the endpoint's scope                              else 401 (or 403, configurable)
  *  8. the key is under its request rate (per key per window)       else 429 with Retry-After and
- *     X-RateLimit-Limit / -Remaining / -Reset
+ *     X-RateLimit-Limit / -Remaining / -Reset (if the limiter's store fails the request goes on:
+ *     the failure is logged)
  *
  * Lookups are cached per process for `auth.cacheTtlMillis` (default 2 s): a revocation made through
  * this process's admin API clears the cache at once; other processes see it within the TTL.
@@ -174,7 +175,8 @@ export const makeAuthenticator = Effect.gen(function*() {
                   ...rateLimitHeaders(e.limit, 0, Duration.toMillis(e.retryAfter))
                 }
               ))
-              : Effect.die(e)
+              // the limiter's store failed: let the request through (a limit protects, it does not decide)
+              : Effect.logWarning("rate limiter unavailable; request let through", e)
         })
       )
       const authenticated: AuthenticatedKey = {

@@ -64,7 +64,8 @@ export const SmsLive = HttpApiBuilder.group(TumaApi, "sms", (handlers) =>
           key: `dupk:${key.accountId}:${key.mode}:${idempotencyKey}`
         }).pipe(
           Effect.matchEffect({
-            onFailure: (e) => e.reason === "Exceeded" ? Effect.void : Effect.die(e),
+            onFailure: (e) =>
+              e.reason === "Exceeded" ? Effect.void : Effect.logWarning("duplicate-content limiter unavailable", e),
             onSuccess: () => countDuplicate(key, payload)
           })
         )
@@ -90,7 +91,7 @@ export const SmsLive = HttpApiBuilder.group(TumaApi, "sms", (handlers) =>
                 }),
                 { send: true }
               ))
-              : Effect.die(e)
+              : Effect.logWarning("duplicate-content limiter unavailable; send let through", e)
         })
       )
     }
