@@ -11,7 +11,11 @@
  *
  * Env: BENCH_MESSAGES (10000), BENCH_RUNS (3), BENCH_DATABASE_URL (admin URL of a PostgreSQL server;
  * default TUMA_TEST_DATABASE_URL or postgres://postgres@127.0.0.1:5432/postgres; a scratch database
- * is created and dropped), BENCH_SKIP_PGLITE=1, BENCH_SKIP_QUEUE=1, BENCH_OPTIONS (JSON DeliveryOptions).
+ * is created and dropped), BENCH_SKIP_PGLITE=1, BENCH_SKIP_QUEUE=1, BENCH_OPTIONS (JSON DeliveryOptions),
+ * BENCH_PROFILE=<dir> (a V8 CPU profile of each timed pipeline run, written there).
+ *
+ * Each run also prints the CPU seconds this process (worker + simulator) and the PostgreSQL server
+ * processes used during it, and the load average, so a reader can tell a slow run from a busy machine.
  */
 import * as PersistedQueue from "@effect/experimental/PersistedQueue"
 import { SqlClient } from "@effect/sql"
@@ -20,6 +24,9 @@ import { Send } from "@tuma/core"
 import { dispatcherStats, writerStats } from "@tuma/core/delivery/Dispatcher"
 import * as Database from "@tuma/store-sql/Database"
 import { Effect, Layer, Schema } from "effect"
+import { readdirSync, readFileSync, writeFileSync } from "node:fs"
+import { Session } from "node:inspector"
+import { loadavg } from "node:os"
 import smpp from "smpp"
 import { makeSmscSimulator, type SmscSimulator } from "../src/smsc/SmscSimulator.js"
 import { baseStack, scratchDatabase, setupAccount, smppConfig, workers } from "../test/support/stack.js"
@@ -34,6 +41,51 @@ const median = (xs: ReadonlyArray<number>) => {
   return s.length % 2 === 1 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2
 }
 const fmt = (n: number) => Math.round(n).toLocaleString("en-US")
+/** CPU seconds used so far by every `postgres` process of this machine (0 when /proc is unreadable). */
+const postgresCpu = (): number => {
+  let ticks = 0
+  try {
+    for (const pid of readdirSync("/proc")) {
+      if (!/^\d+$/.test(pid)) continue
+      try {
+        const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
+        if (!stat.includes("(postgres)")) continue
+        const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
+        ticks += Number(fields[11]) + Number(fields[12])
+      } catch {
+        // the process ended meanwhile
+      }
+    }
+  } catch {
+    return 0
+  }
+  return ticks / 100
+}
+
+/** Measures CPU (this process, PostgreSQL) over a run; profiles it when BENCH_PROFILE is set. */
+const cpuMeter = (label: string) => {
+  const dir = process.env.BENCH_PROFILE
+  const session = dir === undefined ? null : new Session()
+  if (session !== null) {
+    session.connect()
+    session.post("Profiler.enable")
+    session.post("Profiler.start")
+  }
+  const own = process.cpuUsage()
+  const pg = postgresCpu()
+  return () => {
+    const used = process.cpuUsage(own)
+    if (session !== null) {
+      session.post("Profiler.stop", (err, res) => {
+        if (err === null) writeFileSync(`${dir}/${label}-${Date.now()}.cpuprofile`, JSON.stringify(res.profile))
+        session.disconnect()
+      })
+    }
+    return `node ${((used.user + used.system) / 1e6).toFixed(1)} s, postgres ${(postgresCpu() - pg).toFixed(1)} s, ` +
+      `load ${loadavg()[0]!.toFixed(1)}`
+  }
+}
+
 const recipient = (i: number) => `+25575${String(i).padStart(7, "0")}`
 
 /** Floor: a bare smpp client, window 100, submitting N messages and acknowledging N receipts. */
@@ -81,7 +133,7 @@ const bareClient = (sim: SmscSimulator) =>
   })
 
 /** One pipeline run: N messages accepted (not timed), then one worker until all are delivered. */
-const pipelineRun = (sim: SmscSimulator) =>
+const pipelineRun = (name: string, sim: SmscSimulator) =>
   Effect.gen(function*() {
     const { account, caller, providerIds } = yield* setupAccount({
       balance: N,
@@ -96,6 +148,7 @@ const pipelineRun = (sim: SmscSimulator) =>
     const count = sql<{ n: number }>`SELECT count(*)::int AS n FROM messages
       WHERE account_id = ${account.id} AND status = 'delivered'`.pipe(Effect.map((r) => r[0]!.n))
     const start = Date.now()
+    const meter = cpuMeter(name)
     yield* Effect.gen(function*() {
       while ((yield* count) < N) yield* Effect.sleep("100 millis")
     }).pipe(Effect.provide(workers({ pollIntervalMs: 50, ...JSON.parse(process.env.BENCH_OPTIONS ?? "{}") })))
@@ -103,8 +156,9 @@ const pipelineRun = (sim: SmscSimulator) =>
       count(*) FILTER (WHERE status <> 'delivered')::int AS not_final FROM messages WHERE account_id = ${account.id}`
     if (row!.not_final !== 0) throw new Error("not every message delivered")
     const elapsed = row!.last.getTime() - start
+    const cpu = meter()
     yield* sql`UPDATE providers SET enabled = false WHERE id = ${providerIds[0]!}`
-    return N / (elapsed / 1000)
+    return { rate: N / (elapsed / 1000), cpu }
   }).pipe(Effect.scoped)
 
 const pipeline = (
@@ -116,8 +170,9 @@ const pipeline = (
   Effect.gen(function*() {
     const rates: Array<number> = []
     for (let r = 0; r < RUNS; r++) {
-      rates.push(yield* pipelineRun(sim))
-      console.log(`  ${name} run ${r + 1}: ${fmt(rates[r]!)} msg/s  (writer: ${JSON.stringify(writerStats)})`)
+      const { cpu, rate } = yield* pipelineRun(name, sim)
+      rates.push(rate)
+      console.log(`  ${name} run ${r + 1}: ${fmt(rate)} msg/s  (${cpu}; writer: ${JSON.stringify(writerStats)})`)
     }
     return { name, median: median(rates), ratio: median(rates) / median(floor) }
   }).pipe(Effect.provide(baseStack(db)))
