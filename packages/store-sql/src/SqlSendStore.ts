@@ -23,7 +23,7 @@ import { SqlClient } from "@effect/sql"
 import type { SqlError } from "@effect/sql/SqlError"
 import type { AcceptPlan, IdempotencyRecord, SendSnapshot } from "@tuma/core"
 import { AcceptOutcome, SendStore } from "@tuma/core"
-import { Array as Arr, Data, Effect, Layer, Option, Schedule } from "effect"
+import { Array as Arr, Cause, Data, Deferred, Effect, Exit, Layer, Option, Queue, Schedule } from "effect"
 
 class Insufficient extends Data.TaggedError("Insufficient")<{
   readonly shortfall: ReadonlyArray<{ market_id: string; units_required: number; units_available: number }>
@@ -179,17 +179,92 @@ export const make = Effect.gen(function*() {
       return AcceptOutcome.Accepted()
     })
 
-  const accept = (plan: AcceptPlan) =>
+  const insufficient = (e: Insufficient) => Effect.succeed(AcceptOutcome.InsufficientFunds({ shortfall: e.shortfall }))
+
+  const acceptAlone = (plan: AcceptPlan): Effect.Effect<AcceptOutcome> =>
     sql.withTransaction(transaction(plan)).pipe(
       Effect.retry({ while: isRetryable, schedule: Schedule.recurs(10) }),
-      Effect.catchTag(
-        "Insufficient",
-        (e) => Effect.succeed(AcceptOutcome.InsufficientFunds({ shortfall: e.shortfall }))
-      ),
+      Effect.catchTag("Insufficient", insufficient),
       Effect.orDie
     )
+
+  // --- group commit for single sends ------------------------------------------------------------
+  //
+  // Every single send of an account debits the same wallet row, which stays locked from the debit
+  // to the end of COMMIT (WAL flush included). One transaction per send therefore serialises an
+  // account's sends at one commit each. Instead, concurrent single-message plans of this process
+  // are accepted together: one transaction, each plan inside its own SAVEPOINT (a plan that fails —
+  // insufficient balance, a failing statement — is rolled back alone), one COMMIT for all. Callers
+  // are answered only after that COMMIT. If the COMMIT itself is refused by the server (the
+  // transaction definitely rolled back), every plan is retried alone; if its outcome is unknown
+  // (connection lost), every caller gets the defect (503 UNKNOWN, decisions §5).
+  type Pending = { readonly plan: AcceptPlan; readonly done: Deferred.Deferred<AcceptOutcome> }
+  const pending = yield* Queue.unbounded<Pending>()
+
+  const serverRefused = (cause: Cause.Cause<unknown>): boolean =>
+    Arr.some(
+      [...Cause.failures(cause), ...Cause.defects(cause)],
+      (e) => typeof ((e as SqlError | undefined)?.cause as { code?: unknown } | undefined)?.code === "string"
+    )
+
+  const runGroup = (group: ReadonlyArray<Pending>): Effect.Effect<void> => {
+    if (group.length === 1) {
+      return Effect.flatMap(Effect.exit(acceptAlone(group[0].plan)), (exit) => Deferred.done(group[0].done, exit))
+    }
+    // wallets locked in id order: two processes' groups never deadlock on each other
+    const sorted = [...group].sort((a, b) => walletOf(a.plan).localeCompare(walletOf(b.plan)))
+    // a plan's own failure is rolled back to its savepoint and answered as a defect; a deadlock or
+    // serialization failure instead retries the whole group
+    const one = (p: Pending) =>
+      sql.withTransaction(transaction(p.plan)).pipe(
+        Effect.catchTag("Insufficient", insufficient),
+        Effect.exit,
+        Effect.flatMap((x): Effect.Effect<Exit.Exit<AcceptOutcome>, SqlError> =>
+          Exit.isSuccess(x)
+            ? Effect.succeed(Exit.succeed(x.value))
+            : Option.exists(Cause.failureOption(x.cause), isRetryable)
+            ? Effect.failCause(x.cause)
+            : Effect.succeed(Exit.die(Cause.squash(x.cause)))
+        )
+      )
+    const each = Effect.forEach(sorted, one)
+    return sql.withTransaction(each).pipe(
+      Effect.retry({ while: isRetryable, schedule: Schedule.recurs(10) }),
+      Effect.exit,
+      Effect.flatMap((exit) =>
+        Exit.isSuccess(exit)
+          ? Effect.forEach(sorted, (p, i) => Deferred.done(p.done, exit.value[i]))
+          : serverRefused(exit.cause)
+          ? Effect.forEach(sorted, (p) =>
+            Effect.flatMap(Effect.exit(acceptAlone(p.plan)), (x) => Deferred.done(p.done, x)))
+          : Effect.forEach(sorted, (p) =>
+            Deferred.failCause(p.done, Cause.die(Cause.squash(exit.cause))))
+      ),
+      Effect.asVoid
+    )
+  }
+
+  yield* Queue.take(pending).pipe(
+    Effect.flatMap((first) => Effect.map(Queue.takeUpTo(pending, GROUP_MAX - 1), (rest) => [first, ...rest])),
+    Effect.flatMap(runGroup),
+    Effect.forever,
+    Effect.forkScoped
+  )
+
+  const groupable = (plan: AcceptPlan) =>
+    plan.campaign === undefined && plan.messages.items.length === 1 && plan.debits.length <= 1
+
+  const accept = (plan: AcceptPlan): Effect.Effect<AcceptOutcome> =>
+    groupable(plan)
+      ? Effect.flatMap(Deferred.make<AcceptOutcome>(), (done) =>
+        Effect.zipRight(Queue.offer(pending, { plan, done }), Deferred.await(done)))
+      : acceptAlone(plan)
 
   return SendStore.of({ snapshot, findIdempotency, accept })
 })
 
-export const layer: Layer.Layer<SendStore, never, SqlClient.SqlClient> = Layer.effect(SendStore, make)
+const GROUP_MAX = 128
+
+const walletOf = (plan: AcceptPlan): string => plan.debits[0]?.wallet_id ?? ""
+
+export const layer: Layer.Layer<SendStore, never, SqlClient.SqlClient> = Layer.scoped(SendStore, make)
