@@ -4,6 +4,7 @@ import type { ProviderEvent } from "@tuma/core/ports/Provider"
 import { DeliveryReport, InboundMessage, ProviderEventSink } from "@tuma/core/ports/Provider"
 import { Effect, Layer } from "effect"
 import smpp from "smpp"
+import { decodeGsm7, encodeGsm7 } from "../src/smpp/codec.js"
 import { makeSmppProvider, type SmppProviderConfig } from "../src/smpp/SmppProvider.js"
 import { answer, formatId, makeSmscSimulator, type SmscSimulatorOptions } from "../src/smsc/SmscSimulator.js"
 
@@ -60,6 +61,25 @@ describe("ProviderRef", () => {
     expect(refCandidates("2587")).toEqual(["2587", "a1b", "9607"])
     expect(refCandidates("00A1B")).toEqual(["a1b", "2587"])
     expect(refCandidates("msg-XY")).toEqual(["msg-xy"])
+  })
+})
+
+describe("GSM-7 codec", () => {
+  it("writes the same bytes as the smpp package for every character, reads the same text for any bytes", () => {
+    const coder = smpp.gsmCoder.getCoder(0)
+    const alphabet = [...coder.chars, ...coder.extChars]
+    for (const c of alphabet) expect(encodeGsm7(c)).toEqual(smpp.gsmCoder.encode(c, 0))
+    const text = "Hello {world} [ok] €5 \\ ^~| ÄÖÑÜ§¿ äöñüà ΔΦΓΛΩΠΨΣΘΞ @£$¥"
+    expect(encodeGsm7(text)).toEqual(smpp.gsmCoder.encode(text, 0))
+    expect(decodeGsm7(encodeGsm7(text))).toBe(text)
+    for (let a = 0; a < 256; a++) {
+      for (let b = 0; b < 256; b++) {
+        const bytes = Buffer.from([a, b, 0x41])
+        if (decodeGsm7(bytes) !== smpp.gsmCoder.decode(bytes, 0)) {
+          expect.fail(`bytes ${a} ${b}: ${decodeGsm7(bytes)} vs ${smpp.gsmCoder.decode(bytes, 0)}`)
+        }
+      }
+    }
   })
 })
 

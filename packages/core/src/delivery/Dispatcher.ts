@@ -19,9 +19,9 @@
  *   `scheduleIntervalMs`, so a moment missed during a restart is caught up at once).
  */
 import type { Scope } from "effect"
-import { Cause, Clock, Context, Deferred, Effect, FiberId, FiberSet, Layer, Queue, Schedule } from "effect"
+import { Cause, Clock, Context, Effect, Exit, FiberSet, Layer, Queue, Runtime, Schedule } from "effect"
 import { hostname } from "node:os"
-import type { OutboundSms, Provider, ProviderEvent } from "../ports/Provider.js"
+import type { DeliveryReport, OutboundSms, Provider, ProviderEvent, SubmitOutcome } from "../ports/Provider.js"
 import { ProviderEventSink, Providers } from "../ports/Provider.js"
 import type {
   ClaimedMessage,
@@ -102,15 +102,16 @@ export const isStopRequest = (text: string): boolean => STOP_WORDS.has(text.trim
 // ---------------------------------------------------------------------------------------------
 
 interface Buffer {
-  sent: Array<SentRecord>
-  failed: Array<FailRecord>
-  requeued: Array<RequeueRecord>
-  creditReturns: Array<CreditReturn>
-  receipts: Array<ReceiptRecord>
-  lateAcceptances: Array<LateAcceptanceRecord>
-  optOuts: Array<OptOutRecord>
+  readonly sent: Array<SentRecord>
+  readonly failed: Array<FailRecord>
+  readonly requeued: Array<RequeueRecord>
+  readonly creditReturns: Array<CreditReturn>
+  readonly receipts: Array<ReceiptRecord>
+  readonly lateAcceptances: Array<LateAcceptanceRecord>
+  readonly optOuts: Array<OptOutRecord>
   size: number
-  readonly done: Deferred.Deferred<void>
+  /** Run once the transaction holding this buffer committed (never when it did not). */
+  readonly onCommit: Array<() => void>
 }
 
 const newBuffer = (): Buffer => ({
@@ -122,10 +123,10 @@ const newBuffer = (): Buffer => ({
   lateAcceptances: [],
   optOuts: [],
   size: 0,
-  done: Deferred.unsafeMake<void>(FiberId.none)
+  onCommit: []
 })
 
-type Key = Exclude<keyof Buffer, "size" | "done">
+type Key = Exclude<keyof Buffer, "size" | "onCommit">
 type Item<K extends Key> = Buffer[K][number]
 
 export interface DeliveryWriterStats {
@@ -142,8 +143,11 @@ export class DeliveryWriter extends Context.Tag("@tuma/core/DeliveryWriter")<Del
   readonly owner: string
   /** Queues a record; the effect completes once the transaction holding it committed. */
   readonly write: <K extends Key>(key: K, item: Item<K>) => Effect.Effect<void>
-  /** Queues a record now (side effect), without waiting for its commit. */
-  readonly unsafePush: <K extends Key>(key: K, item: Item<K>) => void
+  /**
+   * Queues a record now (no fiber); `onCommit` runs once the transaction holding it committed.
+   * A receipt for a part (or a late answer for a message) still being written is queued after it.
+   */
+  readonly push: <K extends Key>(key: K, item: Item<K>, onCommit?: () => void) => void
   readonly stats: DeliveryWriterStats
 }>() {}
 
@@ -161,8 +165,23 @@ export const layerWriter: Layer.Layer<DeliveryWriter, never, DispatchStore> = La
 
     // Flushes may overlap (`flushConcurrency`); a record that depends on one still being written
     // (a receipt for a part being recorded, a late answer for a message being recorded) waits for it.
-    const pendingKeys = new Map<string, Deferred.Deferred<void>>()
+    const pendingKeys = new Map<string, Buffer>()
     const partKey = (providerId: string, ref: string) => `${providerId}\u0001${ref}`
+    const forEachKey = (b: Buffer, f: (key: string) => void) => {
+      for (const r of b.sent) {
+        f(`m:${r.messageId}`)
+        for (const p of r.parts) if (p.ref !== null) f(partKey(r.providerId, p.ref))
+      }
+    }
+    const runCallbacks = (callbacks: ReadonlyArray<() => void>) => {
+      for (const f of callbacks) {
+        try {
+          f()
+        } catch (e) {
+          stats.lastError = String(e)
+        }
+      }
+    }
 
     const applyBuffer = (b: Buffer) =>
       Effect.gen(function*() {
@@ -193,13 +212,8 @@ export const layerWriter: Layer.Layer<DeliveryWriter, never, DispatchStore> = La
         stats.applyMs += performance.now() - t0
       }).pipe(
         Effect.orDie,
-        Effect.ensuring(Effect.suspend(() => {
-          for (const r of b.sent) {
-            pendingKeys.delete(`m:${r.messageId}`)
-            for (const p of r.parts) if (p.ref !== null) pendingKeys.delete(partKey(r.providerId, p.ref))
-          }
-          return Deferred.succeed(b.done, undefined)
-        }))
+        Effect.ensuring(Effect.sync(() => forEachKey(b, (k) => pendingKeys.delete(k)))),
+        Effect.zipRight(Effect.sync(() => runCallbacks(b.onCommit)))
       )
 
     /** Takes the current buffer (registering what it records) for one flush. */
@@ -207,10 +221,7 @@ export const layerWriter: Layer.Layer<DeliveryWriter, never, DispatchStore> = La
       const b = current
       if (b.size === 0) return null
       current = newBuffer()
-      for (const r of b.sent) {
-        pendingKeys.set(`m:${r.messageId}`, b.done)
-        for (const p of r.parts) if (p.ref !== null) pendingKeys.set(partKey(r.providerId, p.ref), b.done)
-      }
+      forEachKey(b, (k) => pendingKeys.set(k, b))
       return b
     }
 
@@ -238,37 +249,42 @@ export const layerWriter: Layer.Layer<DeliveryWriter, never, DispatchStore> = La
       ).pipe(Effect.ignore)
     )
 
-    const unsafePush = <K extends Key>(key: K, item: Item<K>): Buffer => {
+    const enqueue = <K extends Key>(key: K, item: Item<K>, onCommit: (() => void) | undefined) => {
       const b = current
       ;(b[key] as Array<Item<K>>).push(item)
       b.size++
+      if (onCommit !== undefined) b.onCommit.push(onCommit)
       if (b.size === 1 || b.size >= MAX_FLUSH) Queue.unsafeOffer(wake, undefined)
-      return b
     }
-    const dependencies = <K extends Key>(key: K, item: Item<K>): Array<Deferred.Deferred<void>> => {
-      const out: Array<Deferred.Deferred<void>> = []
+    /** The flushes in progress `item` must follow (none, usually). */
+    const dependencies = <K extends Key>(key: K, item: Item<K>): Array<Buffer> | null => {
+      if (pendingKeys.size === 0) return null
+      let out: Array<Buffer> | null = null
       if (key === "receipts") {
         const r = item as ReceiptRecord
         for (const c of r.candidates) {
-          const d = pendingKeys.get(partKey(r.providerId, c))
-          if (d !== undefined) out.push(d)
+          const b = pendingKeys.get(partKey(r.providerId, c))
+          if (b !== undefined) (out ??= []).push(b)
         }
       } else if (key === "lateAcceptances") {
-        const d = pendingKeys.get(`m:${(item as LateAcceptanceRecord).messageId}`)
-        if (d !== undefined) out.push(d)
+        const b = pendingKeys.get(`m:${(item as LateAcceptanceRecord).messageId}`)
+        if (b !== undefined) out = [b]
       }
       return out
     }
+    const push = <K extends Key>(key: K, item: Item<K>, onCommit?: () => void): void => {
+      const deps = dependencies(key, item)
+      if (deps === null) return enqueue(key, item, onCommit)
+      let waiting = deps.length
+      const next = () => {
+        if (--waiting === 0) enqueue(key, item, onCommit)
+      }
+      for (const b of deps) b.onCommit.push(next)
+    }
     const write = <K extends Key>(key: K, item: Item<K>): Effect.Effect<void> =>
-      Effect.suspend(() => {
-        const deps = dependencies(key, item)
-        if (deps.length === 0) return Deferred.await(unsafePush(key, item).done)
-        return Effect.forEach(deps, Deferred.await, { discard: true }).pipe(
-          Effect.zipRight(Effect.suspend(() => Deferred.await(unsafePush(key, item).done)))
-        )
-      })
+      Effect.async<void>((resume) => push(key, item, () => resume(Effect.void)))
 
-    return { owner, write, unsafePush: (key, item) => void unsafePush(key, item), stats }
+    return { owner, write, push, stats }
   })
 )
 
@@ -281,6 +297,8 @@ export const layerEventSink: Layer.Layer<ProviderEventSink, never, DeliveryWrite
   Effect.gen(function*() {
     const writer = yield* DeliveryWriter
     const store = yield* DispatchStore
+    const runtime = yield* Effect.runtime<never>()
+    const runCallback = Runtime.runCallback(runtime)
     let ids = new Map((yield* store.providers).map((p) => [p.name, p.id] as const))
     const idOf = (name: string) =>
       Effect.gen(function*() {
@@ -289,6 +307,15 @@ export const layerEventSink: Layer.Layer<ProviderEventSink, never, DeliveryWrite
         ids = new Map((yield* store.providers).map((p) => [p.name, p.id] as const))
         return ids.get(name)
       })
+    const receipt = (providerId: string, event: DeliveryReport): ReceiptRecord => ({
+      providerId,
+      candidates: refCandidates(event.providerMessageId),
+      state: event.state,
+      deliveryStatus: event.deliveryStatus,
+      errorCode: event.errorCode,
+      failureReason: event.state === "failed" ? describeReceiptFailure(event.deliveryStatus, event.errorCode) : null,
+      receivedAt: event.receivedAt
+    })
     const handle = (event: ProviderEvent): Effect.Effect<void> =>
       Effect.gen(function*() {
         const providerId = yield* idOf(event.providerId)
@@ -297,17 +324,7 @@ export const layerEventSink: Layer.Layer<ProviderEventSink, never, DeliveryWrite
         }
         switch (event._tag) {
           case "DeliveryReport":
-            return yield* writer.write("receipts", {
-              providerId,
-              candidates: refCandidates(event.providerMessageId),
-              state: event.state,
-              deliveryStatus: event.deliveryStatus,
-              errorCode: event.errorCode,
-              failureReason: event.state === "failed"
-                ? describeReceiptFailure(event.deliveryStatus, event.errorCode)
-                : null,
-              receivedAt: event.receivedAt
-            })
+            return yield* writer.write("receipts", receipt(providerId, event))
           case "LateAcceptance":
             return yield* writer.write("lateAcceptances", {
               providerId,
@@ -329,7 +346,15 @@ export const layerEventSink: Layer.Layer<ProviderEventSink, never, DeliveryWrite
             })
         }
       })
-    return { handle }
+    // receipts of known providers go straight to the writer (one per part: no fiber each)
+    const offer = (event: ProviderEvent, done: (recorded: boolean) => void): void => {
+      const providerId = event._tag === "DeliveryReport" ? ids.get(event.providerId) : undefined
+      if (providerId !== undefined) {
+        return writer.push("receipts", receipt(providerId, event as DeliveryReport), () => done(true))
+      }
+      runCallback(handle(event), { onExit: (exit) => done(Exit.isSuccess(exit)) })
+    }
+    return { handle, offer }
   })
 )
 
@@ -351,7 +376,42 @@ export interface DispatcherStats {
 
 export const dispatcherStats: DispatcherStats = { claimed: 0, sent: 0, failed: 0, requeued: 0, unknown: 0 }
 
-/** Runs the workers of this process until interrupted. */
+/** A transient refusal: the next route is tried. */
+interface Refusal {
+  readonly code: string
+  readonly reason: string
+}
+
+const toSms = (m: ClaimedMessage): OutboundSms => ({
+  messageId: m.id,
+  recipient: m.recipient,
+  senderId: m.senderId,
+  text: m.text,
+  encoding: m.encoding
+})
+
+/** `provider.submitMany`, or `submit` per message (a fiber each) for adapters without it. */
+const submitAll = (
+  provider: Provider,
+  smses: ReadonlyArray<OutboundSms>,
+  onOutcome: (index: number, outcome: Exit.Exit<SubmitOutcome>) => void
+): Effect.Effect<void> =>
+  provider.submitMany !== undefined
+    ? provider.submitMany(smses, onOutcome)
+    : Effect.forEach(
+      smses,
+      (sms, i) => Effect.exit(provider.submit(sms)).pipe(Effect.map((exit) => onOutcome(i, exit))),
+      { concurrency: "unbounded", discard: true }
+    )
+
+/**
+ * Runs the workers of this process until interrupted.
+ *
+ * The hot path has no fiber per message: a claimed batch is submitted per provider with
+ * `submitMany`, each outcome goes to the writer with `push`, and the message's slot is released by
+ * the writer's commit callback. Failover after a transient refusal and rate-limited routes run one
+ * fiber per message (`tryRoutes`).
+ */
 export const runDispatcher: Effect.Effect<
   never,
   never,
@@ -362,7 +422,9 @@ export const runDispatcher: Effect.Effect<
   const providers = yield* Providers
   const writer = yield* DeliveryWriter
   const cfg = yield* DeliveryConfig
+  const clock = yield* Effect.clock
   const fibers = yield* FiberSet.make()
+  const runInSet = yield* FiberSet.runtime(fibers)<never>()
   const stats = dispatcherStats
 
   let routesByMarket = new Map<string, ReadonlyArray<RouteRow>>()
@@ -446,7 +508,7 @@ export const runDispatcher: Effect.Effect<
             } else left.push(m)
           }
           if (granted > 0) {
-            writer.unsafePush("creditReturns", { providerId: route.providerId, marketId: market, units: granted })
+            writer.push("creditReturns", { providerId: route.providerId, marketId: market, units: granted })
           }
           remaining = left
         }
@@ -455,34 +517,94 @@ export const runDispatcher: Effect.Effect<
       return assigned
     })
 
-  const fail = (m: ClaimedMessage, code: string, reason: string, refund: boolean) => {
+  // -- outcomes (plain functions: `done` runs once the outcome is committed) ---------------------
+  const fail = (m: ClaimedMessage, code: string, reason: string, done: () => void) => {
     stats.failed++
-    return writer.write("failed", { messageId: m.id, code, reason, refund })
+    writer.push("failed", { messageId: m.id, code, reason, refund: true }, done)
+  }
+  const noCredit = (m: ClaimedMessage, done: () => void) =>
+    fail(m, "PROVIDER_CREDIT_EXHAUSTED", `Not sent: no carrier has credit left for ${m.country}.`, done)
+
+  /** Records the outcome of `m` on `route`; answers the refusal to fail over from, else null (recorded). */
+  const record = (m: ClaimedMessage, route: RouteRow, out: SubmitOutcome, done: () => void): Refusal | null => {
+    switch (out._tag) {
+      case "Accepted": {
+        stats.sent++
+        const refused = out.refusedParts.length === 0
+          ? null
+          : new Map(out.refusedParts.map((p) => [p.index, p.reason] as const))
+        writer.push("sent", {
+          messageId: m.id,
+          providerId: route.providerId,
+          parts: out.providerMessageIds.map((id, index) => ({
+            index,
+            providerMessageId: id,
+            ref: id === null ? null : normalizeRef(id),
+            state: id === null || refused?.has(index) ? "failed" as const : "enroute" as const
+          })),
+          failureReason: out.refusedParts.length > 0 ? out.refusedParts[0]!.reason : null,
+          unknown: null
+        }, done)
+        return null
+      }
+      case "Unknown": {
+        stats.unknown++
+        writer.push("sent", {
+          messageId: m.id,
+          providerId: route.providerId,
+          parts: out.providerMessageIds.map((id, index) => ({
+            index,
+            providerMessageId: id,
+            ref: id === null ? null : normalizeRef(id),
+            state: id === null ? "unknown" as const : "enroute" as const
+          })),
+          failureReason: null,
+          unknown: {
+            reference: out.reference,
+            reason: out.reason,
+            deadline: new Date(clock.unsafeCurrentTimeMillis() + cfg.unknownTimeoutMs)
+          }
+        }, done)
+        return null
+      }
+      case "NotAccepted": {
+        writer.push("creditReturns", { providerId: route.providerId, marketId: m.marketId, units: m.units })
+        if (!out.transient) {
+          fail(m, out.code, out.reason, done)
+          return null
+        }
+        return { code: out.code, reason: out.reason }
+      }
+    }
   }
 
-  const process1 = (m: ClaimedMessage, assigned: number): Effect.Effect<void> =>
+  /** Every route refused transiently (or had no credit): back to the queue with backoff, or failed. */
+  const exhausted = (m: ClaimedMessage, last: Refusal | null, done: () => void) => {
+    if (last === null) return noCredit(m, done)
+    const at = clock.unsafeCurrentTimeMillis()
+    const age = at - (m.queuedAt ?? m.createdAt).getTime()
+    if (age >= cfg.giveUpAfterMs) {
+      return fail(m, last.code, `${last.reason} Gave up after ${Math.round(age / 60_000)} minutes of retries.`, done)
+    }
+    stats.requeued++
+    const delay = Math.min(cfg.retryBaseMs * 2 ** Math.max(0, m.attempts - 1), cfg.retryMaxMs)
+    writer.push("requeued", { messageId: m.id, availableAt: new Date(at + delay), lastError: last.reason }, done)
+  }
+
+  /** Runs `f(done)` and completes once `done` was called (the outcome it wrote is committed). */
+  const committed = (f: (done: () => void) => void): Effect.Effect<void> =>
+    Effect.async<void>((resume) => f(() => resume(Effect.void)))
+
+  /**
+   * One message, one fiber: routes from `from` in order (credit reserved for those after `assigned`),
+   * the route's rate limit, submit, record. Completes once the outcome is committed.
+   */
+  const tryRoutes = (m: ClaimedMessage, from: number, assigned: number, refusal: Refusal | null) =>
     Effect.gen(function*() {
       const routes = routesByMarket.get(m.marketId) ?? []
-      if (routes.length === 0) {
-        return yield* fail(m, "NO_PROVIDER_ROUTE", `Not sent: there is no carrier route to ${m.country}.`, true)
-      }
-      if (assigned < 0) {
-        return yield* fail(
-          m,
-          "PROVIDER_CREDIT_EXHAUSTED",
-          `Not sent: no carrier has credit left for ${m.country}.`,
-          true
-        )
-      }
-      const sms: OutboundSms = {
-        messageId: m.id,
-        recipient: m.recipient,
-        senderId: m.senderId,
-        text: m.text,
-        encoding: m.encoding
-      }
-      let last: { code: string; reason: string } | null = null
-      for (let i = assigned; i < routes.length; i++) {
+      const sms = toSms(m)
+      let last = refusal
+      for (let i = from; i < routes.length; i++) {
         const route = routes[i]!
         if (i > assigned) {
           const granted = m.units === 0
@@ -490,7 +612,7 @@ export const runDispatcher: Effect.Effect<
             : yield* store.reserveCredit(route.providerId, m.marketId, m.units, yield* now)
           if (granted < m.units) {
             if (granted > 0) {
-              writer.unsafePush("creditReturns", { providerId: route.providerId, marketId: m.marketId, units: granted })
+              writer.push("creditReturns", { providerId: route.providerId, marketId: m.marketId, units: granted })
             }
             continue
           }
@@ -499,84 +621,87 @@ export const runDispatcher: Effect.Effect<
         const gate = gateFor(route)
         if (gate !== null) yield* gate.take(provider.partCount(sms))
         const out = yield* provider.submit(sms)
-        switch (out._tag) {
-          case "Accepted": {
-            stats.sent++
-            const refused = new Map(out.refusedParts.map((p) => [p.index, p.reason] as const))
-            return yield* writer.write("sent", {
-              messageId: m.id,
-              providerId: route.providerId,
-              parts: out.providerMessageIds.map((id, index) => ({
-                index,
-                providerMessageId: id,
-                ref: id === null ? null : normalizeRef(id),
-                state: id === null || refused.has(index) ? "failed" as const : "enroute" as const
-              })),
-              failureReason: out.refusedParts.length > 0 ? out.refusedParts[0]!.reason : null,
-              unknown: null
-            })
-          }
-          case "Unknown": {
-            stats.unknown++
-            const at = yield* now
-            return yield* writer.write("sent", {
-              messageId: m.id,
-              providerId: route.providerId,
-              parts: out.providerMessageIds.map((id, index) => ({
-                index,
-                providerMessageId: id,
-                ref: id === null ? null : normalizeRef(id),
-                state: id === null ? "unknown" as const : "enroute" as const
-              })),
-              failureReason: null,
-              unknown: {
-                reference: out.reference,
-                reason: out.reason,
-                deadline: new Date(at.getTime() + cfg.unknownTimeoutMs)
-              }
-            })
-          }
-          case "NotAccepted": {
-            writer.unsafePush("creditReturns", { providerId: route.providerId, marketId: m.marketId, units: m.units })
-            if (!out.transient) return yield* fail(m, out.code, out.reason, true)
-            last = { code: out.code, reason: out.reason }
-          }
-        }
+        let next: Refusal | null = null
+        yield* committed((done) => {
+          next = record(m, route, out, done)
+          if (next !== null) done()
+        })
+        if (next === null) return
+        last = next
       }
-      if (last === null) {
-        return yield* fail(
-          m,
-          "PROVIDER_CREDIT_EXHAUSTED",
-          `Not sent: no carrier has credit left for ${m.country}.`,
-          true
-        )
-      }
-      const at = yield* now
-      const age = at.getTime() - (m.queuedAt ?? m.createdAt).getTime()
-      if (age >= cfg.giveUpAfterMs) {
-        return yield* fail(
-          m,
-          last.code,
-          `${last.reason} Gave up after ${Math.round(age / 60_000)} minutes of retries.`,
-          true
-        )
-      }
-      stats.requeued++
-      const delay = Math.min(cfg.retryBaseMs * 2 ** Math.max(0, m.attempts - 1), cfg.retryMaxMs)
-      return yield* writer.write("requeued", {
-        messageId: m.id,
-        availableAt: new Date(at.getTime() + delay),
-        lastError: last.reason
-      })
+      yield* committed((done) => exhausted(m, last, done))
     })
 
   // -- the claim loop ----------------------------------------------------------------------------
   let inFlight = 0
   const freed = yield* Queue.sliding<void>(1)
-  const release = Effect.sync(() => {
+  const release = () => {
     inFlight--
     Queue.unsafeOffer(freed, undefined)
-  })
+  }
+  const guarded = (m: ClaimedMessage, eff: Effect.Effect<void>) =>
+    eff.pipe(
+      Effect.catchAllCause((cause) =>
+        Effect.logError(`dispatch of ${m.id} failed; it is retried when its lease ends`, cause)
+      ),
+      Effect.ensuring(Effect.sync(release))
+    )
+  const failover = (m: ClaimedMessage, from: number, assigned: number, refusal: Refusal) =>
+    void runInSet(guarded(m, tryRoutes(m, from, assigned, refusal)))
+
+  /** One provider's share of a claimed batch, submitted at once; outcomes recorded as they come. */
+  const submitGroup = (route: RouteRow, index: number, msgs: ReadonlyArray<ClaimedMessage>) => {
+    const provider = providers.get(route.providerName) as Provider
+    const settled = new Uint8Array(msgs.length)
+    const onOutcome = (k: number, exit: Exit.Exit<SubmitOutcome>) => {
+      if (settled[k] === 1) return
+      settled[k] = 1
+      const m = msgs[k]!
+      if (Exit.isFailure(exit)) {
+        runInSet(Effect.logError(`dispatch of ${m.id} failed; it is retried when its lease ends`, exit.cause))
+        return release()
+      }
+      const refusal = record(m, route, exit.value, release)
+      if (refusal !== null) failover(m, index + 1, index, refusal)
+    }
+    return submitAll(provider, msgs.map(toSms), onOutcome).pipe(
+      Effect.catchAllCause((cause) =>
+        Effect.logError("dispatch of a batch failed; its messages are retried when their leases end", cause)
+      ),
+      // interrupted or died: whatever was not answered is released (its lease brings it back)
+      Effect.ensuring(Effect.sync(() => {
+        for (let k = 0; k < msgs.length; k++) {
+          if (settled[k] === 0) {
+            settled[k] = 1
+            release()
+          }
+        }
+      }))
+    )
+  }
+
+  /** Routes a claimed batch: grouped by first route (unlimited ones at once), the rest one by one. */
+  const dispatchBatch = (batch: ReadonlyArray<ClaimedMessage>, assigned: ReadonlyMap<string, number>) =>
+    Effect.gen(function*() {
+      const groups = new Map<RouteRow, { index: number; msgs: Array<ClaimedMessage> }>()
+      for (const m of batch) {
+        const routes = routesByMarket.get(m.marketId) ?? []
+        const i = assigned.get(m.id) ?? -1
+        if (routes.length === 0) {
+          fail(m, "NO_PROVIDER_ROUTE", `Not sent: there is no carrier route to ${m.country}.`, release)
+        } else if (i < 0) {
+          noCredit(m, release)
+        } else if (gateFor(routes[i]!) !== null) {
+          yield* FiberSet.run(fibers, guarded(m, tryRoutes(m, i, i, null)))
+        } else {
+          const group = groups.get(routes[i]!)
+          if (group === undefined) groups.set(routes[i]!, { index: i, msgs: [m] })
+          else group.msgs.push(m)
+        }
+      }
+      for (const [route, { index, msgs }] of groups) yield* FiberSet.run(fibers, submitGroup(route, index, msgs))
+    })
+
   const claimLoop = Effect.gen(function*() {
     while (true) {
       const free = cfg.maxInFlight - inFlight
@@ -600,17 +725,7 @@ export const runDispatcher: Effect.Effect<
       const assigned = yield* assignCredit(batch, at).pipe(
         Effect.onError(() => Effect.sync(() => void (inFlight -= batch.length)))
       )
-      for (const m of batch) {
-        yield* FiberSet.run(
-          fibers,
-          process1(m, assigned.get(m.id) ?? -1).pipe(
-            Effect.catchAllCause((cause) =>
-              Effect.logError(`dispatch of ${m.id} failed; it is retried when its lease ends`, cause)
-            ),
-            Effect.ensuring(release)
-          )
-        )
-      }
+      yield* dispatchBatch(batch, assigned)
     }
   })
   const forever = <A, E, R>(name: string, eff: Effect.Effect<A, E, R>) =>

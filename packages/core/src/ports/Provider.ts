@@ -12,7 +12,7 @@
  *   `ProviderEventSink` the adapter is built with. The adapter acknowledges the carrier only after the
  *   sink's effect succeeds, so a report is never acknowledged before it is durable.
  */
-import type { Effect } from "effect"
+import type { Effect, Exit } from "effect"
 import { Context, Data } from "effect"
 
 export type ProviderEncoding = "GSM-7" | "Unicode"
@@ -101,6 +101,15 @@ export interface Provider {
   /** Parts the text will take on this provider (what `submit` will send). */
   readonly partCount: (sms: OutboundSms) => number
   readonly submit: (sms: OutboundSms) => Effect.Effect<SubmitOutcome>
+  /**
+   * Optional: submits many messages at once without a fiber each (adapters that pipeline, like SMPP
+   * with its window). `onOutcome(index, exit)` is called once per message as its answer comes, in any
+   * order; the effect completes when every message is answered. Without it, workers call `submit`.
+   */
+  readonly submitMany?: (
+    smses: ReadonlyArray<OutboundSms>,
+    onOutcome: (index: number, outcome: Exit.Exit<SubmitOutcome>) => void
+  ) => Effect.Effect<void>
   readonly query: (providerMessageId: string) => Effect.Effect<QueryOutcome>
 }
 
@@ -111,7 +120,14 @@ export interface Provider {
  */
 export class ProviderEventSink extends Context.Tag("@tuma/core/ProviderEventSink")<
   ProviderEventSink,
-  { readonly handle: (event: ProviderEvent) => Effect.Effect<void, unknown> }
+  {
+    readonly handle: (event: ProviderEvent) => Effect.Effect<void, unknown>
+    /**
+     * Optional: `handle` without a fiber per event, for adapters on a hot path (a receipt per part).
+     * `done(true)` once the event is recorded durably, `done(false)` when it could not be.
+     */
+    readonly offer?: (event: ProviderEvent, done: (recorded: boolean) => void) => void
+  }
 >() {}
 
 /** Every configured provider, by id. */

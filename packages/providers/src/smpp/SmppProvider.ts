@@ -18,6 +18,7 @@
  * - deliver_sm: receipts (esm_class 0x04 / 0x20) and MO messages go to the `ProviderEventSink`;
  *   deliver_sm_resp is sent after the sink succeeded (status 0) or failed (ESME_RX_T_APPN, so the SMSC
  *   retries): no receipt is acknowledged before it is recorded.
+ * - No fiber per message: `submitMany` and the sink's `offer` (when it has one) run on callbacks.
  */
 import type { OutboundSms, Provider, ProviderEvent, QueryOutcome, SubmitOutcome } from "@tuma/core/ports/Provider"
 import {
@@ -30,7 +31,7 @@ import {
   Unknown
 } from "@tuma/core/ports/Provider"
 import type { Scope } from "effect"
-import { Effect, Runtime } from "effect"
+import { Effect, Exit, Runtime } from "effect"
 import smpp from "smpp"
 import {
   describeStatus,
@@ -145,7 +146,8 @@ export class SmppClient {
 
   constructor(
     config: SmppProviderConfig,
-    private readonly onEvent: (event: ProviderEvent) => Promise<void>,
+    /** Records an event; `done(true)` once it is durable, `done(false)` when it could not be. */
+    private readonly onEvent: (event: ProviderEvent, done: (recorded: boolean) => void) => void,
     private readonly log: (level: "info" | "warn", message: string) => void
   ) {
     this.cfg = {
@@ -361,14 +363,15 @@ export class SmppClient {
       this.lateWatch.delete(seq)
       if (resp.command_status === 0 && resp.message_id) {
         this.stats.lateAcceptances++
-        void this.onEvent(
+        this.onEvent(
           new LateAcceptance({
             providerId: this.cfg.id,
             reference: late.reference,
             partIndex: late.partIndex,
             providerMessageId: resp.message_id
-          })
-        ).catch(() => {})
+          }),
+          () => {}
+        )
       }
       return
     }
@@ -541,9 +544,9 @@ export class SmppClient {
       session.send(pdu.response())
       return
     }
-    this.onEvent(event).then(
-      () => session.send(pdu.response()),
-      () => session.send(pdu.response({ command_status: smpp.ESME_RX_T_APPN }))
+    this.onEvent(
+      event,
+      (recorded) => session.send(recorded ? pdu.response() : pdu.response({ command_status: smpp.ESME_RX_T_APPN }))
     )
   }
 }
@@ -558,21 +561,38 @@ export const makeSmppProvider = (
   Effect.gen(function*() {
     const sink = yield* ProviderEventSink
     const runtime = yield* Effect.runtime<never>()
-    const runPromise = Runtime.runPromise(runtime)
+    const runCallback = Runtime.runCallback(runtime)
     const runFork = Runtime.runFork(runtime)
     const client = new SmppClient(
       config,
-      (event) => runPromise(sink.handle(event)),
+      sink.offer ??
+        ((event, done) => runCallback(sink.handle(event), { onExit: (exit) => done(Exit.isSuccess(exit)) })),
       (level, message) => {
         runFork(level === "warn" ? Effect.logWarning(message) : Effect.logInfo(message))
       }
     )
     yield* Effect.acquireRelease(Effect.sync(() => client.start()), () => Effect.promise(() => client.stop()))
+    const submitMany: NonNullable<Provider["submitMany"]> = (smses, onOutcome) =>
+      Effect.async<void>((resume) => {
+        let left = smses.length
+        if (left === 0) return resume(Effect.void)
+        const answered = (i: number, outcome: Exit.Exit<SubmitOutcome>) => {
+          onOutcome(i, outcome)
+          if (--left === 0) resume(Effect.void)
+        }
+        smses.forEach((sms, i) =>
+          client.submit(sms).then(
+            (out) => answered(i, Exit.succeed(out)),
+            (e) => answered(i, Exit.die(e))
+          )
+        )
+      })
     return {
       id: config.id,
       client,
       partCount: (sms) => partCount(sms.text, sms.encoding),
       submit: (sms) => Effect.promise(() => client.submit(sms)),
+      submitMany,
       query: (id) => Effect.promise(() => client.query(id))
     }
   })

@@ -73,6 +73,15 @@ declare module "smpp" {
     export const gsmCoder: {
       encode(text: string, shift: number): Buffer
       decode(data: Buffer, shift: number): string
+      /** The (lazily built) tables of a shift table: 0 = default alphabet. */
+      getCoder(shift: number): {
+        readonly chars: string
+        readonly extChars: string
+        readonly charListEnc: Record<string, number>
+        readonly extCharListEnc: Record<string, string>
+        readonly charListDec: Record<number, string>
+        readonly extCharListDec: Record<string, string>
+      }
     }
 
     export const ESME_ROK: number
