@@ -45,12 +45,6 @@ const flatCandidates = (receipts: ReadonlyArray<ReceiptRecord>) => {
   return [idx, pids, refs, ranks] as const
 }
 
-interface MatchedReceipt {
-  readonly messageId: string
-  readonly partIndex: number
-  readonly receipt: Pick<ReceiptRecord, "state" | "deliveryStatus" | "errorCode" | "failureReason">
-}
-
 export const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const q = <A extends object = any>(text: string, params: ReadonlyArray<unknown> = []) =>
@@ -137,93 +131,13 @@ RETURNING LEAST(c.balance, $3)::int AS granted`,
       [providerId, marketId, units, now]
     ).pipe(Effect.map((rows) => rows[0]?.granted ?? 0), Effect.orDie)
 
-  /** Applies matched receipts to parts, then moves their messages; answers the ids that became final. */
-  const applyMatched = (matched: ReadonlyArray<MatchedReceipt>, now: Date) =>
-    Effect.gen(function*() {
-      if (matched.length === 0) return [] as ReadonlyArray<string>
-      // one receipt per part (the last final one wins), parts in a stable order (fewer deadlocks)
-      const byPart = new Map<string, MatchedReceipt>()
-      for (const m of matched) byPart.set(`${m.messageId}:${m.partIndex}`, m)
-      const list = [...byPart.values()].sort((a, b) =>
-        a.messageId < b.messageId ? -1 : a.messageId > b.messageId ? 1 : a.partIndex - b.partIndex
-      )
-      yield* q(
-        `UPDATE message_parts p SET
-  state = CASE WHEN u.state = 'enroute' THEN p.state ELSE u.state END,
-  delivery_status = u.ds, error_code = u.err, failure_reason = u.reason, updated_at = $1
-FROM unnest($2::uuid[], $3::int[], $4::text[], $5::text[], $6::text[], $7::text[]) AS u(mid, idx, state, ds, err, reason)
-WHERE p.message_id = u.mid AND p.part_index = u.idx AND p.state NOT IN ('delivered', 'failed')`,
-        [
-          now,
-          list.map((m) => m.messageId),
-          list.map((m) => m.partIndex),
-          list.map((m) => m.receipt.state),
-          list.map((m) => m.receipt.deliveryStatus),
-          list.map((m) => m.receipt.errorCode),
-          list.map((m) => m.receipt.failureReason)
-        ]
-      )
-      const ids = [...new Set(list.map((m) => m.messageId))]
-      const moved = yield* q<{ id: string; status: string }>(
-        `WITH agg AS (
-  SELECT p.message_id,
-    count(*) AS n,
-    count(*) FILTER (WHERE p.state = 'delivered') AS delivered,
-    bool_or(p.state = 'failed') AS any_failed,
-    (array_agg(p.failure_reason ORDER BY p.part_index) FILTER (WHERE p.state = 'failed'))[1] AS reason,
-    (array_agg(p.delivery_status ORDER BY p.updated_at DESC, p.part_index DESC)
-      FILTER (WHERE p.delivery_status IS NOT NULL))[1] AS last_ds
-  FROM message_parts p WHERE p.message_id = ANY($2::uuid[])
-  GROUP BY p.message_id
-), nxt AS (
-  SELECT agg.*, m.id,
-    CASE WHEN agg.any_failed THEN 'failed' WHEN agg.delivered = agg.n THEN 'delivered' ELSE m.status END AS status
-  FROM agg JOIN messages m ON m.id = agg.message_id
-)
-UPDATE messages m SET
-  status = nxt.status,
-  delivered_at = CASE WHEN nxt.status = 'delivered' THEN GREATEST($1, m.sent_at) ELSE m.delivered_at END,
-  failed_at = CASE WHEN nxt.status = 'failed' THEN GREATEST($1, m.sent_at) ELSE m.failed_at END,
-  failure_reason = CASE WHEN nxt.status = 'failed' THEN nxt.reason ELSE m.failure_reason END,
-  dr_checked_at = GREATEST($1, m.dr_checked_at), dr_status = nxt.status, dr_delivery_status = nxt.last_ds,
-  updated_at = $1
-FROM nxt WHERE m.id = nxt.id AND m.status = 'sent'
-RETURNING m.id, m.status`,
-        [now, ids]
-      )
-      const final = moved.filter((r) => r.status === "delivered" || r.status === "failed").map((r) => r.id)
-      if (final.length > 0) yield* q(`DELETE FROM dispatch_reconcile WHERE message_id = ANY($1::uuid[])`, [final])
-      return final
-    })
-
-  /** Pending receipts whose part now exists (restricted to `messageIds` when given) are taken out. */
-  const takePendingMatches = (messageIds: ReadonlyArray<string> | null) =>
-    q<any>(
-      `DELETE FROM delivery_receipts_pending o USING message_parts p
-WHERE p.provider_id = o.provider_id AND p.provider_ref = ANY(o.refs)
-  ${messageIds === null ? "" : "AND p.message_id = ANY($1::uuid[])"}
-RETURNING p.message_id, p.part_index, o.state, o.delivery_status, o.error_code, o.failure_reason`,
-      messageIds === null ? [] : [messageIds]
-    ).pipe(
-      Effect.map((rows): Array<MatchedReceipt> =>
-        rows.map((r: any) => ({
-          messageId: r.message_id,
-          partIndex: r.part_index,
-          receipt: {
-            state: r.state,
-            deliveryStatus: r.delivery_status,
-            errorCode: r.error_code,
-            failureReason: r.failure_reason
-          }
-        }))
-      )
-    )
-
   /**
-   * Receipts in one statement: each matched to its part by the first candidate ref that exists, one
-   * receipt per part (the last), parts updated, their messages moved to delivered (every part
-   * delivered) or failed (any part failed), reconciliation rows of final messages dropped, the
-   * unmatched kept in `delivery_receipts_pending`.
+   * Receipts in one statement. Each is matched by the first of its candidate refs (most literal
+   * first) that names a single-part message (`messages.provider_ref`) or a part (`message_parts`);
+   * per message or part the last receipt with a final state wins (else the last). A single-part
+   * message moves directly; parts are updated and their message becomes delivered (every part
+   * delivered) or failed (any part failed). Reconciliation rows of final messages are dropped; the
+   * unmatched receipts are kept in `delivery_receipts_pending`.
    */
   const applyReceipts = (receipts: ReadonlyArray<ReceiptRecord>, now: Date) =>
     receipts.length === 0 ? Effect.succeed({ matched: 0, pending: 0 }) : q<{ matched: number; pending: number }>(
@@ -233,24 +147,28 @@ RETURNING p.message_id, p.part_index, o.state, o.delivery_status, o.error_code, 
 ), c AS (
   SELECT * FROM unnest($10::int[], $11::uuid[], $12::text[], $13::int[]) AS c(i, pid, ref, rank)
 ), best AS (
-  -- one index lookup per candidate (whatever the statistics say)
-  SELECT DISTINCT ON (c.i) c.i, p.message_id, p.part_index
+  -- one index lookup per candidate (whatever the statistics say); part_index NULL: single-part message
+  SELECT DISTINCT ON (c.i) c.i, x.message_id, x.part_index
   FROM c CROSS JOIN LATERAL (
-    SELECT p.message_id, p.part_index FROM message_parts p
-    WHERE p.provider_id = c.pid AND p.provider_ref = c.ref
+    (SELECT m.id AS message_id, NULL::int AS part_index FROM messages m
+     WHERE m.provider_id = c.pid AND m.provider_ref = c.ref LIMIT 1)
+    UNION ALL
+    (SELECT p.message_id, p.part_index FROM message_parts p
+     WHERE p.provider_id = c.pid AND p.provider_ref = c.ref LIMIT 1)
     LIMIT 1
-  ) p
+  ) x
   ORDER BY c.i, c.rank
 ), tgt AS (
   SELECT DISTINCT ON (b.message_id, b.part_index) b.message_id, b.part_index, r.state, r.ds, r.err, r.reason
   FROM best b JOIN r ON r.i = b.i
-  ORDER BY b.message_id, b.part_index, b.i DESC
+  ORDER BY b.message_id, b.part_index, r.state <> 'enroute' DESC, b.i DESC
 ), upd AS (
   UPDATE message_parts p SET
     state = CASE WHEN t.state = 'enroute' THEN p.state ELSE t.state END,
     delivery_status = t.ds, error_code = t.err, failure_reason = t.reason, updated_at = $1
   FROM tgt t
-  WHERE p.message_id = t.message_id AND p.part_index = t.part_index AND p.state NOT IN ('delivered', 'failed')
+  WHERE t.part_index IS NOT NULL AND p.message_id = t.message_id AND p.part_index = t.part_index
+    AND p.state NOT IN ('delivered', 'failed')
   RETURNING p.message_id, p.part_index, p.state, p.failure_reason, p.delivery_status
 ), ua AS (
   SELECT message_id,
@@ -259,9 +177,9 @@ RETURNING p.message_id, p.part_index, o.state, o.delivery_status, o.error_code, 
     (array_agg(failure_reason ORDER BY part_index) FILTER (WHERE state = 'failed'))[1] AS reason,
     (array_agg(delivery_status ORDER BY part_index DESC))[1] AS ds
   FROM upd GROUP BY message_id
-), agg AS (
-  -- parts as they were before this statement (the updated ones were neither delivered nor failed)
-  -- plus what this statement changed
+), moves AS (
+  -- multi-part: parts as they were before this statement (the updated ones were neither delivered
+  -- nor failed) plus what this statement changed
   SELECT p.message_id,
     CASE WHEN bool_or(ua.f) OR bool_or(p.state = 'failed') THEN 'failed'
          WHEN count(*) FILTER (WHERE p.state = 'delivered') + min(ua.d) = count(*) THEN 'delivered'
@@ -271,6 +189,10 @@ RETURNING p.message_id, p.part_index, o.state, o.delivery_status, o.error_code, 
     min(ua.ds) AS last_ds
   FROM ua JOIN message_parts p ON p.message_id = ua.message_id
   GROUP BY p.message_id
+  UNION ALL
+  -- single-part: the receipt itself
+  SELECT t.message_id, CASE WHEN t.state = 'enroute' THEN 'sent' ELSE t.state END, t.reason, t.ds
+  FROM tgt t WHERE t.part_index IS NULL
 ), msg AS (
   UPDATE messages m SET
     status = a.status,
@@ -279,7 +201,7 @@ RETURNING p.message_id, p.part_index, o.state, o.delivery_status, o.error_code, 
     failure_reason = CASE WHEN a.status = 'failed' THEN a.reason ELSE m.failure_reason END,
     dr_checked_at = GREATEST($1, m.dr_checked_at), dr_status = a.status, dr_delivery_status = a.last_ds,
     updated_at = $1
-  FROM agg a WHERE m.id = a.message_id AND m.status = 'sent'
+  FROM moves a WHERE m.id = a.message_id AND m.status = 'sent'
   RETURNING m.id, m.status
 ), rec AS (
   DELETE FROM dispatch_reconcile WHERE message_id IN (SELECT id FROM msg WHERE status IN ('delivered', 'failed'))
@@ -305,6 +227,31 @@ SELECT (SELECT count(*) FROM best)::int AS matched, (SELECT count(*) FROM pend):
         ...flatCandidates(receipts)
       ]
     ).pipe(Effect.map((rows) => rows[0]!))
+
+  /**
+   * Pending receipts whose message or part is now recorded, taken out of `delivery_receipts_pending`
+   * and applied like fresh ones (in the caller's transaction).
+   */
+  const applyPendingReceipts = (now: Date) =>
+    Effect.gen(function*() {
+      const rows = yield* q<any>(
+        `DELETE FROM delivery_receipts_pending o
+WHERE EXISTS (SELECT 1 FROM messages m WHERE m.provider_id = o.provider_id AND m.provider_ref = ANY(o.refs))
+   OR EXISTS (SELECT 1 FROM message_parts p WHERE p.provider_id = o.provider_id AND p.provider_ref = ANY(o.refs))
+RETURNING o.provider_id, o.refs, o.state, o.delivery_status, o.error_code, o.failure_reason, o.received_at`
+      )
+      const receipts = rows.map((r: any): ReceiptRecord => ({
+        providerId: r.provider_id,
+        candidates: r.refs,
+        state: r.state,
+        deliveryStatus: r.delivery_status,
+        errorCode: r.error_code,
+        failureReason: r.failure_reason,
+        receivedAt: r.received_at
+      }))
+      yield* applyReceipts(receipts, now)
+      return receipts.length
+    })
 
   const refund = (
     rows: ReadonlyArray<{ id: string; account_id: string; market_id: string; units: number }>,
@@ -339,15 +286,19 @@ ORDER BY w.id, r.mid`,
     tx(Effect.gen(function*() {
       const now = batch.now
       const done: Array<string> = []
-      // 1. sent (processing -> sent, or -> failed when a later part was refused), their parts, the
-      //    reconciliation of unknown outcomes, the queue rows: one statement
+      // 1. sent (processing -> sent, or -> failed when a later part was refused), the parts of
+      //    multi-part messages (a single-part one keeps its ref on `messages`), the reconciliation of
+      //    unknown outcomes, the queue rows: one statement
       if (batch.sent.length > 0) {
         const s = batch.sent
-        const parts = s.flatMap((r) => r.parts.map((p) => ({ ...p, messageId: r.messageId, providerId: r.providerId })))
+        const parts = s.flatMap((r) =>
+          r.parts.length === 1 ? [] : r.parts.map((p) => ({ ...p, messageId: r.messageId, providerId: r.providerId }))
+        )
         const unknown = s.filter((r) => r.unknown !== null)
         yield* q(
           `WITH u AS (
-  SELECT * FROM unnest($2::uuid[], $3::uuid[], $4::text[], $5::text[], $6::jsonb[]) AS u(id, pid, pmid, failure, ctx)
+  SELECT * FROM unnest($2::uuid[], $3::uuid[], $4::text[], $5::text[], $6::jsonb[], $18::text[])
+    AS u(id, pid, pmid, failure, ctx, ref)
 ), m AS (
   UPDATE messages m SET
     status = CASE WHEN u.failure IS NULL THEN 'sent' ELSE 'failed' END,
@@ -355,7 +306,7 @@ ORDER BY w.id, r.mid`,
     failed_at = CASE WHEN u.failure IS NULL THEN m.failed_at ELSE GREATEST($1, COALESCE(m.queued_at, m.created_at)) END,
     failure_reason = u.failure,
     failure_context = u.ctx,
-    provider_id = u.pid, provider_message_id = u.pmid, updated_at = $1
+    provider_id = u.pid, provider_message_id = u.pmid, provider_ref = u.ref, updated_at = $1
   FROM u WHERE m.id = u.id AND m.status IN ('queued', 'processing')
   RETURNING m.id
 ), parts AS (
@@ -409,7 +360,8 @@ SELECT (SELECT count(*) FROM m)::int AS moved, (SELECT count(*) FROM parts)::int
             unknown.map((r) => r.providerId),
             unknown.map((r) => r.unknown!.reference),
             unknown.map((r) => r.unknown!.reason),
-            unknown.map((r) => r.unknown!.deadline.toISOString())
+            unknown.map((r) => r.unknown!.deadline.toISOString()),
+            s.map((r) => r.parts.length === 1 ? r.parts[0]!.ref : null)
           ]
         )
       }
@@ -429,11 +381,20 @@ WHERE p.message_id = u.mid AND p.part_index = u.idx AND p.provider_ref IS NULL`,
             l.map((r) => r.ref)
           ]
         )
+        // a single-part message (no parts rows) takes its ref; a multi-part one shows its first id
         yield* q(
-          `UPDATE messages m SET provider_message_id = u.pmid, updated_at = $1
-FROM unnest($2::uuid[], $3::int[], $4::text[]) AS u(mid, idx, pmid)
-WHERE m.id = u.mid AND u.idx = 0 AND m.provider_message_id IS NULL`,
-          [now, l.map((r) => r.messageId), l.map((r) => r.partIndex), l.map((r) => r.providerMessageId)]
+          `UPDATE messages m SET provider_message_id = COALESCE(m.provider_message_id, u.pmid),
+  provider_ref = CASE WHEN EXISTS (SELECT 1 FROM message_parts p WHERE p.message_id = m.id) THEN NULL ELSE u.ref END,
+  updated_at = $1
+FROM unnest($2::uuid[], $3::int[], $4::text[], $5::text[]) AS u(mid, idx, pmid, ref)
+WHERE m.id = u.mid AND u.idx = 0 AND m.provider_ref IS NULL`,
+          [
+            now,
+            l.map((r) => r.messageId),
+            l.map((r) => r.partIndex),
+            l.map((r) => r.providerMessageId),
+            l.map((r) => r.ref)
+          ]
         )
       }
       // 3. failed before any acceptance (refund per decisions §20)
@@ -534,8 +495,11 @@ SELECT count(*)::int AS n FROM moved`,
 )
 UPDATE dispatch_reconcile r SET deadline = $3 FROM d WHERE r.message_id = d.message_id
 RETURNING r.message_id, r.provider_id, r.reference,
-  (SELECT coalesce(array_agg(p.provider_message_id ORDER BY p.part_index) FILTER (WHERE p.provider_message_id IS NOT NULL), '{}')
-   FROM message_parts p WHERE p.message_id = r.message_id) AS ids`,
+  COALESCE(
+    (SELECT array_agg(p.provider_message_id ORDER BY p.part_index) FILTER (WHERE p.provider_message_id IS NOT NULL)
+     FROM message_parts p WHERE p.message_id = r.message_id),
+    (SELECT array_remove(ARRAY[m.provider_message_id], NULL) FROM messages m WHERE m.id = r.message_id),
+    '{}') AS ids`,
       [now, limit, leaseUntil]
     ).pipe(
       Effect.map((rows): ReadonlyArray<ReconcileItem> =>
@@ -562,8 +526,7 @@ FROM unnest($2::uuid[], $3::text[]) AS u(id, reason) WHERE m.id = u.id AND m.sta
 
   const sweepPendingReceipts: DispatchStore["Type"]["sweepPendingReceipts"] = (now, olderThan) =>
     tx(Effect.gen(function*() {
-      const matched = yield* takePendingMatches(null)
-      yield* applyMatched(matched, now)
+      const matched = yield* applyPendingReceipts(now)
       yield* q(`DELETE FROM delivery_receipts_pending WHERE received_at < $1`, [olderThan])
       // queue rows whose message is no longer waiting to be sent (cannot happen through this adapter)
       yield* q(
@@ -571,18 +534,14 @@ FROM unnest($2::uuid[], $3::text[]) AS u(id, reason) WHERE m.id = u.id AND m.sta
 WHERE d.message_id = m.id AND d.available_at <= $1 AND m.status NOT IN ('queued', 'processing')`,
         [now]
       )
-      return matched.length
+      return matched
     })).pipe(Effect.orDie)
 
   const matchPendingReceipts: DispatchStore["Type"]["matchPendingReceipts"] = (now) =>
     Effect.gen(function*() {
       const [any] = yield* q<{ any: boolean }>(`SELECT EXISTS (SELECT 1 FROM delivery_receipts_pending) AS any`)
       if (!any?.any) return 0
-      return yield* tx(Effect.gen(function*() {
-        const matched = yield* takePendingMatches(null)
-        yield* applyMatched(matched, now)
-        return matched.length
-      }))
+      return yield* tx(applyPendingReceipts(now))
     }).pipe(Effect.orDie)
 
   const reserveSlots: DispatchStore["Type"]["reserveSlots"] = (providerId, count, perSecond) =>

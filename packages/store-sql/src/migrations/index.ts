@@ -14,6 +14,7 @@ import m0003 from "./0003_idempotency_json.js"
 import m0004 from "./0004_messages_insert_cost.js"
 import m0050 from "./0050_operator.js"
 import m0100 from "./0100_delivery.js"
+import m0110 from "./0110_dispatch_lean_writes.js"
 import m0200 from "./0200_webhooks.js"
 import m0201 from "./0201_webhook_direct_deliveries.js"
 import m0202 from "./0202_webhook_lean_indexes.js"
@@ -26,6 +27,7 @@ export const migrations: Record<string, Effect.Effect<unknown, unknown, SqlClien
   "0004_messages_insert_cost": m0004,
   "0050_operator": m0050,
   "0100_delivery": m0100,
+  "0110_dispatch_lean_writes": m0110,
   "0200_webhooks": m0200,
   "0201_webhook_direct_deliveries": m0201,
   "0202_webhook_lean_indexes": m0202,
