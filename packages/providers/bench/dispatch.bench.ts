@@ -4,7 +4,8 @@
  *
  * Prints messages/s from queued to delivered on PostgreSQL and on embedded PGlite, against a floor
  * measured in the same run: a bare `smpp` client submitting the same 10,000 messages to the same
- * simulator and acknowledging their receipts (no database at all). Medians of BENCH_RUNS runs (3).
+ * simulator and acknowledging their receipts (no database at all). BENCH_RUNS rounds (3), each the
+ * floor then every database, so a ratio compares runs seconds apart on a shared machine; medians.
  *
  * Also prints the queue measurement behind docs/delivery.md's choice of a `FOR UPDATE SKIP LOCKED`
  * claim over @effect/sql's SqlPersistedQueue (same elements, same database).
@@ -14,8 +15,9 @@
  * is created and dropped), BENCH_SKIP_PGLITE=1, BENCH_SKIP_QUEUE=1, BENCH_OPTIONS (JSON DeliveryOptions),
  * BENCH_PROFILE=<dir> (a V8 CPU profile of each timed pipeline run, written there).
  *
- * Each run also prints the CPU seconds this process (worker + simulator) and the PostgreSQL server
- * processes used during it, and the load average, so a reader can tell a slow run from a busy machine.
+ * Each run also prints the CPU seconds this process (worker + simulator; PGlite too) and the
+ * PostgreSQL backends of the scratch database used during it, and the load average, so a reader can
+ * tell a slow run from a busy machine.
  */
 import * as PersistedQueue from "@effect/experimental/PersistedQueue"
 import { SqlClient } from "@effect/sql"
@@ -23,7 +25,7 @@ import * as SqlPersistedQueue from "@effect/sql/SqlPersistedQueue"
 import { Send } from "@tuma/core"
 import { dispatcherStats, writerStats } from "@tuma/core/delivery/Dispatcher"
 import * as Database from "@tuma/store-sql/Database"
-import { Effect, Layer, Schema } from "effect"
+import { Context, Effect, Layer, Schema } from "effect"
 import { readdirSync, readFileSync, writeFileSync } from "node:fs"
 import { Session } from "node:inspector"
 import { loadavg } from "node:os"
@@ -41,8 +43,12 @@ const median = (xs: ReadonlyArray<number>) => {
   return s.length % 2 === 1 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2
 }
 const fmt = (n: number) => Math.round(n).toLocaleString("en-US")
-/** CPU seconds used so far by every `postgres` process of this machine (0 when /proc is unreadable). */
-const postgresCpu = (): number => {
+/**
+ * CPU seconds used so far by the PostgreSQL backends serving `database` (their process title names
+ * it), so other clients of the same server do not count; 0 when /proc is unreadable.
+ */
+const postgresCpu = (database: string | null): number => {
+  if (database === null) return 0
   let ticks = 0
   try {
     for (const pid of readdirSync("/proc")) {
@@ -50,6 +56,7 @@ const postgresCpu = (): number => {
       try {
         const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
         if (!stat.includes("(postgres)")) continue
+        if (!readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(` ${database} `)) continue
         const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
         ticks += Number(fields[11]) + Number(fields[12])
       } catch {
@@ -63,7 +70,7 @@ const postgresCpu = (): number => {
 }
 
 /** Measures CPU (this process, PostgreSQL) over a run; profiles it when BENCH_PROFILE is set. */
-const cpuMeter = (label: string) => {
+const cpuMeter = (label: string, database: string | null) => {
   const dir = process.env.BENCH_PROFILE
   const session = dir === undefined ? null : new Session()
   if (session !== null) {
@@ -72,7 +79,7 @@ const cpuMeter = (label: string) => {
     session.post("Profiler.start")
   }
   const own = process.cpuUsage()
-  const pg = postgresCpu()
+  const pg = postgresCpu(database)
   return () => {
     const used = process.cpuUsage(own)
     if (session !== null) {
@@ -81,7 +88,8 @@ const cpuMeter = (label: string) => {
         session.disconnect()
       })
     }
-    return `node ${((used.user + used.system) / 1e6).toFixed(1)} s, postgres ${(postgresCpu() - pg).toFixed(1)} s, ` +
+    const server = database === null ? "" : `, postgres ${(postgresCpu(database) - pg).toFixed(1)} s`
+    return `node ${((used.user + used.system) / 1e6).toFixed(1)} s${server}, ` +
       `load ${loadavg()[0]!.toFixed(1)}`
   }
 }
@@ -133,7 +141,7 @@ const bareClient = (sim: SmscSimulator) =>
   })
 
 /** One pipeline run: N messages accepted (not timed), then one worker until all are delivered. */
-const pipelineRun = (name: string, sim: SmscSimulator) =>
+const pipelineRun = (name: string, database: string | null, sim: SmscSimulator) =>
   Effect.gen(function*() {
     const { account, caller, providerIds } = yield* setupAccount({
       balance: N,
@@ -148,7 +156,7 @@ const pipelineRun = (name: string, sim: SmscSimulator) =>
     const count = sql<{ n: number }>`SELECT count(*)::int AS n FROM messages
       WHERE account_id = ${account.id} AND status = 'delivered'`.pipe(Effect.map((r) => r[0]!.n))
     const start = Date.now()
-    const meter = cpuMeter(name)
+    const meter = cpuMeter(name, database)
     yield* Effect.gen(function*() {
       while ((yield* count) < N) yield* Effect.sleep("100 millis")
     }).pipe(Effect.provide(workers({ pollIntervalMs: 50, ...JSON.parse(process.env.BENCH_OPTIONS ?? "{}") })))
@@ -160,22 +168,6 @@ const pipelineRun = (name: string, sim: SmscSimulator) =>
     yield* sql`UPDATE providers SET enabled = false WHERE id = ${providerIds[0]!}`
     return { rate: N / (elapsed / 1000), cpu }
   }).pipe(Effect.scoped)
-
-const pipeline = (
-  name: string,
-  db: Layer.Layer<SqlClient.SqlClient>,
-  sim: SmscSimulator,
-  floor: ReadonlyArray<number>
-) =>
-  Effect.gen(function*() {
-    const rates: Array<number> = []
-    for (let r = 0; r < RUNS; r++) {
-      const { cpu, rate } = yield* pipelineRun(name, sim)
-      rates.push(rate)
-      console.log(`  ${name} run ${r + 1}: ${fmt(rate)} msg/s  (${cpu}; writer: ${JSON.stringify(writerStats)})`)
-    }
-    return { name, median: median(rates), ratio: median(rates) / median(floor) }
-  }).pipe(Effect.provide(baseStack(db)))
 
 /** The queue choice: N elements offered then taken and acknowledged by 100 concurrent consumers. */
 const queueCompare = (db: Layer.Layer<SqlClient.SqlClient>) =>
@@ -221,35 +213,61 @@ const queueCompare = (db: Layer.Layer<SqlClient.SqlClient>) =>
     return { M, persisted, claim }
   }).pipe(Effect.provide(db))
 
+interface Target {
+  readonly name: string
+  /** Database whose server backends are metered (PostgreSQL), null when in-process (PGlite). */
+  readonly database: string | null
+  readonly context: Context.Context<Layer.Layer.Success<ReturnType<typeof baseStack>>>
+  readonly rates: Array<number>
+  readonly ratios: Array<number>
+}
+
 const main = Effect.gen(function*() {
-  console.log(`bench:dispatch — ${fmt(N)} messages, ${RUNS} runs, one worker, SMPP with a receipt per message\n`)
+  console.log(`bench:dispatch — ${fmt(N)} messages, ${RUNS} runs, one worker, SMPP with a receipt per message`)
+  console.log(`(each round: the floor, then each database; ratios are to that round's floor)\n`)
   const sim = yield* makeSmscSimulator({ receiptDelayMs: 5, record: false })
-  const floor: Array<number> = []
-  for (let r = 0; r < RUNS; r++) {
-    floor.push(yield* Effect.promise(() => bareClient(sim)))
-    console.log(`  floor (bare smpp client) run ${r + 1}: ${fmt(floor[r]!)} msg/s`)
-  }
-  const results: Array<{ name: string; median: number; ratio: number }> = []
+  const targets: Array<Target> = []
   const pgUrl = yield* scratchDatabase(ADMIN_URL).pipe(Effect.option)
-  if (pgUrl._tag === "Some") {
-    const db = Database.layer(Database.postgres(pgUrl.value, { maxConnections: 10 })).pipe(Layer.orDie)
-    results.push(yield* pipeline("PostgreSQL", db, sim, floor))
-    if (process.env.BENCH_SKIP_QUEUE !== "1") {
-      const q = yield* queueCompare(db)
-      console.log(
-        `\nqueue (PostgreSQL, ${fmt(q.M)} elements taken + acknowledged): SqlPersistedQueue ${fmt(q.persisted)}/s, ` +
-          `SKIP LOCKED batch claim ${fmt(q.claim)}/s (x${(q.claim / q.persisted).toFixed(1)})\n`
-      )
-    }
+  const pgDb = pgUrl._tag === "Some"
+    ? Database.layer(Database.postgres(pgUrl.value, { maxConnections: 10 })).pipe(Layer.orDie)
+    : null
+  if (pgUrl._tag === "Some" && pgDb !== null) {
+    const context = yield* Layer.build(baseStack(pgDb))
+    const database = new URL(pgUrl.value).pathname.slice(1)
+    targets.push({ name: "PostgreSQL", database, context, rates: [], ratios: [] })
   } else {
     console.log(`  PostgreSQL unavailable at ${ADMIN_URL}: skipped`)
   }
   if (process.env.BENCH_SKIP_PGLITE !== "1") {
-    results.push(yield* pipeline("PGlite", Database.layer(Database.pglite("memory://")).pipe(Layer.orDie), sim, floor))
+    const context = yield* Layer.build(baseStack(Database.layer(Database.pglite("memory://")).pipe(Layer.orDie)))
+    targets.push({ name: "PGlite", database: null, context, rates: [], ratios: [] })
   }
-  console.log(`\nqueued -> delivered (median of ${RUNS}), floor ${fmt(median(floor))} msg/s:`)
-  for (const r of results) {
-    console.log(`  ${r.name.padEnd(11)} ${fmt(r.median).padStart(7)} msg/s   ratio to floor ${r.ratio.toFixed(2)}`)
+  const floor: Array<number> = []
+  for (let r = 0; r < RUNS; r++) {
+    floor.push(yield* Effect.promise(() => bareClient(sim)))
+    console.log(`  round ${r + 1}: floor (bare smpp client) ${fmt(floor[r]!)} msg/s, load ${loadavg()[0]!.toFixed(1)}`)
+    for (const t of targets) {
+      const { cpu, rate } = yield* pipelineRun(t.name, t.database, sim).pipe(Effect.provide(t.context))
+      t.rates.push(rate)
+      t.ratios.push(rate / floor[r]!)
+      console.log(
+        `  round ${r + 1}: ${t.name} ${fmt(rate)} msg/s, ratio ${(rate / floor[r]!).toFixed(2)}  (${cpu}; ` +
+          `writer: ${JSON.stringify(writerStats)})`
+      )
+    }
+  }
+  if (pgDb !== null && process.env.BENCH_SKIP_QUEUE !== "1") {
+    const q = yield* queueCompare(pgDb)
+    console.log(
+      `\nqueue (PostgreSQL, ${fmt(q.M)} elements taken + acknowledged): SqlPersistedQueue ${fmt(q.persisted)}/s, ` +
+        `SKIP LOCKED batch claim ${fmt(q.claim)}/s (x${(q.claim / q.persisted).toFixed(1)})`
+    )
+  }
+  console.log(`\nqueued -> delivered, medians of ${RUNS} rounds; floor ${fmt(median(floor))} msg/s:`)
+  for (const t of targets) {
+    console.log(
+      `  ${t.name.padEnd(11)} ${fmt(median(t.rates)).padStart(7)} msg/s   ratio to floor ${median(t.ratios).toFixed(2)}`
+    )
   }
   console.log(`  (target >= 2,500 msg/s on PostgreSQL; dispatcher totals: ${JSON.stringify(dispatcherStats)})`)
 }).pipe(Effect.scoped)
