@@ -179,6 +179,153 @@ export const make = Effect.gen(function*() {
       return AcceptOutcome.Accepted()
     })
 
+  /**
+   * Accepts a group of single-message plans in a constant number of statements, whatever its size:
+   * claim the idempotency keys, lock the wallets (id order), decide each plan in arrival order
+   * against the locked balances, release the keys of refused plans, then write every accepted
+   * message, queue row, debit and ledger row in one statement. Answers one outcome per plan, or
+   * `undefined` for a plan whose key another plan of the group already claims (run it alone after).
+   */
+  const groupTransaction = (plans: ReadonlyArray<AcceptPlan>) =>
+    Effect.gen(function*() {
+      const outcomes: Array<AcceptOutcome | undefined> = plans.map(() => undefined)
+      const seen = new Set<string>()
+      const keyed: Array<number> = []
+      const live: Array<number> = []
+      plans.forEach((p, i) => {
+        if (p.idempotency === undefined) return void live.push(i)
+        const k = `${p.accountId} ${p.idempotency.key}`
+        if (seen.has(k)) return // left undefined: accepted alone after this group
+        seen.add(k)
+        keyed.push(i)
+      })
+      if (keyed.length > 0) {
+        const idem = keyed.map((i) => plans[i].idempotency!)
+        const claimed = yield* sql<{ account_id: string; key: string }>`INSERT INTO idempotency_records
+            (account_id, key, endpoint, fingerprint, response, created_at, expires_at)
+          SELECT * FROM unnest(${keyed.map((i) => plans[i].accountId)}::uuid[], ${idem.map((c) => c.key)}::text[],
+            ${idem.map((c) => c.endpoint)}::text[], ${idem.map((c) => c.fingerprint)}::text[],
+            ${idem.map((c) => JSON.stringify(c.response))}::json[],
+            ${keyed.map((i) => plans[i].now)}::timestamptz[], ${idem.map((c) => c.expires_at)}::timestamptz[])
+          ON CONFLICT (account_id, key) DO UPDATE SET endpoint = excluded.endpoint,
+            fingerprint = excluded.fingerprint, response = excluded.response,
+            created_at = excluded.created_at, expires_at = excluded.expires_at
+          WHERE idempotency_records.expires_at <= excluded.created_at
+          RETURNING account_id, key`
+        const ok = new Set(claimed.map((r) => `${r.account_id} ${r.key}`))
+        const taken = keyed.filter((i) => !ok.has(`${plans[i].accountId} ${plans[i].idempotency!.key}`))
+        if (taken.length > 0) {
+          const rows = yield* sql`SELECT r.account_id, r.key, r.endpoint, r.fingerprint, r.response, r.created_at,
+              r.expires_at
+            FROM idempotency_records r
+            JOIN unnest(${taken.map((i) => plans[i].accountId)}::uuid[], ${
+            taken.map((i) => plans[i].idempotency!.key)
+          }::text[]) AS t(a, k) ON r.account_id = t.a AND r.key = t.k`
+          for (const i of taken) {
+            const row = rows.find((r: any) =>
+              r.account_id === plans[i].accountId && r.key === plans[i].idempotency!.key
+            )
+            outcomes[i] = AcceptOutcome.KeyTaken({ record: recordOf(row) })
+          }
+        }
+        for (const i of keyed) if (outcomes[i] === undefined) live.push(i)
+        live.sort((a, b) => a - b)
+      }
+
+      const walletIds = [
+        ...new Set(live.flatMap((i) => plans[i].debits.filter((d) => d.units > 0).map((d) => d.wallet_id)))
+      ]
+      const balance = new Map<string, number>()
+      if (walletIds.length > 0) {
+        const rows = yield* sql<{ id: string; balance: number }>`SELECT id, balance FROM wallets
+          WHERE id = ANY(${walletIds}::uuid[]) ORDER BY id FOR UPDATE`
+        for (const r of rows) balance.set(r.id, Number(r.balance))
+      }
+
+      const accepted: Array<number> = []
+      const released: Array<number> = []
+      const ledger: Array<{ wallet: string; account: string; units: number; after: number; message: string }> = []
+      for (const i of live) {
+        const plan = plans[i]
+        const debit = plan.debits.find((d) => d.units > 0)
+        if (debit !== undefined) {
+          const available = balance.get(debit.wallet_id) ?? 0
+          if (available < debit.units) {
+            outcomes[i] = AcceptOutcome.InsufficientFunds({
+              shortfall: [{ market_id: debit.market_id, units_required: debit.units, units_available: available }]
+            })
+            if (plan.idempotency !== undefined) released.push(i)
+            continue
+          }
+          balance.set(debit.wallet_id, available - debit.units)
+          ledger.push({
+            wallet: debit.wallet_id,
+            account: plan.accountId,
+            units: debit.units,
+            after: available - debit.units,
+            message: plan.messages.items[0].id
+          })
+        }
+        outcomes[i] = AcceptOutcome.Accepted()
+        accepted.push(i)
+      }
+
+      if (released.length > 0) {
+        yield* sql`DELETE FROM idempotency_records r
+          USING unnest(${released.map((i) => plans[i].accountId)}::uuid[], ${
+          released.map((i) => plans[i].idempotency!.key)
+        }::text[]) AS t(a, k) WHERE r.account_id = t.a AND r.key = t.k`
+      }
+
+      if (accepted.length > 0) {
+        const c = accepted.map((i) => plans[i].messages.common)
+        const m = accepted.map((i) => plans[i].messages.items[0])
+        const totals = new Map<string, number>()
+        for (const l of ledger) totals.set(l.wallet, (totals.get(l.wallet) ?? 0) + l.units)
+        const now = plans[accepted[0]].now
+        const debited = yield* sql<{ n: number }>`WITH m AS (
+            INSERT INTO messages (id, account_id, api_key_id, campaign_id, market_id, country, recipient, sender_id,
+              text, encoding, parts, units, channel, status, idempotency_key, created_at, scheduled_at, queued_at,
+              updated_at)
+            SELECT u.id, u.account_id, u.api_key_id, NULL, u.market_id, u.country, u.recipient, u.sender_id, u.text,
+              u.encoding, u.parts, u.units, u.channel, u.status, u.idempotency_key, u.created_at, u.scheduled_at,
+              u.queued_at, u.created_at
+            FROM unnest(${m.map((x) => x.id)}::uuid[], ${c.map((x) => x.account_id)}::uuid[],
+              ${c.map((x) => x.api_key_id)}::uuid[], ${m.map((x) => x.market_id)}::uuid[],
+              ${m.map((x) => x.country)}::text[], ${m.map((x) => x.recipient)}::text[],
+              ${c.map((x) => x.sender_id)}::text[], ${m.map((x) => x.text)}::text[], ${
+          m.map((x) => x.encoding)
+        }::text[],
+              ${m.map((x) => x.parts)}::int[], ${m.map((x) => x.units)}::int[], ${c.map((x) => x.channel)}::text[],
+              ${c.map((x) => x.status)}::text[], ${c.map((x) => x.idempotency_key)}::text[],
+              ${c.map((x) => x.created_at)}::timestamptz[], ${c.map((x) => x.scheduled_at)}::timestamptz[],
+              ${c.map((x) => x.queued_at)}::timestamptz[])
+              AS u(id, account_id, api_key_id, market_id, country, recipient, sender_id, text, encoding, parts, units,
+                channel, status, idempotency_key, created_at, scheduled_at, queued_at)
+            RETURNING id, account_id, status),
+          q AS (
+            INSERT INTO dispatch_queue (message_id, account_id, available_at, created_at)
+            SELECT m.id, m.account_id, ${now}::timestamptz, ${now}::timestamptz FROM m WHERE m.status = 'queued'),
+          d AS (
+            UPDATE wallets w SET balance = w.balance - d.units, updated_at = ${now}
+            FROM unnest(${[...totals.keys()]}::uuid[], ${[...totals.values()]}::int[]) AS d(id, units)
+            WHERE w.id = d.id AND w.balance >= d.units
+            RETURNING w.id),
+          l AS (
+            INSERT INTO wallet_ledger (wallet_id, account_id, kind, units, balance_after, message_id, campaign_id,
+              created_at)
+            SELECT l.wallet_id, l.account_id, 'debit', -l.units, l.balance_after, l.message_id, NULL, ${now}
+            FROM unnest(${ledger.map((l) => l.wallet)}::uuid[], ${ledger.map((l) => l.account)}::uuid[],
+              ${ledger.map((l) => l.units)}::int[], ${ledger.map((l) => l.after)}::int[],
+              ${ledger.map((l) => l.message)}::uuid[]) AS l(wallet_id, account_id, units, balance_after, message_id))
+          SELECT count(*)::int AS n FROM d`
+        if (debited[0].n !== totals.size) {
+          return yield* Effect.dieMessage("group accept: a locked wallet could not cover its debit")
+        }
+      }
+      return outcomes
+    })
+
   const insufficient = (e: Insufficient) => Effect.succeed(AcceptOutcome.InsufficientFunds({ shortfall: e.shortfall }))
 
   const acceptAlone = (plan: AcceptPlan): Effect.Effect<AcceptOutcome> =>
@@ -211,33 +358,21 @@ export const make = Effect.gen(function*() {
     if (group.length === 1) {
       return Effect.flatMap(Effect.exit(acceptAlone(group[0].plan)), (exit) => Deferred.done(group[0].done, exit))
     }
-    // wallets locked in id order: two processes' groups never deadlock on each other
-    const sorted = [...group].sort((a, b) => walletOf(a.plan).localeCompare(walletOf(b.plan)))
-    // a plan's own failure is rolled back to its savepoint and answered as a defect; a deadlock or
-    // serialization failure instead retries the whole group
-    const one = (p: Pending) =>
-      sql.withTransaction(transaction(p.plan)).pipe(
-        Effect.catchTag("Insufficient", insufficient),
-        Effect.exit,
-        Effect.flatMap((x): Effect.Effect<Exit.Exit<AcceptOutcome>, SqlError> =>
-          Exit.isSuccess(x)
-            ? Effect.succeed(Exit.succeed(x.value))
-            : Option.exists(Cause.failureOption(x.cause), isRetryable)
-            ? Effect.failCause(x.cause)
-            : Effect.succeed(Exit.die(Cause.squash(x.cause)))
-        )
-      )
-    const each = Effect.forEach(sorted, one)
-    return sql.withTransaction(each).pipe(
+    return sql.withTransaction(groupTransaction(group.map((p) => p.plan))).pipe(
       Effect.retry({ while: isRetryable, schedule: Schedule.recurs(10) }),
       Effect.exit,
       Effect.flatMap((exit) =>
         Exit.isSuccess(exit)
-          ? Effect.forEach(sorted, (p, i) => Deferred.done(p.done, exit.value[i]))
+          ? Effect.forEach(group, (p, i) => {
+            const outcome = exit.value[i]
+            return outcome === undefined // a second claim of one key in this group: alone, after it
+              ? Effect.flatMap(Effect.exit(acceptAlone(p.plan)), (x) => Deferred.done(p.done, x))
+              : Deferred.succeed(p.done, outcome)
+          })
           : serverRefused(exit.cause)
-          ? Effect.forEach(sorted, (p) =>
+          ? Effect.forEach(group, (p) =>
             Effect.flatMap(Effect.exit(acceptAlone(p.plan)), (x) => Deferred.done(p.done, x)))
-          : Effect.forEach(sorted, (p) =>
+          : Effect.forEach(group, (p) =>
             Deferred.failCause(p.done, Cause.die(Cause.squash(exit.cause))))
       ),
       Effect.asVoid
@@ -264,7 +399,5 @@ export const make = Effect.gen(function*() {
 })
 
 const GROUP_MAX = 128
-
-const walletOf = (plan: AcceptPlan): string => plan.debits[0]?.wallet_id ?? ""
 
 export const layer: Layer.Layer<SendStore, never, SqlClient.SqlClient> = Layer.scoped(SendStore, make)
