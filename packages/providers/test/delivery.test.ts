@@ -7,6 +7,7 @@
 import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
 import { Operator, Send } from "@tuma/core"
+import { DispatchStore } from "@tuma/core/delivery/DispatchStore"
 import { Effect } from "effect"
 import smpp from "smpp"
 import { answer, makeSmscSimulator, type SmscSimulator } from "../src/smsc/SmscSimulator.js"
@@ -67,6 +68,65 @@ for (const driver of drivers()) {
           { n: number }
         >`SELECT count(*)::int AS n FROM dispatch_queue WHERE account_id = ${account.id}`
         expect(q!.n).toBe(0)
+      }).pipe(Effect.scoped))
+
+    it.effect("store: a sent record joined by its final receipt moves processing -> delivered/failed in one write", () =>
+      Effect.gen(function*() {
+        const { account, caller, providerIds } = yield* setupAccount({
+          providers: [{ kind: "smpp", config: smppConfig(1) }]
+        })
+        const send = yield* Send
+        const [a, b] = nextNumbers(2)
+        yield* send.single(caller, { recipient: a!, sender_id: "TUMA", body: "joined ok" })
+        yield* send.single(caller, { recipient: b!, sender_id: "TUMA", body: "joined failed" })
+        const store = yield* DispatchStore
+        const now = new Date()
+        const all = yield* store.claim({ owner: "t", limit: 1000, now, leaseUntil: new Date(now.getTime() + 60_000) })
+        const claimed = all.filter((m) => m.accountId === account.id)
+        expect(claimed).toHaveLength(2)
+        const before = yield* walletOf(account.id)
+        const at = new Date(Date.now() + 5)
+        yield* store.apply({
+          now: at,
+          owner: "t",
+          sent: claimed.map((m, i) => ({
+            messageId: m.id,
+            providerId: providerIds[0]!,
+            parts: [{ index: 0, providerMessageId: `00AB${i}`, ref: `ab${i}`, state: "enroute" as const }],
+            failureReason: null,
+            unknown: null,
+            receipt: m.recipient === a
+              ? { state: "delivered" as const, deliveryStatus: "DELIVRD", failureReason: null }
+              : { state: "failed" as const, deliveryStatus: "UNDELIV", failureReason: "Delivery failed: nope." }
+          })),
+          failed: [],
+          // anything else of the shared database claimed on the way goes back as it was
+          requeued: all.filter((m) => m.accountId !== account.id).map((m) => ({
+            messageId: m.id,
+            availableAt: now,
+            lastError: "test"
+          })),
+          creditReturns: [],
+          receipts: [],
+          lateAcceptances: [],
+          optOuts: []
+        })
+        const byTo = new Map((yield* messagesOf(account.id)).map((r) => [r.recipient, r]))
+        const ok = byTo.get(a!)!
+        expect(ok).toMatchObject({ status: "delivered", dr_status: "delivered", dr_delivery_status: "DELIVRD" })
+        expect(ok.sent_at!.getTime()).toBe(at.getTime())
+        expect(ok.delivered_at!.getTime()).toBe(at.getTime())
+        expect(ok.queued_at!.getTime()).toBeLessThanOrEqual(ok.sent_at!.getTime())
+        expect(ok.provider_message_id).toMatch(/^00AB/)
+        const ko = byTo.get(b!)!
+        expect(ko).toMatchObject({ status: "failed", failure_reason: "Delivery failed: nope.", delivered_at: null })
+        expect(ko.failed_at!.getTime()).toBe(ko.sent_at!.getTime())
+        expect(yield* walletOf(account.id)).toEqual(before)
+        const sql = yield* SqlClient.SqlClient
+        const [left] = yield* sql<{ q: number; parts: number }>`SELECT
+          (SELECT count(*)::int FROM dispatch_queue WHERE account_id = ${account.id}) AS q,
+          (SELECT count(*)::int FROM message_parts WHERE message_id IN ${sql.in(claimed.map((m) => m.id))}) AS parts`
+        expect(left).toEqual({ q: 0, parts: 0 })
       }).pipe(Effect.scoped))
 
     it.effect("the simulated carrier (defaults, as in the demo) delivers with its receipt within about a second", () =>

@@ -286,6 +286,8 @@ describe("SMPP adapter against the SMSC simulator", () => {
       expect(sink.events).toHaveLength(0)
       fail.on = false
       yield* waitFor(() => sink.events.length === 1)
+      // recorded first, then acknowledged (the answer is on its way over TCP)
+      yield* waitFor(() => simulator.counters.receiptsAcked >= 1)
       expect(simulator.counters.receiptsAcked).toBe(1)
       const status = yield* Effect.promise(() => simulator.sendMo("+255712345678", "TUMA", "STOP"))
       expect(status).toBe(0)

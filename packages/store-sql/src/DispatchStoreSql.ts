@@ -297,15 +297,22 @@ ORDER BY w.id, r.mid`,
         const unknown = s.filter((r) => r.unknown !== null)
         yield* q(
           `WITH u AS (
-  SELECT * FROM unnest($2::uuid[], $3::uuid[], $4::text[], $5::text[], $6::jsonb[], $18::text[])
-    AS u(id, pid, pmid, failure, ctx, ref)
+  SELECT * FROM unnest($2::uuid[], $3::uuid[], $4::text[], $5::text[], $6::jsonb[], $18::text[], $19::text[],
+    $20::text[], $21::text[]) AS u(id, pid, pmid, failure, ctx, ref, rstate, rds, rreason)
 ), m AS (
+  -- rstate: a final receipt that joined the record (single-part): sent and delivered/failed at once
   UPDATE messages m SET
-    status = CASE WHEN u.failure IS NULL THEN 'sent' ELSE 'failed' END,
+    status = CASE WHEN u.failure IS NOT NULL THEN 'failed' ELSE COALESCE(u.rstate, 'sent') END,
     sent_at = GREATEST($1, COALESCE(m.queued_at, m.created_at)),
-    failed_at = CASE WHEN u.failure IS NULL THEN m.failed_at ELSE GREATEST($1, COALESCE(m.queued_at, m.created_at)) END,
-    failure_reason = u.failure,
+    delivered_at = CASE WHEN u.rstate = 'delivered' THEN GREATEST($1, COALESCE(m.queued_at, m.created_at))
+      ELSE m.delivered_at END,
+    failed_at = CASE WHEN u.failure IS NOT NULL OR u.rstate = 'failed' THEN GREATEST($1, COALESCE(m.queued_at, m.created_at))
+      ELSE m.failed_at END,
+    failure_reason = COALESCE(u.failure, u.rreason),
     failure_context = u.ctx,
+    dr_checked_at = CASE WHEN u.rstate IS NULL THEN m.dr_checked_at ELSE GREATEST($1, m.dr_checked_at) END,
+    dr_status = COALESCE(u.rstate, m.dr_status),
+    dr_delivery_status = COALESCE(u.rds, m.dr_delivery_status),
     provider_id = u.pid, provider_message_id = u.pmid, provider_ref = u.ref, updated_at = $1
   FROM u WHERE m.id = u.id AND m.status IN ('queued', 'processing')
   RETURNING m.id
@@ -361,7 +368,10 @@ SELECT (SELECT count(*) FROM m)::int AS moved, (SELECT count(*) FROM parts)::int
             unknown.map((r) => r.unknown!.reference),
             unknown.map((r) => r.unknown!.reason),
             unknown.map((r) => r.unknown!.deadline.toISOString()),
-            s.map((r) => r.parts.length === 1 ? r.parts[0]!.ref : null)
+            s.map((r) => r.parts.length === 1 ? r.parts[0]!.ref : null),
+            s.map((r) => r.receipt?.state ?? null),
+            s.map((r) => r.receipt?.deliveryStatus ?? null),
+            s.map((r) => r.receipt?.failureReason ?? null)
           ]
         )
       }

@@ -65,6 +65,18 @@ export interface SentRecord {
   readonly failureReason: string | null
   /** Set for an `Unknown` outcome: reconciliation waits until `deadline`. */
   readonly unknown: { readonly reference: string; readonly reason: string; readonly deadline: Date } | null
+  /**
+   * A final receipt of a single-part message that came while this record still waited for its
+   * write (it would have been written in the same transaction anyway): the one UPDATE moves the
+   * message processing -> delivered/failed with `sent_at` and `delivered_at`/`failed_at` together.
+   */
+  readonly receipt?: SentReceipt | undefined
+}
+
+export interface SentReceipt {
+  readonly state: "delivered" | "failed"
+  readonly deliveryStatus: string
+  readonly failureReason: string | null
 }
 
 /** Final failure before any provider accepted it; `refund` per decisions §20. */
