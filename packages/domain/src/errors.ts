@@ -239,22 +239,3 @@ export class ResourceConflict extends Schema.TaggedError<ResourceConflict>()("Re
 }) {
   readonly error_code = "CONFLICT" as const
 }
-
-/** Errors a send guard may raise before acceptance: all `DEFINITELY_NOT_ACCEPTED`. */
-export type SendRefusal =
-  | ValidationFailed
-  | AccountInactive
-  | SenderIdNotApproved
-  | CountryNotAvailable
-  | RouteNotVerified
-  | RecipientOptedOut
-  | SpamPolicyViolation
-  | NoProviderRoute
-  | ProviderCreditExhausted
-  | InsufficientBalance
-  | IdempotencyKeyReused
-  | EmptyMessage
-  | MessageTooLong
-  | TagExpressionInvalid
-  | InvalidRecipient
-  | DuplicateContentRateLimited

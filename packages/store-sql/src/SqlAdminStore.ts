@@ -12,6 +12,7 @@ import type {
 } from "@tuma/core/ports/AdminStore"
 import { AdminStore } from "@tuma/core/ports/AdminStore"
 import { Array as Arr, Effect, Layer } from "effect"
+import { creditWallet } from "./WalletCredit.js"
 
 const LEDGER = `l.id::text AS id, l.wallet_id, k.iso2, l.kind, l.units, l.balance_after, l.amount::text AS amount,
   l.currency, l.message_id, l.campaign_id, l.reference, l.created_at
@@ -97,26 +98,8 @@ export const make = Effect.gen(function*() {
 
     purchase: (row) =>
       sql.withTransaction(Effect.gen(function*() {
-        const [wallet] = yield* sql<{ id: string; balance: number }>`
-          INSERT INTO wallets (id, account_id, market_id, balance, created_at, updated_at)
-          VALUES (${row.new_wallet_id}, ${row.account_id}, ${row.market_id}, ${row.units}, ${row.at}, ${row.at})
-          ON CONFLICT (account_id, market_id)
-          DO UPDATE SET balance = wallets.balance + excluded.balance, updated_at = excluded.updated_at
-          RETURNING id, balance`
-        const [entry] = yield* sql<{ id: string }>`INSERT INTO wallet_ledger ${
-          sql.insert({
-            wallet_id: wallet.id,
-            account_id: row.account_id,
-            kind: "purchase",
-            units: row.units,
-            balance_after: wallet.balance,
-            amount: row.amount,
-            currency: row.currency,
-            reference: row.reference,
-            created_at: row.at
-          })
-        } RETURNING id`
-        const [ledgerRow] = yield* sql<LedgerRow>`SELECT ${ledger} WHERE l.id = ${entry.id}`
+        const { ledger_id } = yield* creditWallet(sql, row)
+        const [ledgerRow] = yield* sql<LedgerRow>`SELECT ${ledger} WHERE l.id = ${ledger_id}`
         return ledgerRow
       })).pipe(Effect.orDie),
     ledger: (accountId, options) =>

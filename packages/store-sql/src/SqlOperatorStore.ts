@@ -5,6 +5,7 @@ import { SqlClient } from "@effect/sql"
 import type { AccountRow, MarketRow, SenderIdRow } from "@tuma/core"
 import { OperatorStore } from "@tuma/core"
 import { Array as Arr, Effect, Layer } from "effect"
+import { creditWallet } from "./WalletCredit.js"
 
 export const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
@@ -33,28 +34,10 @@ export const make = Effect.gen(function*() {
         sql.insert({ ...row, scopes: [...row.scopes], allowed_ips: [...row.allowed_ips] } as any)
       }`.pipe(Effect.asVoid, Effect.orDie),
     purchase: (row) =>
-      sql.withTransaction(Effect.gen(function*() {
-        const [wallet] = yield* sql<{ id: string; balance: number }>`
-          INSERT INTO wallets (id, account_id, market_id, balance, created_at, updated_at)
-          VALUES (${row.new_wallet_id}, ${row.account_id}, ${row.market_id}, ${row.units}, ${row.at}, ${row.at})
-          ON CONFLICT (account_id, market_id)
-          DO UPDATE SET balance = wallets.balance + excluded.balance, updated_at = excluded.updated_at
-          RETURNING id, balance`
-        yield* sql`INSERT INTO wallet_ledger ${
-          sql.insert({
-            wallet_id: wallet.id,
-            account_id: row.account_id,
-            kind: "purchase",
-            units: row.units,
-            balance_after: wallet.balance,
-            amount: row.amount,
-            currency: row.currency,
-            reference: row.reference,
-            created_at: row.at
-          })
-        }`
-        return { wallet_id: wallet.id, balance: wallet.balance }
-      })).pipe(Effect.orDie),
+      sql.withTransaction(creditWallet(sql, row)).pipe(
+        Effect.map(({ balance, wallet_id }) => ({ wallet_id, balance })),
+        Effect.orDie
+      ),
     upsertVerifiedRoute: (row) =>
       sql`INSERT INTO verified_routes ${sql.insert(row as any)}
         ON CONFLICT (account_id, market_id) DO UPDATE SET phone = excluded.phone, verified_at = excluded.verified_at`
