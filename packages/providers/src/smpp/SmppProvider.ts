@@ -320,7 +320,7 @@ export class SmppClient {
     while (this.queue.length > 0 && this.inFlight.size < this.cfg.window) {
       const part = this.queue.shift()!
       const pdu = new smpp.PDU("submit_sm", { ...part.params })
-      const ok = session.send(pdu, (resp) => this.onSubmitResp(resp))
+      const ok = sendBatched(session, pdu, (resp) => this.onSubmitResp(resp))
       if (!ok) {
         this.queue.unshift(part)
         return
@@ -546,9 +546,24 @@ export class SmppClient {
     }
     this.onEvent(
       event,
-      (recorded) => session.send(recorded ? pdu.response() : pdu.response({ command_status: smpp.ESME_RX_T_APPN }))
+      (recorded) =>
+        sendBatched(session, recorded ? pdu.response() : pdu.response({ command_status: smpp.ESME_RX_T_APPN }))
     )
   }
+}
+
+/**
+ * `session.send`, with every PDU written in the same tick going out in one `writev`: the socket is
+ * corked at the first and uncorked on the next tick (a submit per answer received, an
+ * acknowledgement per receipt committed: one system call per burst instead of one per PDU).
+ */
+const sendBatched = (session: smpp.Session, pdu: smpp.PDU, onResponse?: (pdu: smpp.PDU) => void): boolean => {
+  const socket = session.socket
+  if (socket.writableCorked === 0) {
+    socket.cork()
+    process.nextTick(() => socket.uncork())
+  }
+  return session.send(pdu, onResponse)
 }
 
 const UNKNOWN_TIMEOUT = "Outcome unknown: the carrier did not answer the submission in time."
