@@ -54,6 +54,8 @@ export const make = Effect.gen(function*() {
       Effect.retry({ while: (e) => (e as any)?._tag === "SqlError" && isRetryable(e as SqlError.SqlError), times: 5 })
     )
 
+  // index look-ups by id (ANY(ARRAY(...))) whatever the table sizes: a hash join would read every
+  // queued message of the table to claim a batch
   const claim: DispatchStore["Type"]["claim"] = ({ leaseUntil, limit, now, owner }) =>
     q<any>(
       `WITH c AS (
@@ -65,13 +67,15 @@ export const make = Effect.gen(function*() {
 ), l AS (
   UPDATE dispatch_queue d
   SET lease_owner = $3, lease_until = $4, available_at = $4, attempts = d.attempts + 1
-  FROM c WHERE d.message_id = c.message_id
+  WHERE d.message_id = ANY(ARRAY(SELECT message_id FROM c))
   RETURNING d.message_id, d.attempts
+), m AS (
+  UPDATE messages m SET status = 'processing', updated_at = $1
+  WHERE m.id = ANY(ARRAY(SELECT message_id FROM l)) AND m.status IN ('queued', 'processing')
+  RETURNING m.id, m.account_id, m.market_id, m.country, m.recipient, m.sender_id, m.text, m.encoding,
+    m.parts, m.units, m.queued_at, m.created_at
 )
-UPDATE messages m SET status = 'processing', updated_at = $1
-FROM l WHERE m.id = l.message_id AND m.status IN ('queued', 'processing')
-RETURNING m.id, m.account_id, m.market_id, m.country, m.recipient, m.sender_id, m.text, m.encoding,
-  m.parts, m.units, m.queued_at, m.created_at, l.attempts`,
+SELECT m.*, l.attempts FROM m JOIN l ON l.message_id = m.id`,
       [now, limit, owner, leaseUntil]
     ).pipe(
       Effect.map((rows): ReadonlyArray<ClaimedMessage> =>
