@@ -72,9 +72,13 @@ for (const driver of drivers()) {
 
     it.effect("store: a sent record joined by its final receipt moves processing -> delivered/failed in one write", () =>
       Effect.gen(function*() {
-        const { account, caller, providerIds } = yield* setupAccount({
+        const { account, caller, key, providerIds } = yield* setupAccount({
           providers: [{ kind: "smpp", config: smppConfig(1) }]
         })
+        const sql = yield* SqlClient.SqlClient
+        // a webhook endpoint on the key: the final-state trigger must fire for a joined write too
+        yield* sql`INSERT INTO webhook_endpoints (id, account_id, api_key_id, url, secret, created_at, updated_at)
+          VALUES (${crypto.randomUUID()}, ${account.id}, ${key.id}, 'https://example.com/hook', 's', now(), now())`
         const send = yield* Send
         const [a, b] = nextNumbers(2)
         yield* send.single(caller, { recipient: a!, sender_id: "TUMA", body: "joined ok" })
@@ -122,11 +126,16 @@ for (const driver of drivers()) {
         expect(ko).toMatchObject({ status: "failed", failure_reason: "Delivery failed: nope.", delivered_at: null })
         expect(ko.failed_at!.getTime()).toBe(ko.sent_at!.getTime())
         expect(yield* walletOf(account.id)).toEqual(before)
-        const sql = yield* SqlClient.SqlClient
         const [left] = yield* sql<{ q: number; parts: number }>`SELECT
           (SELECT count(*)::int FROM dispatch_queue WHERE account_id = ${account.id}) AS q,
           (SELECT count(*)::int FROM message_parts WHERE message_id IN ${sql.in(claimed.map((m) => m.id))}) AS parts`
         expect(left).toEqual({ q: 0, parts: 0 })
+        const hooks = yield* sql<{ message_id: string; event: string }>`SELECT message_id, event FROM webhook_deliveries
+          WHERE message_id IN ${sql.in(claimed.map((m) => m.id))} ORDER BY event`
+        expect(hooks).toEqual([
+          { message_id: ok.id, event: "sms.delivered" },
+          { message_id: ko.id, event: "sms.failed" }
+        ])
       }).pipe(Effect.scoped))
 
     it.effect("the simulated carrier (defaults, as in the demo) delivers with its receipt within about a second", () =>
