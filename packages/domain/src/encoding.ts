@@ -21,7 +21,6 @@
  */
 import { Schema } from "effect"
 import * as Classify from "./encoding/classify.js"
-import { classOf, codePointLabel, nameOf, replacementOf } from "./encoding/classify.js"
 import * as Gsm7 from "./gsm7.js"
 
 // Module-local copies: hot loops must not read imported bindings (under a CommonJS transform, such
@@ -35,6 +34,10 @@ const K_UNSTORABLE = Classify.K_UNSTORABLE
 const K_KEPT = Classify.K_KEPT
 const GSM_EVENT = Classify.GSM_EVENT
 const UNICODE_EVENT = Classify.UNICODE_EVENT
+const classOf = Classify.classOf
+const codePointLabel = Classify.codePointLabel
+const nameOf = Classify.nameOf
+const replacementOf = Classify.replacementOf
 
 /** `GSM-7` or `Unicode` (UCS-2 / UTF-16 on the wire). */
 export const EncodingName = Schema.Literal("GSM-7", "Unicode")
@@ -184,51 +187,41 @@ export const analyzeBody = (body: string, options?: AnalyzeOptions): AnalyzedBod
 }
 
 /**
- * Changes of one call, in order of first occurrence. BMP counts live in a shared typed array that is
- * zeroed again when the call ends (`finish`), so counting costs an array increment, not a Map lookup.
+ * Changes of one call, in order of first occurrence. Counts live in a shared typed array indexed by
+ * code point (astral ones included: the pages never touched are never committed) that is zeroed
+ * again when the call ends (`finish`), so counting costs an array increment, not a Map lookup.
  */
 class Tallies {
   readonly cps: Array<number> = []
   readonly reps: Array<string> = []
-  readonly astral = new Map<number, number>()
-  readonly counts = new Uint32Array(0x10000)
+  readonly counts = new Uint32Array(0x110000)
   /** Empties the tallies before a call (they are reused: analyzeBody is synchronous). */
   reset(): this {
     this.cps.length = 0
     this.reps.length = 0
-    this.astral.clear()
     return this
   }
   add(cp: number, rep: string): void {
-    if (cp < 0x10000) {
-      if (this.counts[cp]++ === 0) {
-        this.cps.push(cp)
-        this.reps.push(rep)
-      }
-      return
-    }
-    const astral = this.astral
-    const count = astral.get(cp)
-    if (count === undefined) {
-      astral.set(cp, 1)
+    if (this.counts[cp]++ === 0) {
       this.cps.push(cp)
       this.reps.push(rep)
-    } else astral.set(cp, count + 1)
+    }
   }
   /** The changes, and the shared counts zeroed. */
   finish(keep: boolean): Array<EncodingChange> {
     const changes: Array<EncodingChange> = []
+    const counts = this.counts
     for (let j = 0; j < this.cps.length; j++) {
       const cp = this.cps[j]
       if (keep) {
         changes.push({
           character: codePointLabel(cp),
           name: nameOf(cp),
-          occurrences: cp < 0x10000 ? this.counts[cp] : this.astral.get(cp)!,
+          occurrences: counts[cp],
           replaced_with: this.reps[j]
         })
       }
-      if (cp < 0x10000) this.counts[cp] = 0
+      counts[cp] = 0
     }
     return changes
   }

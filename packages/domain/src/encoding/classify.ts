@@ -129,7 +129,8 @@ const classifyUncached = (cp: number): number => {
 /** Class of each BMP code unit, 0 until first seen (read it directly in hot loops, else `classOf`). */
 export const BMP_CLASS = new Uint8Array(0x10000)
 const BMP = BMP_CLASS
-const ASTRAL = new Map<number, number>()
+/** Class of each astral code point, 0 until first seen (1 MiB). */
+const ASTRAL = new Uint8Array(0x100000)
 
 /** The class of a code point (lone surrogates are K_UNSTORABLE). */
 export const classOf = (cp: number): number => {
@@ -138,9 +139,9 @@ export const classOf = (cp: number): number => {
     if (k !== 0) return k
     return (BMP[cp] = classifyUncached(cp))
   }
-  let k = ASTRAL.get(cp)
-  if (k === undefined) ASTRAL.set(cp, k = classifyUncached(cp))
-  return k
+  const k = ASTRAL[cp - 0x10000]
+  if (k !== 0) return k
+  return (ASTRAL[cp - 0x10000] = classifyUncached(cp))
 }
 
 /** What a K_FOLD code point becomes. */
