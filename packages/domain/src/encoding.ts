@@ -275,8 +275,13 @@ const convert = (body: string, start: number, prefixExt: number, concatenated: b
   let emojiEnd = -1 // index just after the last removed emoji (or ZWJ following one)
   let events = GSM_EVENT
   for (let i = start; i < n; i++) {
-    const c = body.charCodeAt(i)
-    if (events[c] === 0) continue
+    let c = body.charCodeAt(i)
+    if (events[c] === 0) {
+      // A tight inner loop over the code units the tables skip (most of a body).
+      do i++
+      while (i < n && events[c = body.charCodeAt(i)] === 0)
+      if (i === n) break
+    }
     let k = BMP_CLASS[c]
     if (k === 0) k = classOf(c)
     if (k <= K_GSM_EXT) {
