@@ -230,8 +230,21 @@ const G_TALLIES = new Tallies()
 const U_TALLIES = new Tallies()
 /** [start, end) code-unit ranges removed from both forms (reused between calls). */
 const REMOVED: Array<number> = []
-/** Pieces of the GSM-7 text (reused between calls). */
-const G_PIECES: Array<string> = []
+/**
+ * The GSM-7 text as UTF-16 code units (reused between calls, grown on demand), decoded once at the
+ * end: a copy per code unit in the scanning loop is cheaper than slicing and joining pieces.
+ */
+let G_OUT = new Uint16Array(4096)
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1
+const UTF16BE = new TextDecoder("utf-16be", { ignoreBOM: true })
+/**
+ * The text of `units[0, length)` (every unit is a GSM-7 character: no surrogates). Buffer's native
+ * UTF-16LE decoding is about 3x faster than TextDecoder's; TextDecoder serves big-endian hosts.
+ */
+const decodeUnits = (units: Uint16Array, length: number): string =>
+  LITTLE_ENDIAN
+    ? Buffer.from(units.buffer, units.byteOffset, 2 * length).toString("utf16le")
+    : UTF16BE.decode(units.subarray(0, length))
 
 /** The body without the removed ranges. */
 const withoutRemoved = (body: string, removed: ReadonlyArray<number>): string => {
@@ -265,9 +278,11 @@ const convert = (body: string, start: number, prefixExt: number, concatenated: b
   let pairs = 0 // surrogate pairs
   let conversions = 0 // code points the GSM-7 form rewrites or drops beyond the removals
   let gExtra = prefixExt // septets of the GSM-7 form beyond one per code unit
-  const gOut = G_PIECES
-  gOut.length = 0
-  let gFrom = 0
+  if (G_OUT.length < n + 64) G_OUT = new Uint16Array(Math.max(2 * n, 4096))
+  let gOut = G_OUT
+  for (let j = 0; j < start; j++) gOut[j] = body.charCodeAt(j)
+  let o = start // code units written to gOut
+  let gChanged = false // whether the GSM-7 form differs from the body
   const removed = REMOVED
   removed.length = 0
   const gTallies = G_TALLIES.reset()
@@ -277,15 +292,24 @@ const convert = (body: string, start: number, prefixExt: number, concatenated: b
   for (let i = start; i < n; i++) {
     let c = body.charCodeAt(i)
     if (events[c] === 0) {
-      // A tight inner loop over the code units the tables skip (most of a body).
-      do i++
-      while (i < n && events[c = body.charCodeAt(i)] === 0)
+      // A tight inner loop over the code units the tables skip (most of a body), copied to the
+      // GSM-7 form while it is still wanted.
+      if (firstKept < 0) {
+        do {
+          gOut[o++] = c
+          i++
+        } while (i < n && events[c = body.charCodeAt(i)] === 0)
+      } else {
+        do i++
+        while (i < n && events[c = body.charCodeAt(i)] === 0)
+      }
       if (i === n) break
     }
     let k = BMP_CLASS[c]
     if (k === 0) k = classOf(c)
     if (k <= K_GSM_EXT) {
       gExtra++ // an extension character (the default alphabet is skipped)
+      gOut[o++] = c
       continue
     }
     const at = i
@@ -305,8 +329,7 @@ const convert = (body: string, start: number, prefixExt: number, concatenated: b
       removed.push(at, i + 1)
       uTallies.add(cp, "")
       if (firstKept < 0) {
-        if (at > gFrom) gOut.push(body.slice(gFrom, at))
-        gFrom = i + 1
+        gChanged = true
         gTallies.add(cp, "")
       }
       continue
@@ -319,11 +342,19 @@ const convert = (body: string, start: number, prefixExt: number, concatenated: b
     }
     conversions++
     const rep = replacementOf(cp, k)
-    if (at > gFrom) gOut.push(body.slice(gFrom, at))
-    if (rep.length > 0) gOut.push(rep)
-    gFrom = i + 1
+    gChanged = true
     gTallies.add(cp, rep)
-    for (let r = 0; r < rep.length; r++) gExtra += GSM7_UNITS[rep.charCodeAt(r)] - 1
+    if (o + rep.length + (n - i) > gOut.length) {
+      // Room for this replacement and a copy of the rest of the body.
+      const grown = new Uint16Array(2 * gOut.length + rep.length + n)
+      grown.set(gOut)
+      G_OUT = gOut = grown
+    }
+    for (let r = 0; r < rep.length; r++) {
+      const u = rep.charCodeAt(r)
+      gOut[o++] = u
+      gExtra += GSM7_UNITS[u] - 1
+    }
   }
   const uUnits = n - removedUnits
   const uChars = n - pairs - removals
@@ -339,8 +370,7 @@ const convert = (body: string, start: number, prefixExt: number, concatenated: b
     notice = unicodeNotice(firstKept, removals)
   } else {
     unicode = false
-    if (gFrom > 0 && gFrom < n) gOut.push(body.slice(gFrom))
-    text = gFrom === 0 ? body : gOut.join("")
+    text = gChanged ? decodeUnits(gOut, o) : body
     segments = segmentsFor("GSM-7", text.length + gExtra, text, concatenated)
     // Conversion never raises the price (only ellipses can make GSM-7 dearer than Unicode).
     if (conversions > 0 && segments > Math.ceil(uUnits / UCS_PER_SMS)) {
