@@ -6,6 +6,10 @@
  * measured in the same run: a bare `smpp` client submitting the same 10,000 messages to the same
  * simulator and acknowledging their receipts (no database at all). BENCH_RUNS rounds (3), each the
  * floor then every database, so a ratio compares runs seconds apart on a shared machine; medians.
+ * A short untimed warm-up (2,000 messages each) precedes the rounds: a worker runs for hours.
+ *
+ * The simulator runs in a child process (DispatchBenchSmsc.ts; an SMSC is another machine in real
+ * life), BENCH_SMSC=inprocess runs it in this process, sharing the worker's event loop as before.
  *
  * Also prints the queue measurement behind docs/delivery.md's choice of a `FOR UPDATE SKIP LOCKED`
  * claim over @effect/sql's SqlPersistedQueue (same elements, same database).
@@ -26,11 +30,12 @@ import { Send } from "@tuma/core"
 import { dispatcherStats, writerStats } from "@tuma/core/delivery/Dispatcher"
 import * as Database from "@tuma/store-sql/Database"
 import { Context, Effect, Layer, Schema } from "effect"
+import { fork } from "node:child_process"
 import { readdirSync, readFileSync, writeFileSync } from "node:fs"
 import { Session } from "node:inspector"
 import { loadavg } from "node:os"
 import smpp from "smpp"
-import { makeSmscSimulator, type SmscSimulator } from "../src/smsc/SmscSimulator.js"
+import { makeSmscSimulator } from "../src/smsc/SmscSimulator.js"
 import { baseStack, scratchDatabase, setupAccount, smppConfig, workers } from "../test/support/stack.js"
 
 const N = Number(process.env.BENCH_MESSAGES ?? 10_000)
@@ -96,8 +101,28 @@ const cpuMeter = (label: string, database: string | null) => {
 
 const recipient = (i: number) => `+25575${String(i).padStart(7, "0")}`
 
-/** Floor: a bare smpp client, window 100, submitting N messages and acknowledging N receipts. */
-const bareClient = (sim: SmscSimulator) =>
+/** The simulator (receipts 5 ms after each submit): a child process, or this one (BENCH_SMSC=inprocess). */
+const smsc = process.env.BENCH_SMSC === "inprocess"
+  ? Effect.map(
+    makeSmscSimulator({ receiptDelayMs: 5, record: false }),
+    (sim) => ({ port: sim.port, where: "in this process (sharing the worker's event loop)" })
+  )
+  : Effect.acquireRelease(
+    Effect.async<{ port: number; where: string; child: ReturnType<typeof fork> }>((resume) => {
+      const child = fork(new URL("./DispatchBenchSmsc.ts", import.meta.url), [], {
+        execArgv: ["--import", "tsx"],
+        stdio: ["ignore", "inherit", "inherit", "ipc"]
+      })
+      child.once("error", (e) => resume(Effect.die(e)))
+      child.on("message", (m: any) => {
+        if (m.type === "listening") resume(Effect.succeed({ port: m.port, where: "in a child process", child }))
+      })
+    }),
+    ({ child }) => Effect.sync(() => child.kill())
+  )
+
+/** Floor: a bare smpp client, window 100, submitting `n` messages and acknowledging their receipts. */
+const bareClient = (sim: { readonly port: number }, n = N) =>
   new Promise<number>((resolve, reject) => {
     const session = smpp.connect({ host: "127.0.0.1", port: sim.port })
     session.on("error", reject)
@@ -106,7 +131,7 @@ const bareClient = (sim: SmscSimulator) =>
     let receipts = 0
     let t0 = 0
     const pump = () => {
-      while (outstanding < 100 && sent < N) {
+      while (outstanding < 100 && sent < n) {
         const i = sent++
         outstanding++
         session.submit_sm({
@@ -126,10 +151,10 @@ const bareClient = (sim: SmscSimulator) =>
     }
     session.on("deliver_sm", (pdu: smpp.PDU) => {
       session.send(pdu.response())
-      if (++receipts === N) {
+      if (++receipts === n) {
         const elapsed = performance.now() - t0
         session.close()
-        resolve(N / (elapsed / 1000))
+        resolve(n / (elapsed / 1000))
       }
     })
     session.on("connect", () =>
@@ -140,16 +165,16 @@ const bareClient = (sim: SmscSimulator) =>
       }))
   })
 
-/** One pipeline run: N messages accepted (not timed), then one worker until all are delivered. */
-const pipelineRun = (name: string, database: string | null, sim: SmscSimulator) =>
+/** One pipeline run: `n` messages accepted (not timed), then one worker until all are delivered. */
+const pipelineRun = (name: string, database: string | null, sim: { readonly port: number }, n = N) =>
   Effect.gen(function*() {
     const { account, caller, providerIds } = yield* setupAccount({
-      balance: N,
+      balance: n,
       providers: [{ kind: "smpp", config: smppConfig(sim.port, { window: 100, unavailableAfterMs: 5000 }) }]
     })
     const send = yield* Send
-    for (let i = 0; i < N; i += 1000) {
-      const recipients = Array.from({ length: Math.min(1000, N - i) }, (_, k) => recipient(i + k))
+    for (let i = 0; i < n; i += 1000) {
+      const recipients = Array.from({ length: Math.min(1000, n - i) }, (_, k) => recipient(i + k))
       yield* send.bulkV1(caller, { recipients, sender_id: "TUMA", message: `bench message ${i}` })
     }
     const sql = yield* SqlClient.SqlClient
@@ -158,7 +183,7 @@ const pipelineRun = (name: string, database: string | null, sim: SmscSimulator) 
     const start = Date.now()
     const meter = cpuMeter(name, database)
     yield* Effect.gen(function*() {
-      while ((yield* count) < N) yield* Effect.sleep("100 millis")
+      while ((yield* count) < n) yield* Effect.sleep("100 millis")
     }).pipe(Effect.provide(workers({ pollIntervalMs: 50, ...JSON.parse(process.env.BENCH_OPTIONS ?? "{}") })))
     const [row] = yield* sql<{ last: Date; not_final: number }>`SELECT max(delivered_at) AS last,
       count(*) FILTER (WHERE status <> 'delivered')::int AS not_final FROM messages WHERE account_id = ${account.id}`
@@ -166,7 +191,7 @@ const pipelineRun = (name: string, database: string | null, sim: SmscSimulator) 
     const elapsed = row!.last.getTime() - start
     const cpu = meter()
     yield* sql`UPDATE providers SET enabled = false WHERE id = ${providerIds[0]!}`
-    return { rate: N / (elapsed / 1000), cpu }
+    return { rate: n / (elapsed / 1000), cpu }
   }).pipe(Effect.scoped)
 
 /** The queue choice: N elements offered then taken and acknowledged by 100 concurrent consumers. */
@@ -225,7 +250,8 @@ interface Target {
 const main = Effect.gen(function*() {
   console.log(`bench:dispatch — ${fmt(N)} messages, ${RUNS} runs, one worker, SMPP with a receipt per message`)
   console.log(`(each round: the floor, then each database; ratios are to that round's floor)\n`)
-  const sim = yield* makeSmscSimulator({ receiptDelayMs: 5, record: false })
+  const sim = yield* smsc
+  console.log(`SMSC simulator ${sim.where}`)
   const targets: Array<Target> = []
   const pgUrl = yield* scratchDatabase(ADMIN_URL).pipe(Effect.option)
   const pgDb = pgUrl._tag === "Some"
@@ -242,6 +268,9 @@ const main = Effect.gen(function*() {
     const context = yield* Layer.build(baseStack(Database.layer(Database.pglite("memory://")).pipe(Layer.orDie)))
     targets.push({ name: "PGlite", database: null, context, rates: [], ratios: [] })
   }
+  // warm-up, not timed: JIT, the simulator's first connection, each database's first batches
+  yield* Effect.promise(() => bareClient(sim, 2000))
+  for (const t of targets) yield* pipelineRun(`${t.name}-warmup`, t.database, sim, 2000).pipe(Effect.provide(t.context))
   const floor: Array<number> = []
   for (let r = 0; r < RUNS; r++) {
     floor.push(yield* Effect.promise(() => bareClient(sim)))
