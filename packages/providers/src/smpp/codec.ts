@@ -38,6 +38,21 @@ export const decodeUcs2 = (data: Buffer): string => {
 }
 
 /**
+ * smpp 0.5.1's `gsmCoder.getCoder` tests `Object.keys(table).length === 0` on every call: a
+ * 128-entry array for every GSM-7 short_message the package decodes itself (each deliver_sm read)
+ * or encodes. A built table never changes, so it is answered from a cache (same objects).
+ */
+{
+  const build = smpp.gsmCoder.getCoder.bind(smpp.gsmCoder)
+  const built = new Map<number, ReturnType<typeof build>>()
+  smpp.gsmCoder.getCoder = (shift) => {
+    let coder = built.get(shift)
+    if (coder === undefined) built.set(shift, coder = build(shift))
+    return coder
+  }
+}
+
+/**
  * The GSM 03.38 default alphabet tables of the `smpp` package, read once: its own `gsmCoder`
  * rebuilds `Object.keys` of them and a RegExp on every call (a measurable share of a worker's CPU).
  * Same bytes for every character of the alphabet and the same text for every byte sequence; a
