@@ -295,6 +295,34 @@ describe("SMPP adapter against the SMSC simulator", () => {
       expect(sink.events[1]).toMatchObject({ from: "+255712345678", to: "TUMA", text: "STOP" })
     }).pipe(Effect.scoped))
 
+  it.live("a sink's offer path: acknowledged once recorded; a throwing offer gets a temporary error, then a re-send", () =>
+    Effect.gen(function*() {
+      const simulator = yield* makeSmscSimulator({ receiptDelayMs: 10 })
+      const events: Array<ProviderEvent> = []
+      let calls = 0
+      const layer = Layer.succeed(ProviderEventSink, {
+        handle: () => Effect.die("the offer path is used"),
+        offer: (event, done) => {
+          if (calls++ === 0) throw new Error("sink down")
+          events.push(event)
+          setTimeout(() => done(true), 20) // recorded a little later: acknowledged only then
+        }
+      })
+      const provider = yield* makeSmppProvider({
+        id: "p",
+        host: "127.0.0.1",
+        port: simulator.port,
+        systemId: "tuma",
+        password: "secret"
+      }).pipe(Effect.provide(layer))
+      yield* provider.submit(sms("x"))
+      yield* waitFor(() => simulator.counters.receiptsNacked === 1)
+      yield* waitFor(() => events.length === 1)
+      expect(simulator.counters.receiptsAcked).toBe(0)
+      yield* waitFor(() => simulator.counters.receiptsAcked === 1)
+      expect(events[0]).toBeInstanceOf(DeliveryReport)
+    }).pipe(Effect.scoped))
+
   it.live("enquire_link keeps the session alive", () =>
     Effect.gen(function*() {
       const { provider, simulator } = yield* setup({}, { enquireLinkMs: 50 })

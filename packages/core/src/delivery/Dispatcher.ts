@@ -697,11 +697,18 @@ export const runDispatcher: Effect.Effect<
       if (settled[k] === 1) return
       settled[k] = 1
       const m = msgs[k]!
-      if (Exit.isFailure(exit)) {
-        runInSet(Effect.logError(`dispatch of ${m.id} failed; it is retried when its lease ends`, exit.cause))
-        return release()
+      const retryLater = (cause: unknown) => {
+        runInSet(Effect.logError(`dispatch of ${m.id} failed; it is retried when its lease ends`, cause))
+        release()
       }
-      const refusal = record(m, route, exit.value, release)
+      if (Exit.isFailure(exit)) return retryLater(exit.cause)
+      let refusal: Refusal | null
+      try {
+        refusal = record(m, route, exit.value, release)
+      } catch (e) {
+        // a bug: logged, and its lease brings the message back
+        return retryLater(e)
+      }
       if (refusal !== null) failover(m, index + 1, index, refusal)
     }
     return submitAll(provider, msgs.map(toSms), onOutcome).pipe(

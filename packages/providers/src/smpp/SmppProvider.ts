@@ -544,11 +544,15 @@ export class SmppClient {
       session.send(pdu.response())
       return
     }
-    this.onEvent(
-      event,
-      (recorded) =>
-        sendBatched(session, recorded ? pdu.response() : pdu.response({ command_status: smpp.ESME_RX_T_APPN }))
-    )
+    const answer = (recorded: boolean) =>
+      sendBatched(session, recorded ? pdu.response() : pdu.response({ command_status: smpp.ESME_RX_T_APPN }))
+    try {
+      this.onEvent(event, answer)
+    } catch (e) {
+      // the sink failed outright: a temporary error, so the SMSC sends it again
+      this.log("warn", `SMPP ${this.cfg.id}: recording a deliver_sm failed: ${String(e)}`)
+      answer(false)
+    }
   }
 }
 
