@@ -71,6 +71,8 @@ export interface PortalServer {
   readonly run: <A, E>(effect: Effect.Effect<A, E, any>) => Promise<A>
   /** Starts the delivery workers in this process (they load the providers that exist now). */
   readonly startWorkers: () => Promise<void>
+  /** Builds a layer over the server's services, torn down with the server. */
+  readonly launch: (layer: Layer.Layer<never, never, any>) => Promise<void>
   readonly close: () => Promise<void>
 }
 
@@ -111,6 +113,10 @@ export const startPortal = async (
           DeliveryWorkers.layer({ pollIntervalMs: 100 }).pipe(Layer.provide(Layer.succeedContext(context))),
           scope
         )
+      ).then(() => undefined),
+    launch: (layer) =>
+      Effect.runPromise(
+        Layer.buildWithScope(layer.pipe(Layer.provide(Layer.succeedContext(context))), scope) as Effect.Effect<any>
       ).then(() => undefined),
     close: async () => {
       await Effect.runPromise(Scope.close(scope, Exit.void))
