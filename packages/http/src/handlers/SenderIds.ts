@@ -10,6 +10,7 @@ import { HttpApiBuilder, Multipart } from "@effect/platform"
 import type { RequestSenderIdInput } from "@tuma/core/SenderIds"
 import { fromJsonRequest, SenderIds } from "@tuma/core/SenderIds"
 import { fieldErrorsFromIssues, validationFailed } from "@tuma/domain"
+import type { Context } from "effect"
 import { Effect, Option, ParseResult, Schema } from "effect"
 import { readFile } from "node:fs/promises"
 import { TumaApi } from "../Api.js"
@@ -58,6 +59,36 @@ export const fromMultipart = (persisted: Multipart.Persisted) =>
     return input
   })
 
+/** A sender-ID request body (JSON with base64 documents, or multipart with file parts) as core's
+ * input; a JSON body that does not decode is a 422 by field (the portal uses it too). */
+export const readSenderIdRequest = (
+  request: HttpServerRequest.HttpServerRequest,
+  maxUploadBytes: number,
+  context: Context.Context<FileSystem.FileSystem | Path.Path>
+) => {
+  const contentType = (request.headers["content-type"] ?? "application/json").toLowerCase()
+  if (contentType.startsWith("multipart/form-data")) {
+    return request.multipart.pipe(
+      Multipart.withLimits({
+        maxParts: Option.some(64),
+        maxFileSize: Option.some(maxUploadBytes),
+        maxTotalSize: Option.some(maxUploadBytes)
+      }),
+      Effect.orDie,
+      Effect.flatMap(fromMultipart),
+      Effect.provide(context)
+    )
+  }
+  return Effect.orDie(request.json).pipe(
+    Effect.flatMap(decode),
+    Effect.map(fromJsonRequest),
+    Effect.catchIf(ParseResult.isParseError, (error) =>
+      Effect.fail(
+        toApiFailure(validationFailed(fieldErrorsFromIssues(ParseResult.ArrayFormatter.formatErrorSync(error))))
+      ))
+  )
+}
+
 export const SenderIdsLive = HttpApiBuilder.group(TumaApi, "senderIds", (handlers) =>
   Effect.gen(function*() {
     const service = yield* SenderIds
@@ -88,29 +119,8 @@ export const SenderIdsLive = HttpApiBuilder.group(TumaApi, "senderIds", (handler
         }
       })
 
-    const readInput = (request: HttpServerRequest.HttpServerRequest) => {
-      const contentType = (request.headers["content-type"] ?? "application/json").toLowerCase()
-      if (contentType.startsWith("multipart/form-data")) {
-        return request.multipart.pipe(
-          Multipart.withLimits({
-            maxParts: Option.some(64),
-            maxFileSize: Option.some(config.maxUploadBytes),
-            maxTotalSize: Option.some(config.maxUploadBytes)
-          }),
-          Effect.orDie,
-          Effect.flatMap(fromMultipart),
-          Effect.provide(context)
-        )
-      }
-      return Effect.orDie(request.json).pipe(
-        Effect.flatMap(decode),
-        Effect.map(fromJsonRequest),
-        Effect.catchIf(ParseResult.isParseError, (error) =>
-          Effect.fail(
-            toApiFailure(validationFailed(fieldErrorsFromIssues(ParseResult.ArrayFormatter.formatErrorSync(error))))
-          ))
-      )
-    }
+    const readInput = (request: HttpServerRequest.HttpServerRequest) =>
+      readSenderIdRequest(request, config.maxUploadBytes, context)
 
     const create = ({ request }: { readonly request: HttpServerRequest.HttpServerRequest }) =>
       Effect.gen(function*() {
