@@ -12,6 +12,8 @@
  * TUMA_RATE_LIMIT_PER_MINUTE, TUMA_AUTH_MISSING_SCOPE_STATUS (401|403), TUMA_TRUSTED_PROXIES
  * (comma-separated CIDRs), TUMA_AUTH_CACHE_MS, TUMA_WORKERS=0 (serve without delivery workers).
  * Webhooks: TUMA_WEBHOOK_*, TUMA_SMTP_URL, TUMA_SYSTEM_ACCOUNT_ID, … (WebhookWorkers.ts, docs/webhooks.md).
+ * Portal: TUMA_PUBLIC_URL, TUMA_PORTAL_ORIGINS, TUMA_PORTAL_SESSION_IDLE_MS, TUMA_PORTAL_SESSION_ABSOLUTE_MS,
+ * TUMA_PORTAL_ALLOW_PRIVATE_WEBHOOKS (docs/operations.md).
  */
 import { portalSettingsFromEnv } from "@tuma/core/portal/PortalConfig"
 import * as Database from "@tuma/store-sql/Database"
