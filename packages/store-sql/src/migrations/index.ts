@@ -19,6 +19,7 @@ import m0200 from "./0200_webhooks.js"
 import m0201 from "./0201_webhook_direct_deliveries.js"
 import m0202 from "./0202_webhook_lean_indexes.js"
 import m0300 from "./0300_rate_limits.js"
+import m0330 from "./0330_receipt_open_refs.js"
 
 export const migrations: Record<string, Effect.Effect<unknown, unknown, SqlClient.SqlClient>> = {
   "0001_schema": m0001,
@@ -31,5 +32,6 @@ export const migrations: Record<string, Effect.Effect<unknown, unknown, SqlClien
   "0200_webhooks": m0200,
   "0201_webhook_direct_deliveries": m0201,
   "0202_webhook_lean_indexes": m0202,
-  "0300_rate_limits": m0300
+  "0300_rate_limits": m0300,
+  "0330_receipt_open_refs": m0330
 }
