@@ -304,8 +304,9 @@ export const help = () =>
   [
     "usage: tuma <command> [options]",
     "",
-    "  serve [--port N] [--host H] [--data-dir DIR] [--demo]   HTTP server (+ delivery workers)",
-    "  worker [--data-dir DIR]                                 delivery workers only",
+    "  serve [--port N] [--host H] [--data-dir DIR] [--demo [--demo-webhook URL]]",
+    "        [--webhook-signature-header NAME]                 HTTP server (+ delivery and webhook workers)",
+    "  worker [--data-dir DIR] [--webhook-signature-header NAME]  delivery and webhook workers only",
     ...Object.entries(commands).map(([name, c]) => `  ${name} ${c.usage}`),
     "",
     "Environment: DATABASE_URL (PostgreSQL) or TUMA_DATA_DIR (embedded, default ./.tuma/data), PORT, HOST,",
