@@ -104,7 +104,7 @@ const api = async (method: string, path: string, body?: unknown) => {
   const res = await fetch(`http://127.0.0.1:${apiPort}${path}`, {
     method,
     headers: { authorization: `Bearer ${liveKey}`, "content-type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body)
+    body: body === undefined ? null : JSON.stringify(body)
   })
   return { status: res.status, body: (await res.json()) as any }
 }
@@ -135,63 +135,67 @@ const printed = () => {
 const webhookOf = (uid: string) => waitFor(`the webhook of ${uid}`, () => printed().get(uid))
 
 describe("tuma serve --demo", () => {
-  it("test recipients of the simulated carrier: failed, no receipt, late, refused (HTTP API and webhooks)", async () => {
-    ;[apiPort, hookPort] = await Promise.all([freePort(), freePort()])
-    hookUrl = `http://127.0.0.1:${hookPort}/webhooks/tuma`
-    const first = await serve()
-    liveKey = /^demo live key: (\S+)$/m.exec(first.out())![1]!
-    secret = /^demo webhook secret: (whsec_\S+)/m.exec(first.out())![1]!
-    // the receiver, started exactly as the README and docs/webhooks.md say
-    receiver = spawnProc("pnpm", [
-      "--filter",
-      "@tuma/example-webhook-receiver",
-      "start",
-      "--port",
-      String(hookPort),
-      "--secret",
-      secret,
-      "--header",
-      HEADER
-    ], process.env)
-    procs.push(receiver)
-    await waitFor("the receiver", () => receiver!.out().includes(`listening on ${hookUrl}`) ? true : undefined)
+  it(
+    "test recipients of the simulated carrier: failed, no receipt, late, refused (HTTP API and webhooks)",
+    async () => {
+      ;[apiPort, hookPort] = await Promise.all([freePort(), freePort()])
+      hookUrl = `http://127.0.0.1:${hookPort}/webhooks/tuma`
+      const first = await serve()
+      liveKey = /^demo live key: (\S+)$/m.exec(first.out())![1]!
+      secret = /^demo webhook secret: (whsec_\S+)/m.exec(first.out())![1]!
+      // the receiver, started exactly as the README and docs/webhooks.md say
+      receiver = spawnProc("pnpm", [
+        "--filter",
+        "@tuma/example-webhook-receiver",
+        "start",
+        "--port",
+        String(hookPort),
+        "--secret",
+        secret,
+        "--header",
+        HEADER
+      ], process.env)
+      procs.push(receiver)
+      await waitFor("the receiver", () => receiver!.out().includes(`listening on ${hookUrl}`) ? true : undefined)
 
-    const before = (await api("GET", "/v1/balance")).body.data.balance
-    const ok = await send("+255712345678")
-    const failed = await send("+255700000100")
-    const silent = await send("+255700000200")
-    const lateSentAt = Date.now()
-    const late = await send("+255700000303") // delivered 3 s after submission
-    const refused = await send("+255700000400")
+      const before = (await api("GET", "/v1/balance")).body.data.balance
+      const ok = await send("+255712345678")
+      const failed = await send("+255700000100")
+      const silent = await send("+255700000200")
+      const lateSentAt = Date.now()
+      const late = await send("+255700000303") // delivered 3 s after submission
+      const refused = await send("+255700000400")
 
-    expect(await final(ok)).toMatchObject({ status: "delivered" })
-    expect((await webhookOf(ok)).event).toBe("sms.delivered")
+      expect(await final(ok)).toMatchObject({ status: "delivered" })
+      expect((await webhookOf(ok)).event).toBe("sms.delivered")
 
-    const f = await final(failed)
-    expect(f).toMatchObject({ status: "failed" })
-    expect(f.failure_reason).toMatch(/could not deliver the message to the handset \(UNDELIV/)
-    const hook = await webhookOf(failed)
-    expect(hook.event).toBe("sms.failed")
-    expect(hook.payload).toMatchObject({ status: "failed", to: "+255700000100", error: f.failure_reason })
+      const f = await final(failed)
+      expect(f).toMatchObject({ status: "failed" })
+      expect(f.failure_reason).toMatch(/could not deliver the message to the handset \(UNDELIV/)
+      const hook = await webhookOf(failed)
+      expect(hook.event).toBe("sms.failed")
+      expect(hook.payload).toMatchObject({ status: "failed", to: "+255700000100", error: f.failure_reason })
 
-    const r = await final(refused)
-    expect(r).toMatchObject({ status: "failed" })
-    expect(r.failure_reason).toMatch(/refused/)
+      const r = await final(refused)
+      expect(r).toMatchObject({ status: "failed" })
+      expect(r.failure_reason).toMatch(/refused/)
 
-    // late: still `sent` well after the ordinary receipts came, delivered about 3 s after sending
-    expect((await read(late)).status).toBe("sent")
-    expect(await final(late)).toMatchObject({ status: "delivered" })
-    expect(Date.now() - lateSentAt).toBeGreaterThanOrEqual(3_000)
-    expect((await webhookOf(late)).event).toBe("sms.delivered")
+      // late: still `sent` well after the ordinary receipts came, delivered about 3 s after sending
+      expect((await read(late)).status).toBe("sent")
+      expect(await final(late)).toMatchObject({ status: "delivered" })
+      expect(Date.now() - lateSentAt).toBeGreaterThanOrEqual(3_000)
+      expect((await webhookOf(late)).event).toBe("sms.delivered")
 
-    // no receipt: still `sent` after everything else finished
-    expect((await read(silent)).status).toBe("sent")
-    // the refusal was refunded; the others are spent (decisions §20)
-    expect(Number((await api("GET", "/v1/balance")).body.data.balance)).toBe(Number(before) - 4)
-    expect(receiver.out()).not.toMatch(/rejected/)
+      // no receipt: still `sent` after everything else finished
+      expect((await read(silent)).status).toBe("sent")
+      // the refusal was refunded; the others are spent (decisions §20)
+      expect(Number((await api("GET", "/v1/balance")).body.data.balance)).toBe(Number(before) - 4)
+      expect(receiver.out()).not.toMatch(/rejected/)
 
-    expect(await stop(first)).toBe(0)
-  }, 180_000)
+      expect(await stop(first)).toBe(0)
+    },
+    180_000
+  )
 
   it("a restart on the same data directory keeps the webhook secret and still delivers", async () => {
     const second = await serve()

@@ -207,8 +207,7 @@ for (const driver of drivers()) {
         const older = yield* record("second", ["r1"], base + 3_000)
         const newer = yield* record("third", ["r1"], base + 4_000)
         const openParts = yield* record(long, ["p0", "p1"], base + 5_000)
-        const statusOf = () =>
-          messagesOf(account.id).pipe(Effect.map((rows) => new Map(rows.map((r) => [r.id, r]))))
+        const statusOf = () => messagesOf(account.id).pipe(Effect.map((rows) => new Map(rows.map((r) => [r.id, r]))))
         const before = yield* statusOf()
         expect([finished, finishedParts, older, newer, openParts].map((id) => before.get(id)!.status))
           .toEqual(["delivered", "delivered", "sent", "sent", "sent"])
