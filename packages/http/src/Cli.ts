@@ -239,6 +239,14 @@ export const commands: Record<string, Command> = {
   },
   "spam-rules list": { usage: "", run: () => admin((a) => a.listSpamRules()) },
   "spam-rules remove": { usage: "RULE_UID", run: (_, a) => admin((x) => x.removeSpamRule(arg(a, 0, "RULE_UID"))) },
+  "spam-rules enable": {
+    usage: "RULE_UID (a stored rule, or a built-in entry: builtin-…)",
+    run: (_, a) => admin((x) => x.setSpamRuleEnabled(arg(a, 0, "RULE_UID"), true))
+  },
+  "spam-rules disable": {
+    usage: "RULE_UID (a stored rule, or a built-in entry: builtin-…)",
+    run: (_, a) => admin((x) => x.setSpamRuleEnabled(arg(a, 0, "RULE_UID"), false))
+  },
   "providers add": {
     usage: "--name NAME [--kind simulated|smpp] [--config JSON] --country TZ --credit N",
     flags: ["name", "kind", "config", "country", "credit"],
