@@ -3,8 +3,9 @@
  * process, with the example receiver started by the command line the README and docs/webhooks.md
  * print (`pnpm --filter @tuma/example-webhook-receiver start --port … --secret … --header …`):
  *
- * 1. the simulated carrier's test recipients, through the HTTP API: a failed receipt (with its
- *    reason and an `sms.failed` webhook), no receipt (stays `sent`), a late receipt, a refusal;
+ * 1. the secret printed once; the simulated carrier's test recipients, through the HTTP API: a
+ *    failed receipt (with its reason and an `sms.failed` webhook), no receipt (stays `sent`), a late
+ *    receipt, a refusal; an ordinary number delivered with a verified `sms.delivered`;
  * 2. a restart on the same data directory keeps the webhook endpoint and its secret (the receiver
  *    started with it keeps verifying) and still delivers: the carrier's ids do not repeat, and a
  *    receipt never moves a finished message.
@@ -142,7 +143,9 @@ describe("tuma serve --demo", () => {
       hookUrl = `http://127.0.0.1:${hookPort}/webhooks/tuma`
       const first = await serve()
       liveKey = /^demo live key: (\S+)$/m.exec(first.out())![1]!
-      secret = /^demo webhook secret: (whsec_\S+)/m.exec(first.out())![1]!
+      const secrets = [...first.out().matchAll(/^demo webhook secret: (whsec_\S+)$/gm)].map((m) => m[1]!)
+      expect(secrets).toHaveLength(1) // printed once, not "kept"
+      secret = secrets[0]!
       // the receiver, started exactly as the README and docs/webhooks.md say
       receiver = spawnProc("pnpm", [
         "--filter",
