@@ -11,6 +11,7 @@ import type { DeliveryOptions } from "@tuma/core/delivery/Dispatcher"
 import { DeliveryConfig, layerDelivery } from "@tuma/core/delivery/Dispatcher"
 import { layerProvidersFromStore } from "@tuma/providers/ProvidersFromStore"
 import * as DispatchStoreSql from "@tuma/store-sql/DispatchStoreSql"
+import * as SettingsChangesSql from "@tuma/store-sql/SettingsChangesSql"
 import { Layer } from "effect"
 
 const ENV: ReadonlyArray<readonly [string, keyof DeliveryOptions]> = [
@@ -38,6 +39,7 @@ export const optionsFromEnv = (env: NodeJS.ProcessEnv = process.env): Partial<De
 /** Writer, event sink, providers (from the `providers` table) and workers; requires `SqlClient`. */
 export const layer = (options: Partial<DeliveryOptions> = optionsFromEnv()) =>
   layerDelivery(layerProvidersFromStore).pipe(
-    Layer.provide(Layer.mergeAll(DispatchStoreSql.layer, DispatchStoreSql.layerWakeups)),
+    // SettingsChangesSql.layer is the very layer `Server.layerStore` uses: one per process (memoised)
+    Layer.provide(Layer.mergeAll(DispatchStoreSql.layer, DispatchStoreSql.layerWakeups, SettingsChangesSql.layer)),
     Layer.provide(DeliveryConfig.layer(options))
   )

@@ -23,6 +23,7 @@ import { Cause, Clock, Context, Effect, Exit, FiberSet, Layer, Queue, Runtime, S
 import { hostname } from "node:os"
 import type { DeliveryReport, OutboundSms, Provider, ProviderEvent, SubmitOutcome } from "../ports/Provider.js"
 import { ProviderEventSink, Providers } from "../ports/Provider.js"
+import { SettingsChanges } from "../ports/SettingsChanges.js"
 import type {
   ClaimedMessage,
   CreditReturn,
@@ -401,6 +402,7 @@ export const layerEventSink: Layer.Layer<ProviderEventSink, never, DeliveryWrite
 // ---------------------------------------------------------------------------------------------
 
 interface Gate {
+  readonly perSecond: number
   readonly take: (n: number) => Effect.Effect<void>
 }
 
@@ -453,12 +455,13 @@ const submitAll = (
 export const runDispatcher: Effect.Effect<
   never,
   never,
-  DispatchStore | DispatchWakeups | Providers | DeliveryWriter | Scope.Scope
+  DispatchStore | DispatchWakeups | Providers | DeliveryWriter | SettingsChanges | Scope.Scope
 > = Effect.gen(function*() {
   const store = yield* DispatchStore
   const wakeups = yield* DispatchWakeups
   const providers = yield* Providers
   const writer = yield* DeliveryWriter
+  const settings = yield* SettingsChanges
   const cfg = yield* DeliveryConfig
   const clock = yield* Effect.clock
   const fibers = yield* FiberSet.make()
@@ -467,6 +470,9 @@ export const runDispatcher: Effect.Effect<
 
   let routesByMarket = new Map<string, ReadonlyArray<RouteRow>>()
   let nameById = new Map<string, string>()
+  const gates = new Map<string, Gate>()
+  /** The settings version the providers and routes were loaded at (decisions §30). */
+  let loadedVersion = ""
   const loadRoutes = Effect.gen(function*() {
     const rows = yield* store.routes
     const by = new Map<string, Array<RouteRow>>()
@@ -475,12 +481,31 @@ export const runDispatcher: Effect.Effect<
       const list = by.get(r.marketId) ?? []
       list.push(r)
       by.set(r.marketId, list)
+      // a changed limit takes a new gate (slots already reserved stay in the store's count)
+      if (gates.get(r.providerId)?.perSecond !== r.maxPerSecond) gates.delete(r.providerId)
     }
     routesByMarket = by
     nameById = new Map((yield* store.providers).map((p) => [p.id, p.name] as const))
   })
-  yield* loadRoutes
-  yield* loadRoutes.pipe(
+  /** Providers (started, restarted, stopped) and routes as the store has them now. */
+  const reloadLock = yield* Effect.makeSemaphore(1)
+  const reload = reloadLock.withPermits(1)(Effect.gen(function*() {
+    const version = yield* settings.version
+    if (providers.reload !== undefined) yield* providers.reload
+    yield* loadRoutes
+    loadedVersion = version
+  }))
+  /** Reloads unless already at the store's version: a message claimed now is routed by what it was checked by. */
+  const ensureCurrent = Effect.flatMap(settings.version, (v) => v === loadedVersion ? Effect.void : reload)
+  yield* reload
+  const changed = yield* settings.subscribe
+  yield* changed.pipe(
+    Effect.zipRight(reload),
+    Effect.catchAllCause((c) => Effect.logWarning("settings reload failed", c)),
+    Effect.forever,
+    Effect.forkScoped
+  )
+  yield* reload.pipe(
     Effect.catchAllCause((c) => Effect.logWarning("route refresh failed", c)),
     Effect.repeat(Schedule.spaced(cfg.routesRefreshMs)),
     Effect.delay(cfg.routesRefreshMs),
@@ -489,7 +514,6 @@ export const runDispatcher: Effect.Effect<
 
   const now = Effect.map(Clock.currentTimeMillis, (t) => new Date(t))
 
-  const gates = new Map<string, Gate>()
   const gateFor = (route: RouteRow): Gate | null => {
     if (route.maxPerSecond === null || route.maxPerSecond <= 0) return null
     const existing = gates.get(route.providerId)
@@ -500,6 +524,7 @@ export const runDispatcher: Effect.Effect<
     let slots: Array<number> = []
     const lock = Effect.unsafeMakeSemaphore(1)
     const gate: Gate = {
+      perSecond,
       take: (n) =>
         lock.withPermits(1)(Effect.gen(function*() {
           let last = 0
@@ -769,6 +794,7 @@ export const runDispatcher: Effect.Effect<
       }
       stats.claimed += batch.length
       inFlight += batch.length
+      yield* ensureCurrent.pipe(Effect.onError(() => Effect.sync(() => void (inFlight -= batch.length))))
       const assigned = yield* assignCredit(batch, at).pipe(
         Effect.onError(() => Effect.sync(() => void (inFlight -= batch.length)))
       )
@@ -845,7 +871,7 @@ export const runDispatcher: Effect.Effect<
 export const layerWorkers: Layer.Layer<
   never,
   never,
-  DispatchStore | DispatchWakeups | Providers | DeliveryWriter
+  DispatchStore | DispatchWakeups | Providers | DeliveryWriter | SettingsChanges
 > = Layer.scopedDiscard(Effect.forkScoped(runDispatcher))
 
 /**

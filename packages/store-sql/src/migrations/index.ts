@@ -13,6 +13,7 @@ import m0002 from "./0002_markets.js"
 import m0003 from "./0003_idempotency_json.js"
 import m0004 from "./0004_messages_insert_cost.js"
 import m0050 from "./0050_operator.js"
+import m0060 from "./0060_settings_version.js"
 import m0100 from "./0100_delivery.js"
 import m0110 from "./0110_dispatch_lean_writes.js"
 import m0200 from "./0200_webhooks.js"
@@ -28,6 +29,7 @@ export const migrations: Record<string, Effect.Effect<unknown, unknown, SqlClien
   "0003_idempotency_json": m0003,
   "0004_messages_insert_cost": m0004,
   "0050_operator": m0050,
+  "0060_settings_version": m0060,
   "0100_delivery": m0100,
   "0110_dispatch_lean_writes": m0110,
   "0200_webhooks": m0200,
