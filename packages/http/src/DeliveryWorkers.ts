@@ -5,7 +5,7 @@
  *
  * Environment (all optional): TUMA_DELIVERY_MAX_IN_FLIGHT, TUMA_DELIVERY_CLAIM_BATCH,
  * TUMA_DELIVERY_LEASE_MS, TUMA_DELIVERY_POLL_MS, TUMA_DELIVERY_UNKNOWN_TIMEOUT_MS,
- * TUMA_DELIVERY_GIVE_UP_MS, TUMA_DELIVERY_DISPATCH (0 = only receipts/schedules/reconciliation).
+ * TUMA_DELIVERY_GIVE_UP_MS, TUMA_DELIVERY_TAKEOVER_MS, TUMA_DELIVERY_DISPATCH (0 = only receipts/schedules/reconciliation).
  */
 import type { DeliveryOptions } from "@tuma/core/delivery/Dispatcher"
 import { DeliveryConfig, layerDelivery } from "@tuma/core/delivery/Dispatcher"
@@ -20,7 +20,8 @@ const ENV: ReadonlyArray<readonly [string, keyof DeliveryOptions]> = [
   ["TUMA_DELIVERY_LEASE_MS", "leaseMs"],
   ["TUMA_DELIVERY_POLL_MS", "pollIntervalMs"],
   ["TUMA_DELIVERY_UNKNOWN_TIMEOUT_MS", "unknownTimeoutMs"],
-  ["TUMA_DELIVERY_GIVE_UP_MS", "giveUpAfterMs"]
+  ["TUMA_DELIVERY_GIVE_UP_MS", "giveUpAfterMs"],
+  ["TUMA_DELIVERY_TAKEOVER_MS", "takeOverAfterMs"]
 ]
 
 export const optionsFromEnv = (env: NodeJS.ProcessEnv = process.env): Partial<DeliveryOptions> => {

@@ -596,7 +596,41 @@ RETURNING (EXTRACT(EPOCH FROM (next_slot - clock_timestamp())) * 1000 - ($2::flo
       [providerId, count, perSecond]
     ).pipe(Effect.map((rows) => Math.max(0, Number(rows[0]?.delay_ms ?? 0))), Effect.orDie)
 
+  // the queue is scanned (no index on lease_owner) only when some worker fell silent: rare
+  const heartbeat: DispatchStore["Type"]["heartbeat"] = (owner, now, takeOverAfterMs) =>
+    tx(Effect.gen(function*() {
+      const [beat] = yield* q<{ registered: boolean; dead: ReadonlyArray<string> | null }>(
+        `WITH me AS (
+  INSERT INTO dispatch_workers (owner, started_at, heartbeat_at) VALUES ($1, clock_timestamp(), clock_timestamp())
+  ON CONFLICT (owner) DO UPDATE SET heartbeat_at = excluded.heartbeat_at
+  RETURNING (xmax <> 0) AS registered
+), dead AS (
+  DELETE FROM dispatch_workers
+  WHERE $2::float8 IS NOT NULL AND owner <> $1
+    AND heartbeat_at < clock_timestamp() - make_interval(secs => $2::float8 / 1000)
+  RETURNING owner
+)
+SELECT (SELECT registered FROM me) AS registered, (SELECT array_agg(owner) FROM dead) AS dead`,
+        [owner, takeOverAfterMs]
+      )
+      const dead = beat?.dead ?? []
+      let released = 0
+      if (dead.length > 0) {
+        const [r] = yield* q<{ n: number }>(
+          `WITH u AS (
+  UPDATE dispatch_queue SET available_at = $2, lease_until = NULL
+  WHERE lease_owner = ANY($1::text[]) AND available_at > $2
+  RETURNING 1
+) SELECT count(*)::int AS n FROM u`,
+          [dead, now]
+        )
+        released = r?.n ?? 0
+      }
+      return { registered: beat?.registered === true, released }
+    })).pipe(Effect.orDie)
+
   return DispatchStore.of({
+    heartbeat,
     claim,
     routes,
     providers,

@@ -70,6 +70,12 @@ export interface DeliveryOptions {
   readonly pendingSweepMs: number
   /** Run the claim loop (false: only receipts, schedules and reconciliation). */
   readonly dispatch: boolean
+  /**
+   * A worker process not heard from for this long is taken for dead: another worker makes its
+   * claimed messages claimable at once instead of when their lease ends (workers beat every fifth
+   * of it). Only a worker that has beaten without a gap that long judges others.
+   */
+  readonly takeOverAfterMs: number
 }
 
 export const defaultDeliveryOptions: DeliveryOptions = {
@@ -88,7 +94,8 @@ export const defaultDeliveryOptions: DeliveryOptions = {
   routesRefreshMs: 10_000,
   pendingReceiptTtlMs: 7 * 24 * 3600_000,
   pendingSweepMs: 500,
-  dispatch: true
+  dispatch: true,
+  takeOverAfterMs: 10_000
 }
 
 export class DeliveryConfig extends Context.Reference<DeliveryConfig>()("@tuma/core/DeliveryConfig", {
@@ -521,6 +528,12 @@ export const runDispatcher: Effect.Effect<
     const perSecond = route.maxPerSecond
     const spacing = 1000 / perSecond
     const chunk = Math.max(1, Math.ceil(perSecond / 20))
+    // A slot whose moment passed while this process was busy (a late timer, a busy event loop) is still
+    // ours, reserved in the store: it is used late rather than thrown away. Dropping every slot more
+    // than one spacing late made a busy worker reserve (and waste) a chunk per message or two: ~30/s
+    // against 250/s (issue 9 item 15). Only slots older than `lateMs` are dropped, which bounds the
+    // catch-up burst to `lateMs` worth of slots.
+    const lateMs = Math.max(100, 2 * spacing)
     let slots: Array<number> = []
     const lock = Effect.unsafeMakeSemaphore(1)
     const gate: Gate = {
@@ -530,7 +543,7 @@ export const runDispatcher: Effect.Effect<
           let last = 0
           for (let k = 0; k < n; k++) {
             const t = Date.now()
-            while (slots.length > 0 && slots[0]! < t - spacing) slots.shift()
+            while (slots.length > 0 && slots[0]! < t - lateMs) slots.shift()
             if (slots.length === 0) {
               const delay = yield* store.reserveSlots(route.providerId, chunk, perSecond)
               const t0 = Date.now() + delay
@@ -662,7 +675,13 @@ export const runDispatcher: Effect.Effect<
    * One message, one fiber: routes from `from` in order (credit reserved for those after `assigned`),
    * the route's rate limit, submit, record. Completes once the outcome is committed.
    */
-  const tryRoutes = (m: ClaimedMessage, from: number, assigned: number, refusal: Refusal | null) =>
+  const tryRoutes = (
+    m: ClaimedMessage,
+    from: number,
+    assigned: number,
+    refusal: Refusal | null,
+    claimedIn: number = generation
+  ) =>
     Effect.gen(function*() {
       const routes = routesByMarket.get(m.marketId) ?? []
       const sms = toSms(m)
@@ -683,6 +702,8 @@ export const runDispatcher: Effect.Effect<
         const provider = providers.get(route.providerName) as Provider
         const gate = gateFor(route)
         if (gate !== null) yield* gate.take(provider.partCount(sms))
+        // taken over while it waited at the gate: another worker may have claimed it since, leave it to that one
+        if (claimedIn !== generation) return
         const out = yield* provider.submit(sms)
         let next: Refusal | null = null
         yield* committed((done) => {
@@ -694,6 +715,39 @@ export const runDispatcher: Effect.Effect<
       }
       yield* committed((done) => exhausted(m, last, done))
     })
+
+  // -- liveness: take over the claims of dead workers (docs/delivery.md "Take-over") -------------
+  /** Bumped when another worker took this one's claims over: what it claimed before is not submitted. */
+  let generation = 0
+  const beatEvery = Math.max(100, Math.floor(cfg.takeOverAfterMs / 5))
+  let streakSince: number | null = null
+  let lastBeat = 0
+  const heartbeat = Effect.gen(function*() {
+    const at = yield* now
+    const t = at.getTime()
+    // a gap (this process stalled, or the database was unreachable: the beat failed) starts a new
+    // streak, so after an outage nobody is judged before it had the time to beat again
+    if (streakSince === null || t - lastBeat > cfg.takeOverAfterMs / 2) streakSince = t
+    const judge = t - streakSince >= cfg.takeOverAfterMs ? cfg.takeOverAfterMs : null
+    const beat = yield* store.heartbeat(writer.owner, at, judge).pipe(
+      Effect.tapErrorCause(() => Effect.sync(() => void (streakSince = null)))
+    )
+    if (!beat.registered && lastBeat !== 0) {
+      generation++
+      yield* Effect.logError(
+        `delivery worker ${writer.owner} was taken for dead (silent for ${cfg.takeOverAfterMs} ms); ` +
+          "the messages it holds and has not submitted are left to the worker that took them over"
+      )
+    }
+    lastBeat = t
+    if (beat.released > 0) {
+      yield* Effect.logWarning(
+        `took over ${beat.released} messages claimed by delivery workers silent for ${cfg.takeOverAfterMs} ms`
+      )
+      Queue.unsafeOffer(nudge, undefined)
+    }
+  })
+  const nudge = yield* Queue.sliding<void>(1)
 
   // -- the claim loop ----------------------------------------------------------------------------
   let inFlight = 0
@@ -789,7 +843,7 @@ export const runDispatcher: Effect.Effect<
         leaseUntil: new Date(at.getTime() + cfg.leaseMs)
       })
       if (batch.length === 0) {
-        yield* Effect.raceFirst(wakeups.next, Effect.sleep(cfg.pollIntervalMs))
+        yield* Effect.raceAll([wakeups.next, Queue.take(nudge), Effect.sleep(cfg.pollIntervalMs)])
         continue
       }
       stats.claimed += batch.length
@@ -810,7 +864,10 @@ export const runDispatcher: Effect.Effect<
       ),
       Effect.forever
     )
-  if (cfg.dispatch) yield* forever("dispatch claim loop", claimLoop).pipe(Effect.forkScoped)
+  if (cfg.dispatch) {
+    yield* forever("dispatch claim loop", claimLoop).pipe(Effect.forkScoped)
+    yield* forever("heartbeat", Effect.zipRight(heartbeat, Effect.sleep(beatEvery))).pipe(Effect.forkScoped)
+  }
 
   // -- schedules ---------------------------------------------------------------------------------
   const promote = Effect.gen(function*() {

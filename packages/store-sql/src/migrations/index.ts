@@ -16,6 +16,7 @@ import m0050 from "./0050_operator.js"
 import m0060 from "./0060_settings_version.js"
 import m0100 from "./0100_delivery.js"
 import m0110 from "./0110_dispatch_lean_writes.js"
+import m0120 from "./0120_dispatch_workers.js"
 import m0200 from "./0200_webhooks.js"
 import m0201 from "./0201_webhook_direct_deliveries.js"
 import m0202 from "./0202_webhook_lean_indexes.js"
@@ -32,6 +33,7 @@ export const migrations: Record<string, Effect.Effect<unknown, unknown, SqlClien
   "0060_settings_version": m0060,
   "0100_delivery": m0100,
   "0110_dispatch_lean_writes": m0110,
+  "0120_dispatch_workers": m0120,
   "0200_webhooks": m0200,
   "0201_webhook_direct_deliveries": m0201,
   "0202_webhook_lean_indexes": m0202,
