@@ -528,32 +528,67 @@ export const runDispatcher: Effect.Effect<
     const perSecond = route.maxPerSecond
     const spacing = 1000 / perSecond
     const chunk = Math.max(1, Math.ceil(perSecond / 20))
-    // A slot whose moment passed while this process was busy (a late timer, a busy event loop) is still
-    // ours, reserved in the store: it is used late rather than thrown away. Dropping every slot more
-    // than one spacing late made a busy worker reserve (and waste) a chunk per message or two: ~30/s
-    // against 250/s (issue 9 item 15). Only slots older than `lateMs` are dropped, which bounds the
-    // catch-up burst to `lateMs` worth of slots.
+    // One pacer per gate hands the reserved slots out: every waiter whose slots are due is released in
+    // the same turn, so the rate does not depend on how fast the event loop turns. (A lock held across
+    // a sleep per message released one message per turn or two, and dropped every slot more than one
+    // spacing late, reserving and wasting a chunk per message: ~25-30/s against 200-250/s on a busy
+    // worker, issue 9 item 15.) A slot whose moment passed while the worker was busy is still ours and
+    // is used late; only slots older than `lateMs` are dropped, which bounds the catch-up burst.
     const lateMs = Math.max(100, 2 * spacing)
     let slots: Array<number> = []
-    const lock = Effect.unsafeMakeSemaphore(1)
+    const waiters: Array<{ n: number; readonly resume: () => void }> = []
+    let pacing = false
+    const pace: Effect.Effect<void> = Effect.gen(function*() {
+      while (true) {
+        const step = yield* Effect.sync(() => {
+          if (waiters.length === 0) {
+            pacing = false
+            return { _tag: "done" } as const
+          }
+          const t = Date.now()
+          while (slots.length > 0 && slots[0]! < t - lateMs) slots.shift()
+          while (waiters.length > 0 && slots.length > 0 && slots[0]! <= t) {
+            slots.shift()
+            const head = waiters[0]!
+            if (--head.n <= 0) {
+              waiters.shift()
+              head.resume()
+            }
+          }
+          if (waiters.length === 0) return { _tag: "next" } as const
+          return slots.length === 0 ? { _tag: "reserve" } as const : { _tag: "wait", ms: slots[0]! - t } as const
+        })
+        if (step._tag === "done") return
+        if (step._tag === "wait") yield* Effect.sleep(step.ms)
+        else if (step._tag === "reserve") {
+          const delay = yield* store.reserveSlots(route.providerId, chunk, perSecond).pipe(
+            Effect.catchAllCause((cause) =>
+              Effect.as(Effect.logWarning("send slot reservation failed; retrying", cause), null)
+            )
+          )
+          if (delay === null) yield* Effect.sleep(1000)
+          else {
+            const t0 = Date.now() + delay
+            slots = Array.from({ length: chunk }, (_, i) => t0 + i * spacing)
+          }
+        }
+      }
+    })
     const gate: Gate = {
       perSecond,
       take: (n) =>
-        lock.withPermits(1)(Effect.gen(function*() {
-          let last = 0
-          for (let k = 0; k < n; k++) {
-            const t = Date.now()
-            while (slots.length > 0 && slots[0]! < t - lateMs) slots.shift()
-            if (slots.length === 0) {
-              const delay = yield* store.reserveSlots(route.providerId, chunk, perSecond)
-              const t0 = Date.now() + delay
-              slots = Array.from({ length: chunk }, (_, i) => t0 + i * spacing)
-            }
-            last = slots.shift()!
+        n <= 0 ? Effect.void : Effect.async<void>((resume) => {
+          const waiter = { n, resume: () => resume(Effect.void) }
+          waiters.push(waiter)
+          if (!pacing) {
+            pacing = true
+            runInSet(pace)
           }
-          const wait = last - Date.now()
-          if (wait > 0) yield* Effect.sleep(wait)
-        }))
+          return Effect.sync(() => {
+            const i = waiters.indexOf(waiter)
+            if (i >= 0) waiters.splice(i, 1)
+          })
+        })
     }
     gates.set(route.providerId, gate)
     return gate
