@@ -9,8 +9,8 @@
  *  2. validation: recipients normalised to E.164 (invalid → 422 on `recipient` / `recipients.N`),
  *     `scheduled_at` in the future, bodies converted and priced (`analyzeBody`, one unit per segment).
  *  3. ONE read of the store (`SendStore.snapshot`), then the checks of spec §1 in order: account
- *     active, sender ID approved on the account (for the destination market, or global), market
- *     open, route verified, opt-out, spam policy, a provider route with provider credit, customer
+ *     active, market open (decisions §29: before the sender ID), sender ID approved on the account
+ *     (for the destination market, or global), route verified, opt-out, spam policy, a provider route with provider credit, customer
  *     credit.
  *  4. ONE transaction (`SendStore.accept`): idempotency claim, conditional debits + ledger,
  *     campaign, messages, dispatch queue. Nothing of a refused send is stored or charged.
@@ -268,26 +268,27 @@ const makeChecker = (snap: SendSnapshot, senderName: string, base: SpamPolicy) =
     return found
   }
 
-  /** sender ID → market open → route verified → opt-out → spam policy. */
+  /** market open → sender ID → route verified → opt-out → spam policy (decisions §29: market first). */
   const check = (e164: string, country: string, text: string): Either.Either<Checked, RecipientRefusal> => {
     const market = markets.get(country)
-    const sender = senderFor(market?.id)
-    if (sender === undefined) {
-      const pending = snap.senderIds.find((s) => s.market_id === market?.id) ?? snap.senderIds[0]
-      return Either.left(
-        new SenderIdNotApproved({
-          message: pending === undefined
-            ? `The sender ID ${senderName} is not registered on your account${market ? ` for ${market.name}` : ""}.`
-            : `The sender ID ${senderName} is ${pending.status}, not approved${market ? ` for ${market.name}` : ""}.`,
-          sender_id: senderName
-        })
-      )
-    }
     if (market === undefined || !market.open) {
       return Either.left(
         new CountryNotAvailable({
           message: `Sending to ${market?.name ?? country} is not available.`,
           country
+        })
+      )
+    }
+    const sender = senderFor(market.id)
+    if (sender === undefined) {
+      const pending = snap.senderIds.find((s) => s.market_id === market.id) ??
+        snap.senderIds.find((s) => s.status !== "approved")
+      return Either.left(
+        new SenderIdNotApproved({
+          message: pending === undefined
+            ? `The sender ID ${senderName} is not approved on your account for ${market.name}.`
+            : `The sender ID ${senderName} is ${pending.status}, not approved for ${market.name}.`,
+          sender_id: senderName
         })
       )
     }
