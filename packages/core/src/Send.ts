@@ -62,6 +62,7 @@ import {
   splitBulkRecipient,
   TagExpressionInvalid,
   unitsPerRecipient,
+  validationFailed,
   ValidationFailed,
   withoutPhrases
 } from "@tuma/domain"
@@ -350,8 +351,8 @@ const insufficientFor = (
     shortfall: [{ country, units_required: required, units_available: available }]
   })
 
-const invalidRecipients = (errors: Record<string, Array<string>>) =>
-  new ValidationFailed({ message: "The given data was invalid.", errors })
+/** decisions §29: the 422's message is the first field error's text. */
+const invalidRecipients = (errors: Record<string, Array<string>>) => validationFailed(errors)
 
 const analyze = (
   text: string,
@@ -957,10 +958,7 @@ const makeSend = (store: SendStore["Type"], ids: Ids["Type"]) => {
       if (Either.isLeft(recipients)) return yield* recipients.left
       const template = compileTemplate(request.message)
       if (Either.isLeft(template)) {
-        return yield* new ValidationFailed({
-          message: "The given data was invalid.",
-          errors: { message: [template.left.message] }
-        })
+        return yield* validationFailed({ message: [template.left.message] })
       }
       const compiled = template.right
       return (yield* bulk(caller, {

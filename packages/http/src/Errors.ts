@@ -3,6 +3,7 @@
  * (spec §7, decisions §4–6): the status of each code, `error_code`, `acceptance_state` on sends,
  * the spec's lower-snake `error` field where the spec names one, field errors and balance figures.
  */
+import { validationFailed } from "@tuma/domain/validation"
 import { Cause, Effect } from "effect"
 import { Conflict, NotFound, ServiceUnavailable, TooManyRequests, Unprocessable } from "./Envelope.js"
 
@@ -32,8 +33,10 @@ export type SendFailure = Unprocessable | Conflict | TooManyRequests | ServiceUn
 
 /** A domain failure as the envelope answers it. `send` adds `acceptance_state` (decisions §5). */
 export const toApiFailure = (e: DomainFailure, options: { readonly send?: boolean } = {}) => {
+  // decisions §29: a 422 with field errors says the first of them in `message`, whoever built it
+  const fieldErrors = e.errors !== undefined && Object.values(e.errors).some((list) => list.length > 0)
   const input = {
-    message: e.message,
+    message: fieldErrors ? validationFailed(e.errors as Record<string, Array<string>>).message : e.message,
     error_code: e.error_code,
     ...(options.send ? { acceptance_state: "DEFINITELY_NOT_ACCEPTED" as const } : {}),
     ...(specError[e.error_code] !== undefined ? { error: specError[e.error_code] } : {}),

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { TestServer } from "./harness.js"
-import { call, startServer, unique } from "./harness.js"
+import { call, expectFirstFieldErrorMessage, startServer, unique } from "./harness.js"
 
 const ADMIN = "another-admin-secret"
 let server: TestServer
@@ -171,5 +171,6 @@ describe("an operator sets an account up and it sends", () => {
     const invalid = await admin("POST", "/accounts", { name: "", email: "not-an-email" })
     expect(invalid.status).toBe(422)
     expect(invalid.body.errors).toHaveProperty("email")
+    expectFirstFieldErrorMessage(invalid)
   })
 })

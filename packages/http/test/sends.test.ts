@@ -10,7 +10,7 @@ import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { TestServer } from "./harness.js"
-import { call, client, setupAccount, startServer } from "./harness.js"
+import { call, client, expectFirstFieldErrorMessage, setupAccount, startServer } from "./harness.js"
 
 let server: TestServer
 let acct: Awaited<ReturnType<typeof server.run<any, any>>>
@@ -272,6 +272,32 @@ describe("refusals (spec §7 structured cases, decisions §5)", () => {
     })
     expect(answer.body.units_required).toBe(1)
     expect(answer.body.units_available).toBe(0)
+  })
+})
+
+describe("422 message is the first field error (decisions §29)", () => {
+  it("a bad phone number on every send endpoint, and a bad template", async () => {
+    const one = await single(acct.live, { recipient: "12345", sender_id: "TUMA", body: "Hello there" })
+    expect(one.status).toBe(422)
+    expect(one.body.message).toBe(one.body.errors.recipient[0])
+    expect(one.body.acceptance_state).toBe("DEFINITELY_NOT_ACCEPTED")
+    for (const path of ["/v1/sms/send-bulk", "/v2/sms/send-bulk"]) {
+      const bulk = await call(server, "POST", path, {
+        key: acct.live,
+        body: { recipients: ["+255712000001", "12345"], sender_id: "TUMA", message: "Hello there" }
+      })
+      expect(bulk.status).toBe(422)
+      expect(bulk.body.message).toBe(bulk.body.errors["recipients.1"][0])
+    }
+    const template = await call(server, "POST", "/v2/sms/send-bulk", {
+      key: acct.live,
+      body: { recipients: ["+255712000001"], sender_id: "TUMA", message: "Hi {= amount - }" }
+    })
+    expect(template.status).toBe(422)
+    expectFirstFieldErrorMessage(template)
+    const shape = await single(acct.live, { sender_id: "TUMA" })
+    expect(shape.status).toBe(422)
+    expectFirstFieldErrorMessage(shape)
   })
 })
 
