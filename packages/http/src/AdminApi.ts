@@ -5,6 +5,7 @@
  */
 import { HttpApi, HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import * as A from "@tuma/core/Admin"
+import { StoredString } from "@tuma/domain/storedText"
 import { Schema } from "effect"
 import { Conflict, NotFound, successFields, Unprocessable } from "./Envelope.js"
 import { RequireAdmin } from "./Security.js"
@@ -92,14 +93,14 @@ export const RedeliverSinceInput = Schema.Struct({
 
 export const CreateWebhookInput = Schema.Struct({
   api_key_uid: Schema.String,
-  url: Schema.String,
+  url: StoredString,
   /** Allow loopback/private destinations (local development). */
   allow_private: Schema.optionalWith(Schema.Boolean, { exact: true })
 }).annotations({ identifier: "AdminCreateWebhook", ...all })
 
-const ReasonInput = Schema.Struct({ reason: Schema.String }).annotations({ identifier: "AdminReason", ...all })
+const ReasonInput = Schema.Struct({ reason: StoredString }).annotations({ identifier: "AdminReason", ...all })
 const OptionalReasonInput = Schema.Struct({
-  reason: Schema.optionalWith(Schema.NullOr(Schema.String), { exact: true })
+  reason: Schema.optionalWith(Schema.NullOr(StoredString), { exact: true })
 }).annotations({ identifier: "AdminOptionalReason", ...all })
 
 const group = <const Name extends string>(name: Name, title: string) =>
