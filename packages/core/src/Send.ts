@@ -81,7 +81,7 @@ import type {
   SendSnapshot,
   WalletDebit
 } from "./ports/SendStore.js"
-import { SendStore } from "./ports/SendStore.js"
+import { classifyAcceptDefects, SendStore } from "./ports/SendStore.js"
 
 // ---------------------------------------------------------------------------------------------
 // Inputs, outputs, settings
@@ -653,7 +653,7 @@ const makeSend = (store: SendStore["Type"], ids: Ids["Type"]) => {
             }]
           }
         }
-        const outcome = yield* store.accept(plan)
+        const outcome = yield* classifyAcceptDefects(store.accept(plan))
         return yield* afterAccept(outcome, fingerprint, data, (o) => shortfallError(o, checker.markets, units))
       }))
 
@@ -848,7 +848,7 @@ const makeSend = (store: SendStore["Type"], ids: Ids["Type"]) => {
                 units: c.units
               }))
               const channel = caller.channel ?? "api"
-              const outcome = yield* store.accept({
+              const outcome = yield* classifyAcceptDefects(store.accept({
                 accountId: caller.accountId,
                 now,
                 idempotency: yield* idempotencyClaim(caller, input.endpoint, fingerprint, now, data),
@@ -893,7 +893,7 @@ const makeSend = (store: SendStore["Type"], ids: Ids["Type"]) => {
                     units: a.units
                   }))
                 }
-              })
+              }))
               if (outcome._tag === "InsufficientFunds" && input.version === "v1" && round < 3) {
                 // balances moved since the snapshot: plan again (v1 skips who no longer fits)
                 return yield* attempt(round + 1)

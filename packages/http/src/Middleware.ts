@@ -28,6 +28,7 @@ import { randomUUID } from "node:crypto"
 import type { ServerOptions } from "./Config.js"
 import { ServerConfig } from "./Config.js"
 import { currentRequestId, failureBody, FailureHeaders, failureStatus } from "./Envelope.js"
+import { storeUnavailable } from "./Errors.js"
 
 export interface RouteEntry {
   readonly method: string
@@ -160,10 +161,16 @@ export const makeEnvelope = (options: ServerOptions, routes: ReadonlyArray<Route
       // client went away; nobody reads this answer
       return Effect.succeed(envelope(requestId, 503, "The request was interrupted."))
     }
+    const logged = Effect.logError("unhandled failure", cause).pipe(
+      Effect.annotateLogs({ request_uid: requestId, method: request.method, url: request.url })
+    )
+    if (request.method === "POST" && sendPaths.has(request.url.split("?", 1)[0])) {
+      // a send that failed outside the use case (authentication, look-ups) was certainly not stored
+      const unavailable = storeUnavailable()
+      return Effect.as(logged, json(503, failureBody(unavailable, requestId), (unavailable as any)[FailureHeaders]))
+    }
     return Effect.as(
-      Effect.logError("unhandled failure", cause).pipe(
-        Effect.annotateLogs({ request_uid: requestId, method: request.method, url: request.url })
-      ),
+      logged,
       envelope(requestId, 500, "Internal server error. Quote request_uid to support.", {
         error_code: "INTERNAL"
       })
