@@ -131,6 +131,9 @@ for (const [driver, start, enabled] of drivers) {
         "url",
         false
       )
+      // path and query parameters of the admin API reach SQL too
+      refusedAt(await admin("POST", "/markets/%00/open"), "country", false)
+      refusedAt(await admin("GET", "/accounts?search=%00"), "search", false)
       // the same inputs without the byte are accepted
       expect((await admin("POST", "/accounts", { name: "Acme", email: `${unique("n")}@acme.example` })).status)
         .toBe(201)
