@@ -62,8 +62,8 @@ import {
   splitBulkRecipient,
   TagExpressionInvalid,
   unitsPerRecipient,
-  validationFailed,
   ValidationFailed,
+  validationFailed,
   withoutPhrases
 } from "@tuma/domain"
 import type { CountryCode } from "@tuma/domain"
