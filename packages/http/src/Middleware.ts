@@ -27,7 +27,9 @@ import { Cause, Effect, Option } from "effect"
 import { randomUUID } from "node:crypto"
 import type { ServerOptions } from "./Config.js"
 import { ServerConfig } from "./Config.js"
+import { adminTokenProblem, isAdminPath } from "./AdminToken.js"
 import { currentRequestId, failureBody, FailureHeaders, failureStatus } from "./Envelope.js"
+import { guardJsonDepth, JsonTooDeep } from "./JsonDepth.js"
 
 export interface RouteEntry {
   readonly method: string
@@ -95,6 +97,14 @@ const isTooLarge = (u: unknown): boolean => {
   return false
 }
 
+/** A boundary parameter of 1–70 characters (RFC 2046), quoted or not. */
+const hasBoundary = (contentType: string): boolean => {
+  const m = /;\s*boundary=(?:"([^"]*)"|([^;\s]*))/.exec(contentType)
+  if (m === null) return false
+  const boundary = m[1] ?? m[2]
+  return boundary.length >= 1 && boundary.length <= 70
+}
+
 /** Requests being served right now, across the process (graceful shutdown waits for zero). */
 export const InFlight = { count: 0 }
 
@@ -106,6 +116,11 @@ export const makeEnvelope = (options: ServerOptions, routes: ReadonlyArray<Route
 
   const notFound = (requestId: string, request: HttpServerRequest.HttpServerRequest) => {
     const path = request.url.split("?")[0]
+    // operator paths: the token first, so unknown paths reveal nothing to the unauthenticated
+    if (isAdminPath(path)) {
+      const problem = adminTokenProblem(options.adminToken, request.headers["authorization"])
+      if (problem !== null) return envelope(requestId, 401, problem)
+    }
     const allowed = new Set<string>()
     for (const route of routes) if (route.regex.test(path)) allowed.add(route.method)
     if (allowed.size > 0) {
@@ -139,6 +154,14 @@ export const makeEnvelope = (options: ServerOptions, routes: ReadonlyArray<Route
         if (error._tag === "RequestError" && error.reason === "Decode") {
           if (isTooLarge(error.cause)) {
             return Effect.succeed(envelope(requestId, 413, "The request body is too large."))
+          }
+          if (error.cause instanceof JsonTooDeep) {
+            return Effect.succeed(
+              envelope(requestId, 400, `${error.cause.message} Nothing was read or sent.`, {
+                error_code: "MALFORMED_JSON",
+                ...(sendPaths.has(request.url.split("?", 1)[0]) ? { acceptance_state: "DEFINITELY_NOT_ACCEPTED" } : {})
+              })
+            )
           }
           return Effect.succeed(
             envelope(requestId, 400, "The request body is not valid JSON; nothing was read or sent.", {
@@ -203,6 +226,17 @@ export const makeEnvelope = (options: ServerOptions, routes: ReadonlyArray<Route
               requestId
             ))
           }
+          if (ct.startsWith("multipart/form-data") && !hasBoundary(ct)) {
+            return Effect.succeed(HttpServerResponse.setHeader(
+              envelope(
+                requestId,
+                400,
+                "The multipart/form-data body needs a boundary: Content-Type: multipart/form-data; boundary=…"
+              ),
+              "x-request-id",
+              requestId
+            ))
+          }
         }
         const length = headers["content-length"]
         if (length !== undefined && Number(length) > limitBytes) {
@@ -226,6 +260,8 @@ export const makeEnvelope = (options: ServerOptions, routes: ReadonlyArray<Route
           )
           : (x) => x,
         Effect.provideService(HttpIncomingMessage.MaxBodySize, limit as any),
+        // JSON bodies are parsed only after a depth scan (400 beyond maxJsonDepth levels)
+        Effect.provideService(HttpServerRequest.HttpServerRequest, guardJsonDepth(request)),
         Effect.locally(currentRequestId, requestId),
         Effect.ensuring(Effect.sync(() => InFlight.count--))
       )
