@@ -23,6 +23,7 @@ import * as Cli from "./Cli.js"
 import { makeServerOptions } from "./Config.js"
 import * as DeliveryWorkers from "./DeliveryWorkers.js"
 import { seedDemo } from "./Demo.js"
+import { trackConnections } from "./Drain.js"
 import * as Server from "./Server.js"
 import * as WebhookWorkers from "./WebhookWorkers.js"
 
@@ -74,6 +75,7 @@ const serve = async (argv: ReadonlyArray<string>) => {
     accessLog: env.TUMA_ACCESS_LOG === "1"
   })
   const nodeServer = createServer({ keepAliveTimeout: 65_000 })
+  const connections = trackConnections(nodeServer)
   const scope = Effect.runSync(Scope.make())
   const close = (exit: Exit.Exit<unknown, unknown>) => Effect.runPromise(Scope.close(scope, exit))
   try {
@@ -129,12 +131,16 @@ const serve = async (argv: ReadonlyArray<string>) => {
   const stop = async (signal: string) => {
     if (stopping) return
     stopping = true
-    console.log(`${signal}: stopping (no new connections, finishing ${Server.InFlight.count} in-flight requests)`)
-    nodeServer.close()
-    nodeServer.closeIdleConnections()
-    const deadline = Date.now() + 10_000
-    while (Server.InFlight.count > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20))
-    nodeServer.closeAllConnections()
+    console.log(
+      `${signal}: stopping (no new connections, finishing ${connections.inFlight()} in-flight requests` +
+        ` on ${connections.connections()} connections)`
+    )
+    // every request received gets its answer (with Connection: close); 10 s bound (Drain.ts)
+    const drained = await connections.drain({ deadlineMs: 10_000 })
+    console.log(
+      `${signal}: connections drained in ${drained.elapsedMs} ms (${drained.idleClosed} idle closed, ` +
+        `${drained.forced} cut at the 10 s bound)`
+    )
     await close(Exit.void)
     console.log("stopped")
     process.exit(0)
