@@ -88,13 +88,17 @@ const decodeErrorResponse = (
   })
 }
 
-const isTooLarge = (u: unknown): boolean => {
+const isTooLarge = (u: unknown, depth = 0): boolean => {
   if (u instanceof Error && u.message === "maxBytes exceeded") return true
   if (u instanceof Multipart.MultipartError) {
-    return u.reason === "BodyTooLarge" || u.reason === "FileTooLarge" || u.reason === "FieldTooLarge" ||
+    if (
+      u.reason === "BodyTooLarge" || u.reason === "FileTooLarge" || u.reason === "FieldTooLarge" ||
       u.reason === "TooManyParts"
+    ) return true
+    // a limit reached while a file part is written to disk arrives wrapped (InternalError → … → ReachedLimit)
+    return depth < 4 && isTooLarge(u.cause, depth + 1)
   }
-  return false
+  return typeof u === "object" && u !== null && (u as { _tag?: unknown })._tag === "ReachedLimit"
 }
 
 /** A boundary parameter of 1–70 characters (RFC 2046), quoted or not. */

@@ -72,6 +72,8 @@ const serve = async (argv: ReadonlyArray<string>) => {
       trustedProxies: (env.TUMA_TRUSTED_PROXIES ?? "").split(",").map((s) => s.trim()).filter((s) => s !== "")
     },
     rateLimit: { limit: intOr(env.TUMA_RATE_LIMIT_PER_MINUTE, undefined) },
+    maxUploadBytes: intOr(env.TUMA_MAX_UPLOAD_BYTES, undefined),
+    maxConcurrentUploadsPerKey: intOr(env.TUMA_UPLOADS_PER_KEY, undefined),
     accessLog: env.TUMA_ACCESS_LOG === "1"
   })
   const nodeServer = createServer({ keepAliveTimeout: 65_000 })
