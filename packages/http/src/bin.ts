@@ -62,6 +62,8 @@ const serve = async (argv: ReadonlyArray<string>) => {
   if (values["data-dir"] !== undefined) env.TUMA_DATA_DIR = values["data-dir"]
   setSignatureHeader(values["webhook-signature-header"])
   const database = Cli.databaseFromEnv()
+  // the operator named the demo webhook: its addresses join this process's allow-list
+  if (values.demo && values["demo-webhook"] !== undefined) await WebhookWorkers.allowDemoWebhook(values["demo-webhook"])
   const server = makeServerOptions({
     port: intOr(values.port ?? env.PORT, 3000),
     host: values.host ?? env.HOST ?? "127.0.0.1",

@@ -1,13 +1,14 @@
 /**
  * Hostile input at the HTTP edge (issue 9, items 7, 8 and 12), over a real socket: deeply nested
  * JSON is refused with 400 before it is parsed, multipart without a boundary is 400, paths under
- * `/admin/v1` check the operator token before anything else, providers of unknown kind are 422.
+ * `/admin/v1` check the operator token before anything else, providers of unknown kind are 422,
+ * webhook URLs to private destinations (any spelling) are 422 at registration (item 11).
  */
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { Answer, TestServer } from "./harness.js"
-import { call, setupAccount, startServer, unique } from "./harness.js"
+import { call, setupAccount, startServer, startServerOnPostgres, testDatabaseUrl, unique } from "./harness.js"
 
 const ADMIN = "hostile-admin-secret"
 let server: TestServer
@@ -149,6 +150,75 @@ describe("/admin/v1: the token before anything else (item 12)", () => {
         headers: { authorization: `Bearer ${ADMIN}` }
       })
       expect(ok.status).toBe(201)
+    }
+  })
+})
+
+describe("webhook URLs to private destinations are refused at registration (item 11)", () => {
+  const refusedUrls = [
+    "http://169.254.169.254/latest/meta-data/",
+    "http://10.0.0.5/hook",
+    "http://[fd00:ec2::254]/hook",
+    "http://100.100.100.200/hook",
+    "http://2130706433/hook",
+    "http://0x7f000001/hook",
+    "http://[::ffff:127.0.0.1]/hook",
+    "http://127.0.0.1:9000/hook",
+    "http://localhost:9000/hook",
+    "http://0177.0.0.1/hook"
+  ]
+  const drivers = [["PGlite", () => startServer({ adminToken: ADMIN })] as const]
+  if (testDatabaseUrl !== undefined) {
+    drivers.push(["PostgreSQL", () => startServerOnPostgres({ adminToken: ADMIN })] as const)
+  }
+  const adminCall = (s: TestServer, method: string, path: string, body?: unknown) =>
+    call(s, method, `/admin/v1${path}`, {
+      headers: { authorization: `Bearer ${ADMIN}` },
+      ...(body !== undefined ? { body } : {})
+    })
+
+  for (const [driver, start] of drivers) {
+    it(`422 by field url for every private spelling, nothing stored; public hosts pass (${driver})`, async () => {
+      const s = await start()
+      try {
+        const { liveId } = await s.run(setupAccount())
+        for (const url of refusedUrls) {
+          const a = await adminCall(s, "POST", "/webhooks", { api_key_uid: liveId, url })
+          expectEnvelope(a, 422)
+          expect(a.body.error_code, url).toBe("INVALID_WEBHOOK_URL")
+          expect(a.body.errors.url[0], url).toMatch(/refused/)
+        }
+        // a per-endpoint exemption no longer exists: the old flag is ignored like any unknown field
+        const flagged = await adminCall(s, "POST", "/webhooks", {
+          api_key_uid: liveId,
+          url: "http://127.0.0.1:9000/hook",
+          allow_private: true
+        })
+        expectEnvelope(flagged, 422)
+        expect((await adminCall(s, "GET", `/webhooks?api_key_uid=${liveId}`)).body.data).toEqual([])
+        const ok = await adminCall(s, "POST", "/webhooks", { api_key_uid: liveId, url: "https://93.184.215.14/hook" })
+        expect(ok.status).toBe(201)
+        expect(ok.body.data.endpoint).not.toHaveProperty("allow_private")
+      } finally {
+        await s.close()
+      }
+    })
+  }
+
+  it("only the operator allow-list (TUMA_WEBHOOK_ALLOW) permits private destinations", async () => {
+    process.env.TUMA_WEBHOOK_ALLOW = "127.0.0.0/8, 10.0.0.0/8"
+    const s = await startServer({ adminToken: ADMIN }).finally(() => delete process.env.TUMA_WEBHOOK_ALLOW)
+    try {
+      const { liveId } = await s.run(setupAccount())
+      for (const url of ["http://10.0.0.5/hook", "http://2130706433/hook", "http://[::ffff:127.0.0.1]/hook"]) {
+        const a = await adminCall(s, "POST", "/webhooks", { api_key_uid: liveId, url })
+        expect(a.status, url).toBe(201)
+      }
+      // not on the list: still refused
+      const metadata = await adminCall(s, "POST", "/webhooks", { api_key_uid: liveId, url: "http://169.254.169.254/" })
+      expectEnvelope(metadata, 422)
+    } finally {
+      await s.close()
     }
   })
 })

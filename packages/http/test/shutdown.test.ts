@@ -94,7 +94,8 @@ it("SIGTERM under 50 keep-alive senders: every request sent before it is answere
         })
         res.on("error", (e) => resolve({ beforeSignal, complete: false, error: String(e) }))
       })
-      req.on("error", (e: NodeJS.ErrnoException) => resolve({ beforeSignal, complete: false, error: e.code ?? e.message }))
+      req.on("error", (e: NodeJS.ErrnoException) =>
+        resolve({ beforeSignal, complete: false, error: e.code ?? e.message }))
       req.end(body)
     })
 

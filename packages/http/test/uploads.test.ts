@@ -115,8 +115,7 @@ describe("concurrent uploads per API key", () => {
     const rest = "\"ACME\"}"
     r.socket.write(`${rest.length.toString(16)}\r\n${rest}\r\n0\r\n\r\n`)
   }
-  const quick = (bearer: string) =>
-    call(server, "POST", "/v1/sender-ids", { key: bearer, body: { sender_id: "ACME" } })
+  const quick = (bearer: string) => call(server, "POST", "/v1/sender-ids", { key: bearer, body: { sender_id: "ACME" } })
 
   it("a third upload of the same key answers 429 with Retry-After; another key is not affected; slots come back", async () => {
     const a = slow(key)

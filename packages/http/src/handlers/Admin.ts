@@ -45,7 +45,6 @@ const endpointView = (e: WebhookEndpoint) => ({
   consecutive_failures: e.consecutiveFailures,
   disabled_at: iso(e.disabledAt),
   disabled_reason: e.disabledReason,
-  allow_private: e.allowPrivate,
   created_at: e.createdAt.toISOString(),
   updated_at: e.updatedAt.toISOString()
 })
@@ -167,11 +166,14 @@ export const AdminWebhooksLive = HttpApiBuilder.group(TumaApi, "adminWebhooks", 
     return handlers
       .handle("createWebhook", ({ payload }) =>
         ok(Effect.map(
-          webhooks.createEndpoint({
-            apiKeyId: payload.api_key_uid,
-            url: payload.url,
-            allowPrivate: payload.allow_private
-          }),
+          webhooks.createEndpoint({ apiKeyId: payload.api_key_uid, url: payload.url }).pipe(
+            // a refused URL is a 422 on the field `url`
+            Effect.mapError((e) =>
+              e._tag === "InvalidWebhookUrl"
+                ? { _tag: e._tag, error_code: e.error_code, message: e.message, errors: { url: [e.message] } }
+                : e
+            )
+          ),
           withSecret
         )))
       .handle("listWebhooks", ({ urlParams }) =>

@@ -122,7 +122,8 @@ export const SenderIdsLive = HttpApiBuilder.group(TumaApi, "senderIds", (handler
           if (n >= config.maxConcurrentUploadsPerKey) {
             return Effect.fail(TooManyRequests.of(
               {
-                message: `Too many sender ID requests in flight for this API key (at most ${config.maxConcurrentUploadsPerKey} ` +
+                message:
+                  `Too many sender ID requests in flight for this API key (at most ${config.maxConcurrentUploadsPerKey} ` +
                   "at once); retry when one has been answered.",
                 error_code: "TOO_MANY_UPLOADS"
               },
