@@ -167,9 +167,11 @@ describe("webhook URLs to private destinations are refused at registration (item
     "http://localhost:9000/hook",
     "http://0177.0.0.1/hook"
   ]
-  const drivers = [["PGlite", () => startServer({ adminToken: ADMIN })] as const]
+  const drivers: Array<readonly [string, () => Promise<TestServer>]> = [
+    ["PGlite", () => startServer({ adminToken: ADMIN })]
+  ]
   if (testDatabaseUrl !== undefined) {
-    drivers.push(["PostgreSQL", () => startServerOnPostgres({ adminToken: ADMIN })] as const)
+    drivers.push(["PostgreSQL", () => startServerOnPostgres({ adminToken: ADMIN })])
   }
   const adminCall = (s: TestServer, method: string, path: string, body?: unknown) =>
     call(s, method, `/admin/v1${path}`, {
