@@ -10,8 +10,9 @@
  *    socket, and destroying it resets that request;
  * 2. marks every response not yet started, and every later one, `Connection: close`, so each
  *    keep-alive connection ends politely after its current answer;
- * 3. after `idleGraceMs` closes the sockets still idle (no request arrived on them), then waits
- *    for every started response to be written to the end;
+ * 3. closes a connection once it has been idle (no answer in progress) for `idleGraceMs` since the
+ *    signal or since its last answer, whichever is later — a client that sent its next request
+ *    just before the signal is not cut — and waits for every started answer to be written to the end;
  * 4. at `deadlineMs` from the signal, destroys whatever is left (the 10 s bound of `tuma serve`).
  *
  * Requests are counted at the socket (from the node "request" event to the response's `finish`),
@@ -34,16 +35,28 @@ export interface Drain {
 
 export const trackConnections = (server: Server): Drain => {
   const responses = new Set<ServerResponse>()
-  const sockets = new Set<Socket>()
+  // per connection: answers in progress and when the last one ended
+  const sockets = new Map<Socket, { busy: number; lastActive: number }>()
   let draining = false
 
   server.on("connection", (socket: Socket) => {
-    sockets.add(socket)
+    sockets.set(socket, { busy: 0, lastActive: Date.now() })
     socket.once("close", () => sockets.delete(socket))
   })
-  server.on("request", (_request, response: ServerResponse) => {
+  server.on("request", (request, response: ServerResponse) => {
     responses.add(response)
-    const done = () => responses.delete(response)
+    const state = sockets.get(request.socket as Socket)
+    if (state !== undefined) state.busy++
+    let ended = false
+    const done = () => {
+      if (ended) return
+      ended = true
+      responses.delete(response)
+      if (state !== undefined) {
+        state.busy--
+        state.lastActive = Date.now()
+      }
+    }
     response.once("finish", done)
     response.once("close", done)
     if (draining) response.setHeader("connection", "close")
@@ -63,15 +76,18 @@ export const trackConnections = (server: Server): Drain => {
       for (const response of responses) {
         if (!response.headersSent) response.setHeader("connection", "close")
       }
-      const graceEnd = Math.min(Date.now() + idleGraceMs, deadline)
-      while (sockets.size > 0 && Date.now() < graceEnd) await sleep(20)
-      // still-idle keep-alive sockets: nothing was sent on them since the signal
-      const before = sockets.size
-      server.closeIdleConnections()
-      const idleClosed = before - sockets.size
+      let idleClosed = 0
       while ((responses.size > 0 || sockets.size > 0) && Date.now() < deadline) {
         await sleep(20)
-        server.closeIdleConnections()
+        const now = Date.now()
+        for (const [socket, state] of sockets) {
+          // idle keep-alive sockets: nothing arrived on them for idleGraceMs since the signal/their last answer
+          if (state.busy === 0 && now - Math.max(started, state.lastActive) >= idleGraceMs) {
+            socket.destroy()
+            sockets.delete(socket)
+            idleClosed++
+          }
+        }
       }
       const forced = sockets.size
       server.closeAllConnections()
