@@ -264,6 +264,8 @@ export const OptOutView = Schema.Struct({
 export type OptOutView = typeof OptOutView.Type
 
 export const SPAM_RULE_KINDS = ["blocked_phrase", "blocked_domain"] as const
+/** Provider kinds the delivery workers can start (`ProvidersFromStore`); any other is refused (422). */
+export const PROVIDER_KINDS = ["simulated", "smpp"] as const
 
 export const SpamRuleView = Schema.Struct({
   uid: Schema.String,
@@ -1206,6 +1208,9 @@ export const makeAdmin = Effect.gen(function*() {
         const errors: Record<string, Array<string>> = {}
         const name = typeof input.name === "string" ? input.name.trim() : ""
         if (name === "") errors.name = ["The name field is required."]
+        if (input.kind !== undefined && !(PROVIDER_KINDS as ReadonlyArray<string>).includes(input.kind)) {
+          errors.kind = [`The selected kind is invalid: ${PROVIDER_KINDS.join(" or ")}.`]
+        }
         const credits: Array<{ market: MarketRow; credit: number }> = []
         for (const [i, c] of (input.credits ?? []).entries()) {
           if (!nonNegativeInt(c.credit)) errors[`credits.${i}.credit`] = ["The credit must be a non-negative integer."]

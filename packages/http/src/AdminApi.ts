@@ -45,7 +45,6 @@ export const WebhookEndpointView = Schema.Struct({
   consecutive_failures: Schema.Number,
   disabled_at: Schema.NullOr(Schema.String),
   disabled_reason: Schema.NullOr(Schema.String),
-  allow_private: Schema.Boolean,
   created_at: Schema.String,
   updated_at: Schema.String
 }).annotations({ identifier: "AdminWebhookEndpoint" })
@@ -93,9 +92,12 @@ export const RedeliverSinceInput = Schema.Struct({
 
 export const CreateWebhookInput = Schema.Struct({
   api_key_uid: Schema.String,
-  url: StoredString,
-  /** Allow loopback/private destinations (local development). */
-  allow_private: Schema.optionalWith(Schema.Boolean, { exact: true })
+  /**
+   * Refused (422) when its host is a private, loopback, link-local or metadata address in any
+   * spelling, or a name resolving to one — unless the server's allow-list (`TUMA_WEBHOOK_ALLOW`)
+   * permits it. There is no per-endpoint exception.
+   */
+  url: StoredString
 }).annotations({ identifier: "AdminCreateWebhook", ...all })
 
 const ReasonInput = Schema.Struct({ reason: StoredString }).annotations({ identifier: "AdminReason", ...all })

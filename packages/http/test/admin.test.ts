@@ -142,8 +142,7 @@ describe("an operator sets an account up and it sends", () => {
     // webhook endpoint for the key: secret shown at creation and regeneration
     const hook = await admin("POST", "/webhooks", {
       api_key_uid: keyUid,
-      url: "https://hooks.example.com/tuma",
-      allow_private: false
+      url: "https://hooks.example.com/tuma"
     })
     expect(hook.status).toBe(201)
     expect(hook.body.data.secret).toMatch(/^whsec_/)
