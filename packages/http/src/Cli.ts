@@ -250,6 +250,14 @@ export const commands: Record<string, Command> = {
   },
   "spam-rules list": { usage: "", run: () => admin((a) => a.listSpamRules()) },
   "spam-rules remove": { usage: "RULE_UID", run: (_, a) => admin((x) => x.removeSpamRule(arg(a, 0, "RULE_UID"))) },
+  "spam-rules enable": {
+    usage: "RULE_UID (a stored rule, or a built-in entry: builtin-…)",
+    run: (_, a) => admin((x) => x.setSpamRuleEnabled(arg(a, 0, "RULE_UID"), true))
+  },
+  "spam-rules disable": {
+    usage: "RULE_UID (a stored rule, or a built-in entry: builtin-…)",
+    run: (_, a) => admin((x) => x.setSpamRuleEnabled(arg(a, 0, "RULE_UID"), false))
+  },
   "providers add": {
     usage: "--name NAME [--kind simulated|smpp] [--config JSON] --country TZ --credit N",
     flags: ["name", "kind", "config", "country", "credit"],
@@ -286,13 +294,9 @@ export const commands: Record<string, Command> = {
     run: (_, a) => admin((x) => x.setProviderEnabled(arg(a, 0, "PROVIDER_UID"), false))
   },
   "webhooks create": {
-    usage: "--key KEY_UID --url https://… [--allow-private]",
+    usage: "--key KEY_UID --url https://…   (private addresses only through TUMA_WEBHOOK_ALLOW)",
     flags: ["key", "url"],
-    booleans: ["allow-private"],
-    run: (f) =>
-      hooks((w) =>
-        w.createEndpoint({ apiKeyId: req(f, "key"), url: req(f, "url"), allowPrivate: f["allow-private"] === true })
-      )
+    run: (f) => hooks((w) => w.createEndpoint({ apiKeyId: req(f, "key"), url: req(f, "url") }))
   },
   "webhooks list": {
     usage: "[--account UID] [--key KEY_UID]",
@@ -315,8 +319,9 @@ export const help = () =>
   [
     "usage: tuma <command> [options]",
     "",
-    "  serve [--port N] [--host H] [--data-dir DIR] [--demo]   HTTP server (+ delivery workers)",
-    "  worker [--data-dir DIR]                                 delivery workers only",
+    "  serve [--port N] [--host H] [--data-dir DIR] [--demo [--demo-webhook URL]]",
+    "        [--webhook-signature-header NAME]                 HTTP server (+ delivery and webhook workers)",
+    "  worker [--data-dir DIR] [--webhook-signature-header NAME]  delivery and webhook workers only",
     ...Object.entries(commands).map(([name, c]) => `  ${name} ${c.usage}`),
     "",
     "Environment: DATABASE_URL (PostgreSQL) or TUMA_DATA_DIR (embedded, default ./.tuma/data), PORT, HOST,",

@@ -22,7 +22,7 @@
 import { SqlClient } from "@effect/sql"
 import type { SqlError } from "@effect/sql/SqlError"
 import type { AcceptPlan, IdempotencyRecord, SendSnapshot } from "@tuma/core"
-import { AcceptOutcome, SendStore } from "@tuma/core"
+import { AcceptanceRolledBack, AcceptOutcome, SendStore } from "@tuma/core"
 import { Array as Arr, Cause, Data, Deferred, Effect, Exit, Layer, Option, Queue, Schedule } from "effect"
 
 class Insufficient extends Data.TaggedError("Insufficient")<{
@@ -70,7 +70,9 @@ export const make = Effect.gen(function*() {
     FROM opt_outs o WHERE o.account_id = ${r.accountId} AND o.recipient = ANY(${r.recipients}::text[])),
   'spamRules', (SELECT coalesce(json_agg(json_build_object('id', x.id, 'kind', x.kind, 'pattern', x.pattern,
       'description', x.description)), '[]'::json)
-    FROM spam_rules x WHERE x.enabled AND (x.account_id IS NULL OR x.account_id = ${r.accountId}))
+    FROM spam_rules x WHERE x.enabled AND (x.account_id IS NULL OR x.account_id = ${r.accountId})),
+  'spamBuiltinOff', (SELECT coalesce(json_agg(b.pattern), '[]'::json)
+    FROM spam_builtin_switches b WHERE b.kind = 'blocked_phrase' AND NOT b.enabled)
 ) AS s`.pipe(
       Effect.map((rows) => {
         const s = rows[0].s as any
@@ -326,13 +328,27 @@ export const make = Effect.gen(function*() {
       return outcomes
     })
 
+  /**
+   * A SQLSTATE error answered by the server means the transaction did not commit — except the
+   * classes where the connection itself went (08 connection exception, 57 operator intervention such
+   * as pg_terminate_backend, 58 system error, XX internal): then a COMMIT may have been applied.
+   */
+  const refusedByServer = (defect: unknown): boolean => {
+    const code = ((defect as SqlError | undefined)?.cause as { code?: unknown } | undefined)?.code
+    return typeof code === "string" && /^[0-9A-Z]{5}$/.test(code) && !/^(08|57|58|XX)/.test(code)
+  }
+
   const insufficient = (e: Insufficient) => Effect.succeed(AcceptOutcome.InsufficientFunds({ shortfall: e.shortfall }))
 
   const acceptAlone = (plan: AcceptPlan): Effect.Effect<AcceptOutcome> =>
     sql.withTransaction(transaction(plan)).pipe(
       Effect.retry({ while: isRetryable, schedule: Schedule.recurs(10) }),
       Effect.catchTag("Insufficient", insufficient),
-      Effect.orDie
+      Effect.orDie,
+      // the server answered with an error: the transaction rolled back, nothing of it is stored
+      Effect.catchAllDefect((defect) =>
+        Effect.die(refusedByServer(defect) ? new AcceptanceRolledBack({ cause: defect }) : defect)
+      )
     )
 
   // --- group commit for single sends ------------------------------------------------------------

@@ -15,7 +15,7 @@ import { Effect, Option, ParseResult, Schema } from "effect"
 import { readFile } from "node:fs/promises"
 import { TumaApi } from "../Api.js"
 import { ServerConfig } from "../Config.js"
-import { requestUid } from "../Envelope.js"
+import { requestUid, TooManyRequests } from "../Envelope.js"
 import { toApiFailure } from "../Errors.js"
 import { SenderIdRequestJson } from "../Requests.js"
 import { CurrentApiKey } from "../Security.js"
@@ -122,9 +122,39 @@ export const SenderIdsLive = HttpApiBuilder.group(TumaApi, "senderIds", (handler
     const readInput = (request: HttpServerRequest.HttpServerRequest) =>
       readSenderIdRequest(request, config.maxUploadBytes, context)
 
+    // Uploads in flight per API key (this process): the body is read only inside a slot, so one
+    // key cannot hold more than maxConcurrentUploadsPerKey × maxUploadBytes of bodies at once.
+    const uploads = new Map<string, number>()
+    const uploadSlot = (keyId: string) =>
+      Effect.acquireRelease(
+        Effect.suspend(() => {
+          const n = uploads.get(keyId) ?? 0
+          if (n >= config.maxConcurrentUploadsPerKey) {
+            return Effect.fail(TooManyRequests.of(
+              {
+                message:
+                  `Too many sender ID requests in flight for this API key (at most ${config.maxConcurrentUploadsPerKey} ` +
+                  "at once); retry when one has been answered.",
+                error_code: "TOO_MANY_UPLOADS"
+              },
+              { "retry-after": "1" }
+            ))
+          }
+          uploads.set(keyId, n + 1)
+          return Effect.void
+        }),
+        () =>
+          Effect.sync(() => {
+            const n = (uploads.get(keyId) ?? 1) - 1
+            if (n <= 0) uploads.delete(keyId)
+            else uploads.set(keyId, n)
+          })
+      )
+
     const create = ({ request }: { readonly request: HttpServerRequest.HttpServerRequest }) =>
       Effect.gen(function*() {
         const key = yield* CurrentApiKey
+        yield* uploadSlot(key.keyId)
         const input = yield* readInput(request)
         const created = yield* service.request(key.accountId, input, { sandbox: key.mode === "test" }).pipe(
           Effect.mapError((e) => toApiFailure(e))
@@ -136,7 +166,7 @@ export const SenderIdsLive = HttpApiBuilder.group(TumaApi, "senderIds", (handler
           message: created.message,
           data: created.data
         }
-      })
+      }).pipe(Effect.scoped)
 
     return handlers
       .handle("listSenderIds", list)
