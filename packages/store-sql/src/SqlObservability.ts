@@ -1,0 +1,74 @@
+/**
+ * The store side of observability (issue 13):
+ *
+ *   layerTraceContext — the `TraceContextStore` port over `message_trace_context` (migration 0060)
+ *   layerSamplers     — scrape-time gauges read from the store: dispatch queue depth, webhook queue
+ *                       depth, disabled webhook endpoints, provider credit per provider and country
+ *
+ * The samplers run only when `/metrics` is scraped (every 15–60 s), each a single aggregate over
+ * an index or a small table.
+ */
+import { SqlClient } from "@effect/sql"
+import * as M from "@tuma/core/observability/Metrics"
+import { TraceContextStore } from "@tuma/core/observability/Tracing"
+import { Effect, Layer } from "effect"
+
+/** uuids need no quoting inside an array literal. */
+const uuidArray = (ids: ReadonlyArray<string>) => `{${ids.join(",")}}`
+
+export const layerTraceContext = Layer.effect(
+  TraceContextStore,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    return TraceContextStore.of({
+      save: (messageIds, traceparent) =>
+        messageIds.length === 0 ? Effect.void : sql.unsafe(
+          `INSERT INTO message_trace_context (message_id, traceparent)
+           SELECT id, $2 FROM unnest($1::uuid[]) AS u(id) ON CONFLICT (message_id) DO NOTHING`,
+          [uuidArray(messageIds), traceparent]
+        ).pipe(Effect.asVoid, Effect.catchAllCause((c) => Effect.logWarning("trace context not saved", c))),
+      load: (messageIds) =>
+        messageIds.length === 0 ? Effect.succeed(new Map()) : sql.unsafe<{ message_id: string; traceparent: string }>(
+          `SELECT message_id, traceparent FROM message_trace_context WHERE message_id = ANY($1::uuid[])`,
+          [uuidArray(messageIds)]
+        ).pipe(
+          Effect.map((rows) => new Map(rows.map((r) => [r.message_id, r.traceparent] as const))),
+          Effect.catchAllCause((c) =>
+            Effect.as(Effect.logWarning("trace context not loaded", c), new Map<string, string>())
+          )
+        )
+    })
+  })
+)
+
+/** Registers the store's gauges with the scrape (for as long as the layer lives). */
+export const layerSamplers = Layer.scopedDiscard(Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  yield* M.registerSampler(
+    sql<{ dispatch: number; webhooks: number; disabled: number }>`SELECT
+      (SELECT count(*) FROM dispatch_queue)::int AS dispatch,
+      (SELECT count(*) FROM webhook_deliveries WHERE status = 'pending')::int AS webhooks,
+      (SELECT count(*) FROM webhook_endpoints WHERE NOT enabled)::int AS disabled`.pipe(
+      Effect.tap(([r]) =>
+        Effect.sync(() => {
+          M.dispatchQueueDepth.unsafeUpdate(r!.dispatch, [])
+          M.webhookQueueDepth.unsafeUpdate(r!.webhooks, [])
+          M.webhookEndpointsDisabled.unsafeUpdate(r!.disabled, [])
+        })
+      ),
+      Effect.orDie
+    )
+  )
+  yield* M.registerSampler(
+    sql<{ provider: string; country: string; units: number }>`SELECT p.name AS provider, m.iso2 AS country,
+      c.balance::int AS units
+      FROM provider_credits c JOIN providers p ON p.id = c.provider_id JOIN markets m ON m.id = c.market_id`.pipe(
+      Effect.tap((rows) =>
+        Effect.sync(() => {
+          for (const r of rows) M.creditUnits.update(r.units, r.provider, r.country)
+        })
+      ),
+      Effect.orDie
+    )
+  )
+}))
