@@ -18,8 +18,8 @@ const seconds = (values: ReadonlyArray<number>) => MetricBoundaries.fromIterable
 
 /** Latency buckets (seconds) for requests and submits: 1 ms … 10 s. */
 const latencyBuckets = seconds([0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10])
-/** Receipt delay buckets (seconds): 1 s … 1 day. */
-const receiptBuckets = seconds([1, 2, 5, 10, 30, 60, 120, 300, 600, 1800, 3600, 7200, 21600, 86400])
+/** Receipt delay buckets (seconds): 250 ms … 1 day. */
+const receiptBuckets = seconds([0.25, 0.5, 1, 2, 5, 10, 30, 60, 120, 300, 600, 1800, 3600, 7200, 21600, 86400])
 
 export const httpRequests = Metric.counter("tuma_http_requests_total", {
   description: "HTTP requests answered, by method, route template and status.",
