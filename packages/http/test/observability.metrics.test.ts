@@ -5,7 +5,9 @@
  * the labels are bounded (no account, key or message ids), the API port does not serve metrics,
  * and every query of the Grafana dashboard in docs/ names series and labels the scrape has.
  */
+import { SqlClient } from "@effect/sql"
 import * as M from "@tuma/core/observability/Metrics"
+import { Effect } from "effect"
 import { readFileSync } from "node:fs"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import * as RuntimeMetrics from "../src/ObservabilityRuntime.js"
@@ -66,6 +68,13 @@ describe.each(drivers)("metrics ($name)", ({ database }) => {
     expect(text).toMatch(/^# TYPE tuma_http_request_duration_seconds histogram$/m)
     const api = await fetch(`${tuma.url}/metrics`)
     expect(api.status).toBe(404)
+  })
+
+  it("stores no trace context while tracing is off", async () => {
+    const [row] = await tuma.run(
+      Effect.flatMap(SqlClient.SqlClient, (q) => q<{ n: number }>`SELECT count(*)::int AS n FROM message_trace_context`)
+    )
+    expect(row!.n).toBe(0)
   })
 
   it("has every metric of the issue and the process and runtime metrics", async () => {
