@@ -43,6 +43,7 @@ export interface Tuma {
   readonly url: string
   readonly metricsUrl: string | undefined
   readonly key: string
+  readonly keyId: string
   readonly sandbox: string
   readonly accountId: string
   readonly providerName: string
@@ -124,6 +125,7 @@ export const startTuma = async (options: {
       url,
       metricsUrl: observability.metricsUrl,
       key: acct.live,
+      keyId: acct.liveId,
       sandbox: acct.sandbox,
       accountId: acct.account.id,
       providerName,
