@@ -155,6 +155,8 @@ export const layerProcess = (options: ObservabilityOptions) =>
     })
   )
 
+const UNTRACED = new Set(["/healthz", "/readyz"])
+
 /** Logger, tracer (or none) and `TraceSettings` for a layer build. */
 export const layerFiber = (runtime: ObservabilityRuntime["Type"]) => {
   const log = ObservabilityLogger.layer(runtime.options.log)
@@ -166,7 +168,9 @@ export const layerFiber = (runtime: ObservabilityRuntime["Type"]) => {
       Layer.locallyScoped(HttpMiddleware.currentTracerDisabledWhen, () => true),
       Layer.succeed(TraceSettings, { linkMessages: false })
     )
-    : Layer.merge(
+    : Layer.mergeAll(
+      // health checks (probes every few seconds) are not traced
+      Layer.locallyScoped(HttpMiddleware.currentTracerDisabledWhen, (request) => UNTRACED.has(request.url)),
       OtelTracer.layer.pipe(
         Layer.provide(Layer.succeed(OtelTracer.OtelTracerProvider, provider)),
         Layer.provide(OtelResource.layer({ serviceName: runtime.options.tracing.serviceName, serviceVersion: VERSION }))

@@ -11,22 +11,50 @@
 import { SqlClient } from "@effect/sql"
 import * as M from "@tuma/core/observability/Metrics"
 import { TraceContextStore } from "@tuma/core/observability/Tracing"
-import { Effect, Layer } from "effect"
+import type { Chunk } from "effect"
+import { Deferred, Effect, Layer, Queue } from "effect"
 
 /** uuids need no quoting inside an array literal. */
 const uuidArray = (ids: ReadonlyArray<string>) => `{${ids.join(",")}}`
 
-export const layerTraceContext = Layer.effect(
+interface Pending {
+  readonly ids: ReadonlyArray<string>
+  readonly traceparent: string
+  readonly done: Deferred.Deferred<void>
+}
+
+export const layerTraceContext = Layer.scoped(
   TraceContextStore,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    // concurrent sends share one INSERT (like the group commit of acceptances): each waits for the
+    // statement holding its rows, the next statement gathers whatever queued meanwhile
+    const pending = yield* Queue.unbounded<Pending>()
+    const write = (batch: Chunk.Chunk<Pending>) => {
+      const ids: Array<string> = []
+      const parents: Array<string> = []
+      for (const b of batch) {
+        for (const id of b.ids) {
+          ids.push(id)
+          parents.push(b.traceparent)
+        }
+      }
+      return sql.unsafe(
+        `INSERT INTO message_trace_context (message_id, traceparent)
+         SELECT * FROM unnest($1::uuid[], $2::text[]) ON CONFLICT (message_id) DO NOTHING`,
+        [uuidArray(ids), `{${parents.join(",")}}`]
+      ).pipe(
+        Effect.catchAllCause((c) => Effect.logWarning("trace context not saved", c)),
+        Effect.ensuring(Effect.forEach(batch, (b) => Deferred.succeed(b.done, undefined), { discard: true }))
+      )
+    }
+    yield* Effect.forkScoped(Effect.forever(Effect.flatMap(Queue.takeBetween(pending, 1, 1000), write)))
     return TraceContextStore.of({
       save: (messageIds, traceparent) =>
-        messageIds.length === 0 ? Effect.void : sql.unsafe(
-          `INSERT INTO message_trace_context (message_id, traceparent)
-           SELECT id, $2 FROM unnest($1::uuid[]) AS u(id) ON CONFLICT (message_id) DO NOTHING`,
-          [uuidArray(messageIds), traceparent]
-        ).pipe(Effect.asVoid, Effect.catchAllCause((c) => Effect.logWarning("trace context not saved", c))),
+        messageIds.length === 0 ?
+          Effect.void :
+          Effect.flatMap(Deferred.make<void>(), (done) =>
+            Effect.zipRight(Queue.offer(pending, { ids: messageIds, traceparent, done }), Deferred.await(done))),
       load: (messageIds) =>
         messageIds.length === 0 ? Effect.succeed(new Map()) : sql.unsafe<{ message_id: string; traceparent: string }>(
           `SELECT message_id, traceparent FROM message_trace_context WHERE message_id = ANY($1::uuid[])`,

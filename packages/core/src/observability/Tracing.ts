@@ -38,8 +38,8 @@ export const linkTo = (traceparent: string | undefined): Tracer.SpanLink | undef
   }
 }
 
-/** The current span's traceparent, if there is a span. */
+/** The current span's traceparent, if there is a span and it is sampled (else nothing to link to). */
 export const currentTraceparent: Effect.Effect<string | undefined> = Effect.map(
   Effect.option(Effect.currentSpan),
-  (span) => Option.isSome(span) ? traceparentOf(span.value) : undefined
+  (span) => Option.isSome(span) && span.value.sampled ? traceparentOf(span.value) : undefined
 )
