@@ -51,5 +51,7 @@ export const layer = (options: Partial<DeliveryOptions> = optionsFromEnv()) =>
       DispatchStoreSql.layerWakeups,
       SettingsChangesSql.layer
     )),
-    Layer.provide(DeliveryConfig.layer(options))
+    Layer.provide(DeliveryConfig.layer(options)),
+    // polling statements are not traced; the observed store and providers trace each message
+    Layer.provide(Layer.setTracerEnabled(false))
   )

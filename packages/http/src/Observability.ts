@@ -141,6 +141,10 @@ export const layerProcess = (options: ObservabilityOptions) =>
           Effect.sync(() =>
             new NodeTracerProvider({
               resource,
+              // db.query.text of the large set-based statements would be most of every export
+              ...(process.env.OTEL_ATTRIBUTE_VALUE_LENGTH_LIMIT || process.env.OTEL_SPAN_ATTRIBUTE_VALUE_LENGTH_LIMIT
+                ? {}
+                : { spanLimits: { attributeValueLengthLimit: 1024 } }),
               spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter({ url }), { scheduledDelayMillis: 1000 })]
             })
           ),

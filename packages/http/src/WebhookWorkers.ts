@@ -48,7 +48,9 @@ export const layer = (
         layerMailerFromEnv(env),
         layerSystemSmsFromSend({ ...sms, accountId: options.systemAccountId ?? sms.accountId })
       )
-    )
+    ),
+    // polling statements are not traced; the observed sender traces each attempt
+    Layer.provide(Layer.setTracerEnabled(false))
   )
 }
 

@@ -23,6 +23,7 @@ interface OtlpSpan {
   readonly kind: number
   readonly attributes: ReadonlyArray<{ key: string; value: Record<string, unknown> }>
   readonly links?: ReadonlyArray<{ traceId: string; spanId: string }>
+  readonly startTimeUnixNano: string
 }
 
 const attr = (span: OtlpSpan, key: string): unknown => {
@@ -78,6 +79,7 @@ describe.each(drivers)("traces ($name)", ({ database }) => {
   })
 
   it("a send's request, use case and SQL form one trace; its delivery spans link back to it", async () => {
+    const startedNs = BigInt(Date.now()) * 1_000_000n
     const sent = await call(tuma, "POST", "/v1/sms/messages", {
       key: tuma.key,
       body: { recipient: "+255712345300", sender_id: "TUMA", body: "Traced message" }
@@ -135,6 +137,19 @@ describe.each(drivers)("traces ($name)", ({ database }) => {
       )
     )
     expect(rows).toEqual([{ traceparent: `00-${http.traceId}-${useCase.spanId}-01` }])
+
+    // the workers' polling statements are not traced: every SQL span since the send has a parent
+    const rootSql = receiver.spans.filter((s) =>
+      s.name.startsWith("sql.") && (s.parentSpanId ?? "") === "" && BigInt(s.startTimeUnixNano) >= startedNs
+    )
+    expect(rootSql.map((s) => s.name)).toEqual([])
+    // single sends are accepted in groups (one transaction for concurrent sends of the process): the
+    // group's span links to every request in it, its statements are its children
+    const group = receiver.spans.find((s) =>
+      s.name === "SendStore.acceptGroup" && s.links?.some((l) => l.spanId === useCase.spanId)
+    )!
+    expect(group, "the acceptance group's span").toBeDefined()
+    expect(receiver.spans.some((s) => s.name === "sql.transaction" && s.parentSpanId === group.spanId)).toBe(true)
 
     // no span carries the API key (the platform redacts Authorization)
     for (const s of receiver.spans) {

@@ -39,16 +39,24 @@ export const layerTraceContext = Layer.scoped(
           parents.push(b.traceparent)
         }
       }
-      return sql.unsafe(
-        `INSERT INTO message_trace_context (message_id, traceparent)
-         SELECT * FROM unnest($1::uuid[], $2::text[]) ON CONFLICT (message_id) DO NOTHING`,
-        [uuidArray(ids), `{${parents.join(",")}}`]
-      ).pipe(
+      // asynchronous commit: a trace context lost in a crash costs a link, not a message, and the
+      // sends waiting for this statement do not wait for a WAL flush of their own
+      return sql.withTransaction(Effect.zipRight(
+        sql.unsafe(`SET LOCAL synchronous_commit = off`),
+        sql.unsafe(
+          `INSERT INTO message_trace_context (message_id, traceparent)
+           SELECT * FROM unnest($1::uuid[], $2::text[]) ON CONFLICT (message_id) DO NOTHING`,
+          [uuidArray(ids), `{${parents.join(",")}}`]
+        )
+      )).pipe(
         Effect.catchAllCause((c) => Effect.logWarning("trace context not saved", c)),
         Effect.ensuring(Effect.forEach(batch, (b) => Deferred.succeed(b.done, undefined), { discard: true }))
       )
     }
-    yield* Effect.forkScoped(Effect.forever(Effect.flatMap(Queue.takeBetween(pending, 1, 1000), write)))
+    // its own statements are not traced (they would be root spans of no request)
+    yield* Effect.forkScoped(
+      Effect.forever(Effect.flatMap(Queue.takeBetween(pending, 1, 1000), write)).pipe(Effect.withTracerEnabled(false))
+    )
     return TraceContextStore.of({
       save: (messageIds, traceparent) =>
         messageIds.length === 0 ?

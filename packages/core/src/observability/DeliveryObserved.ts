@@ -73,13 +73,17 @@ const rootSpan = (
   attributes: Record<string, unknown>
 ): Effect.Effect<Tracer.Span> => {
   const link = linkTo(state.traceparents.get(messageId))
-  return Effect.makeSpan(name, {
-    root: true,
-    kind: name === "dispatch.submit" ? "producer" : "consumer",
-    links: link === undefined ? [] : [link],
-    attributes: { message_uid: messageId, ...attributes },
-    captureStackTrace: false
-  })
+  // the workers run with the tracer disabled (their polling statements are not traced): on for this span
+  return Effect.withTracerEnabled(
+    Effect.makeSpan(name, {
+      root: true,
+      kind: name === "dispatch.submit" ? "producer" : "consumer",
+      links: link === undefined ? [] : [link],
+      attributes: { message_uid: messageId, ...attributes },
+      captureStackTrace: false
+    }),
+    true
+  )
 }
 
 /** `DispatchStore` counting final outcomes and receipt delays once they are committed. */

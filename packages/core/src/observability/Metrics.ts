@@ -151,4 +151,4 @@ export const registerSampler = (sample: Effect.Effect<void>) =>
 /** Runs every registered sampler (concurrently); called by the exporter before it collects. */
 export const sampleAll: Effect.Effect<void> = Effect.suspend(() =>
   Effect.forEach([...samplers], (s) => s, { concurrency: "unbounded", discard: true })
-)
+).pipe(Effect.withTracerEnabled(false))

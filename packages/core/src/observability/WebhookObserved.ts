@@ -46,7 +46,9 @@ export const observeWebhookSender = (
               ...(messageId === undefined ? {} : { message_uid: messageId })
             },
             captureStackTrace: false
-          })
+          }),
+          // the workers run with the tracer disabled (their polling is not traced): on for the attempt
+          Effect.withTracerEnabled(true)
         )
       }
     )
