@@ -26,7 +26,7 @@ import autocannon from "autocannon"
 import { Effect, Redacted } from "effect"
 import { spawn } from "node:child_process"
 import type { ChildProcess } from "node:child_process"
-import { mkdtempSync, rmSync } from "node:fs"
+import { mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { createServer } from "node:http"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -179,6 +179,16 @@ const scratchDatabase = async () => {
   return { url: url.toString(), drop: () => adminSql(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) }
 }
 
+/** CPU seconds (user + system) a process has used, from /proc (Linux); NaN elsewhere. */
+const cpuSeconds = (pid: number | undefined): number => {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ")
+    return (Number(fields[11]) + Number(fields[12])) / 100 // utime, stime in clock ticks (USER_HZ 100)
+  } catch {
+    return NaN
+  }
+}
+
 /** An OTLP/HTTP sink: reads every export and answers 200 (what a collector costs the server). */
 const otlpSink = async () => {
   let exports = 0
@@ -234,32 +244,49 @@ const observabilityOverhead = async (
       { name: "single send, live key", options: (url: string, key: string) => sendOptions(url, key) }
     ]
     const rows: Array<
-      { name: string; off: number; on: number; offP99: number; onP99: number; bad: number }
+      {
+        name: string
+        off: number
+        on: number
+        offP99: number
+        onP99: number
+        bad: number
+        offCpu: number
+        onCpu: number
+      }
     > = []
+    /** A round, with the server's CPU milliseconds per answered request. */
+    const round = async (child: ChildProcess, options: autocannon.Options) => {
+      const before = cpuSeconds(child.pid)
+      const r = await cannon(options)
+      return { r, cpuMs: (cpuSeconds(child.pid) - before) * 1000 / Math.max(1, r.requests.total) }
+    }
     for (const t of targets) {
       const optsOff = t.options(a.url, keys[0]!)
       const optsOn = t.options(b.url, keys[1]!)
       await cannon({ ...optsOff, duration: 1 })
       await cannon({ ...optsOn, duration: 1 })
-      const offR: Array<autocannon.Result> = []
-      const onR: Array<autocannon.Result> = []
+      const offR: Array<{ r: autocannon.Result; cpuMs: number }> = []
+      const onR: Array<{ r: autocannon.Result; cpuMs: number }> = []
       for (let i = 0; i < ROUNDS; i++) {
         // alternate which goes first so a load trend favours neither
         if (i % 2 === 0) {
-          offR.push(await cannon(optsOff))
-          onR.push(await cannon(optsOn))
+          offR.push(await round(a.child, optsOff))
+          onR.push(await round(b.child, optsOn))
         } else {
-          onR.push(await cannon(optsOn))
-          offR.push(await cannon(optsOff))
+          onR.push(await round(b.child, optsOn))
+          offR.push(await round(a.child, optsOff))
         }
       }
       rows.push({
         name: t.name,
-        off: median(offR.map((r) => r.requests.average)),
-        on: median(onR.map((r) => r.requests.average)),
-        offP99: median(offR.map((r) => r.latency.p99)),
-        onP99: median(onR.map((r) => r.latency.p99)),
-        bad: [...offR, ...onR].reduce((n, r) => n + r.non2xx + r.errors + r.timeouts, 0)
+        off: median(offR.map((x) => x.r.requests.average)),
+        on: median(onR.map((x) => x.r.requests.average)),
+        offP99: median(offR.map((x) => x.r.latency.p99)),
+        onP99: median(onR.map((x) => x.r.latency.p99)),
+        bad: [...offR, ...onR].reduce((n, x) => n + x.r.non2xx + x.r.errors + x.r.timeouts, 0),
+        offCpu: median(offR.map((x) => x.cpuMs)),
+        onCpu: median(onR.map((x) => x.cpuMs))
       })
     }
     console.log(
@@ -271,7 +298,9 @@ const observabilityOverhead = async (
           r.on.toFixed(0).padStart(6)
         } req/s (p99 ${r.onP99} ms)   on/off ${(r.on / r.off * 100).toFixed(1)}%   cost ${
           ((1 - r.on / r.off) * 100).toFixed(1)
-        }%${r.bad > 0 ? `   (non-2xx/errors ${r.bad})` : ""}`
+        }%${r.bad > 0 ? `   (non-2xx/errors ${r.bad})` : ""}\n  ${"".padEnd(24)} server CPU per request: off ${
+          r.offCpu.toFixed(3)
+        } ms, on ${r.onCpu.toFixed(3)} ms (+${((r.onCpu / r.offCpu - 1) * 100).toFixed(1)}%)`
       )
     }
     const { bytes, exports } = sink.stats()
