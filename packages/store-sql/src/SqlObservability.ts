@@ -1,7 +1,7 @@
 /**
  * The store side of observability (issue 13):
  *
- *   layerTraceContext — the `TraceContextStore` port over `message_trace_context` (migration 0060)
+ *   layerTraceContext — the `TraceContextStore` port over `message_trace_context` (migration 0061)
  *   layerSamplers     — scrape-time gauges read from the store: dispatch queue depth, webhook queue
  *                       depth, disabled webhook endpoints, provider credit per provider and country
  *

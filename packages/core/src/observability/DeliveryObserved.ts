@@ -25,7 +25,7 @@ import { Effect, Exit, Layer, Option } from "effect"
 import type { ClaimedMessage } from "../delivery/DispatchStore.js"
 import { DispatchStore } from "../delivery/DispatchStore.js"
 import type { Provider, SubmitOutcome } from "../ports/Provider.js"
-import { Providers, providersFrom } from "../ports/Provider.js"
+import { Providers } from "../ports/Provider.js"
 import * as M from "./Metrics.js"
 import { linkTo, TraceContextStore, TraceSettings } from "./Tracing.js"
 
@@ -234,18 +234,46 @@ export const observeProvider = (provider: Provider, spans: boolean): Provider =>
   }
 }
 
-/** The providers of a layer, observed; their bind state sampled at every scrape. */
+/**
+ * The providers of a layer, observed; their bind state sampled at every scrape. The registry may
+ * `reload` (providers started, restarted, stopped while running): each adapter is wrapped once, when
+ * first seen, and a provider that left the registry reads 0.
+ */
 export const layerObservedProviders = <E, R>(providers: Layer.Layer<Providers, E, R>) =>
   Layer.scoped(
     Providers,
     Effect.gen(function*() {
       const inner = yield* Providers
       const settings = yield* TraceSettings
-      const all = inner.all.map((p) => observeProvider(p, settings.linkMessages))
+      const wrapped = new WeakMap<Provider, Provider>()
+      const wrap = (p: Provider): Provider => {
+        let w = wrapped.get(p)
+        if (w === undefined) {
+          w = observeProvider(p, settings.linkMessages)
+          wrapped.set(p, w)
+        }
+        return w
+      }
+      const seen = new Set<string>()
       yield* M.registerSampler(Effect.sync(() => {
-        for (const p of inner.all) M.bindUp.update(p.bound === undefined || p.bound() ? 1 : 0, p.id)
+        const now = new Set<string>()
+        for (const p of inner.all) {
+          now.add(p.id)
+          seen.add(p.id)
+          M.bindUp.update(p.bound === undefined || p.bound() ? 1 : 0, p.id)
+        }
+        for (const id of seen) if (!now.has(id)) M.bindUp.update(0, id)
       }))
-      return providersFrom(all)
+      return Providers.of({
+        get: (id) => {
+          const p = inner.get(id)
+          return p === undefined ? undefined : wrap(p)
+        },
+        get all() {
+          return inner.all.map(wrap)
+        },
+        ...(inner.reload === undefined ? {} : { reload: inner.reload })
+      })
     })
   ).pipe(Layer.provide(providers))
 
