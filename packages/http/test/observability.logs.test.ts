@@ -68,8 +68,7 @@ describe.each(drivers)("logs ($name)", ({ database }) => {
     expect(provider.status).toBe(201)
     const hook = await admin("/webhooks", {
       api_key_uid: tuma.keyId,
-      url: "https://hooks.example.com/tuma",
-      allow_private: false
+      url: "http://127.0.0.1:9/tuma"
     })
     expect(hook.status).toBe(201)
     const regenerated = await admin(`/webhooks/${hook.body.data.endpoint.uid}/regenerate-secret`, {})

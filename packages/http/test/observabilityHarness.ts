@@ -59,6 +59,9 @@ export const startTuma = async (options: {
   readonly accessLog?: boolean
   readonly adminToken?: string
 }): Promise<Tuma> => {
+  // the local receiver is on loopback: the operator allow-list permits it (registration and delivery
+  // read it when their layers are built)
+  process.env.TUMA_WEBHOOK_ALLOW = "127.0.0.1"
   const scope = Effect.runSync(Scope.make())
   const run = <A, E>(eff: Effect.Effect<A, E, Scope.Scope>) =>
     Effect.runPromise(Scope.extend(eff, scope) as Effect.Effect<A, unknown>)
@@ -96,7 +99,7 @@ export const startTuma = async (options: {
     const { secret } = await provide(
       Effect.flatMap(
         WebhookAdmin,
-        (w) => w.createEndpoint({ apiKeyId: acct.liveId, url: receiverUrl, allowPrivate: true })
+        (w) => w.createEndpoint({ apiKeyId: acct.liveId, url: receiverUrl })
       )
     )
     const server = makeServerOptions({
@@ -121,6 +124,7 @@ export const startTuma = async (options: {
       )
     ))
     const url = await Effect.runPromise(Effect.provide(Server.address, context))
+    delete process.env.TUMA_WEBHOOK_ALLOW
     return {
       url,
       metricsUrl: observability.metricsUrl,
@@ -138,6 +142,7 @@ export const startTuma = async (options: {
       }
     }
   } catch (e) {
+    delete process.env.TUMA_WEBHOOK_ALLOW
     await Effect.runPromise(Scope.close(scope, Exit.void))
     receiver.close()
     throw e
