@@ -13,6 +13,12 @@
  * (TUMA_WORKERS=0): this measures acceptance. Env: ROUNDS (3), DURATION seconds (5), CONNECTIONS (50),
  * TUMA_BENCH_PROFILE=<dir> (write a V8 CPU profile of each server process there), TUMA_BENCH_ONLY
  * (`embedded` or `postgres`).
+ *
+ * Observability overhead (issue 13; TUMA_BENCH_OBSERVABILITY=0 skips it, `only` runs only it): two
+ * servers per store side by side, one as shipped (metrics recorded but no listener, tracing off)
+ * and one with everything on — the `/metrics` listener scraped every SCRAPE_SECONDS (5) and traces
+ * exported over OTLP/HTTP to a sink in this process (which reads and discards them). Rounds
+ * alternate off/on so both see the same machine load; the report is on ÷ off throughput.
  */
 import * as Reactivity from "@effect/experimental/Reactivity"
 import { PgClient } from "@effect/sql-pg"
@@ -20,7 +26,7 @@ import autocannon from "autocannon"
 import { Effect, Redacted } from "effect"
 import { spawn } from "node:child_process"
 import type { ChildProcess } from "node:child_process"
-import { mkdtempSync, rmSync } from "node:fs"
+import { mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { createServer } from "node:http"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -83,7 +89,7 @@ const measure = async (label: string, options: autocannon.Options): Promise<Figu
 }
 
 const startTuma = (env: Record<string, string>) =>
-  new Promise<{ child: ChildProcess; url: string }>((resolve, reject) => {
+  new Promise<{ child: ChildProcess; url: string; metricsUrl: string | undefined }>((resolve, reject) => {
     const profile = process.env.TUMA_BENCH_PROFILE
     const flags = profile ? ["--cpu-prof", `--cpu-prof-dir=${profile}`] : []
     const child = spawn(process.execPath, [...flags, "--import", "tsx", BIN, "serve"], {
@@ -102,7 +108,8 @@ const startTuma = (env: Record<string, string>) =>
     child.stdout!.on("data", (d: Buffer) => {
       out += d.toString()
       const m = /listening on (http:\/\/\S+)/.exec(out)
-      if (m) resolve({ child, url: m[1] })
+      const metrics = /metrics on (http:\/\/\S+)/.exec(out)
+      if (m && (env.TUMA_METRICS_PORT === undefined || metrics)) resolve({ child, url: m[1], metricsUrl: metrics?.[1] })
     })
     child.stderr!.on("data", (d: Buffer) => void (out += d.toString()))
     child.on("exit", (code) => reject(new Error(`tuma serve exited ${code}: ${out}`)))
@@ -172,8 +179,148 @@ const scratchDatabase = async () => {
   return { url: url.toString(), drop: () => adminSql(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) }
 }
 
+/** CPU seconds (user + system) a process has used, from /proc (Linux); NaN elsewhere. */
+const cpuSeconds = (pid: number | undefined): number => {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ")
+    return (Number(fields[11]) + Number(fields[12])) / 100 // utime, stime in clock ticks (USER_HZ 100)
+  } catch {
+    return NaN
+  }
+}
+
+/** An OTLP/HTTP sink: reads every export and answers 200 (what a collector costs the server). */
+const otlpSink = async () => {
+  let exports = 0
+  let bytes = 0
+  const server = createServer((req, res) => {
+    req.on("data", (d: Buffer) => (bytes += d.length))
+    req.on("end", () => {
+      exports++
+      res.writeHead(200, { "content-type": "application/json" }).end("{}")
+    })
+  })
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()))
+  return {
+    url: `http://127.0.0.1:${(server.address() as any).port}`,
+    stats: () => ({ exports, bytes }),
+    close: () => new Promise<void>((r) => server.close(() => r()))
+  }
+}
+
+const OBSERVABILITY = process.env.TUMA_BENCH_OBSERVABILITY ?? "1"
+const SCRAPE_SECONDS = Number(process.env.SCRAPE_SECONDS ?? 5)
+
+/** Throughput with metrics and tracing on vs off, servers side by side, rounds alternated. */
+const observabilityOverhead = async (
+  store: string,
+  envFor: () => Promise<{ env: Record<string, string>; cleanup: () => Promise<void> }>
+) => {
+  const sink = await otlpSink()
+  const off = await envFor()
+  const on = await envFor()
+  const servers: Array<{ child: ChildProcess }> = []
+  let scraper: ReturnType<typeof setInterval> | undefined
+  try {
+    const a = await startTuma(off.env)
+    servers.push(a)
+    const b = await startTuma({
+      ...on.env,
+      TUMA_METRICS_PORT: "0",
+      OTEL_EXPORTER_OTLP_ENDPOINT: sink.url
+    })
+    servers.push(b)
+    let scrapes = 0
+    let scrapeBytes = 0
+    scraper = setInterval(() => {
+      void fetch(b.metricsUrl!).then((r) => r.text()).then((t) => {
+        scrapes++
+        scrapeBytes = t.length
+      }, () => {})
+    }, SCRAPE_SECONDS * 1000)
+    const keys = [await seed(a.url), await seed(b.url)]
+    const targets = [
+      { name: "no-op GET /healthz", options: (url: string) => ({ url: `${url}/healthz` }) },
+      { name: "single send, live key", options: (url: string, key: string) => sendOptions(url, key) }
+    ]
+    const rows: Array<
+      {
+        name: string
+        off: number
+        on: number
+        offP99: number
+        onP99: number
+        bad: number
+        offCpu: number
+        onCpu: number
+      }
+    > = []
+    /** A round, with the server's CPU milliseconds per answered request. */
+    const round = async (child: ChildProcess, options: autocannon.Options) => {
+      const before = cpuSeconds(child.pid)
+      const r = await cannon(options)
+      return { r, cpuMs: (cpuSeconds(child.pid) - before) * 1000 / Math.max(1, r.requests.total) }
+    }
+    for (const t of targets) {
+      const optsOff = t.options(a.url, keys[0]!)
+      const optsOn = t.options(b.url, keys[1]!)
+      await cannon({ ...optsOff, duration: 1 })
+      await cannon({ ...optsOn, duration: 1 })
+      const offR: Array<{ r: autocannon.Result; cpuMs: number }> = []
+      const onR: Array<{ r: autocannon.Result; cpuMs: number }> = []
+      for (let i = 0; i < ROUNDS; i++) {
+        // alternate which goes first so a load trend favours neither
+        if (i % 2 === 0) {
+          offR.push(await round(a.child, optsOff))
+          onR.push(await round(b.child, optsOn))
+        } else {
+          onR.push(await round(b.child, optsOn))
+          offR.push(await round(a.child, optsOff))
+        }
+      }
+      rows.push({
+        name: t.name,
+        off: median(offR.map((x) => x.r.requests.average)),
+        on: median(onR.map((x) => x.r.requests.average)),
+        offP99: median(offR.map((x) => x.r.latency.p99)),
+        onP99: median(onR.map((x) => x.r.latency.p99)),
+        bad: [...offR, ...onR].reduce((n, x) => n + x.r.non2xx + x.r.errors + x.r.timeouts, 0),
+        offCpu: median(offR.map((x) => x.cpuMs)),
+        onCpu: median(onR.map((x) => x.cpuMs))
+      })
+    }
+    console.log(
+      `\nobservability overhead (${store}): off = as shipped, on = /metrics scraped every ${SCRAPE_SECONDS}s + OTLP traces`
+    )
+    for (const r of rows) {
+      console.log(
+        `  ${r.name.padEnd(24)} off ${r.off.toFixed(0).padStart(6)} req/s (p99 ${r.offP99} ms)   on ${
+          r.on.toFixed(0).padStart(6)
+        } req/s (p99 ${r.onP99} ms)   on/off ${(r.on / r.off * 100).toFixed(1)}%   cost ${
+          ((1 - r.on / r.off) * 100).toFixed(1)
+        }%${r.bad > 0 ? `   (non-2xx/errors ${r.bad})` : ""}\n  ${"".padEnd(24)} server CPU per request: off ${
+          r.offCpu.toFixed(3)
+        } ms, on ${r.onCpu.toFixed(3)} ms (+${((r.onCpu / r.offCpu - 1) * 100).toFixed(1)}%)`
+      )
+    }
+    const { bytes, exports } = sink.stats()
+    console.log(
+      `  (${exports} OTLP exports, ${(bytes / 1e6).toFixed(1)} MB of spans; ${scrapes} scrapes of ${
+        (scrapeBytes / 1024).toFixed(0)
+      } KiB; target: cost ≤ 10%)`
+    )
+  } finally {
+    if (scraper !== undefined) clearInterval(scraper)
+    for (const s of servers) await stop(s.child)
+    await off.cleanup()
+    await on.cleanup()
+    await sink.close()
+  }
+}
+
 const main = async () => {
   console.log(`tuma HTTP bench: ${CONNECTIONS} connections, ${ROUNDS} rounds × ${DURATION}s, medians\n`)
+  if (OBSERVABILITY === "only") return overheads()
 
   // bare node:http
   const bare = createServer((_req, res) => {
@@ -241,6 +388,23 @@ const main = async () => {
   if (pgResult) {
     const ok = pgResult.send.rps >= 0.5 * pgResult.noop.rps && pgResult.send.p99 <= 50
     console.log(`\ntarget (PostgreSQL send ≥ 50% of no-op, p99 ≤ 50 ms): ${ok ? "met" : "NOT met"}`)
+  }
+  if (OBSERVABILITY !== "0") await overheads()
+}
+
+const overheads = async () => {
+  const only = process.env.TUMA_BENCH_ONLY
+  if (only !== "postgres") {
+    await observabilityOverhead("embedded", async () => {
+      const dir = mkdtempSync(join(tmpdir(), "tuma-bench-"))
+      return { env: { TUMA_DATA_DIR: dir }, cleanup: async () => rmSync(dir, { recursive: true, force: true }) }
+    })
+  }
+  if (only !== "embedded") {
+    await observabilityOverhead("PostgreSQL", async () => {
+      const db = await scratchDatabase()
+      return { env: { DATABASE_URL: db.url, DATABASE_POOL_SIZE: "20" }, cleanup: async () => void (await db.drop()) }
+    })
   }
 }
 

@@ -9,9 +9,11 @@
  */
 import type { DeliveryOptions } from "@tuma/core/delivery/Dispatcher"
 import { DeliveryConfig, layerDelivery } from "@tuma/core/delivery/Dispatcher"
+import { layerObservedDispatchStore, layerObservedProviders } from "@tuma/core/observability/DeliveryObserved"
 import { layerProvidersFromStore } from "@tuma/providers/ProvidersFromStore"
 import * as DispatchStoreSql from "@tuma/store-sql/DispatchStoreSql"
 import * as SettingsChangesSql from "@tuma/store-sql/SettingsChangesSql"
+import * as SqlObservability from "@tuma/store-sql/SqlObservability"
 import { Layer } from "effect"
 
 const ENV: ReadonlyArray<readonly [string, keyof DeliveryOptions]> = [
@@ -37,10 +39,19 @@ export const optionsFromEnv = (env: NodeJS.ProcessEnv = process.env): Partial<De
   return out as Partial<DeliveryOptions>
 }
 
-/** Writer, event sink, providers (from the `providers` table) and workers; requires `SqlClient`. */
+/**
+ * Writer, event sink, providers (from the `providers` table) and workers; requires `SqlClient`.
+ * The store and the providers are observed (metrics, and spans when tracing: docs/observability.md).
+ */
 export const layer = (options: Partial<DeliveryOptions> = optionsFromEnv()) =>
-  layerDelivery(layerProvidersFromStore).pipe(
+  layerDelivery(layerObservedProviders(layerProvidersFromStore)).pipe(
     // SettingsChangesSql.layer is the very layer `Server.layerStore` uses: one per process (memoised)
-    Layer.provide(Layer.mergeAll(DispatchStoreSql.layer, DispatchStoreSql.layerWakeups, SettingsChangesSql.layer)),
-    Layer.provide(DeliveryConfig.layer(options))
+    Layer.provide(Layer.mergeAll(
+      layerObservedDispatchStore(DispatchStoreSql.layer).pipe(Layer.provide(SqlObservability.layerTraceContext)),
+      DispatchStoreSql.layerWakeups,
+      SettingsChangesSql.layer
+    )),
+    Layer.provide(DeliveryConfig.layer(options)),
+    // polling statements are not traced; the observed store and providers trace each message
+    Layer.provide(Layer.setTracerEnabled(false))
   )

@@ -22,6 +22,8 @@ import {
   Multipart
 } from "@effect/platform"
 import type { HttpApp } from "@effect/platform"
+import { currentLogUids } from "@tuma/core/observability/LogContext"
+import { TraceSettings } from "@tuma/core/observability/Tracing"
 import { fieldErrorsFromIssues, validationFailed } from "@tuma/domain"
 import { Cause, Effect, Option } from "effect"
 import { randomUUID } from "node:crypto"
@@ -31,6 +33,7 @@ import { ServerConfig } from "./Config.js"
 import { currentRequestId, failureBody, FailureHeaders, failureStatus } from "./Envelope.js"
 import { storeUnavailable } from "./Errors.js"
 import { guardJsonDepth, JsonTooDeep } from "./JsonDepth.js"
+import { observeRequest, routeResolver } from "./Observability.js"
 
 export interface RouteEntry {
   readonly method: string
@@ -114,8 +117,9 @@ const hasBoundary = (contentType: string): boolean => {
 export const InFlight = { count: 0 }
 
 /** Make the envelope middleware for the given route table. */
-export const makeEnvelope = (options: ServerOptions, routes: ReadonlyArray<RouteEntry>) => {
+export const makeEnvelope = (options: ServerOptions, routes: ReadonlyArray<RouteEntry>, tracing = false) => {
   const accessLog = options.accessLog
+  const routeOf = routeResolver(routes)
   const maxBody = Option.some(options.maxBodyBytes)
   const maxUpload = Option.some(options.maxUploadBytes)
 
@@ -210,13 +214,15 @@ export const makeEnvelope = (options: ServerOptions, routes: ReadonlyArray<Route
         HttpServerRequest.HttpServerRequest.key
       ) as HttpServerRequest.HttpServerRequest
       const requestId = randomUUID()
+      const started = performance.now()
+      const path = request.url.split("?", 1)[0]
+      const route = routeOf(path)
       let limit = maxBody
       let limitBytes = options.maxBodyBytes
       const method = request.method
       if (method === "POST" || method === "PUT" || method === "PATCH") {
         const headers = request.headers
         const contentType = headers["content-type"]
-        const path = request.url.split("?", 1)[0]
         const upload = multipartPaths.has(path)
         if (upload) {
           limit = maxUpload
@@ -225,6 +231,7 @@ export const makeEnvelope = (options: ServerOptions, routes: ReadonlyArray<Route
         if (contentType !== undefined) {
           const ct = contentType.toLowerCase()
           if (!(ct.startsWith("application/json") || (upload && ct.startsWith("multipart/form-data")))) {
+            observeRequest(method, route, 415, started)
             return Effect.succeed(HttpServerResponse.setHeader(
               envelope(
                 requestId,
@@ -251,6 +258,7 @@ export const makeEnvelope = (options: ServerOptions, routes: ReadonlyArray<Route
         }
         const length = headers["content-length"]
         if (length !== undefined && Number(length) > limitBytes) {
+          observeRequest(method, route, 413, started)
           return Effect.succeed(HttpServerResponse.setHeader(
             envelope(requestId, 413, `The request body is too large (limit ${limitBytes} bytes).`),
             "x-request-id",
@@ -259,21 +267,32 @@ export const makeEnvelope = (options: ServerOptions, routes: ReadonlyArray<Route
         }
       }
       InFlight.count++
-      const started = accessLog ? performance.now() : 0
       return app.pipe(
         Effect.catchAllCause((cause) => fromCause(requestId, request, cause)),
-        Effect.map((response) => HttpServerResponse.setHeader(response, "x-request-id", requestId)),
+        Effect.map((response) => {
+          observeRequest(method, route, response.status, started)
+          return HttpServerResponse.setHeader(response, "x-request-id", requestId)
+        }),
         accessLog
           ? Effect.tap((response) =>
-            Effect.logInfo(
-              `${method} ${request.url} ${response.status} ${(performance.now() - started).toFixed(1)}ms ${requestId}`
-            )
+            // the route template and path only: a query string may carry what must not be logged
+            Effect.logInfo(`${method} ${path} ${response.status}`).pipe(Effect.annotateLogs({
+              route,
+              status: response.status,
+              duration_ms: Math.round((performance.now() - started) * 10) / 10
+            }))
+          )
+          : (x) => x,
+        tracing
+          ? Effect.tap((response) =>
+            Effect.annotateCurrentSpan({ request_uid: requestId, "http.route": route, "http.status": response.status })
           )
           : (x) => x,
         Effect.provideService(HttpIncomingMessage.MaxBodySize, limit as any),
         // JSON bodies are parsed only after a depth scan (400 beyond maxJsonDepth levels)
         Effect.provideService(HttpServerRequest.HttpServerRequest, guardJsonDepth(request)),
         Effect.locally(currentRequestId, requestId),
+        Effect.locally(currentLogUids, {}),
         Effect.ensuring(Effect.sync(() => InFlight.count--))
       )
     })
@@ -282,5 +301,9 @@ export const makeEnvelope = (options: ServerOptions, routes: ReadonlyArray<Route
 /** The envelope as an `HttpApiBuilder.middleware` layer (innermost, sees raw errors). */
 export const layerEnvelope = (api: HttpApi.HttpApi.Any, extraRoutes: ReadonlyArray<readonly [string, string]>) =>
   HttpApiBuilder.middleware(
-    Effect.map(ServerConfig, (options) => makeEnvelope(options, routeTable(api, extraRoutes)))
+    Effect.zipWith(
+      ServerConfig,
+      TraceSettings,
+      (options, trace) => makeEnvelope(options, routeTable(api, extraRoutes), trace.linkMessages)
+    )
   )

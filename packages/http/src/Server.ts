@@ -13,6 +13,7 @@ import { NodeHttpServer } from "@effect/platform-node"
 import type { SqlClient } from "@effect/sql"
 import { Ids, Operator, Send } from "@tuma/core"
 import { Admin } from "@tuma/core/Admin"
+import * as SendObserved from "@tuma/core/observability/SendObserved"
 import { Reads } from "@tuma/core/Reads"
 import { SenderIds } from "@tuma/core/SenderIds"
 import { layerWebhookAdmin } from "@tuma/core/webhooks/WebhookAdmin"
@@ -23,6 +24,7 @@ import * as RateLimitStore from "@tuma/store-sql/RateLimitStore"
 import * as SettingsChangesSql from "@tuma/store-sql/SettingsChangesSql"
 import * as SqlAdminStore from "@tuma/store-sql/SqlAdminStore"
 import * as SqlApiKeys from "@tuma/store-sql/SqlApiKeys"
+import * as SqlObservability from "@tuma/store-sql/SqlObservability"
 import * as SqlOperatorStore from "@tuma/store-sql/SqlOperatorStore"
 import * as SqlReadStore from "@tuma/store-sql/SqlReadStore"
 import * as SqlSenderIdStore from "@tuma/store-sql/SqlSenderIdStore"
@@ -41,6 +43,7 @@ import { SenderIdsLive } from "./handlers/SenderIds.js"
 import { SmsLive } from "./handlers/Sms.js"
 import { SystemLive } from "./handlers/System.js"
 import { InFlight, layerEnvelope } from "./Middleware.js"
+import * as Observability from "./Observability.js"
 import * as Portal from "./portal/Portal.js"
 import * as RateLimitLease from "./RateLimitLease.js"
 
@@ -62,6 +65,10 @@ export interface StartOptions {
   readonly store?: Layer.Layer<Layer.Layer.Success<ReturnType<typeof layerStore>>> | undefined
   /** Portal settings and mailer (default: from the environment). */
   readonly portal?: Portal.PortalOptions | undefined
+  /** Metrics listener, tracing and logs (docs/observability.md); none when omitted. */
+  readonly observability?: Observability.ObservabilityOptions | undefined
+  /** Or the process-wide parts already built (`Observability.layerProcess`, the CLI). */
+  readonly observabilityRuntime?: Observability.ObservabilityRuntime["Type"] | undefined
 }
 
 /** The store and the use cases over it. */
@@ -73,7 +80,7 @@ export const layerStore = (database: Database.DatabaseConfig, portal: Portal.Por
     ? RateLimitLease.layer(RateLimitStore.layer)
     : RateLimiter.layer.pipe(Layer.provide(RateLimiter.layerStoreMemory))
   return Layer.mergeAll(
-    Send.layer.pipe(Layer.provide(SqlSendStore.layer)),
+    SendObserved.layerObserved(Send.layer, SqlSendStore.layer).pipe(Layer.provide(SqlObservability.layerTraceContext)),
     Operator.layer.pipe(Layer.provide(SqlOperatorStore.layer)),
     SqlApiKeys.layer,
     limiter,
@@ -113,16 +120,24 @@ export const layer = (options: StartOptions) => {
     port: options.server.port,
     host: options.server.host
   })
-  const app = options.workers === true
+  const served = options.workers === true
     ? Layer.merge(HttpApiBuilder.serve(), DeliveryWorkers.layer())
     : HttpApiBuilder.serve()
-  return app.pipe(
+  const runtime = options.observabilityRuntime
+  const observability = runtime !== undefined
+    ? Layer.merge(Layer.succeed(Observability.ObservabilityRuntime, runtime), Observability.layerFiber(runtime))
+    : options.observability !== undefined
+    ? Observability.layer(options.observability)
+    : undefined
+  const app = observability === undefined ? served : Layer.merge(served, SqlObservability.layerSamplers)
+  const built = app.pipe(
     Layer.provide(layerHttp),
     Layer.provideMerge(node),
     Layer.provideMerge(Auth.AuthCache.layer),
     Layer.provideMerge(options.store ?? layerStore(options.database, options.portal)),
     Layer.provideMerge(config)
   )
+  return observability === undefined ? built : built.pipe(Layer.provideMerge(observability))
 }
 
 /** `http://host:port` of the running server. */

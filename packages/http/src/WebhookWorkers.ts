@@ -11,12 +11,14 @@
  */
 import { SqlClient } from "@effect/sql"
 import { Ids, Send } from "@tuma/core"
+import { layerObservedWebhookSender } from "@tuma/core/observability/WebhookObserved"
 import { layerSystemSmsFromSend, systemSmsSettingsFromEnv } from "@tuma/core/webhooks/SystemSms"
 import { WebhookAdmin } from "@tuma/core/webhooks/WebhookAdmin"
 import { settingsFromEnv, WebhookConfig } from "@tuma/core/webhooks/WebhookConfig"
 import { layerWebhookWorkers } from "@tuma/core/webhooks/WebhookWorkers"
 import { layerMailerFromEnv } from "@tuma/providers/mail/SmtpMailer"
 import { layerHttpWebhookSender, webhookSenderOptionsFromEnv } from "@tuma/providers/webhook/HttpWebhookSender"
+import * as SqlObservability from "@tuma/store-sql/SqlObservability"
 import * as SqlSendStore from "@tuma/store-sql/SqlSendStore"
 import * as WebhookStoreSql from "@tuma/store-sql/WebhookStoreSql"
 import { Effect, Layer } from "effect"
@@ -39,12 +41,16 @@ export const layer = (
     Layer.provide(
       Layer.mergeAll(
         WebhookStoreSql.layer,
-        layerHttpWebhookSender(webhookSenderOptionsFromEnv(env)),
+        layerObservedWebhookSender(layerHttpWebhookSender(webhookSenderOptionsFromEnv(env))).pipe(
+          Layer.provide(SqlObservability.layerTraceContext)
+        ),
         Layer.sync(WebhookConfig, () => settingsFromEnv(env)),
         layerMailerFromEnv(env),
         layerSystemSmsFromSend({ ...sms, accountId: options.systemAccountId ?? sms.accountId })
       )
-    )
+    ),
+    // polling statements are not traced; the observed sender traces each attempt
+    Layer.provide(Layer.setTracerEnabled(false))
   )
 }
 

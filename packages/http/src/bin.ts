@@ -16,9 +16,12 @@
  * Webhooks: TUMA_WEBHOOK_*, TUMA_SMTP_URL, TUMA_SYSTEM_ACCOUNT_ID, … (WebhookWorkers.ts, docs/webhooks.md).
  * Portal: TUMA_PUBLIC_URL, TUMA_PORTAL_ORIGINS, TUMA_PORTAL_SESSION_IDLE_MS, TUMA_PORTAL_SESSION_ABSOLUTE_MS
  * (docs/operations.md).
+ * Observability (docs/observability.md): --metrics-port / TUMA_METRICS_PORT, TUMA_METRICS_HOST,
+ * OTEL_EXPORTER_OTLP_ENDPOINT, TUMA_LOG_FORMAT=json|pretty, TUMA_LOG_LEVEL.
  */
 import * as Database from "@tuma/store-sql/Database"
-import { Effect, Exit, Layer, Scope } from "effect"
+import * as SqlObservability from "@tuma/store-sql/SqlObservability"
+import { Context, Effect, Exit, Layer, Scope } from "effect"
 import { createServer } from "node:http"
 import { parseArgs } from "node:util"
 import * as Cli from "./Cli.js"
@@ -26,6 +29,7 @@ import { makeServerOptions } from "./Config.js"
 import * as DeliveryWorkers from "./DeliveryWorkers.js"
 import { seedDemo } from "./Demo.js"
 import { trackConnections } from "./Drain.js"
+import * as Observability from "./Observability.js"
 import { seedDemoPortalUser } from "./portal/Demo.js"
 import * as Server from "./Server.js"
 import * as WebhookWorkers from "./WebhookWorkers.js"
@@ -58,7 +62,8 @@ const serve = async (argv: ReadonlyArray<string>) => {
       "data-dir": { type: "string" },
       demo: { type: "boolean", default: false },
       "demo-webhook": { type: "string" },
-      "webhook-signature-header": { type: "string" }
+      "webhook-signature-header": { type: "string" },
+      "metrics-port": { type: "string" }
     },
     strict: true
   })
@@ -83,11 +88,17 @@ const serve = async (argv: ReadonlyArray<string>) => {
   })
   const nodeServer = createServer({ keepAliveTimeout: 65_000 })
   const connections = trackConnections(nodeServer)
+  const obs = Observability.optionsFromEnv(env, { metricsPort: values["metrics-port"] })
   const scope = Effect.runSync(Scope.make())
   const close = (exit: Exit.Exit<unknown, unknown>) => Effect.runPromise(Scope.close(scope, exit))
   try {
+    // the process-wide metrics listener and tracer provider; every build below runs with their fiber layer
+    const observability = await startObservability(obs, scope)
+    const fiber = Observability.layerFiber(observability)
     // the store first: the demo account (and its provider) must exist before the workers load providers
-    const store = await Effect.runPromise(Layer.buildWithScope(Server.layerStore(database), scope))
+    const store = await Effect.runPromise(
+      Layer.buildWithScope(Server.layerStore(database).pipe(Layer.provide(fiber)), scope)
+    )
     if (values.demo) {
       const keys = await Effect.runPromise(Effect.provide(seedDemo, store))
       if (keys !== undefined) {
@@ -114,7 +125,8 @@ const serve = async (argv: ReadonlyArray<string>) => {
           database,
           nodeServer,
           workers: env.TUMA_WORKERS !== "0",
-          store: Layer.succeedContext(store)
+          store: Layer.succeedContext(store),
+          observabilityRuntime: observability
         }),
         scope
       )
@@ -124,7 +136,10 @@ const serve = async (argv: ReadonlyArray<string>) => {
         (values.demo ? await Effect.runPromise(Effect.provide(WebhookWorkers.demoAccountId, store)) : undefined)
       await Effect.runPromise(
         Layer.buildWithScope(
-          WebhookWorkers.layer({ systemAccountId }).pipe(Layer.provide(Layer.succeedContext(store))),
+          WebhookWorkers.layer({ systemAccountId }).pipe(
+            Layer.provide(Layer.succeedContext(store)),
+            Layer.provide(fiber)
+          ),
           scope
         )
       )
@@ -132,6 +147,7 @@ const serve = async (argv: ReadonlyArray<string>) => {
     const url = await Effect.runPromise(Effect.provide(Server.address, context))
     console.log(`listening on ${url}`)
     console.log(`portal: ${url}/portal`)
+    if (observability.metricsUrl !== undefined) console.log(`metrics on ${observability.metricsUrl}`)
   } catch (error) {
     await close(Exit.void)
     throw error
@@ -159,25 +175,42 @@ const serve = async (argv: ReadonlyArray<string>) => {
   process.on("SIGTERM", () => void stop("SIGTERM"))
 }
 
+/** The process-wide observability parts, built in `scope`. */
+const startObservability = async (options: Observability.ObservabilityOptions, scope: Scope.Scope) =>
+  Context.get(
+    await Effect.runPromise(Layer.buildWithScope(Observability.layerProcess(options), scope)),
+    Observability.ObservabilityRuntime
+  )
+
 /** `tuma worker`: the delivery workers alone (delivery engineer; docs/delivery.md). */
 const worker = async (argv: ReadonlyArray<string>) => {
   const { values } = parseArgs({
     args: [...argv],
-    options: { "data-dir": { type: "string" }, "webhook-signature-header": { type: "string" } },
+    options: {
+      "data-dir": { type: "string" },
+      "webhook-signature-header": { type: "string" },
+      "metrics-port": { type: "string" }
+    },
     strict: true
   })
   if (values["data-dir"] !== undefined) env.TUMA_DATA_DIR = values["data-dir"]
   setSignatureHeader(values["webhook-signature-header"])
   const scope = Effect.runSync(Scope.make())
+  const observability = await startObservability(
+    Observability.optionsFromEnv(env, { metricsPort: values["metrics-port"] }),
+    scope
+  )
   await Effect.runPromise(
     Layer.buildWithScope(
-      Layer.merge(DeliveryWorkers.layer(), WebhookWorkers.layerStandalone()).pipe(
-        Layer.provide(Database.layer(Cli.databaseFromEnv()).pipe(Layer.orDie))
+      Layer.mergeAll(DeliveryWorkers.layer(), WebhookWorkers.layerStandalone(), SqlObservability.layerSamplers).pipe(
+        Layer.provide(Database.layer(Cli.databaseFromEnv()).pipe(Layer.orDie)),
+        Layer.provide(Observability.layerFiber(observability))
       ),
       scope
     )
   )
   console.log(`worker ${process.pid} running`)
+  if (observability.metricsUrl !== undefined) console.log(`metrics on ${observability.metricsUrl}`)
   const stop = (signal: string) =>
     void Effect.runPromise(Scope.close(scope, Exit.void)).then(() => {
       console.log(`${signal}: worker stopped`)

@@ -60,6 +60,7 @@ export const make = (options: { readonly pollMillis?: number } = {}) =>
       Effect.zipRight(check),
       Effect.catchAllCause((cause) => Effect.logWarning("settings version check failed", cause)),
       Effect.forever,
+      Effect.withTracerEnabled(false), // a poll twice a second is not a trace (docs/observability.md)
       Effect.forkScoped
     )
 

@@ -23,6 +23,7 @@ import { SqlClient } from "@effect/sql"
 import type { SqlError } from "@effect/sql/SqlError"
 import type { AcceptPlan, IdempotencyRecord, SendSnapshot } from "@tuma/core"
 import { AcceptanceRolledBack, AcceptOutcome, SendStore } from "@tuma/core"
+import type { Tracer } from "effect"
 import { Array as Arr, Cause, Data, Deferred, Effect, Exit, Layer, Option, Queue, Schedule } from "effect"
 
 class Insufficient extends Data.TaggedError("Insufficient")<{
@@ -361,7 +362,12 @@ export const make = Effect.gen(function*() {
   // are answered only after that COMMIT. If the COMMIT itself is refused by the server (the
   // transaction definitely rolled back), every plan is retried alone; if its outcome is unknown
   // (connection lost), every caller gets the defect (503 UNKNOWN, decisions §5).
-  type Pending = { readonly plan: AcceptPlan; readonly done: Deferred.Deferred<AcceptOutcome> }
+  type Pending = {
+    readonly plan: AcceptPlan
+    readonly done: Deferred.Deferred<AcceptOutcome>
+    /** The caller's span: the group's transaction (a trace of its own) links to each (issue 13). */
+    readonly span: Option.Option<Tracer.AnySpan>
+  }
   const pending = yield* Queue.unbounded<Pending>()
 
   const serverRefused = (cause: Cause.Cause<unknown>): boolean =>
@@ -395,9 +401,19 @@ export const make = Effect.gen(function*() {
     )
   }
 
+  const tracedGroup = (group: ReadonlyArray<Pending>) =>
+    runGroup(group).pipe(Effect.withSpan("SendStore.acceptGroup", {
+      root: true,
+      links: group.flatMap((p) =>
+        Option.isSome(p.span) ? [{ _tag: "SpanLink", span: p.span.value, attributes: {} }] : []
+      ),
+      attributes: { "tuma.group.size": group.length },
+      captureStackTrace: false
+    }))
+
   yield* Queue.take(pending).pipe(
     Effect.flatMap((first) => Effect.map(Queue.takeUpTo(pending, GROUP_MAX - 1), (rest) => [first, ...rest])),
-    Effect.flatMap(runGroup),
+    Effect.flatMap(tracedGroup),
     Effect.forever,
     Effect.forkScoped
   )
@@ -408,7 +424,10 @@ export const make = Effect.gen(function*() {
   const accept = (plan: AcceptPlan): Effect.Effect<AcceptOutcome> =>
     groupable(plan)
       ? Effect.flatMap(Deferred.make<AcceptOutcome>(), (done) =>
-        Effect.zipRight(Queue.offer(pending, { plan, done }), Deferred.await(done)))
+        Effect.flatMap(
+          Effect.option(Effect.currentSpan),
+          (span) => Effect.zipRight(Queue.offer(pending, { plan, done, span }), Deferred.await(done))
+        ))
       : acceptAlone(plan)
 
   return SendStore.of({ snapshot, findIdempotency, accept })

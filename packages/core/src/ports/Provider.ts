@@ -111,6 +111,8 @@ export interface Provider {
     onOutcome: (index: number, outcome: Exit.Exit<SubmitOutcome>) => void
   ) => Effect.Effect<void>
   readonly query: (providerMessageId: string) => Effect.Effect<QueryOutcome>
+  /** Optional: whether the carrier session is bound now (metrics; absent = always available). */
+  readonly bound?: () => boolean
 }
 
 /**

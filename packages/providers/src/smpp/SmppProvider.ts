@@ -612,6 +612,7 @@ export const makeSmppProvider = (
       partCount: (sms) => partCount(sms.text, sms.encoding),
       submit: (sms) => Effect.promise(() => client.submit(sms)),
       submitMany,
-      query: (id) => Effect.promise(() => client.query(id))
+      query: (id) => Effect.promise(() => client.query(id)),
+      bound: () => client.isBound
     }
   })

@@ -14,6 +14,7 @@ import m0003 from "./0003_idempotency_json.js"
 import m0004 from "./0004_messages_insert_cost.js"
 import m0050 from "./0050_operator.js"
 import m0060 from "./0060_settings_version.js"
+import m0061 from "./0061_message_trace_context.js"
 import m0100 from "./0100_delivery.js"
 import m0110 from "./0110_dispatch_lean_writes.js"
 import m0120 from "./0120_dispatch_workers.js"
@@ -33,6 +34,7 @@ export const migrations: Record<string, Effect.Effect<unknown, unknown, SqlClien
   "0004_messages_insert_cost": m0004,
   "0050_operator": m0050,
   "0060_settings_version": m0060,
+  "0061_message_trace_context": m0061,
   "0100_delivery": m0100,
   "0110_dispatch_lean_writes": m0110,
   "0120_dispatch_workers": m0120,

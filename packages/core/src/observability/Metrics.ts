@@ -1,0 +1,154 @@
+/**
+ * Tuma's metrics, defined once with Effect's `Metric` API (the registry is process-wide). The HTTP
+ * package exports them as Prometheus text through `@effect/opentelemetry` (docs/observability.md).
+ *
+ * Label sets stay bounded: methods, route templates, statuses, channels, countries, modes, error
+ * codes, provider names and outcomes — never accounts, keys or message ids.
+ *
+ * The hot paths update through `Labelled`: one label array per distinct label set, made once and
+ * reused, so an update is a Map look-up and Effect's hook cache hit (no allocation per request).
+ * Gauges that are read from the store or from live objects (queue depths, credit, binds, process)
+ * are sampled when scraped: layers register a sampler with `registerSampler`.
+ */
+import type { MetricLabel } from "effect"
+import { Effect, Metric, MetricBoundaries } from "effect"
+import * as Label from "effect/MetricLabel"
+
+const seconds = (values: ReadonlyArray<number>) => MetricBoundaries.fromIterable(values)
+
+/** Latency buckets (seconds) for requests and submits: 1 ms … 10 s. */
+const latencyBuckets = seconds([0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10])
+/** Receipt delay buckets (seconds): 250 ms … 1 day. */
+const receiptBuckets = seconds([0.25, 0.5, 1, 2, 5, 10, 30, 60, 120, 300, 600, 1800, 3600, 7200, 21600, 86400])
+
+export const httpRequests = Metric.counter("tuma_http_requests_total", {
+  description: "HTTP requests answered, by method, route template and status.",
+  incremental: true
+})
+export const httpRequestDuration = Metric.histogram(
+  "tuma_http_request_duration_seconds",
+  latencyBuckets,
+  "Time from a request's arrival to its answer, by method and route template."
+)
+export const messagesAccepted = Metric.counter("tuma_messages_accepted_total", {
+  description: "Messages accepted (one per recipient), by channel, destination country and mode (live or sandbox).",
+  incremental: true
+})
+export const messagesRefused = Metric.counter("tuma_messages_refused_total", {
+  description: "Send requests refused, and recipients refused within a campaign, by error code.",
+  incremental: true
+})
+export const messagesFinal = Metric.counter("tuma_messages_final_total", {
+  description: "Messages that reached a final state (delivered or failed), by status and provider.",
+  incremental: true
+})
+export const dispatchQueueDepth = Metric.gauge("tuma_dispatch_queue_depth", {
+  description: "Messages waiting in the dispatch queue (queued, leased or backing off), read from the store."
+})
+export const dispatchSubmitDuration = Metric.histogram(
+  "tuma_dispatch_submit_duration_seconds",
+  latencyBuckets,
+  "Time a provider took to answer one message's submit, by provider."
+)
+export const receiptDelay = Metric.histogram(
+  "tuma_delivery_receipt_delay_seconds",
+  receiptBuckets,
+  "Time from a part's submit to its final delivery receipt, by provider."
+)
+export const providerBindUp = Metric.gauge("tuma_provider_bind_up", {
+  description: "1 when the provider's carrier session is bound (simulated providers: always 1), else 0."
+})
+export const providerCreditUnits = Metric.gauge("tuma_provider_credit_units", {
+  description: "Units of credit left with a provider for a country, read from the store."
+})
+export const webhookDeliveries = Metric.counter("tuma_webhook_deliveries_total", {
+  description: "Webhook delivery attempts, by outcome (success or failure).",
+  incremental: true
+})
+export const webhookQueueDepth = Metric.gauge("tuma_webhook_queue_depth", {
+  description: "Webhook deliveries pending (first attempt or retry), read from the store."
+})
+export const webhookEndpointsDisabled = Metric.gauge("tuma_webhook_endpoints_disabled", {
+  description: "Webhook endpoints disabled (after consecutive failures or by an operator), read from the store."
+})
+
+/** Every metric Tuma itself defines (the dashboard test checks its queries against these and more). */
+export const names: ReadonlyArray<string> = [
+  "tuma_http_requests_total",
+  "tuma_http_request_duration_seconds",
+  "tuma_messages_accepted_total",
+  "tuma_messages_refused_total",
+  "tuma_messages_final_total",
+  "tuma_dispatch_queue_depth",
+  "tuma_dispatch_submit_duration_seconds",
+  "tuma_delivery_receipt_delay_seconds",
+  "tuma_provider_bind_up",
+  "tuma_provider_credit_units",
+  "tuma_webhook_deliveries_total",
+  "tuma_webhook_queue_depth",
+  "tuma_webhook_endpoints_disabled"
+]
+
+/**
+ * A metric with a fixed list of label names; `labels(v1, v2, …)` answers the label array of those
+ * values, made on first use and cached (the label sets are bounded by construction).
+ */
+export class Labelled<In> {
+  private readonly cache = new Map<string, ReadonlyArray<MetricLabel.MetricLabel>>()
+  constructor(
+    readonly metric: Metric.Metric<any, In, any>,
+    readonly keys: ReadonlyArray<string>,
+    /** A guard against unbounded sets: past this many, new sets share one "other" set. */
+    readonly maxSets: number = 2000
+  ) {}
+  labels(...values: ReadonlyArray<string>): ReadonlyArray<MetricLabel.MetricLabel> {
+    const key = values.length === 1 ? values[0]! : values.join("\u0001")
+    let labels = this.cache.get(key)
+    if (labels === undefined) {
+      if (this.cache.size >= this.maxSets) return this.labels(...values.map(() => "other"))
+      labels = this.keys.map((k, i) => Label.make(k, values[i] ?? ""))
+      this.cache.set(key, labels)
+    }
+    return labels
+  }
+  /** Updates the metric for these label values (synchronous, for hot paths outside effects). */
+  update(value: In, ...values: ReadonlyArray<string>): void {
+    this.metric.unsafeUpdate(value, this.labels(...values))
+  }
+}
+
+export const http = {
+  requests: new Labelled(httpRequests, ["method", "route", "status"]),
+  duration: new Labelled(httpRequestDuration, ["method", "route"])
+}
+export const accepted = new Labelled(messagesAccepted, ["channel", "country", "mode"])
+export const refused = new Labelled(messagesRefused, ["error_code"])
+export const final = new Labelled(messagesFinal, ["status", "provider"])
+export const submitDuration = new Labelled(dispatchSubmitDuration, ["provider"])
+export const receiptDelaySeconds = new Labelled(receiptDelay, ["provider"])
+export const bindUp = new Labelled(providerBindUp, ["provider"])
+export const creditUnits = new Labelled(providerCreditUnits, ["provider", "country"])
+export const webhookOutcomes = new Labelled(webhookDeliveries, ["outcome"])
+
+// ---------------------------------------------------------------------------------------------
+// Scrape-time samplers
+// ---------------------------------------------------------------------------------------------
+
+const samplers = new Set<Effect.Effect<void>>()
+
+/** Registers an effect run before every scrape (removed when the scope closes). */
+export const registerSampler = (sample: Effect.Effect<void>) =>
+  Effect.acquireRelease(
+    Effect.sync(() => {
+      // a failing or slow sampler must not fail the scrape: its gauges keep their last value
+      const guarded = sample.pipe(Effect.timeout("2 seconds"), Effect.ignoreLogged)
+      samplers.add(guarded)
+      return guarded
+    }),
+    (guarded) => Effect.sync(() => samplers.delete(guarded))
+  )
+
+/** Runs every registered sampler (concurrently); called by the exporter before it collects. */
+export const sampleAll: Effect.Effect<void> = Effect.suspend(() =>
+  Effect.forEach([...samplers], (s) => s, { concurrency: "unbounded", discard: true })
+).pipe(Effect.withTracerEnabled(false))

@@ -1,0 +1,233 @@
+/**
+ * Seeing inside a running Tuma (issue 13; docs/observability.md):
+ *
+ * - **Metrics**: Effect `Metric`s (`@tuma/core/observability/Metrics` plus process/Node runtime
+ *   metrics) exported through `@effect/opentelemetry`'s metric producer to the OpenTelemetry
+ *   Prometheus exporter, served as Prometheus text at `GET /metrics` on a listener of its own
+ *   (`--metrics-port` / `TUMA_METRICS_PORT`, host `TUMA_METRICS_HOST`, default 127.0.0.1). Gauges
+ *   read from the store or live objects are sampled when scraped.
+ * - **Traces**: with `OTEL_EXPORTER_OTLP_ENDPOINT`, OpenTelemetry through `@effect/opentelemetry`
+ *   and the OTLP/HTTP exporter (batched). Without it the Effect tracer is disabled, the platform's
+ *   per-request span work is skipped and no trace context is stored: no cost.
+ * - **Logs**: `TUMA_LOG_FORMAT` / `TUMA_LOG_LEVEL` (ObservabilityLogger.ts).
+ *
+ *   layerProcess(options) — the process-wide parts, built once: exporter and listener, tracer
+ *                           provider. Answers `ObservabilityRuntime`.
+ *   layerFiber(runtime)   — what every layer build needs in its fiber: logger, level, tracer (or
+ *                           none), `TraceSettings`. Provide it to each build of the server, store
+ *                           and workers.
+ *   layer(options)        — both, for one build (tests, examples).
+ *   observeRequest        — the HTTP metrics hook of the envelope middleware.
+ */
+import * as OtelMetrics from "@effect/opentelemetry/Metrics"
+import * as OtelResource from "@effect/opentelemetry/Resource"
+import * as OtelTracer from "@effect/opentelemetry/Tracer"
+import { HttpMiddleware } from "@effect/platform"
+import type { TracerProvider } from "@opentelemetry/api"
+import { PrometheusExporter, PrometheusSerializer } from "@opentelemetry/exporter-prometheus"
+import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-http"
+import { BatchSpanProcessor } from "@opentelemetry/sdk-trace-base"
+import { NodeTracerProvider } from "@opentelemetry/sdk-trace-node"
+import * as M from "@tuma/core/observability/Metrics"
+import { TraceSettings } from "@tuma/core/observability/Tracing"
+import { Context, Effect, Layer, Runtime } from "effect"
+import { createServer } from "node:http"
+import type { AddressInfo } from "node:net"
+import type { RouteEntry } from "./Middleware.js"
+import type { LogOptions } from "./ObservabilityLogger.js"
+import * as ObservabilityLogger from "./ObservabilityLogger.js"
+import * as RuntimeMetrics from "./ObservabilityRuntime.js"
+
+export interface ObservabilityOptions {
+  readonly metrics: {
+    /** Port of the `/metrics` listener (0 picks one); undefined: no listener. */
+    readonly port: number | undefined
+    readonly host: string
+  }
+  readonly tracing: {
+    /** OTLP/HTTP base endpoint (`/v1/traces` is appended); undefined: tracing off. */
+    readonly endpoint: string | undefined
+    readonly serviceName: string
+  }
+  readonly log: LogOptions
+}
+
+const nonNegativeInt = (name: string, v: string | undefined): number | undefined => {
+  if (v === undefined || v === "") return undefined
+  const n = Number(v)
+  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new Error(`${name}: not a port number: ${v}`)
+  return n
+}
+
+/** Options from the environment (and `--metrics-port`, which wins over `TUMA_METRICS_PORT`). */
+export const optionsFromEnv = (
+  env: Record<string, string | undefined> = process.env,
+  flags: { readonly metricsPort?: string | undefined } = {}
+): ObservabilityOptions => ({
+  metrics: {
+    port: nonNegativeInt("--metrics-port", flags.metricsPort ?? env.TUMA_METRICS_PORT),
+    host: env.TUMA_METRICS_HOST || "127.0.0.1"
+  },
+  tracing: {
+    endpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT || undefined,
+    serviceName: env.OTEL_SERVICE_NAME || "tuma"
+  },
+  log: {
+    format: ObservabilityLogger.parseFormat(env.TUMA_LOG_FORMAT, process.stdout.isTTY === true),
+    level: ObservabilityLogger.parseLevel(env.TUMA_LOG_LEVEL)
+  }
+})
+
+export class ObservabilityRuntime extends Context.Tag("@tuma/http/ObservabilityRuntime")<ObservabilityRuntime, {
+  readonly options: ObservabilityOptions
+  /** `http://host:port/metrics` of the listener, when there is one. */
+  readonly metricsUrl: string | undefined
+  readonly tracerProvider: TracerProvider | undefined
+}>() {}
+
+const VERSION = "0.1.0"
+
+/** The metrics listener: `GET /metrics` runs the samplers, then collects and serialises. */
+const metricsListener = (options: ObservabilityOptions["metrics"], port: number) =>
+  Effect.gen(function*() {
+    const exporter = new PrometheusExporter({ preventServerStart: true })
+    const producer = yield* OtelMetrics.makeProducer.pipe(
+      Effect.provide(OtelResource.layer({ serviceName: "tuma", serviceVersion: VERSION }))
+    )
+    yield* OtelMetrics.registerProducer(producer, () => exporter)
+    yield* RuntimeMetrics.register
+    // no target_info series and no otel_scope_* label on every sample: plain Prometheus series
+    const serializer = new PrometheusSerializer(undefined, false, undefined, true, true)
+    const runPromise = Runtime.runPromise(yield* Effect.runtime<never>())
+    const server = createServer((req, res) => {
+      if (req.method !== "GET" || (req.url ?? "").split("?", 1)[0] !== "/metrics") {
+        res.writeHead(404, { "content-type": "text/plain" }).end("not found: GET /metrics\n")
+        return
+      }
+      runPromise(M.sampleAll).then(() => exporter.collect()).then(
+        ({ resourceMetrics }) => {
+          res.writeHead(200, { "content-type": "text/plain; version=0.0.4; charset=utf-8" })
+          res.end(serializer.serialize(resourceMetrics))
+        },
+        (error) => res.writeHead(500, { "content-type": "text/plain" }).end(`# collection failed: ${error}\n`)
+      )
+    })
+    const address = yield* Effect.acquireRelease(
+      Effect.async<AddressInfo, Error>((resume) => {
+        server.once("error", (e) => resume(Effect.fail(e)))
+        server.listen(port, options.host, () => resume(Effect.succeed(server.address() as AddressInfo)))
+      }),
+      () => Effect.async<void>((resume) => void server.close(() => resume(Effect.void)))
+    ).pipe(Effect.orDie)
+    const host = address.family === "IPv6" ? `[${address.address}]` : address.address
+    return `http://${host}:${address.port}/metrics`
+  })
+
+/** The process-wide parts: the metrics listener and the tracer provider. */
+export const layerProcess = (options: ObservabilityOptions) =>
+  Layer.scoped(
+    ObservabilityRuntime,
+    Effect.gen(function*() {
+      const metricsUrl = options.metrics.port === undefined
+        ? undefined
+        : yield* metricsListener(options.metrics, options.metrics.port)
+      let tracerProvider: NodeTracerProvider | undefined
+      if (options.tracing.endpoint !== undefined) {
+        const url = `${options.tracing.endpoint.replace(/\/+$/, "")}/v1/traces`
+        const resource = yield* OtelResource.Resource.pipe(
+          Effect.provide(OtelResource.layer({ serviceName: options.tracing.serviceName, serviceVersion: VERSION }))
+        )
+        tracerProvider = yield* Effect.acquireRelease(
+          Effect.sync(() =>
+            new NodeTracerProvider({
+              resource,
+              // db.query.text of the large set-based statements would be most of every export
+              ...(process.env.OTEL_ATTRIBUTE_VALUE_LENGTH_LIMIT || process.env.OTEL_SPAN_ATTRIBUTE_VALUE_LENGTH_LIMIT
+                ? {}
+                : { spanLimits: { attributeValueLengthLimit: 1024 } }),
+              spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter({ url }), { scheduledDelayMillis: 1000 })]
+            })
+          ),
+          (provider) =>
+            Effect.promise(() => provider.forceFlush().then(() => provider.shutdown())).pipe(
+              Effect.timeoutOption("3 seconds"),
+              Effect.ignore
+            )
+        )
+      }
+      return { options, metricsUrl, tracerProvider }
+    })
+  )
+
+const UNTRACED = new Set(["/healthz", "/readyz"])
+
+/** Logger, tracer (or none) and `TraceSettings` for a layer build. */
+export const layerFiber = (runtime: ObservabilityRuntime["Type"]) => {
+  const log = ObservabilityLogger.layer(runtime.options.log)
+  const provider = runtime.tracerProvider
+  const tracing = provider === undefined
+    ? Layer.mergeAll(
+      Layer.setTracerEnabled(false),
+      // the platform's server span would still parse the URL and redact headers per request
+      Layer.locallyScoped(HttpMiddleware.currentTracerDisabledWhen, () => true),
+      Layer.succeed(TraceSettings, { linkMessages: false })
+    )
+    : Layer.mergeAll(
+      // health checks (probes every few seconds) are not traced
+      Layer.locallyScoped(HttpMiddleware.currentTracerDisabledWhen, (request) => UNTRACED.has(request.url)),
+      OtelTracer.layer.pipe(
+        Layer.provide(Layer.succeed(OtelTracer.OtelTracerProvider, provider)),
+        Layer.provide(OtelResource.layer({ serviceName: runtime.options.tracing.serviceName, serviceVersion: VERSION }))
+      ),
+      Layer.succeed(TraceSettings, { linkMessages: true })
+    )
+  return Layer.merge(log, tracing)
+}
+
+/** Both halves for a single build: `Layer.provide(app, Observability.layer(options))`. */
+export const layer = (options: ObservabilityOptions) =>
+  Layer.unwrapEffect(Effect.map(ObservabilityRuntime, (rt) => layerFiber(rt))).pipe(
+    Layer.provideMerge(layerProcess(options))
+  )
+
+// ---------------------------------------------------------------------------------------------
+// HTTP request metrics (the envelope middleware's hook)
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * Route template of a request path (bounded): static routes by a Map look-up, parameterised ones by
+ * their patterns; anything else is "unmatched".
+ */
+export const routeResolver = (routes: ReadonlyArray<RouteEntry>) => {
+  const exact = new Map<string, string>()
+  const patterns: Array<RouteEntry> = []
+  for (const r of routes) {
+    if (r.path.includes(":")) patterns.push(r)
+    else {
+      exact.set(r.path, r.path)
+      exact.set(r.path + "/", r.path)
+    }
+  }
+  return (path: string): string => {
+    const found = exact.get(path)
+    if (found !== undefined) return found
+    for (const r of patterns) if (r.regex.test(path)) return r.path
+    return "unmatched"
+  }
+}
+
+const STATUS = new Map<number, string>()
+const statusText = (status: number) => {
+  let s = STATUS.get(status)
+  if (s === undefined) {
+    s = String(status)
+    STATUS.set(status, s)
+  }
+  return s
+}
+
+/** Counts a request and observes its duration (`started`: `performance.now()` at arrival). */
+export const observeRequest = (method: string, route: string, status: number, started: number): void => {
+  M.http.requests.update(1, method, route, statusText(status))
+  M.http.duration.update((performance.now() - started) / 1000, method, route)
+}
