@@ -39,6 +39,7 @@ import { SenderIdsLive } from "./handlers/SenderIds.js"
 import { SmsLive } from "./handlers/Sms.js"
 import { SystemLive } from "./handlers/System.js"
 import { InFlight, layerEnvelope } from "./Middleware.js"
+import * as PortalAssets from "./PortalAssets.js"
 import * as RateLimitLease from "./RateLimitLease.js"
 
 /** Paths served outside the contract (the envelope middleware knows them for 405). */
@@ -90,6 +91,7 @@ export const layerStore = (database: Database.DatabaseConfig) => {
 export const layerHttp = Layer.mergeAll(
   HttpApiScalar.layer({ path: "/docs" }),
   HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" }),
+  PortalAssets.layer,
   layerEnvelope(TumaApi, extraRoutes)
 ).pipe(
   Layer.provideMerge(ApiLive),
