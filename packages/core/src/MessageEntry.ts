@@ -3,7 +3,7 @@
  * and reading one message. `messageEntry` builds it from a `messages` row (joined with its
  * campaign name), so every use case answers the same shape.
  */
-import { Encoding } from "@tuma/domain"
+import { Encoding } from "@tuma/domain/encoding"
 import { Schema } from "effect"
 
 export const DeliveryReport = Schema.Struct({

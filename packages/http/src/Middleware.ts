@@ -56,7 +56,7 @@ export const routeTable = (api: HttpApi.HttpApi.Any, extra: ReadonlyArray<readon
 }
 
 /** Paths whose POST accepts multipart/form-data (sender-ID requests). */
-const multipartPaths = new Set(["/v1/sender-ids", "/v1/sms/sender-ids"])
+const multipartPaths = new Set(["/v1/sender-ids", "/v1/sms/sender-ids", "/portal/api/sender-ids"])
 
 const json = (status: number, body: unknown, headers?: Record<string, string>) =>
   HttpServerResponse.unsafeJson(body, headers === undefined ? { status } : { status, headers })

@@ -3,7 +3,7 @@
  * Where the spec says "not shown" the schema is open (`Schema.Unknown` entries).
  */
 import { MessageEntry as CoreMessageEntry, SentMessage } from "@tuma/core/MessageEntry"
-import { Encoding } from "@tuma/domain"
+import { Encoding } from "@tuma/domain/encoding"
 import { Schema } from "effect"
 import { successFields } from "./Envelope.js"
 

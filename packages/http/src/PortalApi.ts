@@ -1,0 +1,860 @@
+/**
+ * The customer portal's HTTP contract (issue 14): endpoints under `/portal/api/…`, signed in with a
+ * session cookie, every state change guarded by a CSRF token. Part of `TumaApi` (`Api.ts` adds it),
+ * and usable alone: the browser app builds its typed client with
+ * `HttpApiClient.make(PortalApi, { baseUrl })`.
+ *
+ * This module (and what it imports) must stay free of `node:` imports so that Vite can bundle it.
+ *
+ * Sessions and CSRF (docs/architecture.md "Portal users, sessions and CSRF"):
+ * - `tuma_portal_session` cookie (HttpOnly, SameSite=Lax, Path=/portal, Secure behind https);
+ * - every POST/PATCH/DELETE carries `X-CSRF-Token`: the session's token (from sign-in, `GET
+ *   /portal/api/session` or `GET /portal/api/session/csrf`), or before sign-in the token of the
+ *   `tuma_portal_csrf` cookie that `GET /portal/api/session/csrf` sets (double submit); a request
+ *   whose `Origin` (or `Referer`) is not the portal's own origin is refused too (403).
+ * - `PortalSession` endpoints answer 401 without a valid session; `PortalOwner` endpoints 403 for
+ *   a member.
+ */
+import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiMiddleware, HttpApiSchema, OpenApi } from "@effect/platform"
+import { Encoding } from "@tuma/domain/encoding"
+import * as D from "@tuma/domain/schemas"
+import { Context, Schema } from "effect"
+import {
+  Conflict,
+  Forbidden,
+  NotFound,
+  ServiceUnavailable,
+  successFields,
+  TooManyRequests,
+  Unauthorized,
+  Unprocessable
+} from "./Envelope.js"
+import * as Res from "./Responses.js"
+
+const all = { parseOptions: { errors: "all", onExcessProperty: "ignore" } } as const
+
+const Ts = Schema.String.annotations({ description: "ISO 8601 timestamp" })
+const NullTs = Schema.NullOr(Ts)
+const opt = <A, I, R>(s: Schema.Schema<A, I, R>) => Schema.optionalWith(s, { exact: true })
+const NumberFromQuery = Schema.NumberFromString
+
+const ok = <S extends Schema.Schema.Any>(data: S, identifier: string) =>
+  Schema.Struct({ ...successFields, data }).annotations({ identifier })
+const okList = <S extends Schema.Schema.Any>(item: S, identifier: string) =>
+  Schema.Struct({ ...successFields, data: Schema.Array(item) }).annotations({ identifier })
+export const PortalDone = ok(Schema.Struct({ ok: Schema.Literal(true) }), "PortalDone")
+
+// --- security ------------------------------------------------------------------------------
+
+/** Cookie holding the session id (HttpOnly). */
+export const SESSION_COOKIE = "tuma_portal_session"
+/** Cookie holding the pre-session CSRF token (double submit before sign-in). */
+export const CSRF_COOKIE = "tuma_portal_csrf"
+/** Header every state-changing portal request carries. */
+export const CSRF_HEADER = "x-csrf-token"
+
+export const PortalRole = Schema.Literal("owner", "member")
+export type PortalRole = typeof PortalRole.Type
+
+export const Locale = Schema.Literal("en", "sw")
+export type Locale = typeof Locale.Type
+
+/** The signed-in user of a portal request. */
+export interface PortalUserContext {
+  readonly userId: string
+  readonly accountId: string
+  readonly role: PortalRole
+  readonly sessionId: string
+  readonly email: string
+}
+
+export class CurrentPortalUser extends Context.Tag("@tuma/http/CurrentPortalUser")<
+  CurrentPortalUser,
+  PortalUserContext
+>() {}
+
+const sessionFailure = Schema.Union(Unauthorized, Forbidden)
+
+/** A signed-in user (owner or member); CSRF-checked on state changes. */
+export class PortalSession extends HttpApiMiddleware.Tag<PortalSession>()("@tuma/http/PortalSession", {
+  provides: CurrentPortalUser,
+  failure: sessionFailure
+}) {}
+
+/** A signed-in owner; CSRF-checked on state changes. Members get 403. */
+export class PortalOwner extends HttpApiMiddleware.Tag<PortalOwner>()("@tuma/http/PortalOwner", {
+  provides: CurrentPortalUser,
+  failure: sessionFailure
+}) {}
+
+/** State changes without a session (sign in, accept invitation, password reset): the pre-session
+ * CSRF token (double submit) and the Origin check. */
+export class PortalAnonymousCsrf extends HttpApiMiddleware.Tag<PortalAnonymousCsrf>()(
+  "@tuma/http/PortalAnonymousCsrf",
+  { failure: Forbidden }
+) {}
+
+// --- views ---------------------------------------------------------------------------------
+
+export const PortalUser = Schema.Struct({
+  uid: Schema.String,
+  email: Schema.String,
+  name: Schema.String,
+  role: PortalRole,
+  locale: Locale,
+  time_zone: Schema.String.annotations({ description: "IANA zone, default Africa/Dar_es_Salaam" }),
+  created_at: Ts,
+  last_sign_in_at: NullTs
+}).annotations({ identifier: "PortalUser" })
+export type PortalUser = typeof PortalUser.Type
+
+export const PortalAccount = Schema.Struct({
+  uid: Schema.String,
+  name: Schema.String,
+  email: Schema.String,
+  active: Schema.Boolean
+}).annotations({ identifier: "PortalAccount" })
+export type PortalAccount = typeof PortalAccount.Type
+
+export const SessionView = Schema.Struct({
+  user: PortalUser,
+  account: PortalAccount,
+  /** Send it as `X-CSRF-Token` on every state change of this session. */
+  csrf_token: Schema.String,
+  idle_expires_at: Ts,
+  absolute_expires_at: Ts
+}).annotations({ identifier: "PortalSessionView" })
+export type SessionView = typeof SessionView.Type
+
+export const SignInInput = Schema.Struct({
+  email: Schema.String,
+  password: Schema.String
+}).annotations({ identifier: "PortalSignIn", ...all })
+
+export const CsrfView = Schema.Struct({ csrf_token: Schema.String }).annotations({ identifier: "PortalCsrf" })
+
+export const InvitationPreview = Schema.Struct({
+  email: Schema.String,
+  account_name: Schema.String,
+  role: PortalRole,
+  expires_at: Ts
+}).annotations({ identifier: "PortalInvitationPreview" })
+
+export const AcceptInvitationInput = Schema.Struct({
+  token: Schema.String,
+  password: Schema.String,
+  name: opt(Schema.String)
+}).annotations({ identifier: "PortalAcceptInvitation", ...all })
+
+export const PasswordResetRequestInput = Schema.Struct({ email: Schema.String }).annotations({
+  identifier: "PortalPasswordResetRequest",
+  ...all
+})
+export const PasswordResetCompleteInput = Schema.Struct({ token: Schema.String, password: Schema.String })
+  .annotations({ identifier: "PortalPasswordResetComplete", ...all })
+
+// dashboard
+
+export const StatusCounts = Schema.Struct({
+  scheduled: Schema.Number,
+  queued: Schema.Number,
+  processing: Schema.Number,
+  sent: Schema.Number,
+  delivered: Schema.Number,
+  failed: Schema.Number,
+  total: Schema.Number
+}).annotations({ identifier: "PortalStatusCounts" })
+export type StatusCounts = typeof StatusCounts.Type
+
+export const Dashboard = Schema.Struct({
+  time_zone: Schema.String,
+  balances: Schema.Array(Schema.Struct({
+    country: Schema.String,
+    calling_code: Schema.NullOr(Schema.String),
+    balance: Schema.Number,
+    enabled: Schema.Boolean
+  })),
+  today: StatusCounts,
+  /** Seven days ending today (oldest first), in `time_zone`. */
+  last_7_days: Schema.Array(Schema.Struct({ date: Schema.String, counts: StatusCounts })),
+  /** Over the last 7 days: delivered / (delivered + failed); null when neither. */
+  delivery_rate: Schema.Struct({
+    delivered: Schema.Number,
+    failed: Schema.Number,
+    rate: Schema.NullOr(Schema.Number)
+  }),
+  recent_failures: Schema.Array(Schema.Struct({
+    uid: Schema.String,
+    recipient: Schema.String,
+    sender_id: Schema.String,
+    failure_reason: Schema.NullOr(Schema.String),
+    failed_at: NullTs,
+    created_at: Ts
+  }))
+}).annotations({ identifier: "PortalDashboard" })
+export type Dashboard = typeof Dashboard.Type
+
+export const DashboardQuery = Schema.Struct({
+  /** IANA time zone for "today" and the days; default the user's. */
+  tz: opt(Schema.String)
+}).annotations(all)
+
+// preview and send
+
+export const PreviewInput = Schema.Struct({
+  body: Schema.String,
+  /** Prices for this recipient's country when given. */
+  recipient: opt(Schema.String)
+}).annotations({ identifier: "PortalPreviewInput", ...all })
+
+export const PreviewView = Schema.Struct({
+  encoding: Encoding,
+  /** The text as it will be sent (GSM-7 conversions applied). */
+  text: Schema.String,
+  parts: Schema.Array(Schema.String),
+  /** Units per recipient (= segments). */
+  units: Schema.Number,
+  /** The recipient's country and wallet, when a valid recipient was given. */
+  country: Schema.NullOr(Schema.String),
+  balance: Schema.NullOr(Schema.Number),
+  sufficient: Schema.NullOr(Schema.Boolean),
+  recipient_error: Schema.NullOr(Schema.String)
+}).annotations({ identifier: "PortalPreview" })
+export type PreviewView = typeof PreviewView.Type
+
+export const WebSendInput = D.SendMessageRequest.annotations({ identifier: "PortalSendInput", ...all })
+
+const IdempotencyHeaders = Schema.Struct({
+  "idempotency-key": Schema.optionalWith(D.IdempotencyKey, { exact: true })
+}).annotations(all)
+
+// campaigns
+
+export const CampaignInput = D.BulkSendV2Request.annotations({ identifier: "PortalCampaignInput", ...all })
+
+export const CampaignPreview = Schema.Struct({
+  recipients: Schema.Number,
+  /** Recipients that would be sent (after removing invalid, opted-out and duplicate ones). */
+  sendable: Schema.Number,
+  units: Schema.Number,
+  countries: Schema.Array(Schema.Struct({
+    country: Schema.String,
+    recipients: Schema.Number,
+    units: Schema.Number,
+    balance: Schema.Number,
+    sufficient: Schema.Boolean
+  })),
+  /** Every country's wallet covers its part (bulk v2 is all-or-nothing). */
+  sufficient: Schema.Boolean,
+  /** The first recipients' personalised texts. */
+  samples: Schema.Array(Schema.Struct({
+    recipient: Schema.String,
+    text: Schema.String,
+    encoding: Encoding,
+    units: Schema.Number
+  })),
+  failures: Schema.Array(Res.CampaignFailure)
+}).annotations({ identifier: "PortalCampaignPreview" })
+export type CampaignPreview = typeof CampaignPreview.Type
+
+export const DeliveryFigures = Schema.Struct({
+  scheduled: Schema.Number,
+  queued: Schema.Number,
+  processing: Schema.Number,
+  sent: Schema.Number,
+  delivered: Schema.Number,
+  failed: Schema.Number,
+  total: Schema.Number
+}).annotations({ identifier: "PortalDeliveryFigures" })
+
+export const CampaignSummary = Schema.Struct({
+  uid: Schema.String,
+  name: Schema.String,
+  sender_id: Schema.String,
+  api_version: Schema.Literal("v1", "v2"),
+  channel: Schema.Literal("api", "web"),
+  status: Schema.String,
+  recipient_count: Schema.Number,
+  queued_count: Schema.Number,
+  failed_count: Schema.Number,
+  units: Schema.Number,
+  scheduled_at: NullTs,
+  created_at: Ts,
+  delivery: DeliveryFigures
+}).annotations({ identifier: "PortalCampaign" })
+export type CampaignSummary = typeof CampaignSummary.Type
+
+export const CampaignDetail = Schema.Struct({
+  ...CampaignSummary.fields,
+  failures: Schema.Array(Res.CampaignFailure)
+}).annotations({ identifier: "PortalCampaignDetail" })
+
+export const PageQuery = Schema.Struct({
+  page: opt(NumberFromQuery),
+  per_page: opt(NumberFromQuery)
+}).annotations(all)
+
+export const CampaignList = Schema.Struct({
+  ...successFields,
+  data: Schema.Array(CampaignSummary),
+  meta: Res.PageMeta
+}).annotations({ identifier: "PortalCampaignList" })
+
+// messages
+
+export const ListMessagesQuery = D.ListMessagesQuery.annotations(all)
+
+export const MessageList = Schema.Struct({
+  ...successFields,
+  data: Schema.Array(Res.MessageEntry),
+  meta: Res.PageMeta
+}).annotations({ identifier: "PortalMessageList" })
+
+export const WebhookAttemptView = Schema.Struct({
+  attempt: Schema.Number,
+  attempted_at: Ts,
+  outcome: Schema.Literal("success", "failure"),
+  response_status: Schema.NullOr(Schema.Number),
+  latency_ms: Schema.Number,
+  error: Schema.NullOr(Schema.String)
+}).annotations({ identifier: "PortalWebhookAttempt" })
+
+export const WebhookDeliveryView = Schema.Struct({
+  uid: Schema.String,
+  endpoint_uid: Schema.String,
+  event: Schema.String,
+  status: Schema.String,
+  message_uid: Schema.String,
+  recipient: Schema.String,
+  attempts: Schema.Number,
+  next_attempt_at: NullTs,
+  last_status: Schema.NullOr(Schema.Number),
+  last_error: Schema.NullOr(Schema.String),
+  completed_at: NullTs,
+  attempt_log: Schema.Array(WebhookAttemptView)
+}).annotations({ identifier: "PortalWebhookDelivery" })
+export type WebhookDeliveryView = typeof WebhookDeliveryView.Type
+
+export const TimelineEvent = Schema.Struct({
+  at: Ts,
+  event: Schema.Literal("created", "scheduled", "queued", "sent", "delivered", "failed", "delivery_report"),
+  detail: Schema.NullOr(Schema.String)
+}).annotations({ identifier: "PortalTimelineEvent" })
+
+export const MessageDetail = Schema.Struct({
+  message: Res.MessageEntry,
+  text: Schema.String,
+  country: Schema.String,
+  created_at: Ts,
+  timeline: Schema.Array(TimelineEvent),
+  webhooks: Schema.Array(WebhookDeliveryView)
+}).annotations({ identifier: "PortalMessageDetail" })
+export type MessageDetail = typeof MessageDetail.Type
+
+const MessagePath = Schema.Struct({ uid: Schema.String })
+
+// sender IDs
+
+export const SenderIdRequestInput = D.SenderIdRequest.annotations({ identifier: "PortalSenderIdRequest", ...all })
+
+/** The same request as multipart/form-data: file parts `documents[<requirement_uid>]` and
+ * `protection_documents[]` (what a browser's FormData sends). */
+export const SenderIdRequestMultipart = HttpApiSchema.Multipart(
+  Schema.Struct({
+    sender_id: Schema.String,
+    country_uid: Schema.optional(Schema.String),
+    sample_message: Schema.String,
+    purpose: Schema.String,
+    protection_requested: Schema.optional(Schema.Literal("true", "false", "1", "0")),
+    "documents[<requirement_uid>]": Schema.optional(
+      Schema.String.annotations({ format: "binary", description: "One file part per requirement uid" })
+    ),
+    "protection_documents[]": Schema.optional(
+      Schema.String.annotations({ format: "binary", description: "One or more protection documents" })
+    )
+  }).annotations({ identifier: "PortalSenderIdRequestMultipart" })
+)
+
+// API keys
+
+export const ApiKeyView = Schema.Struct({
+  uid: Schema.String,
+  name: Schema.String,
+  prefix: Schema.String,
+  mode: Schema.Literal("live", "test"),
+  status: Schema.Literal("active", "revoked", "expired"),
+  scopes: Schema.Array(Schema.String),
+  allowed_ips: Schema.Array(Schema.String),
+  expires_at: NullTs,
+  revoked_at: NullTs,
+  last_used_at: NullTs,
+  created_at: Ts
+}).annotations({ identifier: "PortalApiKey" })
+export type ApiKeyView = typeof ApiKeyView.Type
+
+export const CreateApiKeyInput = Schema.Struct({
+  name: Schema.String,
+  /** `live` sends and charges; `test` is the sandbox. */
+  mode: Schema.Literal("live", "test"),
+  /** Default: every scope. */
+  scopes: opt(Schema.Array(Schema.String)),
+  /** IPs or CIDRs; empty = any address. */
+  allowed_ips: opt(Schema.Array(Schema.String)),
+  /** Future ISO 8601 date-time; absent or null = never. */
+  expires_at: opt(Schema.NullOr(Schema.String))
+}).annotations({ identifier: "PortalCreateApiKey", ...all })
+
+export const CreatedApiKey = Schema.Struct({
+  /** The full key: shown once, never stored. */
+  key: Schema.String,
+  api_key: ApiKeyView
+}).annotations({ identifier: "PortalCreatedApiKey" })
+
+const KeyPath = Schema.Struct({ key_uid: Schema.String })
+
+// webhooks
+
+export const WebhookEndpointView = Schema.Struct({
+  uid: Schema.String,
+  api_key_uid: Schema.String,
+  url: Schema.String,
+  enabled: Schema.Boolean,
+  consecutive_failures: Schema.Number,
+  disabled_at: NullTs,
+  disabled_reason: Schema.NullOr(Schema.String),
+  created_at: Ts,
+  updated_at: Ts
+}).annotations({ identifier: "PortalWebhookEndpoint" })
+export type WebhookEndpointView = typeof WebhookEndpointView.Type
+
+export const WebhookWithSecret = Schema.Struct({
+  endpoint: WebhookEndpointView,
+  /** Shown once, at creation and regeneration. */
+  secret: Schema.String
+}).annotations({ identifier: "PortalWebhookWithSecret" })
+
+export const CreateWebhookInput = Schema.Struct({
+  api_key_uid: Schema.String,
+  url: Schema.String
+}).annotations({ identifier: "PortalCreateWebhook", ...all })
+
+export const WebhookTestResult = Schema.Struct({
+  /** The receiver answered 2xx. */
+  ok: Schema.Boolean,
+  response_status: Schema.NullOr(Schema.Number),
+  latency_ms: Schema.Number,
+  error: Schema.NullOr(Schema.String),
+  /** The exact signed body posted (event `webhook.test`). */
+  body: Schema.String
+}).annotations({ identifier: "PortalWebhookTestResult" })
+
+const WebhookPath = Schema.Struct({ webhook_uid: Schema.String })
+
+// balance
+
+export const WalletView = Schema.Struct({
+  wallet_uid: Schema.String,
+  country: Schema.String,
+  calling_code: Schema.String,
+  balance: Schema.Number,
+  enabled: Schema.Boolean
+}).annotations({ identifier: "PortalWallet" })
+
+export const LedgerEntryView = Schema.Struct({
+  id: Schema.String,
+  wallet_uid: Schema.String,
+  country: Schema.String,
+  kind: Schema.Literal("purchase", "debit", "refund", "adjustment"),
+  units: Schema.Number,
+  balance_after: Schema.Number,
+  amount: Schema.NullOr(Schema.String),
+  currency: Schema.NullOr(Schema.String),
+  message_uid: Schema.NullOr(Schema.String),
+  campaign_uid: Schema.NullOr(Schema.String),
+  reference: Schema.NullOr(Schema.String),
+  created_at: Ts
+}).annotations({ identifier: "PortalLedgerEntry" })
+
+export const LedgerQuery = Schema.Struct({
+  country: opt(Schema.String),
+  kind: opt(Schema.Literal("purchase", "debit", "refund", "adjustment")),
+  limit: opt(NumberFromQuery)
+}).annotations(all)
+
+// profile and team
+
+export const UpdateProfileInput = Schema.Struct({
+  name: opt(Schema.String),
+  locale: opt(Locale),
+  time_zone: opt(Schema.String)
+}).annotations({ identifier: "PortalUpdateProfile", ...all })
+
+export const ChangePasswordInput = Schema.Struct({
+  current_password: Schema.String,
+  new_password: Schema.String
+}).annotations({ identifier: "PortalChangePassword", ...all })
+
+export const ProfileView = Schema.Struct({
+  user: PortalUser,
+  account: Res.Profile
+}).annotations({ identifier: "PortalProfile" })
+
+export const InvitationView = Schema.Struct({
+  uid: Schema.String,
+  email: Schema.String,
+  role: PortalRole,
+  invited_by: Schema.NullOr(Schema.String),
+  created_at: Ts,
+  expires_at: Ts,
+  accepted_at: NullTs
+}).annotations({ identifier: "PortalInvitation" })
+
+export const TeamView = Schema.Struct({
+  members: Schema.Array(PortalUser),
+  invitations: Schema.Array(InvitationView)
+}).annotations({ identifier: "PortalTeam" })
+
+export const InviteInput = Schema.Struct({
+  email: Schema.String,
+  role: PortalRole
+}).annotations({ identifier: "PortalInvite", ...all })
+
+export const ChangeRoleInput = Schema.Struct({ role: PortalRole }).annotations({
+  identifier: "PortalChangeRole",
+  ...all
+})
+
+const UserPath = Schema.Struct({ user_uid: Schema.String })
+const InvitationPath = Schema.Struct({ invitation_uid: Schema.String })
+
+// --- groups --------------------------------------------------------------------------------
+
+const group = <const Name extends string>(name: Name, title: string) =>
+  HttpApiGroup.make(name)
+    .addError(Unprocessable)
+    .addError(NotFound)
+    .addError(Conflict)
+    .annotate(OpenApi.Title, title)
+
+export class PortalSessionGroup extends group("portalSession", "Portal: session")
+  .add(
+    HttpApiEndpoint.get("csrf", "/session/csrf")
+      .addSuccess(ok(CsrfView, "PortalCsrfResponse"))
+      .annotate(
+        OpenApi.Description,
+        "The token to send as X-CSRF-Token: the session's when signed in, else a pre-session token " +
+          "(also set as the tuma_portal_csrf cookie) for sign-in, invitations and password reset."
+      )
+  )
+  .add(
+    HttpApiEndpoint.post("signIn", "/session")
+      .setPayload(SignInInput)
+      .addSuccess(ok(SessionView, "PortalSessionResponse"))
+      .addError(Unauthorized)
+      .addError(TooManyRequests)
+      .middleware(PortalAnonymousCsrf)
+      .annotate(OpenApi.Description, "A new session id on every sign-in (any earlier session cookie is ended).")
+  )
+  .add(
+    HttpApiEndpoint.get("me", "/session")
+      .addSuccess(ok(SessionView, "PortalSessionResponse"))
+      .middleware(PortalSession)
+  )
+  .add(
+    HttpApiEndpoint.del("signOut", "/session")
+      .addSuccess(PortalDone)
+      .middleware(PortalSession)
+  )
+  .add(
+    HttpApiEndpoint.post("signOutEverywhere", "/session/sign-out-everywhere")
+      .addSuccess(PortalDone)
+      .middleware(PortalSession)
+      .annotate(OpenApi.Description, "Ends every session of this user, this one included.")
+  )
+  .add(
+    HttpApiEndpoint.get("getInvitation", "/invitations/:token")
+      .setPath(Schema.Struct({ token: Schema.String }))
+      .addSuccess(ok(InvitationPreview, "PortalInvitationPreviewResponse"))
+  )
+  .add(
+    HttpApiEndpoint.post("acceptInvitation", "/invitations/accept")
+      .setPayload(AcceptInvitationInput)
+      .addSuccess(ok(SessionView, "PortalSessionResponse"))
+      .middleware(PortalAnonymousCsrf)
+      .annotate(OpenApi.Description, "Creates the user with this password and signs in.")
+  )
+  .add(
+    HttpApiEndpoint.post("requestPasswordReset", "/password-reset")
+      .setPayload(PasswordResetRequestInput)
+      .addSuccess(PortalDone, { status: 202 })
+      .addError(TooManyRequests)
+      .middleware(PortalAnonymousCsrf)
+      .annotate(OpenApi.Description, "Always 202 (whether the address is known is not told); mails a link.")
+  )
+  .add(
+    HttpApiEndpoint.post("completePasswordReset", "/password-reset/complete")
+      .setPayload(PasswordResetCompleteInput)
+      .addSuccess(PortalDone)
+      .middleware(PortalAnonymousCsrf)
+      .annotate(OpenApi.Description, "Sets the password and ends every session of the user.")
+  )
+{}
+
+export class PortalDashboardGroup extends group("portalDashboard", "Portal: dashboard, preview and send")
+  .add(
+    HttpApiEndpoint.get("dashboard", "/dashboard")
+      .setUrlParams(DashboardQuery)
+      .addSuccess(ok(Dashboard, "PortalDashboardResponse"))
+      .middleware(PortalSession)
+  )
+  .add(
+    HttpApiEndpoint.post("preview", "/preview")
+      .setPayload(PreviewInput)
+      .addSuccess(ok(PreviewView, "PortalPreviewResponse"))
+      .middleware(PortalSession)
+      .annotate(OpenApi.Description, "Encoding, segments, changed characters and cost of a text; sends nothing.")
+  )
+  .add(
+    HttpApiEndpoint.post("sendSms", "/sms")
+      .setPayload(WebSendInput)
+      .setHeaders(IdempotencyHeaders)
+      .addSuccess(Res.SendSingleResponse, { status: 202 })
+      .addError(TooManyRequests)
+      .addError(ServiceUnavailable)
+      .middleware(PortalSession)
+      .annotate(OpenApi.Description, "One SMS with channel `web`: the API's rules (routing, sender ID, wallet, spam).")
+  )
+{}
+
+export class PortalCampaignsGroup extends group("portalCampaigns", "Portal: campaigns")
+  .add(
+    HttpApiEndpoint.post("previewCampaign", "/campaigns/preview")
+      .setPayload(CampaignInput)
+      .addSuccess(ok(CampaignPreview, "PortalCampaignPreviewResponse"))
+      .middleware(PortalSession)
+  )
+  .add(
+    HttpApiEndpoint.post("createCampaign", "/campaigns")
+      .setPayload(CampaignInput)
+      .setHeaders(IdempotencyHeaders)
+      .addSuccess(Res.BulkV2Response, { status: 202 })
+      .addError(ServiceUnavailable)
+      .middleware(PortalSession)
+      .annotate(OpenApi.Description, "Bulk v2 with channel `web`; `scheduled_at` schedules it.")
+  )
+  .add(
+    HttpApiEndpoint.get("listCampaigns", "/campaigns")
+      .setUrlParams(PageQuery)
+      .addSuccess(CampaignList)
+      .middleware(PortalSession)
+  )
+  .add(
+    HttpApiEndpoint.get("getCampaign", "/campaigns/:campaign_uid")
+      .setPath(Schema.Struct({ campaign_uid: Schema.String }))
+      .addSuccess(ok(CampaignDetail, "PortalCampaignDetailResponse"))
+      .middleware(PortalSession)
+  )
+{}
+
+export class PortalMessagesGroup extends group("portalMessages", "Portal: messages")
+  .add(
+    HttpApiEndpoint.get("listMessages", "/messages")
+      .setUrlParams(ListMessagesQuery)
+      .addSuccess(MessageList)
+      .middleware(PortalSession)
+  )
+  .add(
+    HttpApiEndpoint.get("exportMessages", "/messages/export.csv")
+      .setUrlParams(ListMessagesQuery)
+      .addSuccess(HttpApiSchema.Text({ contentType: "text/csv" }))
+      .middleware(PortalSession)
+      .annotate(OpenApi.Description, "The filtered messages (newest first, up to 10,000) as CSV.")
+  )
+  .add(
+    HttpApiEndpoint.get("getMessage", "/messages/:uid")
+      .setPath(MessagePath)
+      .addSuccess(ok(MessageDetail, "PortalMessageDetailResponse"))
+      .middleware(PortalSession)
+  )
+{}
+
+export class PortalSenderIdsGroup extends group("portalSenderIds", "Portal: sender IDs")
+  .add(
+    HttpApiEndpoint.get("listSenderIds", "/sender-ids")
+      .addSuccess(okList(Res.SenderIdRecord, "PortalSenderIdList"))
+      .middleware(PortalSession)
+  )
+  .add(
+    HttpApiEndpoint.get("requirements", "/sender-ids/requirements")
+      .addSuccess(ok(Res.SenderIdRequirements, "PortalRequirementsResponse"))
+      .middleware(PortalSession)
+  )
+  .add(
+    HttpApiEndpoint.post("requestSenderId", "/sender-ids")
+      .setPayload(Schema.Union(SenderIdRequestInput, SenderIdRequestMultipart))
+      .addSuccess(Res.SenderIdCreatedResponse, { status: 201 })
+      .middleware(PortalOwner)
+      .annotate(
+        OpenApi.Description,
+        "multipart/form-data with file parts `documents[<requirement_uid>]` and `protection_documents[]`, or JSON " +
+          "with base64 documents, exactly as POST /v1/sender-ids."
+      )
+  )
+{}
+
+export class PortalKeysGroup extends group("portalKeys", "Portal: API keys and webhooks")
+  .add(
+    HttpApiEndpoint.get("listApiKeys", "/api-keys")
+      .addSuccess(okList(ApiKeyView, "PortalApiKeyList"))
+      .middleware(PortalSession)
+  )
+  .add(
+    HttpApiEndpoint.post("createApiKey", "/api-keys")
+      .setPayload(CreateApiKeyInput)
+      .addSuccess(ok(CreatedApiKey, "PortalCreatedApiKeyResponse"), { status: 201 })
+      .middleware(PortalOwner)
+      .annotate(OpenApi.Description, "The full key is in this answer only.")
+  )
+  .add(
+    HttpApiEndpoint.post("revokeApiKey", "/api-keys/:key_uid/revoke")
+      .setPath(KeyPath)
+      .addSuccess(ok(ApiKeyView, "PortalApiKeyResponse"))
+      .middleware(PortalOwner)
+  )
+  .add(
+    HttpApiEndpoint.get("listWebhooks", "/webhooks")
+      .addSuccess(okList(WebhookEndpointView, "PortalWebhookList"))
+      .middleware(PortalSession)
+  )
+  .add(
+    HttpApiEndpoint.post("createWebhook", "/webhooks")
+      .setPayload(CreateWebhookInput)
+      .addSuccess(ok(WebhookWithSecret, "PortalWebhookWithSecretResponse"), { status: 201 })
+      .middleware(PortalOwner)
+      .annotate(OpenApi.Description, "One endpoint per API key; the secret is in this answer only.")
+  )
+  .add(
+    HttpApiEndpoint.post("regenerateWebhookSecret", "/webhooks/:webhook_uid/secret")
+      .setPath(WebhookPath)
+      .addSuccess(ok(WebhookWithSecret, "PortalWebhookWithSecretResponse"))
+      .middleware(PortalOwner)
+  )
+  .add(
+    HttpApiEndpoint.post("enableWebhook", "/webhooks/:webhook_uid/enable")
+      .setPath(WebhookPath)
+      .addSuccess(ok(WebhookEndpointView, "PortalWebhookResponse"))
+      .middleware(PortalOwner)
+  )
+  .add(
+    HttpApiEndpoint.post("disableWebhook", "/webhooks/:webhook_uid/disable")
+      .setPath(WebhookPath)
+      .addSuccess(ok(WebhookEndpointView, "PortalWebhookResponse"))
+      .middleware(PortalOwner)
+  )
+  .add(
+    HttpApiEndpoint.get("listWebhookDeliveries", "/webhooks/:webhook_uid/deliveries")
+      .setPath(WebhookPath)
+      .setUrlParams(Schema.Struct({ limit: opt(NumberFromQuery) }).annotations(all))
+      .addSuccess(okList(WebhookDeliveryView, "PortalWebhookDeliveryList"))
+      .middleware(PortalSession)
+      .annotate(OpenApi.Description, "Newest first, each with its attempts.")
+  )
+  .add(
+    HttpApiEndpoint.post("testWebhook", "/webhooks/:webhook_uid/test")
+      .setPath(WebhookPath)
+      .addSuccess(ok(WebhookTestResult, "PortalWebhookTestResponse"))
+      .middleware(PortalOwner)
+      .annotate(OpenApi.Description, "Posts a signed `webhook.test` event now and answers what the receiver said.")
+  )
+{}
+
+export class PortalAccountGroup extends group("portalAccount", "Portal: balance, profile and team")
+  .add(
+    HttpApiEndpoint.get("wallets", "/wallets")
+      .addSuccess(okList(WalletView, "PortalWalletList"))
+      .middleware(PortalSession)
+  )
+  .add(
+    HttpApiEndpoint.get("ledger", "/ledger")
+      .setUrlParams(LedgerQuery)
+      .addSuccess(okList(LedgerEntryView, "PortalLedger"))
+      .middleware(PortalSession)
+      .annotate(OpenApi.Description, "Newest first; `kind=purchase` lists the purchases.")
+  )
+  .add(
+    HttpApiEndpoint.get("purchases", "/purchases")
+      .addSuccess(okList(LedgerEntryView, "PortalPurchases"))
+      .middleware(PortalSession)
+  )
+  .add(
+    HttpApiEndpoint.get("profile", "/profile")
+      .addSuccess(ok(ProfileView, "PortalProfileResponse"))
+      .middleware(PortalSession)
+  )
+  .add(
+    HttpApiEndpoint.patch("updateProfile", "/profile")
+      .setPayload(UpdateProfileInput)
+      .addSuccess(ok(PortalUser, "PortalUserResponse"))
+      .middleware(PortalSession)
+  )
+  .add(
+    HttpApiEndpoint.post("changePassword", "/profile/password")
+      .setPayload(ChangePasswordInput)
+      .addSuccess(PortalDone)
+      .middleware(PortalSession)
+      .annotate(OpenApi.Description, "Ends the user's other sessions.")
+  )
+  .add(
+    HttpApiEndpoint.get("team", "/team")
+      .addSuccess(ok(TeamView, "PortalTeamResponse"))
+      .middleware(PortalSession)
+  )
+  .add(
+    HttpApiEndpoint.post("invite", "/team/invitations")
+      .setPayload(InviteInput)
+      .addSuccess(ok(InvitationView, "PortalInvitationResponse"), { status: 201 })
+      .middleware(PortalOwner)
+      .annotate(OpenApi.Description, "E-mails an invitation link (valid 7 days).")
+  )
+  .add(
+    HttpApiEndpoint.del("revokeInvitation", "/team/invitations/:invitation_uid")
+      .setPath(InvitationPath)
+      .addSuccess(PortalDone)
+      .middleware(PortalOwner)
+  )
+  .add(
+    HttpApiEndpoint.patch("changeRole", "/team/members/:user_uid")
+      .setPath(UserPath)
+      .setPayload(ChangeRoleInput)
+      .addSuccess(ok(PortalUser, "PortalUserResponse"))
+      .middleware(PortalOwner)
+      .annotate(OpenApi.Description, "An account keeps at least one owner.")
+  )
+  .add(
+    HttpApiEndpoint.del("removeMember", "/team/members/:user_uid")
+      .setPath(UserPath)
+      .addSuccess(PortalDone)
+      .middleware(PortalOwner)
+      .annotate(OpenApi.Description, "Ends the user's sessions; an account keeps at least one owner.")
+  )
+{}
+
+const base = HttpApi.make("portal")
+// the envelope middleware answers decode errors as 422 envelopes (see Api.ts)
+;(base as any).errorSchema = Schema.Never
+
+/** The portal API alone (the browser app's typed client is built from it). */
+export class PortalApi extends base
+  .add(PortalSessionGroup)
+  .add(PortalDashboardGroup)
+  .add(PortalCampaignsGroup)
+  .add(PortalMessagesGroup)
+  .add(PortalSenderIdsGroup)
+  .add(PortalKeysGroup)
+  .add(PortalAccountGroup)
+  .addError(Unauthorized)
+  .addError(Forbidden)
+  .addError(NotFound)
+  .addError(TooManyRequests)
+  .prefix("/portal/api")
+{}
