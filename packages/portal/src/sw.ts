@@ -1,0 +1,1 @@
+export const sw: Readonly<Record<string, string>> = {}
