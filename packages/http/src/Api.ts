@@ -17,6 +17,7 @@ import {
   Unprocessable,
   UnsupportedMediaType
 } from "./Envelope.js"
+import { PortalApi } from "./PortalApi.js"
 import * as Req from "./Requests.js"
 import * as Res from "./Responses.js"
 import {
@@ -196,6 +197,7 @@ export class TumaApi extends base
   .add(SenderIdsGroup)
   .add(SystemGroup)
   .addHttpApi(AdminApi)
+  .addHttpApi(PortalApi)
   .addError(BadRequest)
   .addError(NotFound)
   .addError(MethodNotAllowed)

@@ -64,8 +64,10 @@ export interface PortalUserContext {
   readonly userId: string
   readonly accountId: string
   readonly role: PortalRole
+  /** SHA-256 of the session id (the stored key). */
   readonly sessionId: string
   readonly email: string
+  readonly timeZone: string
 }
 
 export class CurrentPortalUser extends Context.Tag("@tuma/http/CurrentPortalUser")<

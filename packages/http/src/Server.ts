@@ -39,6 +39,7 @@ import { SenderIdsLive } from "./handlers/SenderIds.js"
 import { SmsLive } from "./handlers/Sms.js"
 import { SystemLive } from "./handlers/System.js"
 import { InFlight, layerEnvelope } from "./Middleware.js"
+import * as Portal from "./portal/Portal.js"
 import * as PortalAssets from "./PortalAssets.js"
 import * as RateLimitLease from "./RateLimitLease.js"
 
@@ -46,7 +47,7 @@ import * as RateLimitLease from "./RateLimitLease.js"
 export const extraRoutes: ReadonlyArray<readonly [string, string]> = [["GET", "/openapi.json"], ["GET", "/docs"]]
 
 export const ApiLive = HttpApiBuilder.api(TumaApi).pipe(
-  Layer.provide([SmsLive, SenderIdsLive, SystemLive, AdminLive])
+  Layer.provide([SmsLive, SenderIdsLive, SystemLive, AdminLive, Portal.layerHandlers])
 )
 
 export interface StartOptions {
@@ -58,10 +59,12 @@ export interface StartOptions {
   readonly workers?: boolean | undefined
   /** An already built store (`layerStore`), e.g. seeded before the workers start. */
   readonly store?: Layer.Layer<Layer.Layer.Success<ReturnType<typeof layerStore>>> | undefined
+  /** Portal settings and mailer (default: from the environment). */
+  readonly portal?: Portal.PortalOptions | undefined
 }
 
 /** The store and the use cases over it. */
-export const layerStore = (database: Database.DatabaseConfig) => {
+export const layerStore = (database: Database.DatabaseConfig, portal: Portal.PortalOptions = {}) => {
   const sql = Database.layer(database).pipe(Layer.orDie)
   // PostgreSQL: the shared SQL store behind per-process token leases; PGlite lives in one process,
   // so an in-process limiter is exact there
@@ -83,7 +86,8 @@ export const layerStore = (database: Database.DatabaseConfig) => {
     layerWebhookAdmin.pipe(
       Layer.provide(WebhookStoreSql.layer),
       Layer.provide(Layer.sync(WebhookConfig, () => settingsFromEnv()))
-    )
+    ),
+    Portal.layerServices(portal)
   ).pipe(Layer.provideMerge(Ids.layer), Layer.provideMerge(sql))
 }
 
@@ -96,7 +100,8 @@ export const layerHttp = Layer.mergeAll(
 ).pipe(
   Layer.provideMerge(ApiLive),
   Layer.provide(Auth.layer),
-  Layer.provide(layerAdminAuth)
+  Layer.provide(layerAdminAuth),
+  Layer.provide(Portal.layerHttp)
 )
 
 export const layer = (options: StartOptions) => {
@@ -112,7 +117,7 @@ export const layer = (options: StartOptions) => {
     Layer.provide(layerHttp),
     Layer.provideMerge(node),
     Layer.provideMerge(Auth.AuthCache.layer),
-    Layer.provideMerge(options.store ?? layerStore(options.database)),
+    Layer.provideMerge(options.store ?? layerStore(options.database, options.portal)),
     Layer.provideMerge(config)
   )
 }

@@ -28,7 +28,7 @@ const bool = (v: string | undefined): boolean | null | undefined =>
   v === undefined || v === "" ? undefined : v === "true" || v === "1" || v === "on"
 
 /** A multipart body as core's request input (documents as bytes; error paths in multipart terms). */
-const fromMultipart = (persisted: Multipart.Persisted) =>
+export const fromMultipart = (persisted: Multipart.Persisted) =>
   Effect.gen(function*() {
     const field = (name: string) => {
       const v = persisted[name]

@@ -1,6 +1,6 @@
 /**
  * The migration registry: every migration of the schema, keyed `NNNN_name` (the @effect/sql
- * Migrator's `fromRecord` format). Ranges: 0001–0099 store, 0100–0199 delivery, 0200–0299 webhooks.
+ * Migrator's `fromRecord` format). Ranges: 0001–0099 store, 0100–0199 delivery, 0200–0299 webhooks, 0400–0499 portal.
  *
  * To add one: create `NNNN_name.ts` in this folder with a default export
  * `Effect<unknown, unknown, SqlClient>` and add one line below. SQL must run on PostgreSQL 15 and on
@@ -19,6 +19,7 @@ import m0200 from "./0200_webhooks.js"
 import m0201 from "./0201_webhook_direct_deliveries.js"
 import m0202 from "./0202_webhook_lean_indexes.js"
 import m0300 from "./0300_rate_limits.js"
+import m0400 from "./0400_portal.js"
 
 export const migrations: Record<string, Effect.Effect<unknown, unknown, SqlClient.SqlClient>> = {
   "0001_schema": m0001,
@@ -31,5 +32,6 @@ export const migrations: Record<string, Effect.Effect<unknown, unknown, SqlClien
   "0200_webhooks": m0200,
   "0201_webhook_direct_deliveries": m0201,
   "0202_webhook_lean_indexes": m0202,
-  "0300_rate_limits": m0300
+  "0300_rate_limits": m0300,
+  "0400_portal": m0400
 }

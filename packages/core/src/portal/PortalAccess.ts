@@ -1,0 +1,515 @@
+/**
+ * Who may use the portal and how (issue 14): account users with e-mail and password, sessions,
+ * lockout, invitations, password resets, the team and the profile. Pure rules over the
+ * `PortalStore` port, the `Mailer` port and the `Clock`:
+ *
+ * - sign-in: a locked e-mail or client address is refused before the password is checked; a
+ *   failure counts against both; `lockoutThreshold` failures in `lockoutWindowMs` lock the e-mail
+ *   for `lockoutMs`. An unknown e-mail costs the same scrypt time as a wrong password and answers
+ *   the same message. Success clears the e-mail's failures and makes a NEW session (random id,
+ *   only its SHA-256 stored); any session the client presented is ended (no fixation).
+ * - a session ends `sessionIdleMs` after its last use or `sessionAbsoluteMs` after sign-in.
+ * - invitations and resets are single-use random tokens (only the SHA-256 stored) mailed as links;
+ *   completing a reset ends every session of the user.
+ * - an account keeps at least one owner.
+ */
+import type { ValidationFailed } from "@tuma/domain/errors"
+import { ResourceConflict, ResourceNotFound } from "@tuma/domain/errors"
+import { validationFailed } from "@tuma/domain/validation"
+import { Clock, Context, Effect, Layer, Schema } from "effect"
+import { createHash, randomBytes } from "node:crypto"
+import { Ids } from "../ports/Ids.js"
+import { Mailer } from "../webhooks/ports.js"
+import { DUMMY_HASH, hashPassword, passwordProblem, verifyPassword } from "./Passwords.js"
+import { PortalConfig } from "./PortalConfig.js"
+import type { AccountSummaryRow, Role, SessionRow, TokenRow, UserPatch, UserRow } from "./PortalStore.js"
+import { PortalStore } from "./PortalStore.js"
+
+// --- errors ----------------------------------------------------------------------------------
+
+export class InvalidCredentials extends Schema.TaggedError<InvalidCredentials>()("InvalidCredentials", {
+  message: Schema.String
+}) {
+  readonly error_code = "INVALID_CREDENTIALS" as const
+}
+
+export class LoginLocked extends Schema.TaggedError<LoginLocked>()("LoginLocked", {
+  message: Schema.String,
+  retry_after_seconds: Schema.Number
+}) {
+  readonly error_code = "LOGIN_LOCKED" as const
+}
+
+// --- shapes ----------------------------------------------------------------------------------
+
+export interface SignedIn {
+  /** The raw session id: goes into the cookie, never stored. */
+  readonly sessionId: string
+  readonly session: SessionRow
+  readonly user: UserRow
+  readonly account: AccountSummaryRow
+}
+
+export interface Authenticated {
+  readonly session: SessionRow
+  readonly user: UserRow
+}
+
+export interface ClientInfo {
+  readonly ip: string | null
+  readonly userAgent: string | null
+}
+
+export const randomToken = (): string => randomBytes(32).toString("base64url")
+export const sha256 = (s: string): string => createHash("sha256").update(s).digest("base64url")
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
+const normalizeEmail = (email: string) => email.trim().toLowerCase()
+
+const emailProblem = (email: string) =>
+  EMAIL.test(email.trim()) && email.length <= 254 ? undefined : "The email must be a valid email address."
+
+/** IANA zone names the runtime knows. */
+export const isTimeZone = (tz: string): boolean => {
+  try {
+    new Intl.DateTimeFormat("en", { timeZone: tz })
+    return tz.length > 0 && tz.length <= 64
+  } catch {
+    return false
+  }
+}
+
+export const invitationLink = (base: string, token: string) =>
+  `${base.replace(/\/+$/, "")}/portal/accept-invitation?token=${encodeURIComponent(token)}`
+export const resetLink = (base: string, token: string) =>
+  `${base.replace(/\/+$/, "")}/portal/reset-password?token=${encodeURIComponent(token)}`
+
+// --- the service -----------------------------------------------------------------------------
+
+export class PortalAccess extends Context.Tag("@tuma/core/PortalAccess")<PortalAccess, {
+  readonly signIn: (input: {
+    readonly email: string
+    readonly password: string
+    readonly presentedSessionId: string | undefined
+    readonly client: ClientInfo
+  }) => Effect.Effect<SignedIn, InvalidCredentials | LoginLocked>
+  /** The live session of a raw session id (refreshing its idle expiry), or undefined. */
+  readonly authenticate: (sessionId: string) => Effect.Effect<Authenticated | undefined>
+  readonly account: (accountId: string) => Effect.Effect<AccountSummaryRow>
+  readonly signOut: (sessionIdHash: string) => Effect.Effect<void>
+  readonly signOutEverywhere: (userId: string) => Effect.Effect<void>
+  readonly expiresAt: (session: SessionRow) => { readonly idle: Date; readonly absolute: Date }
+
+  readonly invite: (input: {
+    readonly accountId: string
+    readonly email: string
+    readonly role: Role
+    readonly invitedBy: string | null
+    readonly linkBase: string
+  }) => Effect.Effect<{ readonly invitation: TokenRow; readonly link: string }, ValidationFailed | ResourceConflict>
+  readonly invitation: (token: string) => Effect.Effect<
+    { readonly invitation: TokenRow; readonly account: AccountSummaryRow },
+    ResourceNotFound
+  >
+  readonly acceptInvitation: (input: {
+    readonly token: string
+    readonly password: string
+    readonly name: string | undefined
+    readonly presentedSessionId: string | undefined
+    readonly client: ClientInfo
+  }) => Effect.Effect<SignedIn, ValidationFailed | ResourceNotFound | ResourceConflict>
+  readonly revokeInvitation: (accountId: string, invitationId: string) => Effect.Effect<void, ResourceNotFound>
+  readonly pendingInvitations: (accountId: string) => Effect.Effect<ReadonlyArray<TokenRow>>
+
+  readonly requestPasswordReset: (email: string, linkBase: string) => Effect.Effect<void>
+  readonly completePasswordReset: (token: string, password: string) => Effect.Effect<
+    void,
+    ValidationFailed | ResourceNotFound
+  >
+
+  readonly members: (accountId: string) => Effect.Effect<ReadonlyArray<UserRow>>
+  readonly changeRole: (accountId: string, userId: string, role: Role) => Effect.Effect<
+    UserRow,
+    ResourceNotFound | ResourceConflict
+  >
+  readonly removeMember: (accountId: string, userId: string) => Effect.Effect<void, ResourceNotFound | ResourceConflict>
+  readonly updateProfile: (accountId: string, userId: string, patch: UserPatch) => Effect.Effect<
+    UserRow,
+    ValidationFailed | ResourceNotFound
+  >
+  readonly changePassword: (input: {
+    readonly accountId: string
+    readonly userId: string
+    readonly currentPassword: string
+    readonly newPassword: string
+    readonly keepSession: string
+  }) => Effect.Effect<void, ValidationFailed | ResourceNotFound>
+  /** A user with this password (demo seeding, tests); answers the existing user if the e-mail is taken. */
+  readonly ensureUser: (input: {
+    readonly accountId: string
+    readonly email: string
+    readonly password: string
+    readonly role: Role
+    readonly name?: string | undefined
+  }) => Effect.Effect<UserRow, ValidationFailed>
+}>() {}
+
+export const makePortalAccess = Effect.gen(function*() {
+  const store = yield* PortalStore
+  const ids = yield* Ids
+  const mailer = yield* Mailer
+  const config = yield* PortalConfig
+  const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
+
+  const notFound = (resource: string, id: string, message: string) => new ResourceNotFound({ message, resource, id })
+
+  const lockedError = (until: Date, at: Date) =>
+    new LoginLocked({
+      message: "Too many failed sign-ins. Try again later or reset your password.",
+      retry_after_seconds: Math.max(1, Math.ceil((until.getTime() - at.getTime()) / 1000))
+    })
+
+  const newSession = (user: UserRow, presented: string | undefined, client: ClientInfo) =>
+    Effect.gen(function*() {
+      const t = yield* now
+      // no fixation: whatever id the client came with is ended; the new one is random
+      if (presented !== undefined && presented !== "") yield* store.deleteSession(sha256(presented))
+      const sessionId = randomToken()
+      const session: SessionRow = {
+        id_hash: sha256(sessionId),
+        user_id: user.id,
+        account_id: user.account_id,
+        csrf_token: randomToken(),
+        created_at: t,
+        last_seen_at: t,
+        absolute_expires_at: new Date(t.getTime() + config.sessionAbsoluteMs)
+      }
+      yield* store.createSession({ ...session, ip: client.ip, user_agent: client.userAgent?.slice(0, 300) ?? null })
+      yield* store.recordSignIn(user.id, t)
+      const account = yield* store.account(user.account_id)
+      return { sessionId, session, user: { ...user, last_sign_in_at: t }, account: account! }
+    })
+
+  const sendMail = (to: string, subject: string, text: string) =>
+    mailer.send({ to, subject, text }).pipe(
+      Effect.catchAll((e) => Effect.logWarning(`portal e-mail to ${to} not sent`, e))
+    )
+
+  const liveToken = (token: string, kind: TokenRow["kind"]) =>
+    Effect.gen(function*() {
+      const t = yield* now
+      const row = token === "" ? undefined : yield* store.tokenByHash(sha256(token))
+      if (
+        row === undefined || row.kind !== kind || row.used_at !== null || row.revoked_at !== null ||
+        row.expires_at.getTime() <= t.getTime()
+      ) {
+        return yield* notFound(
+          kind,
+          "",
+          kind === "invitation"
+            ? "This invitation is not valid: it was used, revoked or has expired."
+            : "This password reset link is not valid: it was used or has expired."
+        )
+      }
+      return row
+    })
+
+  const checkPassword = (password: string, field = "password") => {
+    const problem = passwordProblem(password)
+    return problem === undefined ? Effect.void : Effect.fail(validationFailed({ [field]: [problem] }))
+  }
+
+  const service: PortalAccess["Type"] = {
+    signIn: ({ client, email, password, presentedSessionId }) =>
+      Effect.gen(function*() {
+        const t = yield* now
+        const emailKey = `email:${normalizeEmail(email)}`
+        const addressKey = client.ip === null ? undefined : `ip:${client.ip}`
+        for (const key of [emailKey, addressKey]) {
+          if (key === undefined) continue
+          const locked = yield* store.lockedUntil(key, t)
+          if (locked !== null) return yield* lockedError(locked, t)
+        }
+        const user = yield* store.userByEmail(normalizeEmail(email))
+        const ok = yield* verifyPassword(password, user?.password_hash ?? DUMMY_HASH)
+        if (user === undefined || !ok) {
+          const windowStart = new Date(t.getTime() - config.lockoutWindowMs)
+          const lockUntil = new Date(t.getTime() + config.lockoutMs)
+          const locked = yield* store.recordFailure({
+            key: emailKey,
+            now: t,
+            windowStart,
+            threshold: config.lockoutThreshold,
+            lockUntil
+          })
+          if (addressKey !== undefined) {
+            yield* store.recordFailure({
+              key: addressKey,
+              now: t,
+              windowStart,
+              threshold: config.addressLockoutThreshold,
+              lockUntil
+            })
+          }
+          if (locked !== null) return yield* lockedError(locked, t)
+          return yield* new InvalidCredentials({ message: "The e-mail or password is not correct." })
+        }
+        yield* store.clearFailures(emailKey)
+        return yield* newSession(user, presentedSessionId, client)
+      }),
+
+    authenticate: (sessionId) =>
+      Effect.gen(function*() {
+        if (sessionId === "" || sessionId.length > 200) return undefined
+        const idHash = sha256(sessionId)
+        const found = yield* store.session(idHash)
+        if (found === undefined) return undefined
+        const t = yield* now
+        const { session } = found
+        if (
+          session.absolute_expires_at.getTime() <= t.getTime() ||
+          session.last_seen_at.getTime() + config.sessionIdleMs <= t.getTime()
+        ) {
+          yield* store.deleteSession(idHash)
+          return undefined
+        }
+        // refresh the idle expiry at most once a minute (one write per minute of use, not per request)
+        if (t.getTime() - session.last_seen_at.getTime() >= Math.min(60_000, config.sessionIdleMs / 4)) {
+          yield* store.touchSession(idHash, t)
+          return { ...found, session: { ...session, last_seen_at: t } }
+        }
+        return found
+      }),
+
+    account: (accountId) =>
+      Effect.flatMap(store.account(accountId), (a) => a === undefined ? Effect.die("portal: account vanished") : Effect.succeed(a)),
+
+    signOut: (idHash) => store.deleteSession(idHash),
+    signOutEverywhere: (userId) => Effect.asVoid(store.deleteUserSessions(userId)),
+    expiresAt: (session) => {
+      const idle = session.last_seen_at.getTime() + config.sessionIdleMs
+      return {
+        idle: new Date(Math.min(idle, session.absolute_expires_at.getTime())),
+        absolute: session.absolute_expires_at
+      }
+    },
+
+    invite: ({ accountId, email, invitedBy, linkBase, role }) =>
+      Effect.gen(function*() {
+        const problem = emailProblem(email)
+        if (problem !== undefined) return yield* validationFailed({ email: [problem] })
+        const address = normalizeEmail(email)
+        if ((yield* store.userByEmail(address)) !== undefined) {
+          return yield* new ResourceConflict({
+            message: "A portal user with this e-mail already exists.",
+            resource: "portal_user"
+          })
+        }
+        const account = yield* store.account(accountId)
+        if (account === undefined) return yield* Effect.die("portal: account vanished")
+        const t = yield* now
+        yield* store.revokeTokensFor("invitation", address, t)
+        const token = randomToken()
+        const invitation: TokenRow = {
+          id: yield* ids.uuidV4,
+          kind: "invitation",
+          token_hash: sha256(token),
+          account_id: accountId,
+          email: address,
+          role,
+          user_id: null,
+          invited_by: invitedBy,
+          created_at: t,
+          expires_at: new Date(t.getTime() + config.invitationTtlMs),
+          used_at: null,
+          revoked_at: null
+        }
+        yield* store.createToken(invitation)
+        const link = invitationLink(linkBase, token)
+        yield* sendMail(
+          address,
+          `You are invited to ${account.name} on Tuma`,
+          `You have been invited to join ${account.name} on Tuma as ${
+            role === "owner" ? "an owner" : "a member"
+          }.\n\nChoose your password here (the link works once, for ${
+            Math.round(config.invitationTtlMs / 86_400_000)
+          } days):\n${link}\n\nIf you did not expect this, ignore this e-mail.\n`
+        )
+        return { invitation, link }
+      }),
+
+    invitation: (token) =>
+      Effect.gen(function*() {
+        const invitation = yield* liveToken(token, "invitation")
+        const account = yield* store.account(invitation.account_id)
+        return { invitation, account: account! }
+      }),
+
+    acceptInvitation: ({ client, name, password, presentedSessionId, token }) =>
+      Effect.gen(function*() {
+        const invitation = yield* liveToken(token, "invitation")
+        yield* checkPassword(password)
+        const t = yield* now
+        const user: UserRow = {
+          id: yield* ids.uuidV4,
+          account_id: invitation.account_id,
+          email: invitation.email,
+          name: (name ?? "").trim().slice(0, 120),
+          password_hash: yield* hashPassword(password),
+          role: invitation.role ?? "member",
+          locale: "en",
+          time_zone: "Africa/Dar_es_Salaam",
+          created_at: t,
+          updated_at: t,
+          last_sign_in_at: null
+        }
+        if (!(yield* store.useToken(invitation.id, t))) {
+          return yield* notFound("invitation", "", "This invitation is not valid: it was used, revoked or has expired.")
+        }
+        if (!(yield* store.createUser(user))) {
+          return yield* new ResourceConflict({
+            message: "A portal user with this e-mail already exists.",
+            resource: "portal_user"
+          })
+        }
+        return yield* newSession(user, presentedSessionId, client)
+      }),
+
+    revokeInvitation: (accountId, invitationId) =>
+      Effect.gen(function*() {
+        const ok = /^[0-9a-f-]{36}$/i.test(invitationId) &&
+          (yield* store.revokeInvitation(accountId, invitationId, yield* now))
+        if (!ok) return yield* notFound("invitation", invitationId, "The invitation was not found.")
+      }),
+
+    pendingInvitations: (accountId) => Effect.flatMap(now, (t) => store.pendingInvitations(accountId, t)),
+
+    requestPasswordReset: (email, linkBase) =>
+      Effect.gen(function*() {
+        const user = emailProblem(email) === undefined ? yield* store.userByEmail(normalizeEmail(email)) : undefined
+        if (user === undefined) return
+        const t = yield* now
+        yield* store.revokeTokensFor("password_reset", user.email, t)
+        const token = randomToken()
+        yield* store.createToken({
+          id: yield* ids.uuidV4,
+          kind: "password_reset",
+          token_hash: sha256(token),
+          account_id: user.account_id,
+          email: user.email,
+          role: null,
+          user_id: user.id,
+          invited_by: null,
+          created_at: t,
+          expires_at: new Date(t.getTime() + config.passwordResetTtlMs),
+          used_at: null,
+          revoked_at: null
+        })
+        yield* sendMail(
+          user.email,
+          "Reset your Tuma password",
+          `Someone asked to reset the password of your Tuma portal user.\n\nChoose a new password here (the link works once, for ${
+            Math.round(config.passwordResetTtlMs / 60_000)
+          } minutes):\n${resetLink(linkBase, token)}\n\nIf it was not you, ignore this e-mail: your password is unchanged.\n`
+        )
+      }),
+
+    completePasswordReset: (token, password) =>
+      Effect.gen(function*() {
+        const reset = yield* liveToken(token, "password_reset")
+        yield* checkPassword(password)
+        const t = yield* now
+        const hash = yield* hashPassword(password)
+        if (reset.user_id === null || !(yield* store.useToken(reset.id, t))) {
+          return yield* notFound("password_reset", "", "This password reset link is not valid: it was used or has expired.")
+        }
+        const updated = yield* store.updateUser(reset.account_id, reset.user_id, { password_hash: hash }, t)
+        if (updated === undefined) {
+          return yield* notFound("password_reset", "", "This password reset link is not valid: it was used or has expired.")
+        }
+        yield* store.deleteUserSessions(reset.user_id)
+        yield* store.clearFailures(`email:${updated.email}`)
+      }),
+
+    members: (accountId) => store.users(accountId),
+
+    changeRole: (accountId, userId, role) =>
+      Effect.gen(function*() {
+        const r = yield* store.setRole(accountId, userId, role, yield* now)
+        if (r._tag === "NotFound") return yield* notFound("portal_user", userId, "The user was not found.")
+        if (r._tag === "LastOwner") {
+          return yield* new ResourceConflict({ message: "An account keeps at least one owner.", resource: "portal_user" })
+        }
+        return r.user
+      }),
+
+    removeMember: (accountId, userId) =>
+      Effect.gen(function*() {
+        const r = yield* store.deleteUser(accountId, userId)
+        if (r === "NotFound") return yield* notFound("portal_user", userId, "The user was not found.")
+        if (r === "LastOwner") {
+          return yield* new ResourceConflict({ message: "An account keeps at least one owner.", resource: "portal_user" })
+        }
+      }),
+
+    updateProfile: (accountId, userId, patch) =>
+      Effect.gen(function*() {
+        const errors: Record<string, Array<string>> = {}
+        if (patch.name !== undefined && [...patch.name].length > 120) {
+          errors.name = ["The name must not be greater than 120 characters."]
+        }
+        if (patch.time_zone !== undefined && !isTimeZone(patch.time_zone)) {
+          errors.time_zone = ["The time zone must be an IANA zone such as Africa/Dar_es_Salaam."]
+        }
+        if (Object.keys(errors).length > 0) return yield* validationFailed(errors)
+        const { password_hash: _, ...safe } = patch
+        const user = yield* store.updateUser(accountId, userId, {
+          ...safe,
+          ...(patch.name !== undefined ? { name: patch.name.trim() } : {})
+        }, yield* now)
+        if (user === undefined) return yield* notFound("portal_user", userId, "The user was not found.")
+        return user
+      }),
+
+    changePassword: ({ accountId, currentPassword, keepSession, newPassword, userId }) =>
+      Effect.gen(function*() {
+        const user = yield* store.user(accountId, userId)
+        if (user === undefined) return yield* notFound("portal_user", userId, "The user was not found.")
+        if (!(yield* verifyPassword(currentPassword, user.password_hash))) {
+          return yield* validationFailed({ current_password: ["The current password is not correct."] })
+        }
+        yield* checkPassword(newPassword, "new_password")
+        yield* store.updateUser(accountId, userId, { password_hash: yield* hashPassword(newPassword) }, yield* now)
+        yield* store.deleteUserSessions(userId, keepSession)
+      }),
+
+    ensureUser: ({ accountId, email, name, password, role }) =>
+      Effect.gen(function*() {
+        const existing = yield* store.userByEmail(normalizeEmail(email))
+        if (existing !== undefined) return existing
+        yield* checkPassword(password)
+        const t = yield* now
+        const user: UserRow = {
+          id: yield* ids.uuidV4,
+          account_id: accountId,
+          email: normalizeEmail(email),
+          name: name ?? "",
+          password_hash: yield* hashPassword(password),
+          role,
+          locale: "en",
+          time_zone: "Africa/Dar_es_Salaam",
+          created_at: t,
+          updated_at: t,
+          last_sign_in_at: null
+        }
+        yield* store.createUser(user)
+        return user
+      })
+  }
+  return service
+})
+
+export const layer: Layer.Layer<PortalAccess, never, PortalStore | Ids | Mailer> = Layer.effect(
+  PortalAccess,
+  Effect.map(makePortalAccess, PortalAccess.of)
+)

@@ -1,0 +1,120 @@
+/**
+ * Port of the portal's access records: users, sessions, e-mailed tokens and failed sign-ins.
+ * Adapter: `@tuma/store-sql/SqlPortalStore`. Every read and write that concerns an account's data
+ * takes the account id, so a caller can never reach another account's rows by id.
+ */
+import type { Effect } from "effect"
+import { Context } from "effect"
+
+export type Role = "owner" | "member"
+
+export interface UserRow {
+  readonly id: string
+  readonly account_id: string
+  readonly email: string
+  readonly name: string
+  readonly password_hash: string
+  readonly role: Role
+  readonly locale: "en" | "sw"
+  readonly time_zone: string
+  readonly created_at: Date
+  readonly updated_at: Date
+  readonly last_sign_in_at: Date | null
+}
+
+export interface SessionRow {
+  readonly id_hash: string
+  readonly user_id: string
+  readonly account_id: string
+  readonly csrf_token: string
+  readonly created_at: Date
+  readonly last_seen_at: Date
+  readonly absolute_expires_at: Date
+}
+
+export interface TokenRow {
+  readonly id: string
+  readonly kind: "invitation" | "password_reset"
+  readonly token_hash: string
+  readonly account_id: string
+  readonly email: string
+  readonly role: Role | null
+  readonly user_id: string | null
+  readonly invited_by: string | null
+  readonly created_at: Date
+  readonly expires_at: Date
+  readonly used_at: Date | null
+  readonly revoked_at: Date | null
+}
+
+export interface AccountSummaryRow {
+  readonly id: string
+  readonly name: string
+  readonly email: string
+  readonly active: boolean
+}
+
+export interface UserPatch {
+  readonly name?: string | undefined
+  readonly locale?: "en" | "sw" | undefined
+  readonly time_zone?: string | undefined
+  readonly password_hash?: string | undefined
+}
+
+export class PortalStore extends Context.Tag("@tuma/core/PortalStore")<PortalStore, {
+  readonly account: (accountId: string) => Effect.Effect<AccountSummaryRow | undefined>
+  // users
+  readonly userByEmail: (email: string) => Effect.Effect<UserRow | undefined>
+  readonly user: (accountId: string, userId: string) => Effect.Effect<UserRow | undefined>
+  readonly users: (accountId: string) => Effect.Effect<ReadonlyArray<UserRow>>
+  /** false when the e-mail is taken. */
+  readonly createUser: (row: UserRow) => Effect.Effect<boolean>
+  readonly updateUser: (
+    accountId: string,
+    userId: string,
+    patch: UserPatch,
+    now: Date
+  ) => Effect.Effect<UserRow | undefined>
+  /** Changes the role unless that leaves the account without an owner. */
+  readonly setRole: (
+    accountId: string,
+    userId: string,
+    role: Role,
+    now: Date
+  ) => Effect.Effect<
+    { readonly _tag: "Done"; readonly user: UserRow } | { readonly _tag: "NotFound" } | { readonly _tag: "LastOwner" }
+  >
+  /** Deletes the user (and their sessions) unless they are the account's last owner. */
+  readonly deleteUser: (accountId: string, userId: string) => Effect.Effect<"Done" | "NotFound" | "LastOwner">
+  readonly recordSignIn: (userId: string, now: Date) => Effect.Effect<void>
+  // sessions
+  readonly createSession: (row: SessionRow & { readonly ip: string | null; readonly user_agent: string | null }) =>
+    Effect.Effect<void>
+  readonly session: (idHash: string) => Effect.Effect<{ readonly session: SessionRow; readonly user: UserRow } | undefined>
+  readonly touchSession: (idHash: string, now: Date) => Effect.Effect<void>
+  readonly deleteSession: (idHash: string) => Effect.Effect<void>
+  /** Ends every session of the user but `keep` (a session id hash), if given. */
+  readonly deleteUserSessions: (userId: string, keep?: string | undefined) => Effect.Effect<number>
+  readonly deleteExpiredSessions: (idleBefore: Date, now: Date) => Effect.Effect<number>
+  // failed sign-ins
+  readonly lockedUntil: (key: string, now: Date) => Effect.Effect<Date | null>
+  /** Counts a failure in the window starting at `windowStart` or later; locks until `lockUntil`
+   * when the count reaches `threshold`. Answers the lock, if any. */
+  readonly recordFailure: (input: {
+    readonly key: string
+    readonly now: Date
+    readonly windowStart: Date
+    readonly threshold: number
+    readonly lockUntil: Date
+  }) => Effect.Effect<Date | null>
+  readonly clearFailures: (key: string) => Effect.Effect<void>
+  // e-mailed tokens
+  readonly createToken: (row: TokenRow) => Effect.Effect<void>
+  readonly tokenByHash: (hash: string) => Effect.Effect<TokenRow | undefined>
+  /** Marks the token used; false when it already was (single use, race-safe). */
+  readonly useToken: (id: string, now: Date) => Effect.Effect<boolean>
+  readonly pendingInvitations: (accountId: string, now: Date) => Effect.Effect<ReadonlyArray<TokenRow>>
+  readonly revokeInvitation: (accountId: string, id: string, now: Date) => Effect.Effect<boolean>
+  /** Revokes the unused tokens of this kind for this e-mail (a new one replaces them). */
+  readonly revokeTokensFor: (kind: TokenRow["kind"], email: string, now: Date) => Effect.Effect<void>
+}>() {}

@@ -1,0 +1,213 @@
+/**
+ * Handlers of the portal's `portalSession` (sign-in, sessions, invitations, password reset) and
+ * `portalAccount` (balance, profile, team) groups, over core's `PortalAccess`, `Admin` and `Reads`.
+ * The account is always the session's.
+ */
+import { RateLimiter } from "@effect/experimental"
+import { HttpApiBuilder, HttpServerRequest } from "@effect/platform"
+import { Admin } from "@tuma/core/Admin"
+import { PortalAccess, randomToken } from "@tuma/core/portal/PortalAccess"
+import { Reads } from "@tuma/core/Reads"
+import { Effect } from "effect"
+import { TumaApi } from "../Api.js"
+import { CSRF_COOKIE, CurrentPortalUser, SESSION_COOKIE } from "../PortalApi.js"
+import { PortalRequest } from "./Session.js"
+import { done, invitationView, mapFailure, ok, sessionView, userView } from "./Views.js"
+
+export const PortalSessionLive = HttpApiBuilder.group(TumaApi, "portalSession", (handlers) =>
+  Effect.gen(function*() {
+    const access = yield* PortalAccess
+    const portal = yield* PortalRequest
+    const limiter = yield* RateLimiter.RateLimiter
+
+    const signedInAnswer = (signedIn: Parameters<typeof sessionView>[0] & { readonly sessionId: string }) =>
+      Effect.zipRight(
+        portal.setSessionCookie(signedIn as any),
+        ok(sessionView(signedIn, access.expiresAt(signedIn.session)))
+      )
+
+    return handlers
+      .handle("csrf", () =>
+        Effect.gen(function*() {
+          const request = yield* HttpServerRequest.HttpServerRequest
+          const id = request.cookies[SESSION_COOKIE]
+          const found = id === undefined ? undefined : yield* access.authenticate(id)
+          if (found !== undefined) return yield* ok({ csrf_token: found.session.csrf_token })
+          const existing = request.cookies[CSRF_COOKIE]
+          const token = existing !== undefined && /^[A-Za-z0-9_-]{43}$/.test(existing) ? existing : randomToken()
+          yield* portal.setCsrfCookie(token)
+          return yield* ok({ csrf_token: token })
+        }))
+      .handle("signIn", ({ payload }) =>
+        Effect.gen(function*() {
+          const request = yield* HttpServerRequest.HttpServerRequest
+          const signedIn = yield* access.signIn({
+            email: payload.email,
+            password: payload.password,
+            presentedSessionId: request.cookies[SESSION_COOKIE],
+            client: portal.client(request)
+          }).pipe(mapFailure)
+          return yield* signedInAnswer(signedIn)
+        }))
+      .handle("me", () =>
+        Effect.gen(function*() {
+          const user = yield* CurrentPortalUser
+          const request = yield* HttpServerRequest.HttpServerRequest
+          const found = yield* access.authenticate(request.cookies[SESSION_COOKIE] ?? "")
+          if (found === undefined) return yield* Effect.die("portal: session vanished mid-request")
+          const account = yield* access.account(user.accountId)
+          return yield* ok(sessionView({ ...found, account }, access.expiresAt(found.session)))
+        }))
+      .handle("signOut", () =>
+        Effect.gen(function*() {
+          const user = yield* CurrentPortalUser
+          yield* access.signOut(user.sessionId)
+          yield* portal.clearSessionCookie
+          return yield* done
+        }))
+      .handle("signOutEverywhere", () =>
+        Effect.gen(function*() {
+          const user = yield* CurrentPortalUser
+          yield* access.signOutEverywhere(user.userId)
+          yield* portal.clearSessionCookie
+          return yield* done
+        }))
+      .handle("getInvitation", ({ path }) =>
+        Effect.gen(function*() {
+          const { account, invitation } = yield* access.invitation(path.token).pipe(mapFailure)
+          return yield* ok({
+            email: invitation.email,
+            account_name: account.name,
+            role: invitation.role ?? "member" as const,
+            expires_at: invitation.expires_at.toISOString()
+          })
+        }))
+      .handle("acceptInvitation", ({ payload }) =>
+        Effect.gen(function*() {
+          const request = yield* HttpServerRequest.HttpServerRequest
+          const signedIn = yield* access.acceptInvitation({
+            token: payload.token,
+            password: payload.password,
+            name: payload.name,
+            presentedSessionId: request.cookies[SESSION_COOKIE],
+            client: portal.client(request)
+          }).pipe(mapFailure)
+          return yield* signedInAnswer(signedIn)
+        }))
+      .handle("requestPasswordReset", ({ payload }) =>
+        Effect.gen(function*() {
+          const request = yield* HttpServerRequest.HttpServerRequest
+          // at most 3 e-mails per address per 15 minutes; the answer is the same either way
+          const allowed = yield* limiter.consume({
+            algorithm: "fixed-window",
+            window: "15 minutes",
+            limit: 3,
+            key: `pwreset:${payload.email.trim().toLowerCase()}`
+          }).pipe(Effect.as(true), Effect.catchAll(() => Effect.succeed(false)))
+          if (allowed) yield* access.requestPasswordReset(payload.email, portal.baseUrl(request))
+          return yield* done
+        }))
+      .handle("completePasswordReset", ({ payload }) =>
+        Effect.zipRight(access.completePasswordReset(payload.token, payload.password).pipe(mapFailure), done))
+  }))
+
+export const PortalAccountLive = HttpApiBuilder.group(TumaApi, "portalAccount", (handlers) =>
+  Effect.gen(function*() {
+    const access = yield* PortalAccess
+    const admin = yield* Admin
+    const reads = yield* Reads
+    const portal = yield* PortalRequest
+
+    const ledger = (accountId: string, options: { country?: string | undefined; limit?: number | undefined }) =>
+      admin.ledger(accountId, options).pipe(mapFailure)
+
+    return handlers
+      .handle("wallets", () =>
+        Effect.gen(function*() {
+          const user = yield* CurrentPortalUser
+          const wallets = yield* admin.listWallets(user.accountId).pipe(mapFailure)
+          return yield* ok(wallets.map(({ country_uid: _, ...w }) => w))
+        }))
+      .handle("ledger", ({ urlParams }) =>
+        Effect.gen(function*() {
+          const user = yield* CurrentPortalUser
+          const limit = Math.min(Math.max(Math.floor(urlParams.limit ?? 100), 1), 1000)
+          const rows = yield* ledger(user.accountId, {
+            country: urlParams.country,
+            limit: urlParams.kind === undefined ? limit : 1000
+          })
+          const kept = urlParams.kind === undefined ? rows : rows.filter((r) => r.kind === urlParams.kind)
+          return yield* ok(kept.slice(0, limit))
+        }))
+      .handle("purchases", () =>
+        Effect.gen(function*() {
+          const user = yield* CurrentPortalUser
+          const rows = yield* ledger(user.accountId, { limit: 1000 })
+          return yield* ok(rows.filter((r) => r.kind === "purchase"))
+        }))
+      .handle("profile", () =>
+        Effect.gen(function*() {
+          const user = yield* CurrentPortalUser
+          const members = yield* access.members(user.accountId)
+          const me = members.find((m) => m.id === user.userId)
+          if (me === undefined) return yield* Effect.die("portal: user vanished mid-request")
+          return yield* ok({ user: userView(me), account: yield* reads.profile(user.accountId) })
+        }))
+      .handle("updateProfile", ({ payload }) =>
+        Effect.gen(function*() {
+          const user = yield* CurrentPortalUser
+          const updated = yield* access.updateProfile(user.accountId, user.userId, payload).pipe(mapFailure)
+          return yield* ok(userView(updated))
+        }))
+      .handle("changePassword", ({ payload }) =>
+        Effect.gen(function*() {
+          const user = yield* CurrentPortalUser
+          yield* access.changePassword({
+            accountId: user.accountId,
+            userId: user.userId,
+            currentPassword: payload.current_password,
+            newPassword: payload.new_password,
+            keepSession: user.sessionId
+          }).pipe(mapFailure)
+          return yield* done
+        }))
+      .handle("team", () =>
+        Effect.gen(function*() {
+          const user = yield* CurrentPortalUser
+          const members = yield* access.members(user.accountId)
+          const invitations = yield* access.pendingInvitations(user.accountId)
+          return yield* ok({ members: members.map(userView), invitations: invitations.map(invitationView) })
+        }))
+      .handle("invite", ({ payload }) =>
+        Effect.gen(function*() {
+          const user = yield* CurrentPortalUser
+          const request = yield* HttpServerRequest.HttpServerRequest
+          const { invitation } = yield* access.invite({
+            accountId: user.accountId,
+            email: payload.email,
+            role: payload.role,
+            invitedBy: user.userId,
+            linkBase: portal.baseUrl(request)
+          }).pipe(mapFailure)
+          return yield* ok(invitationView(invitation))
+        }))
+      .handle("revokeInvitation", ({ path }) =>
+        Effect.gen(function*() {
+          const user = yield* CurrentPortalUser
+          yield* access.revokeInvitation(user.accountId, path.invitation_uid).pipe(mapFailure)
+          return yield* done
+        }))
+      .handle("changeRole", ({ path, payload }) =>
+        Effect.gen(function*() {
+          const user = yield* CurrentPortalUser
+          const updated = yield* access.changeRole(user.accountId, path.user_uid, payload.role).pipe(mapFailure)
+          return yield* ok(userView(updated))
+        }))
+      .handle("removeMember", ({ path }) =>
+        Effect.gen(function*() {
+          const user = yield* CurrentPortalUser
+          yield* access.removeMember(user.accountId, path.user_uid).pipe(mapFailure)
+          return yield* done
+        }))
+  }))
+

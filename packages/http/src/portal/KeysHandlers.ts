@@ -1,0 +1,187 @@
+/**
+ * Handlers of the portal's `portalKeys` group: API keys over core's `Admin` and webhook endpoints
+ * over `WebhookAdmin`, every id checked to belong to the session's account first (another
+ * account's key or endpoint answers 404, as an unknown one). A revocation clears this process's
+ * key cache at once. The test event is signed with the endpoint's secret and posted by the same
+ * `WebhookSender` the workers use (same address policy), synchronously.
+ */
+import { HttpApiBuilder } from "@effect/platform"
+import { Admin } from "@tuma/core/Admin"
+import { PortalConfig } from "@tuma/core/portal/PortalConfig"
+import { PortalReadStore } from "@tuma/core/portal/PortalReadStore"
+import type { WebhookEndpoint } from "@tuma/core/webhooks/WebhookStore"
+import { WebhookAdmin } from "@tuma/core/webhooks/WebhookAdmin"
+import { WebhookSender } from "@tuma/core/webhooks/ports"
+import { validationFailed } from "@tuma/domain"
+import { Clock, Effect } from "effect"
+import { randomUUID } from "node:crypto"
+import { TumaApi } from "../Api.js"
+import { AuthCache } from "../Auth.js"
+import { NotFound } from "../Envelope.js"
+import { toApiFailure } from "../Errors.js"
+import type { PortalUserContext } from "../PortalApi.js"
+import { CurrentPortalUser } from "../PortalApi.js"
+import { deliveryView } from "./MessagingHandlers.js"
+import { mapFailure, ok } from "./Views.js"
+
+const iso = (d: Date | null) => (d === null ? null : d.toISOString())
+
+const endpointView = (e: WebhookEndpoint) => ({
+  uid: e.id,
+  api_key_uid: e.apiKeyId,
+  url: e.url,
+  enabled: e.enabled,
+  consecutive_failures: e.consecutiveFailures,
+  disabled_at: iso(e.disabledAt),
+  disabled_reason: e.disabledReason,
+  created_at: e.createdAt.toISOString(),
+  updated_at: e.updatedAt.toISOString()
+})
+
+const notFound = (message: string) => NotFound.of({ message, error_code: "NOT_FOUND" })
+
+export const PortalKeysLive = HttpApiBuilder.group(TumaApi, "portalKeys", (handlers) =>
+  Effect.gen(function*() {
+    const admin = yield* Admin
+    const hooks = yield* WebhookAdmin
+    const sender = yield* WebhookSender
+    const store = yield* PortalReadStore
+    const cache = yield* AuthCache
+    const settings = yield* PortalConfig
+
+    const ownKey = (user: PortalUserContext, keyId: string) =>
+      admin.getApiKey(keyId).pipe(
+        Effect.catchAll(() => Effect.fail(notFound("The API key was not found."))),
+        Effect.filterOrFail((k) => k.account_uid === user.accountId, () => notFound("The API key was not found."))
+      )
+
+    const ownEndpoint = (user: PortalUserContext, endpointId: string) =>
+      hooks.getEndpoint(endpointId).pipe(
+        Effect.catchAll(() => Effect.fail(notFound("The webhook endpoint was not found."))),
+        Effect.filterOrFail(
+          (e) => e.accountId === user.accountId,
+          () => notFound("The webhook endpoint was not found.")
+        )
+      )
+
+    const keyView = ({ account_uid: _, ...k }: { readonly account_uid: string } & Record<string, any>) => k as any
+
+    return handlers
+      .handle("listApiKeys", () =>
+        Effect.gen(function*() {
+          const user = yield* CurrentPortalUser
+          const keys = yield* admin.listApiKeys(user.accountId).pipe(mapFailure)
+          return yield* ok(keys.map(keyView))
+        }))
+      .handle("createApiKey", ({ payload }) =>
+        Effect.gen(function*() {
+          const user = yield* CurrentPortalUser
+          if (payload.name.trim() === "" || [...payload.name].length > 100) {
+            return yield* Effect.fail(
+              toApiFailure(validationFailed({ name: ["The name is required (at most 100 characters)."] }))
+            )
+          }
+          const issued = yield* admin.issueApiKey({
+            account_uid: user.accountId,
+            mode: payload.mode,
+            name: payload.name.trim(),
+            ...(payload.scopes !== undefined ? { scopes: payload.scopes } : {}),
+            ...(payload.allowed_ips !== undefined ? { allowed_ips: payload.allowed_ips } : {}),
+            ...(payload.expires_at !== undefined ? { expires_at: payload.expires_at } : {})
+          }).pipe(mapFailure)
+          return yield* ok({ key: issued.key, api_key: keyView(issued.api_key) })
+        }))
+      .handle("revokeApiKey", ({ path }) =>
+        Effect.gen(function*() {
+          const user = yield* CurrentPortalUser
+          yield* ownKey(user, path.key_uid)
+          const revoked = yield* admin.revokeApiKey(path.key_uid).pipe(mapFailure)
+          yield* cache.invalidate
+          return yield* ok(keyView(revoked))
+        }))
+      .handle("listWebhooks", () =>
+        Effect.gen(function*() {
+          const user = yield* CurrentPortalUser
+          const endpoints = yield* hooks.listEndpoints({ accountId: user.accountId })
+          return yield* ok(endpoints.map(endpointView))
+        }))
+      .handle("createWebhook", ({ payload }) =>
+        Effect.gen(function*() {
+          const user = yield* CurrentPortalUser
+          yield* ownKey(user, payload.api_key_uid)
+          const existing = yield* hooks.listEndpoints({ accountId: user.accountId, apiKeyId: payload.api_key_uid })
+          if (existing.length > 0) {
+            return yield* Effect.fail(toApiFailure({
+              _tag: "Conflict",
+              error_code: "CONFLICT",
+              message: "This API key already has a webhook endpoint; change or re-enable that one."
+            }))
+          }
+          const created = yield* hooks.createEndpoint({
+            apiKeyId: payload.api_key_uid,
+            url: payload.url,
+            allowPrivate: settings.allowPrivateWebhooks
+          }).pipe(mapFailure)
+          return yield* ok({ endpoint: endpointView(created.endpoint), secret: created.secret })
+        }))
+      .handle("regenerateWebhookSecret", ({ path }) =>
+        Effect.gen(function*() {
+          const user = yield* CurrentPortalUser
+          yield* ownEndpoint(user, path.webhook_uid)
+          const r = yield* hooks.regenerateSecret(path.webhook_uid).pipe(mapFailure)
+          return yield* ok({ endpoint: endpointView(r.endpoint), secret: r.secret })
+        }))
+      .handle("enableWebhook", ({ path }) =>
+        Effect.gen(function*() {
+          const user = yield* CurrentPortalUser
+          yield* ownEndpoint(user, path.webhook_uid)
+          return yield* ok(endpointView(yield* hooks.enableEndpoint(path.webhook_uid).pipe(mapFailure)))
+        }))
+      .handle("disableWebhook", ({ path }) =>
+        Effect.gen(function*() {
+          const user = yield* CurrentPortalUser
+          yield* ownEndpoint(user, path.webhook_uid)
+          const e = yield* hooks.disableEndpoint(path.webhook_uid, `disabled in the portal by ${user.email}`).pipe(
+            mapFailure
+          )
+          return yield* ok(endpointView(e))
+        }))
+      .handle("listWebhookDeliveries", ({ path, urlParams }) =>
+        Effect.gen(function*() {
+          const user = yield* CurrentPortalUser
+          yield* ownEndpoint(user, path.webhook_uid)
+          const limit = Math.min(Math.max(Math.floor(urlParams.limit ?? 50), 1), 200)
+          const rows = yield* store.deliveries(user.accountId, { endpointId: path.webhook_uid }, limit)
+          return yield* ok(rows.map(deliveryView))
+        }))
+      .handle("testWebhook", ({ path }) =>
+        Effect.gen(function*() {
+          const user = yield* CurrentPortalUser
+          const endpoint = yield* store.endpointSecret(user.accountId, path.webhook_uid)
+          if (endpoint === undefined) return yield* Effect.fail(notFound("The webhook endpoint was not found."))
+          const deliveryId = randomUUID()
+          const body = JSON.stringify({
+            event: "webhook.test",
+            delivery_uid: deliveryId,
+            endpoint_uid: path.webhook_uid,
+            timestamp: new Date(yield* Clock.currentTimeMillis).toISOString(),
+            message: "A test event from the Tuma portal."
+          })
+          const result = yield* sender.send({
+            url: endpoint.url,
+            body,
+            secret: endpoint.secret,
+            event: "webhook.test" as any,
+            deliveryId,
+            timeoutMs: 10_000,
+            allowPrivate: endpoint.allow_private
+          })
+          return yield* ok({
+            ok: result.outcome === "success",
+            response_status: result.status,
+            latency_ms: Math.round(result.latencyMs),
+            error: result.error,
+            body
+          })
+        }))
+  }))

@@ -1,0 +1,67 @@
+/**
+ * The customer portal's server side, assembled (issue 14; contract in `PortalApi.ts`):
+ *
+ *   layerServices   core's `PortalAccess` over the SQL `PortalStore`, the SQL `PortalReadStore`,
+ *                   with a `Mailer` (invitations, resets) — part of the store layer (CLI too)
+ *   layerHandlers   the seven groups' handlers
+ *   layerHttp       the session/CSRF middlewares, `PortalRequest` and the `WebhookSender` of the
+ *                   test event
+ *
+ * `PortalConfig` comes from `layerServices` (settings given, or `portalSettingsFromEnv()`).
+ */
+import { PortalAccess } from "@tuma/core/portal/PortalAccess"
+import * as PortalAccessModule from "@tuma/core/portal/PortalAccess"
+import type { PortalSettings } from "@tuma/core/portal/PortalConfig"
+import { PortalConfig, portalSettingsFromEnv } from "@tuma/core/portal/PortalConfig"
+import type { Mailer } from "@tuma/core/webhooks/ports"
+import { layerMailerFromEnv } from "@tuma/providers/mail/SmtpMailer"
+import { layerHttpWebhookSender, webhookSenderOptionsFromEnv } from "@tuma/providers/webhook/HttpWebhookSender"
+import * as SqlPortalReadStore from "@tuma/store-sql/SqlPortalReadStore"
+import * as SqlPortalStore from "@tuma/store-sql/SqlPortalStore"
+import { Layer } from "effect"
+import { PortalAccountLive, PortalSessionLive } from "./AccessHandlers.js"
+import { PortalKeysLive } from "./KeysHandlers.js"
+import {
+  PortalCampaignsLive,
+  PortalDashboardLive,
+  PortalMessagesLive,
+  PortalSenderIdsLive
+} from "./MessagingHandlers.js"
+import { layerMiddlewares, PortalRequest } from "./Session.js"
+
+export interface PortalOptions {
+  /** Default: `portalSettingsFromEnv()`. */
+  readonly settings?: PortalSettings | undefined
+  /** Default: `layerMailerFromEnv()` (TUMA_SMTP_URL; without it, mails are logged, not sent). */
+  readonly mailer?: Layer.Layer<Mailer> | undefined
+}
+
+export const layerConfig = (options: PortalOptions = {}) =>
+  Layer.sync(PortalConfig, () => options.settings ?? portalSettingsFromEnv())
+
+export const layerServices = (options: PortalOptions = {}) =>
+  Layer.mergeAll(
+    PortalAccessModule.layer.pipe(
+      Layer.provide(SqlPortalStore.layer),
+      Layer.provide(options.mailer ?? Layer.suspend(() => layerMailerFromEnv()))
+    ),
+    SqlPortalReadStore.layer
+  ).pipe(Layer.provideMerge(layerConfig(options)))
+
+export const layerHandlers = Layer.mergeAll(
+  PortalSessionLive,
+  PortalAccountLive,
+  PortalDashboardLive,
+  PortalCampaignsLive,
+  PortalMessagesLive,
+  PortalSenderIdsLive,
+  PortalKeysLive
+)
+
+/** Needs `PortalConfig` (from `layerServices`), `PortalAccess` and `ServerConfig`. */
+export const layerHttp = Layer.mergeAll(
+  layerMiddlewares,
+  Layer.suspend(() => layerHttpWebhookSender(webhookSenderOptionsFromEnv()))
+).pipe(Layer.provideMerge(PortalRequest.layer))
+
+export { PortalAccess }

@@ -1,0 +1,82 @@
+/**
+ * Portal wire views of core rows, and portal failures to envelope failures.
+ */
+import type { SignedIn } from "@tuma/core/portal/PortalAccess"
+import type { AccountSummaryRow, TokenRow, UserRow } from "@tuma/core/portal/PortalStore"
+import { Effect } from "effect"
+import { requestUid } from "../Envelope.js"
+import { Forbidden, TooManyRequests, Unauthorized } from "../Envelope.js"
+import { toApiFailure } from "../Errors.js"
+import type { PortalAccount, PortalUser, SessionView } from "../PortalApi.js"
+
+const iso = (d: Date | null) => (d === null ? null : d.toISOString())
+
+export const userView = (u: UserRow): PortalUser => ({
+  uid: u.id,
+  email: u.email,
+  name: u.name,
+  role: u.role,
+  locale: u.locale,
+  time_zone: u.time_zone,
+  created_at: u.created_at.toISOString(),
+  last_sign_in_at: iso(u.last_sign_in_at)
+})
+
+export const accountView = (a: AccountSummaryRow): PortalAccount => ({
+  uid: a.id,
+  name: a.name,
+  email: a.email,
+  active: a.active
+})
+
+export const invitationView = (t: TokenRow) => ({
+  uid: t.id,
+  email: t.email,
+  role: t.role ?? "member" as const,
+  invited_by: t.invited_by,
+  created_at: t.created_at.toISOString(),
+  expires_at: t.expires_at.toISOString(),
+  accepted_at: iso(t.used_at)
+})
+
+export const sessionView = (
+  signedIn: Pick<SignedIn, "session" | "user" | "account">,
+  expires: { readonly idle: Date; readonly absolute: Date }
+): SessionView => ({
+  user: userView(signedIn.user),
+  account: accountView(signedIn.account),
+  csrf_token: signedIn.session.csrf_token,
+  idle_expires_at: expires.idle.toISOString(),
+  absolute_expires_at: expires.absolute.toISOString()
+})
+
+/** `{ success: true, request_uid, data }`. */
+export const ok = <A>(data: A) => Effect.map(requestUid, (request_uid) => ({ success: true as const, request_uid, data }))
+
+export const done = ok({ ok: true as const })
+
+interface Failure {
+  readonly _tag: string
+  readonly error_code: string
+  readonly message: string
+  readonly retry_after_seconds?: number
+}
+
+/** A core failure as the envelope answers it (sign-in failures: 401 and 429). */
+export const portalFailure = (e: Failure) => {
+  switch (e.error_code) {
+    case "INVALID_CREDENTIALS":
+      return Unauthorized.of({ message: e.message, error_code: e.error_code })
+    case "LOGIN_LOCKED": {
+      const retry = String(Math.max(1, Math.ceil(e.retry_after_seconds ?? 1)))
+      return TooManyRequests.of({ message: e.message, error_code: e.error_code }, { "retry-after": retry })
+    }
+    case "OWNER_REQUIRED":
+      return Forbidden.of({ message: e.message, error_code: e.error_code })
+    default:
+      return toApiFailure(e as any)
+  }
+}
+
+export const mapFailure = <A, E extends Failure, R>(effect: Effect.Effect<A, E, R>) =>
+  Effect.mapError(effect, portalFailure)

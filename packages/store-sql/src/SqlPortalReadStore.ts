@@ -1,0 +1,147 @@
+/**
+ * SQL adapter of `PortalReadStore` (core/src/portal/PortalReadStore.ts), PostgreSQL and PGlite.
+ * Every query is bounded by `account_id` (directly, or through the account's webhook endpoints).
+ *
+ * - the dashboard groups the last seven local days' messages by day and status (the account's
+ *   `messages_account_created_idx` range), and reads the ten newest failures
+ *   (`messages_account_status_created_idx`);
+ * - a message's webhook deliveries are looked up through its key's endpoints, from the message's
+ *   creation on (`webhook_deliveries_endpoint_idx`), so no index is added to the webhook write path.
+ */
+import { SqlClient } from "@effect/sql"
+import type { CampaignRow, DeliveryWithAttempts, MessageStatus } from "@tuma/core/portal/PortalReadStore"
+import { PortalReadStore } from "@tuma/core/portal/PortalReadStore"
+import { Effect, Layer } from "effect"
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+type CampaignBase = Omit<CampaignRow, "delivery">
+
+export const make = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+
+  const withDelivery = (rows: ReadonlyArray<CampaignBase>) =>
+    Effect.gen(function*() {
+      if (rows.length === 0) return [] as Array<CampaignRow>
+      const ids = rows.map((r) => r.id)
+      const counts = yield* sql<{ campaign_id: string; status: string; n: number }>`
+        SELECT campaign_id, status, count(*)::int AS n FROM messages
+        WHERE campaign_id IN ${sql.in(ids)} GROUP BY campaign_id, status`
+      const by = new Map<string, Record<string, number>>()
+      for (const c of counts) {
+        const m = by.get(c.campaign_id) ?? {}
+        m[c.status] = c.n
+        by.set(c.campaign_id, m)
+      }
+      return rows.map((r): CampaignRow => ({ ...r, delivery: by.get(r.id) ?? {} }))
+    })
+
+  const attemptsOf = (deliveries: ReadonlyArray<Omit<DeliveryWithAttempts, "attempt_log">>) =>
+    Effect.gen(function*() {
+      if (deliveries.length === 0) return [] as Array<DeliveryWithAttempts>
+      const attempts = yield* sql<DeliveryWithAttempts["attempt_log"][number] & { delivery_id: string }>`
+        SELECT delivery_id, attempt, attempted_at, outcome, response_status, latency_ms, error
+        FROM webhook_attempts WHERE delivery_id IN ${sql.in(deliveries.map((d) => d.id))}
+        ORDER BY delivery_id, attempt`
+      const by = new Map<string, Array<DeliveryWithAttempts["attempt_log"][number]>>()
+      for (const { delivery_id, ...a } of attempts) {
+        const list = by.get(delivery_id) ?? []
+        list.push({ ...a, latency_ms: Number(a.latency_ms) })
+        by.set(delivery_id, list)
+      }
+      return deliveries.map((d): DeliveryWithAttempts => ({ ...d, attempt_log: by.get(d.id) ?? [] }))
+    })
+
+  const CAMPAIGN_COLUMNS = sql.literal(`id, name, sender_id, api_version, api_key_id, status, recipient_count,
+    queued_count, failed_count, units, failures, scheduled_at, created_at`)
+
+  return PortalReadStore.of({
+    dashboard: (accountId, timeZone, now) =>
+      Effect.gen(function*() {
+        const balances = yield* sql<{ country: string; calling_code: string | null; balance: number; enabled: boolean }>`
+          SELECT m.iso2 AS country, m.calling_code, w.balance, w.enabled
+          FROM wallets w JOIN markets m ON m.id = w.market_id
+          WHERE w.account_id = ${accountId} ORDER BY m.iso2`
+        const counts = yield* sql<{ day: string; status: MessageStatus; n: number }>`
+          SELECT to_char((created_at AT TIME ZONE ${timeZone})::date, 'YYYY-MM-DD') AS day, status, count(*)::int AS n
+          FROM messages
+          WHERE account_id = ${accountId}
+            AND created_at >= ((((${now}::timestamptz AT TIME ZONE ${timeZone})::date - 6)::timestamp)
+              AT TIME ZONE ${timeZone})
+          GROUP BY 1, 2`
+        const failures = yield* sql<{
+          id: string
+          recipient: string
+          sender_id: string
+          failure_reason: string | null
+          failed_at: Date | null
+          created_at: Date
+        }>`SELECT id, recipient, sender_id, failure_reason, failed_at, created_at FROM messages
+          WHERE account_id = ${accountId} AND status = 'failed'
+          ORDER BY created_at DESC, id DESC LIMIT 10`
+        return { balances, counts, failures }
+      }).pipe(Effect.orDie),
+
+    campaigns: (accountId, page, perPage) =>
+      Effect.gen(function*() {
+        const [{ total }] = yield* sql<{ total: number }>`
+          SELECT count(*)::int AS total FROM campaigns WHERE account_id = ${accountId}`
+        const rows = yield* sql<CampaignBase>`SELECT ${CAMPAIGN_COLUMNS} FROM campaigns
+          WHERE account_id = ${accountId} ORDER BY created_at DESC, id DESC
+          LIMIT ${perPage} OFFSET ${(page - 1) * perPage}`
+        return { rows: yield* withDelivery(rows), total }
+      }).pipe(Effect.orDie),
+
+    campaign: (accountId, campaignId) =>
+      !UUID.test(campaignId) ? Effect.succeed(undefined) : Effect.gen(function*() {
+        const rows = yield* sql<CampaignBase>`SELECT ${CAMPAIGN_COLUMNS} FROM campaigns
+          WHERE id = ${campaignId} AND account_id = ${accountId}`
+        return (yield* withDelivery(rows))[0]
+      }).pipe(Effect.orDie),
+
+    messageTimeline: (accountId, messageId) =>
+      !UUID.test(messageId) ? Effect.succeed(undefined) : sql<any>`
+        SELECT id, text, country, created_at, scheduled_at, queued_at, sent_at, delivered_at, failed_at,
+          failure_reason, dr_checked_at, dr_status, dr_delivery_status
+        FROM messages WHERE id = ${messageId} AND account_id = ${accountId}`.pipe(
+        Effect.map((rows) => rows[0]),
+        Effect.orDie
+      ),
+
+    deliveries: (accountId, by, limit) =>
+      Effect.gen(function*() {
+        const columns = sql.literal(`d.id, d.endpoint_id, d.event, d.status, d.message_id, m.recipient, d.attempts,
+          CASE WHEN d.status = 'pending' THEN d.next_attempt_at END AS next_attempt_at, d.last_status, d.last_error,
+          d.completed_at`)
+        let rows: ReadonlyArray<Omit<DeliveryWithAttempts, "attempt_log">>
+        if ("messageId" in by) {
+          if (!UUID.test(by.messageId)) return []
+          rows = yield* sql<any>`
+            SELECT ${columns}
+            FROM messages m
+            JOIN webhook_endpoints e ON e.api_key_id = m.api_key_id AND e.account_id = ${accountId}
+            JOIN webhook_deliveries d ON d.endpoint_id = e.id AND d.created_at >= m.created_at
+              AND d.message_id = m.id
+            WHERE m.id = ${by.messageId} AND m.account_id = ${accountId}
+            ORDER BY d.created_at, d.id LIMIT ${limit}`
+        } else {
+          if (!UUID.test(by.endpointId)) return []
+          rows = yield* sql<any>`
+            SELECT ${columns}
+            FROM webhook_endpoints e
+            JOIN webhook_deliveries d ON d.endpoint_id = e.id
+            JOIN messages m ON m.id = d.message_id
+            WHERE e.id = ${by.endpointId} AND e.account_id = ${accountId}
+            ORDER BY d.created_at DESC, d.id DESC LIMIT ${limit}`
+        }
+        return yield* attemptsOf(rows)
+      }).pipe(Effect.orDie),
+
+    endpointSecret: (accountId, endpointId) =>
+      !UUID.test(endpointId) ? Effect.succeed(undefined) : sql<{ url: string; secret: string; allow_private: boolean }>`
+        SELECT url, secret, allow_private FROM webhook_endpoints WHERE id = ${endpointId} AND account_id = ${accountId}`
+        .pipe(Effect.map((rows) => rows[0]), Effect.orDie)
+  })
+})
+
+export const layer: Layer.Layer<PortalReadStore, never, SqlClient.SqlClient> = Layer.effect(PortalReadStore, make)

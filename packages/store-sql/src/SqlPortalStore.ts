@@ -1,0 +1,216 @@
+/**
+ * SQL adapter of `PortalStore` (core/src/portal/PortalStore.ts), PostgreSQL and PGlite. Every
+ * query of an account's rows is bounded by `account_id`; the last-owner rule is checked inside the
+ * transaction that changes a role or removes a user (the account's owner rows are locked first).
+ */
+import { SqlClient } from "@effect/sql"
+import type { SessionRow, TokenRow, UserRow } from "@tuma/core/portal/PortalStore"
+import { PortalStore } from "@tuma/core/portal/PortalStore"
+import { Effect, Layer } from "effect"
+
+const USER_COLUMNS =
+  "id, account_id, email, name, password_hash, role, locale, time_zone, created_at, updated_at, last_sign_in_at"
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+export const make = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  const users = sql.literal(USER_COLUMNS)
+
+  const ownersLocked = (accountId: string) =>
+    sql<{ id: string }>`SELECT id FROM portal_users WHERE account_id = ${accountId} AND role = 'owner' FOR UPDATE`
+
+  return PortalStore.of({
+    account: (accountId) =>
+      sql<{ id: string; name: string; email: string; active: boolean }>`
+        SELECT id, name, email, active FROM accounts WHERE id = ${accountId}`.pipe(
+        Effect.map((rows) => rows[0]),
+        Effect.orDie
+      ),
+
+    userByEmail: (email) =>
+      sql<UserRow>`SELECT ${users} FROM portal_users WHERE lower(email) = ${email.toLowerCase()}`.pipe(
+        Effect.map((rows) => rows[0]),
+        Effect.orDie
+      ),
+
+    user: (accountId, userId) =>
+      UUID.test(userId)
+        ? sql<UserRow>`SELECT ${users} FROM portal_users WHERE id = ${userId} AND account_id = ${accountId}`.pipe(
+          Effect.map((rows) => rows[0]),
+          Effect.orDie
+        )
+        : Effect.succeed(undefined),
+
+    users: (accountId) =>
+      sql<UserRow>`SELECT ${users} FROM portal_users WHERE account_id = ${accountId} ORDER BY created_at, id`.pipe(
+        Effect.orDie
+      ),
+
+    createUser: (u) =>
+      sql`INSERT INTO portal_users (id, account_id, email, name, password_hash, role, locale, time_zone,
+          created_at, updated_at, last_sign_in_at)
+        VALUES (${u.id}, ${u.account_id}, ${u.email}, ${u.name}, ${u.password_hash}, ${u.role}, ${u.locale},
+          ${u.time_zone}, ${u.created_at}, ${u.updated_at}, ${u.last_sign_in_at})
+        ON CONFLICT DO NOTHING RETURNING id`.pipe(
+        Effect.map((rows) => rows.length === 1),
+        Effect.orDie
+      ),
+
+    updateUser: (accountId, userId, patch, now) =>
+      UUID.test(userId)
+        ? sql<UserRow>`UPDATE portal_users SET
+              name = COALESCE(${patch.name ?? null}, name),
+              locale = COALESCE(${patch.locale ?? null}, locale),
+              time_zone = COALESCE(${patch.time_zone ?? null}, time_zone),
+              password_hash = COALESCE(${patch.password_hash ?? null}, password_hash),
+              updated_at = ${now}
+            WHERE id = ${userId} AND account_id = ${accountId}
+            RETURNING ${users}`.pipe(Effect.map((rows) => rows[0]), Effect.orDie)
+        : Effect.succeed(undefined),
+
+    setRole: (accountId, userId, role, now) =>
+      !UUID.test(userId)
+        ? Effect.succeed({ _tag: "NotFound" as const })
+        : sql.withTransaction(
+          Effect.gen(function*() {
+            const owners = yield* ownersLocked(accountId)
+            const [target] = yield* sql<UserRow>`SELECT ${users} FROM portal_users
+              WHERE id = ${userId} AND account_id = ${accountId} FOR UPDATE`
+            if (target === undefined) return { _tag: "NotFound" as const }
+            if (target.role === "owner" && role !== "owner" && owners.length <= 1) return { _tag: "LastOwner" as const }
+            const [user] = yield* sql<UserRow>`UPDATE portal_users SET role = ${role}, updated_at = ${now}
+              WHERE id = ${userId} AND account_id = ${accountId} RETURNING ${users}`
+            return { _tag: "Done" as const, user }
+          })
+        ).pipe(Effect.orDie),
+
+    deleteUser: (accountId, userId) =>
+      !UUID.test(userId)
+        ? Effect.succeed("NotFound" as const)
+        : sql.withTransaction(
+          Effect.gen(function*() {
+            const owners = yield* ownersLocked(accountId)
+            const [target] = yield* sql<{ role: string }>`SELECT role FROM portal_users
+              WHERE id = ${userId} AND account_id = ${accountId} FOR UPDATE`
+            if (target === undefined) return "NotFound" as const
+            if (target.role === "owner" && owners.length <= 1) return "LastOwner" as const
+            yield* sql`UPDATE portal_tokens SET invited_by = NULL WHERE invited_by = ${userId}`
+            yield* sql`DELETE FROM portal_users WHERE id = ${userId} AND account_id = ${accountId}`
+            return "Done" as const
+          })
+        ).pipe(Effect.orDie),
+
+    recordSignIn: (userId, now) =>
+      sql`UPDATE portal_users SET last_sign_in_at = ${now} WHERE id = ${userId}`.pipe(Effect.asVoid, Effect.orDie),
+
+    createSession: (s) =>
+      sql`INSERT INTO portal_sessions (id_hash, user_id, account_id, csrf_token, created_at, last_seen_at,
+          absolute_expires_at, ip, user_agent)
+        VALUES (${s.id_hash}, ${s.user_id}, ${s.account_id}, ${s.csrf_token}, ${s.created_at}, ${s.last_seen_at},
+          ${s.absolute_expires_at}, ${s.ip}, ${s.user_agent})`.pipe(Effect.asVoid, Effect.orDie),
+
+    session: (idHash) =>
+      sql<SessionRow & { u_json: string }>`SELECT s.id_hash, s.user_id, s.account_id, s.csrf_token, s.created_at,
+          s.last_seen_at, s.absolute_expires_at
+        FROM portal_sessions s WHERE s.id_hash = ${idHash}`.pipe(
+        Effect.flatMap((rows) => {
+          const session = rows[0]
+          if (session === undefined) return Effect.succeed(undefined)
+          return sql<UserRow>`SELECT ${users} FROM portal_users
+            WHERE id = ${session.user_id} AND account_id = ${session.account_id}`.pipe(
+            Effect.map((u) => u[0] === undefined ? undefined : { session: session as SessionRow, user: u[0] })
+          )
+        }),
+        Effect.orDie
+      ),
+
+    touchSession: (idHash, now) =>
+      sql`UPDATE portal_sessions SET last_seen_at = ${now} WHERE id_hash = ${idHash} AND last_seen_at < ${now}`.pipe(
+        Effect.asVoid,
+        Effect.orDie
+      ),
+
+    deleteSession: (idHash) =>
+      sql`DELETE FROM portal_sessions WHERE id_hash = ${idHash}`.pipe(Effect.asVoid, Effect.orDie),
+
+    deleteUserSessions: (userId, keep) =>
+      (keep === undefined
+        ? sql`DELETE FROM portal_sessions WHERE user_id = ${userId} RETURNING id_hash`
+        : sql`DELETE FROM portal_sessions WHERE user_id = ${userId} AND id_hash <> ${keep} RETURNING id_hash`).pipe(
+          Effect.map((rows) => rows.length),
+          Effect.orDie
+        ),
+
+    deleteExpiredSessions: (idleBefore, now) =>
+      sql`DELETE FROM portal_sessions WHERE absolute_expires_at <= ${now} OR last_seen_at <= ${idleBefore}
+        RETURNING id_hash`.pipe(Effect.map((rows) => rows.length), Effect.orDie),
+
+    lockedUntil: (key, now) =>
+      sql<{ locked_until: Date | null }>`SELECT locked_until FROM portal_login_failures
+        WHERE key = ${key} AND locked_until > ${now}`.pipe(
+        Effect.map((rows) => rows[0]?.locked_until ?? null),
+        Effect.orDie
+      ),
+
+    recordFailure: ({ key, lockUntil, now, threshold, windowStart }) =>
+      sql<{ locked_until: Date | null }>`
+        INSERT INTO portal_login_failures AS f (key, failures, window_start, locked_until)
+        VALUES (${key}, 1, ${now}, CASE WHEN 1 >= ${threshold}::int THEN ${lockUntil}::timestamptz END)
+        ON CONFLICT (key) DO UPDATE SET
+          failures = CASE WHEN f.window_start < ${windowStart} THEN 1 ELSE f.failures + 1 END,
+          window_start = CASE WHEN f.window_start < ${windowStart} THEN ${now} ELSE f.window_start END,
+          locked_until = CASE
+            WHEN (CASE WHEN f.window_start < ${windowStart} THEN 1 ELSE f.failures + 1 END) >= ${threshold}::int
+              THEN ${lockUntil}::timestamptz
+            ELSE f.locked_until END
+        RETURNING CASE WHEN locked_until > ${now} THEN locked_until END AS locked_until`.pipe(
+        Effect.map((rows) => rows[0]?.locked_until ?? null),
+        Effect.orDie
+      ),
+
+    clearFailures: (key) =>
+      sql`DELETE FROM portal_login_failures WHERE key = ${key}`.pipe(Effect.asVoid, Effect.orDie),
+
+    createToken: (t) =>
+      sql`INSERT INTO portal_tokens (id, kind, token_hash, account_id, email, role, user_id, invited_by, created_at,
+          expires_at, used_at, revoked_at)
+        VALUES (${t.id}, ${t.kind}, ${t.token_hash}, ${t.account_id}, ${t.email}, ${t.role}, ${t.user_id},
+          ${t.invited_by}, ${t.created_at}, ${t.expires_at}, ${t.used_at}, ${t.revoked_at})`.pipe(
+        Effect.asVoid,
+        Effect.orDie
+      ),
+
+    tokenByHash: (hash) =>
+      sql<TokenRow>`SELECT * FROM portal_tokens WHERE token_hash = ${hash}`.pipe(
+        Effect.map((rows) => rows[0]),
+        Effect.orDie
+      ),
+
+    useToken: (id, now) =>
+      sql`UPDATE portal_tokens SET used_at = ${now}
+        WHERE id = ${id} AND used_at IS NULL AND revoked_at IS NULL AND expires_at > ${now} RETURNING id`.pipe(
+        Effect.map((rows) => rows.length === 1),
+        Effect.orDie
+      ),
+
+    pendingInvitations: (accountId, now) =>
+      sql<TokenRow>`SELECT * FROM portal_tokens
+        WHERE account_id = ${accountId} AND kind = 'invitation' AND used_at IS NULL AND revoked_at IS NULL
+          AND expires_at > ${now}
+        ORDER BY created_at DESC, id`.pipe(Effect.orDie),
+
+    revokeInvitation: (accountId, id, now) =>
+      sql`UPDATE portal_tokens SET revoked_at = ${now}
+        WHERE id = ${id} AND account_id = ${accountId} AND kind = 'invitation' AND used_at IS NULL
+          AND revoked_at IS NULL
+        RETURNING id`.pipe(Effect.map((rows) => rows.length === 1), Effect.orDie),
+
+    revokeTokensFor: (kind, email, now) =>
+      sql`UPDATE portal_tokens SET revoked_at = ${now}
+        WHERE kind = ${kind} AND lower(email) = ${email.toLowerCase()} AND used_at IS NULL AND revoked_at IS NULL`
+        .pipe(Effect.asVoid, Effect.orDie)
+  })
+})
+
+export const layer: Layer.Layer<PortalStore, never, SqlClient.SqlClient> = Layer.effect(PortalStore, make)
