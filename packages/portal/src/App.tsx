@@ -140,12 +140,12 @@ export function App() {
     call((c) => c.portalSession.me()).then((r) => setSession(r.data), () => setSession(null))
     return onSignedOut(() => setSession(null))
   }, [])
-  if (path.startsWith("/invitations/")) {
-    return <AcceptInvitationPage token={decodeURIComponent(path.slice(13))} onSignedIn={setSession} />
+  // the e-mailed links (core's PortalAccess): /portal/accept-invitation?token=…, /portal/reset-password?token=…
+  const token = new URLSearchParams(window.location.search).get("token") ?? ""
+  if (path === "/accept-invitation") {
+    return <AcceptInvitationPage token={token} onSignedIn={setSession} />
   }
-  if (path.startsWith("/reset-password/")) {
-    return <ResetPasswordPage token={decodeURIComponent(path.slice(16))} />
-  }
+  if (path === "/reset-password") return <ResetPasswordPage token={token} />
   if (session === undefined) return <p aria-live="polite">{t("Loading…")}</p>
   if (session === null) return <SignInPage onSignedIn={setSession} />
   return <Shell session={session} setSession={setSession} />

@@ -58,7 +58,9 @@ export const make = Effect.gen(function*() {
   return PortalReadStore.of({
     dashboard: (accountId, timeZone, now) =>
       Effect.gen(function*() {
-        const balances = yield* sql<{ country: string; calling_code: string | null; balance: number; enabled: boolean }>`
+        const balances = yield* sql<
+          { country: string; calling_code: string | null; balance: number; enabled: boolean }
+        >`
           SELECT m.iso2 AS country, m.calling_code, w.balance, w.enabled
           FROM wallets w JOIN markets m ON m.id = w.market_id
           WHERE w.account_id = ${accountId} ORDER BY m.iso2`

@@ -169,8 +169,7 @@ export const make = Effect.gen(function*() {
         Effect.orDie
       ),
 
-    clearFailures: (key) =>
-      sql`DELETE FROM portal_login_failures WHERE key = ${key}`.pipe(Effect.asVoid, Effect.orDie),
+    clearFailures: (key) => sql`DELETE FROM portal_login_failures WHERE key = ${key}`.pipe(Effect.asVoid, Effect.orDie),
 
     createToken: (t) =>
       sql`INSERT INTO portal_tokens (id, kind, token_hash, account_id, email, role, user_id, invited_by, created_at,

@@ -282,7 +282,10 @@ export const makePortalAccess = Effect.gen(function*() {
       }),
 
     account: (accountId) =>
-      Effect.flatMap(store.account(accountId), (a) => a === undefined ? Effect.die("portal: account vanished") : Effect.succeed(a)),
+      Effect.flatMap(
+        store.account(accountId),
+        (a) => a === undefined ? Effect.die("portal: account vanished") : Effect.succeed(a)
+      ),
 
     signOut: (idHash) => store.deleteSession(idHash),
     signOutEverywhere: (userId) => Effect.asVoid(store.deleteUserSessions(userId)),
@@ -410,7 +413,9 @@ export const makePortalAccess = Effect.gen(function*() {
           "Reset your Tuma password",
           `Someone asked to reset the password of your Tuma portal user.\n\nChoose a new password here (the link works once, for ${
             Math.round(config.passwordResetTtlMs / 60_000)
-          } minutes):\n${resetLink(linkBase, token)}\n\nIf it was not you, ignore this e-mail: your password is unchanged.\n`
+          } minutes):\n${
+            resetLink(linkBase, token)
+          }\n\nIf it was not you, ignore this e-mail: your password is unchanged.\n`
         )
       }),
 
@@ -421,11 +426,19 @@ export const makePortalAccess = Effect.gen(function*() {
         const t = yield* now
         const hash = yield* hashPassword(password)
         if (reset.user_id === null || !(yield* store.useToken(reset.id, t))) {
-          return yield* notFound("password_reset", "", "This password reset link is not valid: it was used or has expired.")
+          return yield* notFound(
+            "password_reset",
+            "",
+            "This password reset link is not valid: it was used or has expired."
+          )
         }
         const updated = yield* store.updateUser(reset.account_id, reset.user_id, { password_hash: hash }, t)
         if (updated === undefined) {
-          return yield* notFound("password_reset", "", "This password reset link is not valid: it was used or has expired.")
+          return yield* notFound(
+            "password_reset",
+            "",
+            "This password reset link is not valid: it was used or has expired."
+          )
         }
         yield* store.deleteUserSessions(reset.user_id)
         yield* store.clearFailures(`email:${updated.email}`)
@@ -438,7 +451,10 @@ export const makePortalAccess = Effect.gen(function*() {
         const r = yield* store.setRole(accountId, userId, role, yield* now)
         if (r._tag === "NotFound") return yield* notFound("portal_user", userId, "The user was not found.")
         if (r._tag === "LastOwner") {
-          return yield* new ResourceConflict({ message: "An account keeps at least one owner.", resource: "portal_user" })
+          return yield* new ResourceConflict({
+            message: "An account keeps at least one owner.",
+            resource: "portal_user"
+          })
         }
         return r.user
       }),
@@ -448,7 +464,10 @@ export const makePortalAccess = Effect.gen(function*() {
         const r = yield* store.deleteUser(accountId, userId)
         if (r === "NotFound") return yield* notFound("portal_user", userId, "The user was not found.")
         if (r === "LastOwner") {
-          return yield* new ResourceConflict({ message: "An account keeps at least one owner.", resource: "portal_user" })
+          return yield* new ResourceConflict({
+            message: "An account keeps at least one owner.",
+            resource: "portal_user"
+          })
         }
       }),
 

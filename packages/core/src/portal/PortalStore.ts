@@ -88,9 +88,12 @@ export class PortalStore extends Context.Tag("@tuma/core/PortalStore")<PortalSto
   readonly deleteUser: (accountId: string, userId: string) => Effect.Effect<"Done" | "NotFound" | "LastOwner">
   readonly recordSignIn: (userId: string, now: Date) => Effect.Effect<void>
   // sessions
-  readonly createSession: (row: SessionRow & { readonly ip: string | null; readonly user_agent: string | null }) =>
-    Effect.Effect<void>
-  readonly session: (idHash: string) => Effect.Effect<{ readonly session: SessionRow; readonly user: UserRow } | undefined>
+  readonly createSession: (
+    row: SessionRow & { readonly ip: string | null; readonly user_agent: string | null }
+  ) => Effect.Effect<void>
+  readonly session: (
+    idHash: string
+  ) => Effect.Effect<{ readonly session: SessionRow; readonly user: UserRow } | undefined>
   readonly touchSession: (idHash: string, now: Date) => Effect.Effect<void>
   readonly deleteSession: (idHash: string) => Effect.Effect<void>
   /** Ends every session of the user but `keep` (a session id hash), if given. */

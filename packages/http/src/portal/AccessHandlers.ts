@@ -210,4 +210,3 @@ export const PortalAccountLive = HttpApiBuilder.group(TumaApi, "portalAccount", 
           return yield* done
         }))
   }))
-

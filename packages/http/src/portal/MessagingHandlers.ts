@@ -66,7 +66,8 @@ const countsOf = (by: Readonly<Record<string, number>>): StatusCounts => {
 const localDay = (at: Date, timeZone: string) =>
   new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(at)
 
-const minusDays = (day: string, n: number) => new Date(Date.parse(`${day}T00:00:00Z`) - n * 86_400_000).toISOString().slice(0, 10)
+const minusDays = (day: string, n: number) =>
+  new Date(Date.parse(`${day}T00:00:00Z`) - n * 86_400_000).toISOString().slice(0, 10)
 
 const iso = (d: Date | null) => (d === null ? null : d.toISOString())
 
@@ -131,236 +132,249 @@ export const deliveryView = (d: DeliveryWithAttempts) => ({
   }))
 })
 
-export const PortalDashboardLive = HttpApiBuilder.group(TumaApi, "portalDashboard", (handlers) =>
-  Effect.gen(function*() {
-    const send = yield* Send
-    const admin = yield* Admin
-    const store = yield* PortalReadStore
-    const limiter = yield* RateLimiter.RateLimiter
-    const config = yield* ServerConfig
-    const dupWindow = Duration.millis(config.rateLimit.duplicateWindowMillis)
-    const dupLimit = config.rateLimit.duplicateLimit
+export const PortalDashboardLive = HttpApiBuilder.group(
+  TumaApi,
+  "portalDashboard",
+  (handlers) =>
+    Effect.gen(function*() {
+      const send = yield* Send
+      const admin = yield* Admin
+      const store = yield* PortalReadStore
+      const limiter = yield* RateLimiter.RateLimiter
+      const config = yield* ServerConfig
+      const dupWindow = Duration.millis(config.rateLimit.duplicateWindowMillis)
+      const dupLimit = config.rateLimit.duplicateLimit
 
-    /** decisions §7 as on the API: the same (sender ID, text) more than N times in the window per
-     * account, counted together with the API's sends (same limiter key). */
-    const duplicateGuard = (accountId: string, senderId: string, body: string) => {
-      const digest = createHash("sha256").update(senderId.trim().toUpperCase()).update("\u0000").update(body).digest(
-        "base64url"
-      )
-      return limiter.consume({
-        algorithm: "fixed-window",
-        window: dupWindow,
-        limit: dupLimit,
-        key: `dup:${accountId}:live:${digest}`
-      }).pipe(
-        Effect.catchTags({
-          RateLimiterError: (e) =>
-            e.reason === "Exceeded"
-              ? Effect.fail(toApiFailure(
-                new DuplicateContentRateLimited({
-                  message: `The same message from this sender ID was sent more than ${dupLimit} times in ` +
-                    `${Math.round(Duration.toMinutes(dupWindow))} minutes; try again later.`,
-                  retry_after_seconds: Math.ceil(Duration.toSeconds(e.retryAfter))
-                }),
-                { send: true }
-              ))
-              : Effect.logWarning("duplicate-content limiter unavailable; send let through", e)
-        })
-      )
-    }
-
-    return handlers
-      .handle("dashboard", ({ urlParams }) =>
-        Effect.gen(function*() {
-          const user = yield* CurrentPortalUser
-          const timeZone = urlParams.tz ?? user.timeZone
-          if (!isTimeZone(timeZone)) {
-            return yield* Effect.fail(toApiFailure(validationFailed({ tz: ["The tz must be an IANA time zone."] })))
-          }
-          const now = new Date(yield* Clock.currentTimeMillis)
-          const rows = yield* store.dashboard(user.accountId, timeZone, now)
-          const today = localDay(now, timeZone)
-          const byDay = new Map<string, Record<string, number>>()
-          for (const r of rows.counts) {
-            const m = byDay.get(r.day) ?? {}
-            m[r.status] = r.n
-            byDay.set(r.day, m)
-          }
-          const days = [6, 5, 4, 3, 2, 1, 0].map((n) => minusDays(today, n))
-          const last7 = days.map((date) => ({ date, counts: countsOf(byDay.get(date) ?? {}) }))
-          let delivered = 0
-          let failed = 0
-          for (const d of last7) {
-            delivered += d.counts.delivered
-            failed += d.counts.failed
-          }
-          return yield* ok({
-            time_zone: timeZone,
-            balances: rows.balances,
-            today: countsOf(byDay.get(today) ?? {}),
-            last_7_days: last7,
-            delivery_rate: {
-              delivered,
-              failed,
-              rate: delivered + failed === 0 ? null : Math.round((delivered / (delivered + failed)) * 10_000) / 10_000
-            },
-            recent_failures: rows.failures.map((f) => ({
-              uid: f.id,
-              recipient: f.recipient,
-              sender_id: f.sender_id,
-              failure_reason: f.failure_reason,
-              failed_at: iso(f.failed_at),
-              created_at: f.created_at.toISOString()
-            }))
+      /** decisions §7 as on the API: the same (sender ID, text) more than N times in the window per
+       * account, counted together with the API's sends (same limiter key). */
+      const duplicateGuard = (accountId: string, senderId: string, body: string) => {
+        const digest = createHash("sha256").update(senderId.trim().toUpperCase()).update("\u0000").update(body).digest(
+          "base64url"
+        )
+        return limiter.consume({
+          algorithm: "fixed-window",
+          window: dupWindow,
+          limit: dupLimit,
+          key: `dup:${accountId}:live:${digest}`
+        }).pipe(
+          Effect.catchTags({
+            RateLimiterError: (e) =>
+              e.reason === "Exceeded"
+                ? Effect.fail(toApiFailure(
+                  new DuplicateContentRateLimited({
+                    message: `The same message from this sender ID was sent more than ${dupLimit} times in ` +
+                      `${Math.round(Duration.toMinutes(dupWindow))} minutes; try again later.`,
+                    retry_after_seconds: Math.ceil(Duration.toSeconds(e.retryAfter))
+                  }),
+                  { send: true }
+                ))
+                : Effect.logWarning("duplicate-content limiter unavailable; send let through", e)
           })
-        }))
-      .handle("preview", ({ payload }) =>
-        Effect.gen(function*() {
-          const user = yield* CurrentPortalUser
-          const cfg = yield* SendConfig
-          const analyzed = analyzeBody(payload.body, { partSizing: cfg.partSizing })
-          const units = unitsPerRecipient(analyzed.encoding)
-          let country: string | null = null
-          let balance: number | null = null
-          let recipientError: string | null = null
-          if (payload.recipient !== undefined && payload.recipient.trim() !== "") {
-            const r = normalizeRecipient(payload.recipient, { defaultCountry: cfg.defaultCountry })
-            if (Either.isLeft(r)) recipientError = r.left.message
-            else {
-              country = r.right.country
-              const wallets = yield* admin.listWallets(user.accountId).pipe(mapFailure)
-              const w = wallets.find((x) => x.country === country)
-              balance = w === undefined || !w.enabled ? 0 : w.balance
+        )
+      }
+
+      return handlers
+        .handle("dashboard", ({ urlParams }) =>
+          Effect.gen(function*() {
+            const user = yield* CurrentPortalUser
+            const timeZone = urlParams.tz ?? user.timeZone
+            if (!isTimeZone(timeZone)) {
+              return yield* Effect.fail(toApiFailure(validationFailed({ tz: ["The tz must be an IANA time zone."] })))
             }
-          }
-          return yield* ok({
-            encoding: analyzed.encoding,
-            text: analyzed.text,
-            parts: analyzed.encoding.segments === 0 ? [] : splitParts(analyzed.text, analyzed.encoding.final),
-            units,
-            country,
-            balance,
-            sufficient: balance === null ? null : balance >= units,
-            recipient_error: recipientError
-          })
-        }))
-      .handle("sendSms", ({ headers, payload }) =>
-        Effect.gen(function*() {
-          const user = yield* CurrentPortalUser
-          yield* duplicateGuard(user.accountId, payload.sender_id, payload.body)
-          const outcome = yield* send.single(webCaller(user, headers["idempotency-key"]), payload).pipe(
-            Effect.mapError((e) => toApiFailure(e, { send: true })),
-            unknownOutcome
-          )
-          return yield* sent(outcome)
-        }))
-  }))
-
-export const PortalCampaignsLive = HttpApiBuilder.group(TumaApi, "portalCampaigns", (handlers) =>
-  Effect.gen(function*() {
-    const send = yield* Send
-    const admin = yield* Admin
-    const store = yield* PortalReadStore
-
-    const campaignView = (c: CampaignRow) => ({
-      uid: c.id,
-      name: c.name,
-      sender_id: c.sender_id,
-      api_version: c.api_version,
-      channel: c.api_key_id === null ? "web" as const : "api" as const,
-      status: c.status,
-      recipient_count: c.recipient_count,
-      queued_count: c.queued_count,
-      failed_count: c.failed_count,
-      units: c.units,
-      scheduled_at: iso(c.scheduled_at),
-      created_at: c.created_at.toISOString(),
-      delivery: countsOf(c.delivery)
-    })
-
-    return handlers
-      .handle("previewCampaign", ({ payload }) =>
-        Effect.gen(function*() {
-          const user = yield* CurrentPortalUser
-          const cfg = yield* SendConfig
-          // the sandbox path of bulk v2: the same checks against the real account, nothing stored
-          const outcome = yield* send.bulkV2({ ...webCaller(user, undefined), mode: "test" }, payload).pipe(
-            Effect.mapError((e) => toApiFailure(e))
-          )
-          const data = outcome.data
-          const wallets = yield* admin.listWallets(user.accountId).pipe(mapFailure)
-          const recipientsBy = new Map<string, number>()
-          for (const m of data.messages) {
-            const r = normalizeRecipient(m.recipient, { defaultCountry: cfg.defaultCountry })
-            if (Either.isRight(r)) recipientsBy.set(r.right.country, (recipientsBy.get(r.right.country) ?? 0) + 1)
-          }
-          const countries = data.charges.map((c) => {
-            const w = wallets.find((x) => x.country === c.country)
-            const balance = w === undefined || !w.enabled ? 0 : w.balance
-            return {
-              country: c.country,
-              recipients: recipientsBy.get(c.country) ?? 0,
-              units: c.units,
+            const now = new Date(yield* Clock.currentTimeMillis)
+            const rows = yield* store.dashboard(user.accountId, timeZone, now)
+            const today = localDay(now, timeZone)
+            const byDay = new Map<string, Record<string, number>>()
+            for (const r of rows.counts) {
+              const m = byDay.get(r.day) ?? {}
+              m[r.status] = r.n
+              byDay.set(r.day, m)
+            }
+            const days = [6, 5, 4, 3, 2, 1, 0].map((n) => minusDays(today, n))
+            const last7 = days.map((date) => ({ date, counts: countsOf(byDay.get(date) ?? {}) }))
+            let delivered = 0
+            let failed = 0
+            for (const d of last7) {
+              delivered += d.counts.delivered
+              failed += d.counts.failed
+            }
+            return yield* ok({
+              time_zone: timeZone,
+              balances: rows.balances,
+              today: countsOf(byDay.get(today) ?? {}),
+              last_7_days: last7,
+              delivery_rate: {
+                delivered,
+                failed,
+                rate: delivered + failed === 0 ? null : Math.round((delivered / (delivered + failed)) * 10_000) / 10_000
+              },
+              recent_failures: rows.failures.map((f) => ({
+                uid: f.id,
+                recipient: f.recipient,
+                sender_id: f.sender_id,
+                failure_reason: f.failure_reason,
+                failed_at: iso(f.failed_at),
+                created_at: f.created_at.toISOString()
+              }))
+            })
+          }))
+        .handle("preview", ({ payload }) =>
+          Effect.gen(function*() {
+            const user = yield* CurrentPortalUser
+            const cfg = yield* SendConfig
+            const analyzed = analyzeBody(payload.body, { partSizing: cfg.partSizing })
+            const units = unitsPerRecipient(analyzed.encoding)
+            let country: string | null = null
+            let balance: number | null = null
+            let recipientError: string | null = null
+            if (payload.recipient !== undefined && payload.recipient.trim() !== "") {
+              const r = normalizeRecipient(payload.recipient, { defaultCountry: cfg.defaultCountry })
+              if (Either.isLeft(r)) recipientError = r.left.message
+              else {
+                country = r.right.country
+                const wallets = yield* admin.listWallets(user.accountId).pipe(mapFailure)
+                const w = wallets.find((x) => x.country === country)
+                balance = w === undefined || !w.enabled ? 0 : w.balance
+              }
+            }
+            return yield* ok({
+              encoding: analyzed.encoding,
+              text: analyzed.text,
+              parts: analyzed.encoding.segments === 0 ? [] : splitParts(analyzed.text, analyzed.encoding.final),
+              units,
+              country,
               balance,
-              sufficient: balance >= c.units
-            }
-          })
-          const compiled = compileTemplate(payload.message)
-          const samples: Array<{ recipient: string; text: string; encoding: any; units: number }> = []
-          if (Either.isRight(compiled)) {
-            for (const r of payload.recipients) {
-              if (samples.length >= 3) break
-              const { to, values } = splitBulkRecipient(r)
-              const text = renderCompiled(compiled.right, values)
-              if (Either.isLeft(text)) continue
-              const a = analyzeBody(text.right, { partSizing: cfg.partSizing })
-              samples.push({ recipient: to, text: a.text, encoding: a.encoding, units: unitsPerRecipient(a.encoding) })
-            }
-          }
-          return yield* ok({
-            recipients: payload.recipients.length,
-            sendable: data.messages.length,
-            units: data.units,
-            countries,
-            sufficient: countries.every((c) => c.sufficient),
-            samples,
-            failures: data.failures
-          })
-        }))
-      .handle("createCampaign", ({ headers, payload }) =>
-        Effect.gen(function*() {
-          const user = yield* CurrentPortalUser
-          const outcome = yield* send.bulkV2(webCaller(user, headers["idempotency-key"]), payload).pipe(
-            Effect.mapError((e) => toApiFailure(e, { send: true })),
-            unknownOutcome
-          )
-          return yield* sent(outcome)
-        }))
-      .handle("listCampaigns", ({ urlParams }) =>
-        Effect.gen(function*() {
-          const user = yield* CurrentPortalUser
-          const perPage = Math.min(Math.max(Math.floor(urlParams.per_page ?? 20), 1), 100)
-          const page = Math.max(Math.floor(urlParams.page ?? 1), 1)
-          const { rows, total } = yield* store.campaigns(user.accountId, page, perPage)
-          return {
-            success: true as const,
-            request_uid: yield* requestUid,
-            data: rows.map(campaignView),
-            meta: { current_page: page, per_page: perPage, total, last_page: Math.max(1, Math.ceil(total / perPage)) }
-          }
-        }))
-      .handle("getCampaign", ({ path }) =>
-        Effect.gen(function*() {
-          const user = yield* CurrentPortalUser
-          const c = yield* store.campaign(user.accountId, path.campaign_uid)
-          if (c === undefined) {
-            return yield* Effect.fail(
-              toApiFailure({ _tag: "NotFound", error_code: "NOT_FOUND", message: "The campaign was not found." })
+              sufficient: balance === null ? null : balance >= units,
+              recipient_error: recipientError
+            })
+          }))
+        .handle("sendSms", ({ headers, payload }) =>
+          Effect.gen(function*() {
+            const user = yield* CurrentPortalUser
+            yield* duplicateGuard(user.accountId, payload.sender_id, payload.body)
+            const outcome = yield* send.single(webCaller(user, headers["idempotency-key"]), payload).pipe(
+              Effect.mapError((e) => toApiFailure(e, { send: true })),
+              unknownOutcome
             )
-          }
-          return yield* ok({ ...campaignView(c), failures: c.failures as any })
-        }))
-  }))
+            return yield* sent(outcome)
+          }))
+    })
+)
+
+export const PortalCampaignsLive = HttpApiBuilder.group(
+  TumaApi,
+  "portalCampaigns",
+  (handlers) =>
+    Effect.gen(function*() {
+      const send = yield* Send
+      const admin = yield* Admin
+      const store = yield* PortalReadStore
+
+      const campaignView = (c: CampaignRow) => ({
+        uid: c.id,
+        name: c.name,
+        sender_id: c.sender_id,
+        api_version: c.api_version,
+        channel: c.api_key_id === null ? "web" as const : "api" as const,
+        status: c.status,
+        recipient_count: c.recipient_count,
+        queued_count: c.queued_count,
+        failed_count: c.failed_count,
+        units: c.units,
+        scheduled_at: iso(c.scheduled_at),
+        created_at: c.created_at.toISOString(),
+        delivery: countsOf(c.delivery)
+      })
+
+      return handlers
+        .handle("previewCampaign", ({ payload }) =>
+          Effect.gen(function*() {
+            const user = yield* CurrentPortalUser
+            const cfg = yield* SendConfig
+            // the sandbox path of bulk v2: the same checks against the real account, nothing stored
+            const outcome = yield* send.bulkV2({ ...webCaller(user, undefined), mode: "test" }, payload).pipe(
+              Effect.mapError((e) => toApiFailure(e))
+            )
+            const data = outcome.data
+            const wallets = yield* admin.listWallets(user.accountId).pipe(mapFailure)
+            const recipientsBy = new Map<string, number>()
+            for (const m of data.messages) {
+              const r = normalizeRecipient(m.recipient, { defaultCountry: cfg.defaultCountry })
+              if (Either.isRight(r)) recipientsBy.set(r.right.country, (recipientsBy.get(r.right.country) ?? 0) + 1)
+            }
+            const countries = data.charges.map((c) => {
+              const w = wallets.find((x) => x.country === c.country)
+              const balance = w === undefined || !w.enabled ? 0 : w.balance
+              return {
+                country: c.country,
+                recipients: recipientsBy.get(c.country) ?? 0,
+                units: c.units,
+                balance,
+                sufficient: balance >= c.units
+              }
+            })
+            const compiled = compileTemplate(payload.message)
+            const samples: Array<{ recipient: string; text: string; encoding: any; units: number }> = []
+            if (Either.isRight(compiled)) {
+              for (const r of payload.recipients) {
+                if (samples.length >= 3) break
+                const { to, values } = splitBulkRecipient(r)
+                const text = renderCompiled(compiled.right, values)
+                if (Either.isLeft(text)) continue
+                const a = analyzeBody(text.right, { partSizing: cfg.partSizing })
+                samples.push({
+                  recipient: to,
+                  text: a.text,
+                  encoding: a.encoding,
+                  units: unitsPerRecipient(a.encoding)
+                })
+              }
+            }
+            return yield* ok({
+              recipients: payload.recipients.length,
+              sendable: data.messages.length,
+              units: data.units,
+              countries,
+              sufficient: countries.every((c) => c.sufficient),
+              samples,
+              failures: data.failures
+            })
+          }))
+        .handle("createCampaign", ({ headers, payload }) =>
+          Effect.gen(function*() {
+            const user = yield* CurrentPortalUser
+            const outcome = yield* send.bulkV2(webCaller(user, headers["idempotency-key"]), payload).pipe(
+              Effect.mapError((e) => toApiFailure(e, { send: true })),
+              unknownOutcome
+            )
+            return yield* sent(outcome)
+          }))
+        .handle("listCampaigns", ({ urlParams }) =>
+          Effect.gen(function*() {
+            const user = yield* CurrentPortalUser
+            const perPage = Math.min(Math.max(Math.floor(urlParams.per_page ?? 20), 1), 100)
+            const page = Math.max(Math.floor(urlParams.page ?? 1), 1)
+            const { rows, total } = yield* store.campaigns(user.accountId, page, perPage)
+            return {
+              success: true as const,
+              request_uid: yield* requestUid,
+              data: rows.map(campaignView),
+              meta: { current_page: page, per_page: perPage, total, last_page: Math.max(1, Math.ceil(total / perPage)) }
+            }
+          }))
+        .handle("getCampaign", ({ path }) =>
+          Effect.gen(function*() {
+            const user = yield* CurrentPortalUser
+            const c = yield* store.campaign(user.accountId, path.campaign_uid)
+            if (c === undefined) {
+              return yield* Effect.fail(
+                toApiFailure({ _tag: "NotFound", error_code: "NOT_FOUND", message: "The campaign was not found." })
+              )
+            }
+            return yield* ok({ ...campaignView(c), failures: c.failures as any })
+          }))
+    })
+)
 
 export const PortalMessagesLive = HttpApiBuilder.group(TumaApi, "portalMessages", (handlers) =>
   Effect.gen(function*() {
@@ -371,7 +385,9 @@ export const PortalMessagesLive = HttpApiBuilder.group(TumaApi, "portalMessages"
       .handle("listMessages", ({ urlParams }) =>
         Effect.gen(function*() {
           const user = yield* CurrentPortalUser
-          const page = yield* reads.listMessages(user.accountId, urlParams).pipe(Effect.mapError((e) => toApiFailure(e)))
+          const page = yield* reads.listMessages(user.accountId, urlParams).pipe(
+            Effect.mapError((e) => toApiFailure(e))
+          )
           return { success: true as const, request_uid: yield* requestUid, data: page.data, meta: page.meta }
         }))
       .handle("exportMessages", ({ urlParams }) =>
@@ -397,14 +413,20 @@ export const PortalMessagesLive = HttpApiBuilder.group(TumaApi, "portalMessages"
       .handle("getMessage", ({ path }) =>
         Effect.gen(function*() {
           const user = yield* CurrentPortalUser
-          const message = yield* reads.getMessage(user.accountId, path.uid).pipe(Effect.mapError((e) => toApiFailure(e)))
+          const message = yield* reads.getMessage(user.accountId, path.uid).pipe(
+            Effect.mapError((e) => toApiFailure(e))
+          )
           const row = yield* store.messageTimeline(user.accountId, path.uid)
           if (row === undefined) return yield* Effect.die("portal: message vanished mid-request")
           const timeline: Array<{ at: string; event: any; detail: string | null }> = [
             { at: row.created_at.toISOString(), event: "created", detail: null }
           ]
           if (row.scheduled_at !== null) {
-            timeline.push({ at: row.created_at.toISOString(), event: "scheduled", detail: row.scheduled_at.toISOString() })
+            timeline.push({
+              at: row.created_at.toISOString(),
+              event: "scheduled",
+              detail: row.scheduled_at.toISOString()
+            })
           }
           if (row.queued_at !== null) timeline.push({ at: row.queued_at.toISOString(), event: "queued", detail: null })
           if (row.sent_at !== null) timeline.push({ at: row.sent_at.toISOString(), event: "sent", detail: null })
@@ -436,59 +458,63 @@ export const PortalMessagesLive = HttpApiBuilder.group(TumaApi, "portalMessages"
 
 const decodeJson = Schema.decodeUnknown(SenderIdRequestInput, { errors: "all", onExcessProperty: "ignore" })
 
-export const PortalSenderIdsLive = HttpApiBuilder.group(TumaApi, "portalSenderIds", (handlers) =>
-  Effect.gen(function*() {
-    const service = yield* SenderIds
-    const config = yield* ServerConfig
-    const context = yield* Effect.context<FileSystem.FileSystem | Path.Path>()
+export const PortalSenderIdsLive = HttpApiBuilder.group(
+  TumaApi,
+  "portalSenderIds",
+  (handlers) =>
+    Effect.gen(function*() {
+      const service = yield* SenderIds
+      const config = yield* ServerConfig
+      const context = yield* Effect.context<FileSystem.FileSystem | Path.Path>()
 
-    const readInput = (request: HttpServerRequest.HttpServerRequest) => {
-      const contentType = (request.headers["content-type"] ?? "application/json").toLowerCase()
-      if (contentType.startsWith("multipart/form-data")) {
-        return request.multipart.pipe(
-          M.withLimits({
-            maxParts: Option.some(64),
-            maxFileSize: Option.some(config.maxUploadBytes),
-            maxTotalSize: Option.some(config.maxUploadBytes)
-          }),
-          Effect.orDie,
-          Effect.flatMap((persisted: Multipart.Persisted) => fromMultipart(persisted)),
-          Effect.provide(context)
+      const readInput = (request: HttpServerRequest.HttpServerRequest) => {
+        const contentType = (request.headers["content-type"] ?? "application/json").toLowerCase()
+        if (contentType.startsWith("multipart/form-data")) {
+          return request.multipart.pipe(
+            M.withLimits({
+              maxParts: Option.some(64),
+              maxFileSize: Option.some(config.maxUploadBytes),
+              maxTotalSize: Option.some(config.maxUploadBytes)
+            }),
+            Effect.orDie,
+            Effect.flatMap((persisted: Multipart.Persisted) => fromMultipart(persisted)),
+            Effect.provide(context)
+          )
+        }
+        return Effect.orDie(request.json).pipe(
+          Effect.flatMap(decodeJson),
+          Effect.map(fromJsonRequest),
+          Effect.catchIf(ParseResult.isParseError, (error) =>
+            Effect.fail(
+              toApiFailure(validationFailed(fieldErrorsFromIssues(ParseResult.ArrayFormatter.formatErrorSync(error))))
+            ))
         )
       }
-      return Effect.orDie(request.json).pipe(
-        Effect.flatMap(decodeJson),
-        Effect.map(fromJsonRequest),
-        Effect.catchIf(ParseResult.isParseError, (error) =>
-          Effect.fail(
-            toApiFailure(validationFailed(fieldErrorsFromIssues(ParseResult.ArrayFormatter.formatErrorSync(error))))
-          ))
-      )
-    }
 
-    return handlers
-      .handle("listSenderIds", () =>
-        Effect.gen(function*() {
-          const user = yield* CurrentPortalUser
-          return yield* ok(yield* service.list(user.accountId))
-        }))
-      .handle("requirements", () =>
-        Effect.gen(function*() {
-          const user = yield* CurrentPortalUser
-          return yield* ok(yield* service.requirements(user.accountId))
-        }))
-      .handleRaw("requestSenderId", ({ request }) =>
-        Effect.gen(function*() {
-          const user = yield* CurrentPortalUser
-          const input = yield* readInput(request)
-          const created = yield* service.request(user.accountId, input, { sandbox: false }).pipe(
-            Effect.mapError((e) => toApiFailure(e))
-          )
-          return {
-            success: true as const,
-            request_uid: yield* requestUid,
-            message: created.message,
-            data: created.data
-          }
-        }))
-  }))
+      return handlers
+        .handle("listSenderIds", () =>
+          Effect.gen(function*() {
+            const user = yield* CurrentPortalUser
+            return yield* ok(yield* service.list(user.accountId))
+          }))
+        .handle("requirements", () =>
+          Effect.gen(function*() {
+            const user = yield* CurrentPortalUser
+            return yield* ok(yield* service.requirements(user.accountId))
+          }))
+        .handleRaw("requestSenderId", ({ request }) =>
+          Effect.gen(function*() {
+            const user = yield* CurrentPortalUser
+            const input = yield* readInput(request)
+            const created = yield* service.request(user.accountId, input, { sandbox: false }).pipe(
+              Effect.mapError((e) => toApiFailure(e))
+            )
+            return {
+              success: true as const,
+              request_uid: yield* requestUid,
+              message: created.message,
+              data: created.data
+            }
+          }))
+    })
+)

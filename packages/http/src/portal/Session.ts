@@ -24,7 +24,14 @@ import * as Cidr from "../Cidr.js"
 import { ServerConfig } from "../Config.js"
 import { Forbidden, Unauthorized } from "../Envelope.js"
 import type { PortalUserContext } from "../PortalApi.js"
-import { CSRF_COOKIE, CSRF_HEADER, PortalAnonymousCsrf, PortalOwner, PortalSession, SESSION_COOKIE } from "../PortalApi.js"
+import {
+  CSRF_COOKIE,
+  CSRF_HEADER,
+  PortalAnonymousCsrf,
+  PortalOwner,
+  PortalSession,
+  SESSION_COOKIE
+} from "../PortalApi.js"
 
 const STATE_CHANGING = new Set(["POST", "PUT", "PATCH", "DELETE"])
 
@@ -65,7 +72,8 @@ export class PortalRequest extends Context.Tag("@tuma/http/PortalRequest")<Porta
       const publicOrigin = originOf(settings.publicUrl)
       const extraOrigins = new Set(settings.allowedOrigins.map((o) => originOf(o) ?? o))
 
-      const socketAddress = (request: HttpServerRequest.HttpServerRequest) => Option.getOrUndefined(request.remoteAddress)
+      const socketAddress = (request: HttpServerRequest.HttpServerRequest) =>
+        Option.getOrUndefined(request.remoteAddress)
       const fromProxy = (request: HttpServerRequest.HttpServerRequest) => {
         const socket = socketAddress(request)
         return hasProxies && socket !== undefined && trusted(socket)
@@ -100,12 +108,17 @@ export class PortalRequest extends Context.Tag("@tuma/http/PortalRequest")<Porta
       const appendCookie = (
         name: string,
         value: string,
-        options: (request: HttpServerRequest.HttpServerRequest) => Parameters<typeof HttpServerResponse.unsafeSetCookie>[3]
+        options: (
+          request: HttpServerRequest.HttpServerRequest
+        ) => Parameters<typeof HttpServerResponse.unsafeSetCookie>[3]
       ) =>
-        Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
-          HttpApp.appendPreResponseHandler((_req, response) =>
-            Effect.succeed(HttpServerResponse.unsafeSetCookie(response, name, value, options(request)))
-          ))
+        Effect.flatMap(
+          HttpServerRequest.HttpServerRequest,
+          (request) =>
+            HttpApp.appendPreResponseHandler((_req, response) =>
+              Effect.succeed(HttpServerResponse.unsafeSetCookie(response, name, value, options(request)))
+            )
+        )
 
       return {
         client: (request) => {
@@ -137,7 +150,10 @@ export class PortalRequest extends Context.Tag("@tuma/http/PortalRequest")<Porta
 }
 
 const unauthorized = () =>
-  Unauthorized.of({ message: "Sign in to use the portal (no session, or it has ended).", error_code: "SESSION_REQUIRED" })
+  Unauthorized.of({
+    message: "Sign in to use the portal (no session, or it has ended).",
+    error_code: "SESSION_REQUIRED"
+  })
 const csrfFailed = (why: string) => Forbidden.of({ message: `Request refused: ${why}`, error_code: "CSRF_FAILED" })
 
 /** The session of the request: its cookie looked up and, on state changes, the CSRF checks. */
@@ -171,8 +187,10 @@ const userContext = (found: Authenticated): PortalUserContext => ({
 export const layerMiddlewares = Layer.mergeAll(
   Layer.effect(
     PortalSession,
-    Effect.map(Effect.context<PortalAccess | PortalRequest>(), (context) =>
-      currentSession.pipe(Effect.map(userContext), Effect.provide(context)))
+    Effect.map(
+      Effect.context<PortalAccess | PortalRequest>(),
+      (context) => currentSession.pipe(Effect.map(userContext), Effect.provide(context))
+    )
   ),
   Layer.effect(
     PortalOwner,
@@ -196,7 +214,9 @@ export const layerMiddlewares = Layer.mergeAll(
       const access = yield* PortalAccess
       return Effect.gen(function*() {
         const request = yield* HttpServerRequest.HttpServerRequest
-        if (!portal.originAllowed(request)) return yield* Effect.fail(csrfFailed("the request comes from another site."))
+        if (!portal.originAllowed(request)) {
+          return yield* Effect.fail(csrfFailed("the request comes from another site."))
+        }
         const header = request.headers[CSRF_HEADER]
         if (header !== undefined) {
           // double submit: the pre-session cookie's token …

@@ -51,7 +51,8 @@ export const sessionView = (
 })
 
 /** `{ success: true, request_uid, data }`. */
-export const ok = <A>(data: A) => Effect.map(requestUid, (request_uid) => ({ success: true as const, request_uid, data }))
+export const ok = <A>(data: A) =>
+  Effect.map(requestUid, (request_uid) => ({ success: true as const, request_uid, data }))
 
 export const done = ok({ ok: true as const })
 

@@ -156,11 +156,13 @@ describe.each(drivers)("portal sessions (%s)", (driver) => {
     ))
     expect((await idle.get("/portal/api/session")).status).toBe(401)
     expect((await absolute.get("/portal/api/session")).status).toBe(200)
-    await server.run(sql((s) =>
-      s`UPDATE portal_sessions SET absolute_expires_at = now() - interval '1 second' WHERE id_hash = ${
-        hashOf(absoluteId)
-      }`
-    ))
+    await server.run(
+      sql((s) =>
+        s`UPDATE portal_sessions SET absolute_expires_at = now() - interval '1 second' WHERE id_hash = ${
+          hashOf(absoluteId)
+        }`
+      )
+    )
     expect((await absolute.get("/portal/api/session")).status).toBe(401)
   })
 
