@@ -317,7 +317,9 @@ export const CreateAccountInput = Schema.Struct({
   country: opt(Country),
   active: opt(Schema.Boolean),
   /** Marks the phone verified now. */
-  phone_verified: opt(Schema.Boolean)
+  phone_verified: opt(Schema.Boolean),
+  /** The portal owner to invite (default: `email`); the HTTP/CLI layer sends the invitation. */
+  owner_email: opt(Schema.String)
 }).annotations({ identifier: "AdminCreateAccount" })
 export type CreateAccountInput = typeof CreateAccountInput.Type
 

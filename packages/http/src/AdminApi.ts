@@ -97,6 +97,14 @@ export const CreateWebhookInput = Schema.Struct({
   allow_private: Schema.optionalWith(Schema.Boolean, { exact: true })
 }).annotations({ identifier: "AdminCreateWebhook", ...all })
 
+/** A new account and the invitation of its portal owner (null when that address has a user already). */
+export const CreatedAccount = Schema.Struct({
+  ...A.AccountView.fields,
+  owner_invitation: Schema.NullOr(
+    Schema.Struct({ email: Schema.String, expires_at: Schema.String, link: Schema.String })
+  )
+}).annotations({ identifier: "AdminCreatedAccount" })
+
 const ReasonInput = Schema.Struct({ reason: Schema.String }).annotations({ identifier: "AdminReason", ...all })
 const OptionalReasonInput = Schema.Struct({
   reason: Schema.optionalWith(Schema.NullOr(Schema.String), { exact: true })
@@ -116,7 +124,8 @@ export class AdminAccounts extends group("adminAccounts", "Admin: accounts and A
   .add(
     HttpApiEndpoint.post("createAccount", "/accounts")
       .setPayload(A.CreateAccountInput.annotations({ identifier: "AdminCreateAccountInput", ...all }))
-      .addSuccess(ok(A.AccountView, "AdminAccountResponse"), { status: 201 })
+      .addSuccess(ok(CreatedAccount, "AdminCreatedAccountResponse"), { status: 201 })
+      .annotate(OpenApi.Description, "Also invites the portal owner (`owner_email`, default `email`) by e-mail.")
   )
   .add(
     HttpApiEndpoint.get("listAccounts", "/accounts")

@@ -7,10 +7,13 @@
  * or use the admin API (`/admin/v1`) while it runs.
  */
 import { Admin } from "@tuma/core/Admin"
+import { emailProblem, PortalAccess } from "@tuma/core/portal/PortalAccess"
 import { WebhookAdmin } from "@tuma/core/webhooks/WebhookAdmin"
+import { validationFailed } from "@tuma/domain/validation"
 import * as Database from "@tuma/store-sql/Database"
 import { Effect, Layer, Redacted } from "effect"
 import { parseArgs } from "node:util"
+import { inviteOwner } from "./portal/OwnerInvitation.js"
 import * as Server from "./Server.js"
 
 export const databaseFromEnv = (): Database.DatabaseConfig => {
@@ -26,7 +29,7 @@ export const databaseFromEnv = (): Database.DatabaseConfig => {
 }
 
 type Flags = Record<string, string | boolean | undefined>
-type Services = Admin | WebhookAdmin
+type Services = Admin | WebhookAdmin | PortalAccess
 
 interface Command {
   readonly usage: string
@@ -65,19 +68,27 @@ const hooks = <A, E>(f: (w: WebhookAdmin["Type"]) => Effect.Effect<A, E>) => Eff
 
 export const commands: Record<string, Command> = {
   "accounts create": {
-    usage: "--name NAME --email EMAIL [--phone +255…] [--country TZ] [--phone-verified]",
-    flags: ["name", "email", "phone", "country"],
+    usage: "--name NAME --email EMAIL [--owner-email EMAIL] [--phone +255…] [--country TZ] [--phone-verified]",
+    flags: ["name", "email", "owner-email", "phone", "country"],
     booleans: ["phone-verified"],
     run: (f) =>
-      admin((a) =>
-        a.createAccount(clean({
-          name: req(f, "name"),
-          email: req(f, "email"),
-          phone: opt(f, "phone"),
-          country: opt(f, "country"),
-          phone_verified: f["phone-verified"] === true ? true : undefined
-        }))
-      )
+      Effect.gen(function*() {
+        const ownerEmail = opt(f, "owner-email") ?? req(f, "email")
+        const problem = emailProblem(ownerEmail)
+        if (problem !== undefined) return yield* validationFailed({ owner_email: [problem] })
+        const account = yield* admin((a) =>
+          a.createAccount(clean({
+            name: req(f, "name"),
+            email: req(f, "email"),
+            phone: opt(f, "phone"),
+            country: opt(f, "country"),
+            phone_verified: f["phone-verified"] === true ? true : undefined
+          }))
+        )
+        // the owner's portal invitation (mailed through TUMA_SMTP_URL; the link is printed too)
+        const base = process.env.TUMA_PUBLIC_URL || `http://127.0.0.1:${process.env.PORT || "3000"}`
+        return { ...account, owner_invitation: yield* inviteOwner(account.uid, ownerEmail, base) }
+      })
   },
   "accounts list": {
     usage: "[--search TEXT]",

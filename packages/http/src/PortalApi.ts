@@ -841,8 +841,7 @@ export class PortalAccountGroup extends group("portalAccount", "Portal: balance,
   )
 {}
 
-const base = HttpApi.make("portal")
-// the envelope middleware answers decode errors as 422 envelopes (see Api.ts)
+const base = HttpApi.make("portal") // the envelope middleware answers decode errors as 422 envelopes (see Api.ts)
 ;(base as any).errorSchema = Schema.Never
 
 /** The portal API alone (the browser app's typed client is built from it). */

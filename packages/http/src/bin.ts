@@ -13,6 +13,7 @@
  * (comma-separated CIDRs), TUMA_AUTH_CACHE_MS, TUMA_WORKERS=0 (serve without delivery workers).
  * Webhooks: TUMA_WEBHOOK_*, TUMA_SMTP_URL, TUMA_SYSTEM_ACCOUNT_ID, … (WebhookWorkers.ts, docs/webhooks.md).
  */
+import { portalSettingsFromEnv } from "@tuma/core/portal/PortalConfig"
 import * as Database from "@tuma/store-sql/Database"
 import { Effect, Exit, Layer, Scope } from "effect"
 import { createServer } from "node:http"
@@ -21,6 +22,7 @@ import * as Cli from "./Cli.js"
 import { makeServerOptions } from "./Config.js"
 import * as DeliveryWorkers from "./DeliveryWorkers.js"
 import { seedDemo } from "./Demo.js"
+import { seedDemoPortalUser } from "./portal/Demo.js"
 import * as Server from "./Server.js"
 import * as WebhookWorkers from "./WebhookWorkers.js"
 
@@ -64,7 +66,11 @@ const serve = async (argv: ReadonlyArray<string>) => {
   const close = (exit: Exit.Exit<unknown, unknown>) => Effect.runPromise(Scope.close(scope, exit))
   try {
     // the store first: the demo account (and its provider) must exist before the workers load providers
-    const store = await Effect.runPromise(Layer.buildWithScope(Server.layerStore(database), scope))
+    // demo: portal users may register webhooks on this machine (a local receiver)
+    const portal = {
+      settings: { ...portalSettingsFromEnv(), ...(values.demo ? { allowPrivateWebhooks: true } : {}) }
+    }
+    const store = await Effect.runPromise(Layer.buildWithScope(Server.layerStore(database, portal), scope))
     if (values.demo) {
       const keys = await Effect.runPromise(Effect.provide(seedDemo, store))
       if (keys !== undefined) {
@@ -73,6 +79,8 @@ const serve = async (argv: ReadonlyArray<string>) => {
       } else {
         console.log("demo: the store already has an account; its keys were printed when it was created")
       }
+      const login = await Effect.runPromise(Effect.provide(seedDemoPortalUser, store))
+      if (login !== undefined) console.log(`demo portal login: ${login.email} ${login.password}`)
       const demoWebhook = values["demo-webhook"]
       if (demoWebhook !== undefined) {
         const { secret } = await Effect.runPromise(
@@ -105,6 +113,7 @@ const serve = async (argv: ReadonlyArray<string>) => {
     }
     const url = await Effect.runPromise(Effect.provide(Server.address, context))
     console.log(`listening on ${url}`)
+    console.log(`portal: ${url}/portal`)
   } catch (error) {
     await close(Exit.void)
     throw error

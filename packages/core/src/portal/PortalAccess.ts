@@ -66,7 +66,8 @@ export const sha256 = (s: string): string => createHash("sha256").update(s).dige
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 const normalizeEmail = (email: string) => email.trim().toLowerCase()
 
-const emailProblem = (email: string) =>
+/** Why an e-mail address is refused, or undefined. */
+export const emailProblem = (email: string) =>
   EMAIL.test(email.trim()) && email.length <= 254 ? undefined : "The email must be a valid email address."
 
 /** IANA zone names the runtime knows. */

@@ -5,8 +5,10 @@
  */
 import { HttpApiBuilder, HttpServerRequest } from "@effect/platform"
 import { Admin } from "@tuma/core/Admin"
+import { emailProblem } from "@tuma/core/portal/PortalAccess"
 import { WebhookAdmin } from "@tuma/core/webhooks/WebhookAdmin"
 import type { DeliveryView, WebhookEndpoint } from "@tuma/core/webhooks/WebhookStore"
+import { validationFailed } from "@tuma/domain/validation"
 import { Effect, Layer, Redacted } from "effect"
 import { timingSafeEqual } from "node:crypto"
 import { TumaApi } from "../Api.js"
@@ -14,6 +16,8 @@ import { AuthCache } from "../Auth.js"
 import { ServerConfig } from "../Config.js"
 import { requestUid, Unauthorized } from "../Envelope.js"
 import { toApiFailure } from "../Errors.js"
+import { inviteOwner } from "../portal/OwnerInvitation.js"
+import { PortalRequest } from "../portal/Session.js"
 import { RequireAdmin } from "../Security.js"
 
 const sameSecret = (a: string, b: string) => {
@@ -83,8 +87,21 @@ export const AdminAccountsLive = HttpApiBuilder.group(TumaApi, "adminAccounts", 
   Effect.gen(function*() {
     const admin = yield* Admin
     const cache = yield* AuthCache
+    const portal = yield* PortalRequest
     return handlers
-      .handle("createAccount", ({ payload }) => ok(admin.createAccount(payload)))
+      .handle("createAccount", ({ payload }) =>
+        ok(Effect.gen(function*() {
+          const request = yield* HttpServerRequest.HttpServerRequest
+          const ownerProblem = payload.owner_email === undefined ? undefined : emailProblem(payload.owner_email)
+          if (ownerProblem !== undefined) return yield* validationFailed({ owner_email: [ownerProblem] })
+          const account = yield* admin.createAccount(payload)
+          const owner_invitation = yield* inviteOwner(
+            account.uid,
+            payload.owner_email ?? account.email,
+            portal.baseUrl(request)
+          ).pipe(Effect.catchTag("ValidationFailed", () => Effect.succeed(null)))
+          return { ...account, owner_invitation }
+        })))
       .handle("listAccounts", ({ urlParams }) => ok(admin.listAccounts(urlParams)))
       .handle("getAccount", ({ path }) => ok(admin.getAccount(path.account_uid)))
       .handle("suspendAccount", ({ path }) =>
