@@ -65,7 +65,7 @@ export function LanguageSwitch() {
   const { lang, setLang, t } = useI18n()
   return (
     <label className="lang">
-      <span className="label">{t("Language")}</span>
+      <span>{t("Language")}</span>
       <select value={lang} onChange={(e) => setLang(e.currentTarget.value as Lang)}>
         <option value="en">English</option>
         <option value="sw">Kiswahili</option>

@@ -1,6 +1,6 @@
 /** Small shared pieces: loading, errors, times, statuses, form fields. */
-import type { ReactNode } from "react"
-import { useCallback, useEffect, useState } from "react"
+import type { ReactElement, ReactNode } from "react"
+import { cloneElement, useCallback, useEffect, useId, useState } from "react"
 import { ApiError } from "./api.js"
 import { formatDateTime } from "./format.js"
 import { useI18n } from "./i18n.js"
@@ -130,14 +130,19 @@ export function PageTitle(props: { readonly children: ReactNode }) {
   return <h1>{props.children}</h1>
 }
 
-/** A labelled control: the label text is its accessible name. */
-export function Field(props: { readonly label: string; readonly children: ReactNode; readonly hint?: string }) {
+/** A labelled control: exactly the label text is its accessible name; the hint is its description. */
+export function Field(props: { readonly label: string; readonly children: ReactElement<any>; readonly hint?: string }) {
+  const id = useId()
+  const hintId = `${id}-hint`
   return (
-    <label className="field">
-      <span className="label">{props.label}</span>
-      {props.children}
-      {props.hint !== undefined && <small className="hint">{props.hint}</small>}
-    </label>
+    <div className="field">
+      <label className="label" htmlFor={id}>{props.label}</label>
+      {cloneElement(props.children, {
+        id,
+        ...(props.hint !== undefined ? { "aria-describedby": hintId } : {})
+      })}
+      {props.hint !== undefined && <small className="hint" id={hintId}>{props.hint}</small>}
+    </div>
   )
 }
 
