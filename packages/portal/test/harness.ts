@@ -154,6 +154,8 @@ export const startServe = async (
     await cleanup()
     throw e
   }
+  // the first /portal request builds the portal when its build is stale: do it before any page
+  await fetch(`${url}/portal/`).then((r) => r.text()).catch(() => undefined)
   const login = /demo portal login: (\S+) (\S+)/.exec(out)
   const liveKey = /demo live key: (tuma_live_\w+)/.exec(out)?.[1]
   if (login === null || liveKey === undefined) {

@@ -158,7 +158,7 @@ export function CampaignsPage() {
   const runPreview = () =>
     action.run(async () => {
       const k = key
-      const r = await call((c) => c.portalCampaigns.previewCampaign({ payload: request() as any }))
+      const r = await call((c) => c.portalCampaigns.previewCampaign({ payload: request() }))
       setPreview({ key: k, view: r.data })
     })
   const submit = (e: FormEvent) => {
@@ -166,7 +166,7 @@ export function CampaignsPage() {
     void action.run(async () => {
       const r = await call((c) =>
         c.portalCampaigns.createCampaign({
-          payload: request() as any,
+          payload: request(),
           headers: { "idempotency-key": idempotencyKey() }
         })
       )

@@ -5,7 +5,8 @@ import { useI18n } from "../i18n.js"
 import { Link } from "../router.js"
 import { Field, Loading, PageTitle, Status, statusLabel, Time, useLoad } from "../ui.js"
 
-const STATUSES = ["scheduled", "queued", "processing", "sent", "delivered", "failed"] as const
+/** The API's status filter (spec §4.3). */
+const STATUSES = ["queued", "sent", "delivered", "failed"] as const
 type StatusFilter = (typeof STATUSES)[number]
 
 interface Filters {
@@ -39,7 +40,7 @@ export function MessagesPage() {
             ...(filters.to !== "" ? { to: filters.to } : {}),
             page,
             per_page: 25
-          } as any
+          }
         })
       ),
     [filters, page]

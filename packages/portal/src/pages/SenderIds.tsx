@@ -1,4 +1,5 @@
 /** Sender IDs: the account's list (status, rejection reason), the requirements, and a request with documents. */
+import type { SenderIdRequest } from "@tuma/domain/schemas"
 import { useState } from "react"
 import type { FormEvent } from "react"
 import { call } from "../api.js"
@@ -53,10 +54,10 @@ export function SenderIdsPage() {
           payload: {
             sender_id: name,
             sample_message: sample,
-            purpose: chosenPurpose,
+            purpose: chosenPurpose as SenderIdRequest["purpose"],
             ...(documents.length > 0 ? { documents_base64: documents } : {}),
             ...(protect ? { protection_requested: true, protection_documents_base64: protectionDocs } : {})
-          } as any
+          }
         })
       )
       setCreated(res.message)
