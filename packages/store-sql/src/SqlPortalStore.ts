@@ -111,7 +111,7 @@ export const make = Effect.gen(function*() {
           ${s.absolute_expires_at}, ${s.ip}, ${s.user_agent})`.pipe(Effect.asVoid, Effect.orDie),
 
     session: (idHash) =>
-      sql<SessionRow & { u_json: string }>`SELECT s.id_hash, s.user_id, s.account_id, s.csrf_token, s.created_at,
+      sql<SessionRow>`SELECT s.id_hash, s.user_id, s.account_id, s.csrf_token, s.created_at,
           s.last_seen_at, s.absolute_expires_at
         FROM portal_sessions s WHERE s.id_hash = ${idHash}`.pipe(
         Effect.flatMap((rows) => {
@@ -119,7 +119,7 @@ export const make = Effect.gen(function*() {
           if (session === undefined) return Effect.succeed(undefined)
           return sql<UserRow>`SELECT ${users} FROM portal_users
             WHERE id = ${session.user_id} AND account_id = ${session.account_id}`.pipe(
-            Effect.map((u) => u[0] === undefined ? undefined : { session: session as SessionRow, user: u[0] })
+            Effect.map((u) => u[0] === undefined ? undefined : { session, user: u[0] })
           )
         }),
         Effect.orDie

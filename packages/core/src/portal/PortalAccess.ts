@@ -256,6 +256,8 @@ export const makePortalAccess = Effect.gen(function*() {
           return yield* new InvalidCredentials({ message: "The e-mail or password is not correct." })
         }
         yield* store.clearFailures(emailKey)
+        // sessions nobody will present again are swept at sign-in (no separate job)
+        yield* store.deleteExpiredSessions(new Date(t.getTime() - config.sessionIdleMs), t)
         return yield* newSession(user, presentedSessionId, client)
       }),
 

@@ -13,6 +13,7 @@ import { Effect, Exit, Layer, Scope } from "effect"
 import type { AddressInfo } from "node:net"
 import { SMTPServer } from "smtp-server"
 import { makeServerOptions } from "../../src/Config.js"
+import * as DeliveryWorkers from "../../src/DeliveryWorkers.js"
 import * as Server from "../../src/Server.js"
 import { scratchDatabase, setupAccount, testDatabaseUrl, unique } from "../harness.js"
 import type { AccountSetup } from "../harness.js"
@@ -68,12 +69,16 @@ export interface PortalServer {
   readonly url: string
   readonly mails: Array<Mail>
   readonly run: <A, E>(effect: Effect.Effect<A, E, any>) => Promise<A>
+  /** Starts the delivery workers in this process (they load the providers that exist now). */
+  readonly startWorkers: () => Promise<void>
+  /** Builds a layer over the server's services, torn down with the server. */
+  readonly launch: (layer: Layer.Layer<never, never, any>) => Promise<void>
   readonly close: () => Promise<void>
 }
 
 export const startPortal = async (
   driver: "pglite" | "postgres",
-  options: { readonly settings?: Partial<PortalSettings>; readonly workers?: boolean } = {}
+  options: { readonly settings?: Partial<PortalSettings> } = {}
 ): Promise<PortalServer> => {
   const smtp = await startSmtp()
   const scope = Effect.runSync(Scope.make())
@@ -89,7 +94,6 @@ export const startPortal = async (
       Server.layer({
         server,
         database,
-        workers: options.workers === true,
         portal: {
           settings: { ...defaultPortalSettings, ...options.settings },
           mailer: layerSmtpMailer({ url: smtp.url })
@@ -103,6 +107,17 @@ export const startPortal = async (
     url,
     mails: smtp.mails,
     run: (effect) => Effect.runPromise(Effect.provide(effect, context) as Effect.Effect<any, any>),
+    startWorkers: () =>
+      Effect.runPromise(
+        Layer.buildWithScope(
+          DeliveryWorkers.layer({ pollIntervalMs: 100 }).pipe(Layer.provide(Layer.succeedContext(context))),
+          scope
+        )
+      ).then(() => undefined),
+    launch: (layer) =>
+      Effect.runPromise(
+        Layer.buildWithScope(layer.pipe(Layer.provide(Layer.succeedContext(context))), scope) as Effect.Effect<any>
+      ).then(() => undefined),
     close: async () => {
       await Effect.runPromise(Scope.close(scope, Exit.void))
       await smtp.close()

@@ -1,0 +1,198 @@
+/**
+ * Sending from the portal over HTTP on a socket, on PGlite and PostgreSQL, with the delivery
+ * workers running (simulated carrier): the encoding/cost preview, a web SMS reaching `delivered` through the simulated
+ * carrier (timeline, dashboard), the API's refusals for web sends, the campaign price preview
+ * (balance per country, personalised samples, nothing stored), a scheduled campaign and its
+ * history, the message list and CSV export, and a sender-ID request with a PDF (multipart).
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { call, unique } from "../harness.js"
+import type { PortalServer } from "./harness.js"
+import { accountWithUser, ADMIN_TOKEN, drivers, signedIn, startPortal } from "./harness.js"
+
+const PDF = Buffer.from("%PDF-1.4\n1 0 obj << >> endobj\ntrailer << >>\n%%EOF\n")
+
+const waitFor = async (f: () => Promise<boolean>, ms = 30_000) => {
+  const deadline = Date.now() + ms
+  while (Date.now() < deadline) {
+    if (await f()) return
+    await new Promise((r) => setTimeout(r, 200))
+  }
+  throw new Error("timed out")
+}
+
+describe.each(drivers)("portal messaging (%s)", (driver) => {
+  let server: PortalServer
+  let sender: { readonly email: string }
+  beforeAll(async () => {
+    server = await startPortal(driver)
+    // the workers load the providers that exist when they start: this account's first
+    sender = await accountWithUser(server, "member")
+    await server.startWorkers()
+  })
+  afterAll(() => server?.close())
+
+  it("previews encoding, changed characters, parts and cost against the wallet", async () => {
+    const { email } = await accountWithUser(server, "owner", { balances: { TZ: 1 } })
+    const agent = await signedIn(server, email)
+    const r = await agent.post("/portal/api/preview", { body: "Habari \u201cmteja\u201d", recipient: "+255712345678" })
+    expect(r.status).toBe(200)
+    expect(r.body.data.encoding.final).toBe("GSM-7")
+    expect(r.body.data.encoding.changes.map((c: any) => c.character)).toEqual(
+      expect.arrayContaining(["U+201C", "U+201D"])
+    )
+    expect(r.body.data.text).toBe("Habari \"mteja\"")
+    expect(r.body.data).toMatchObject({ units: 1, country: "TZ", balance: 1, sufficient: true })
+    const long = await agent.post("/portal/api/preview", { body: "x".repeat(200), recipient: "+255712345678" })
+    expect(long.body.data).toMatchObject({ units: 2, sufficient: false })
+    expect(long.body.data.parts.length).toBe(2)
+    const bad = await agent.post("/portal/api/preview", { body: "hi", recipient: "12" })
+    expect(bad.body.data.recipient_error).toBeTruthy()
+  })
+
+  it("a web SMS reaches delivered; its timeline and the dashboard show it", async () => {
+    const agent = await signedIn(server, sender.email)
+    const sent = await agent.post("/portal/api/sms", { recipient: "+255712345678", sender_id: "TUMA", body: "Karibu" })
+    expect(sent.status).toBe(202)
+    expect(sent.body.data.channel).toBe("web")
+    const uid = sent.body.data.uid
+    await waitFor(async () => (await agent.get(`/portal/api/messages/${uid}`)).body.data.message.status === "delivered")
+    const detail = (await agent.get(`/portal/api/messages/${uid}`)).body.data
+    expect(detail.text).toBe("Karibu")
+    expect(detail.country).toBe("TZ")
+    expect(detail.timeline.map((e: any) => e.event)).toEqual(
+      expect.arrayContaining(["created", "queued", "sent", "delivered"])
+    )
+    const dash = (await agent.get("/portal/api/dashboard")).body.data
+    expect(dash.time_zone).toBe("Africa/Dar_es_Salaam")
+    expect(dash.today.delivered).toBe(1)
+    expect(dash.last_7_days).toHaveLength(7)
+    expect(dash.last_7_days[6].counts.delivered).toBe(1)
+    expect(dash.delivery_rate).toEqual({ delivered: 1, failed: 0, rate: 1 })
+    expect(dash.balances).toEqual([{ country: "TZ", calling_code: "255", balance: 999, enabled: true }])
+    const list = (await agent.get("/portal/api/messages?channel=web")).body
+    expect(list.data.map((m: any) => m.uid)).toEqual([uid])
+    const csv = await agent.get("/portal/api/messages/export.csv")
+    expect(csv.status).toBe(200)
+    expect(csv.headers.get("content-type")).toMatch(/text\/csv/)
+    expect(csv.text.split("\r\n")[0]).toBe(
+      "uid,recipient,sender_id,status,channel,units,queued_at,sent_at,delivered_at,failure_reason,campaign_uid,campaign_name"
+    )
+    expect(csv.text).toContain(`${uid},+255712345678,TUMA,delivered,web,1`)
+  })
+
+  it("web sends follow the API's rules: sender ID, balance, validation", async () => {
+    const { email } = await accountWithUser(server, "owner", { balances: { TZ: 1 } })
+    const agent = await signedIn(server, email)
+    const sender = await agent.post("/portal/api/sms", { recipient: "+255712345678", sender_id: "NOPE", body: "hi" })
+    expect(sender.status).toBe(422)
+    expect(sender.body).toMatchObject({
+      error_code: "SENDER_ID_NOT_APPROVED",
+      acceptance_state: "DEFINITELY_NOT_ACCEPTED"
+    })
+    const broke = await agent.post("/portal/api/sms", {
+      recipient: "+255712345678",
+      sender_id: "TUMA",
+      body: "x".repeat(200)
+    })
+    expect(broke.status).toBe(422)
+    expect(broke.body.error_code).toBe("INSUFFICIENT_BALANCE")
+    const invalid = await agent.post("/portal/api/sms", { recipient: "abc", sender_id: "TUMA", body: "" })
+    expect(invalid.status).toBe(422)
+    expect(Object.keys(invalid.body.errors)).toEqual(expect.arrayContaining(["recipient", "body"]))
+    expect((await agent.get("/portal/api/messages")).body.data).toEqual([])
+  })
+
+  it("prices a tagged campaign per country against the wallets before sending, storing nothing", async () => {
+    const { account, email } = await accountWithUser(server, "owner", { balances: { TZ: 3 } })
+    const agent = await signedIn(server, email)
+    const body = {
+      recipients: [
+        { to: "+255712345671", name: "Amina", amount: 1500, paid: 1000 },
+        { to: "+255712345672", name: "Baraka", amount: 700, paid: 700 },
+        "not a phone"
+      ],
+      message: "Hi {name}, you owe {= amount - paid }",
+      sender_id: "TUMA",
+      campaign_name: "Reminders"
+    }
+    const bad = await agent.post("/portal/api/campaigns/preview", body)
+    expect(bad.status).toBe(422)
+    body.recipients.pop()
+    const r = await agent.post("/portal/api/campaigns/preview", body)
+    expect(r.status).toBe(200)
+    expect(r.body.data).toMatchObject({
+      recipients: 2,
+      sendable: 2,
+      units: 2,
+      sufficient: true,
+      countries: [{ country: "TZ", recipients: 2, units: 2, balance: 3, sufficient: true }]
+    })
+    expect(r.body.data.samples.map((s: any) => s.text)).toEqual(["Hi Amina, you owe 500", "Hi Baraka, you owe 0"])
+    // more than the wallet holds: the preview says so, per country
+    const many = {
+      ...body,
+      recipients: Array.from({ length: 4 }, (_, i) => ({ to: `+25571234568${i}`, name: "X", amount: 1, paid: 0 }))
+    }
+    const short = await agent.post("/portal/api/campaigns/preview", many)
+    expect(short.body.data).toMatchObject({ sufficient: false, countries: [{ country: "TZ", balance: 3, units: 4 }] })
+    // nothing was stored or charged by previews
+    expect((await agent.get("/portal/api/campaigns")).body.data).toEqual([])
+    const wallets = (await agent.get("/portal/api/wallets")).body.data
+    expect(wallets[0].balance).toBe(3)
+    void account
+  })
+
+  it("schedules a campaign for later; the history shows its delivery figures", async () => {
+    const { email } = await accountWithUser(server, "member")
+    const agent = await signedIn(server, email)
+    const at = new Date(Date.now() + 3_600_000).toISOString()
+    const created = await agent.post("/portal/api/campaigns", {
+      recipients: [{ to: "+255712345601", name: "A" }, { to: "+255712345602", name: "B" }],
+      message: "Hello {name}",
+      sender_id: "TUMA",
+      campaign_name: "Later",
+      scheduled_at: at
+    })
+    expect(created.status).toBe(202)
+    expect(created.body.data.status).toBe("scheduled")
+    const list = (await agent.get("/portal/api/campaigns")).body
+    expect(list.meta.total).toBe(1)
+    expect(list.data[0]).toMatchObject({
+      uid: created.body.data.uid,
+      name: "Later",
+      channel: "web",
+      api_version: "v2",
+      recipient_count: 2,
+      units: 2,
+      delivery: { scheduled: 2, total: 2 }
+    })
+    const one = (await agent.get(`/portal/api/campaigns/${created.body.data.uid}`)).body.data
+    expect(one.failures).toEqual([])
+    expect((await agent.get("/portal/api/ledger?kind=debit")).body.data[0].units).toBe(-2)
+  })
+
+  it("requests a sender ID with a PDF (multipart), then lists it as pending", async () => {
+    const { email } = await accountWithUser(server, "owner")
+    const req = await call(server, "POST", "/admin/v1/requirements", {
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+      body: { name: "Business licence", is_required: true, accepted_formats: ["pdf"], max_size_kb: 64, country: "TZ" }
+    })
+    expect(req.status).toBe(201)
+    const agent = await signedIn(server, email)
+    const requirements = (await agent.get("/portal/api/sender-ids/requirements")).body.data
+    expect(requirements.documents.map((d: any) => d.uid)).toContain(req.body.data.uid)
+    const name = `S${unique("").slice(-8).toUpperCase()}`
+    const form = new FormData()
+    form.append("sender_id", name)
+    form.append("sample_message", "Your order 1234 has shipped and will arrive tomorrow. Thank you!")
+    form.append("purpose", "Transactional")
+    form.append(`documents[${req.body.data.uid}]`, new Blob([PDF]), "licence.pdf")
+    const r = await agent.request("POST", "/portal/api/sender-ids", { form })
+    expect(r.status).toBe(201)
+    expect(r.body.data).toMatchObject({ sender_id: name, status: "pending" })
+    expect(r.body.data.submitted_document_uids).toHaveLength(1)
+    const list = (await agent.get("/portal/api/sender-ids")).body.data
+    expect(list.find((s: any) => s.sender_id === name)).toMatchObject({ status: "pending", rejection_reason: null })
+  })
+})

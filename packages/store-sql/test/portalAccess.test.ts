@@ -1,0 +1,170 @@
+/**
+ * Contract suite of the portal's access rules (core `PortalAccess` over `SqlPortalStore`), driven
+ * by Effect's `TestClock`: idle and absolute session expiry, the idle refresh, lockout and its end,
+ * invitation and reset expiry and single use, the last owner. PGlite always, PostgreSQL when
+ * configured. (The HTTP behaviour — cookies, CSRF, e-mails over SMTP — is tested in
+ * packages/http/test/portal.)
+ */
+import type { SqlClient } from "@effect/sql"
+import { expect } from "@effect/vitest"
+import { PortalAccess } from "@tuma/core/portal/PortalAccess"
+import * as PortalAccessModule from "@tuma/core/portal/PortalAccess"
+import { defaultPortalSettings, PortalConfig } from "@tuma/core/portal/PortalConfig"
+import { Mailer } from "@tuma/core/webhooks/ports"
+import type { MailMessage } from "@tuma/core/webhooks/ports"
+import { Effect, Either, Layer, TestClock } from "effect"
+import * as SqlPortalStore from "../src/SqlPortalStore.js"
+import { forEachDriver } from "./harness.js"
+import { newAccount, operatorStack, unique } from "./operatorFixtures.js"
+
+const T0 = Date.parse("2026-05-01T08:00:00Z")
+const MIN = 60_000
+const PASSWORD = "correct horse battery"
+const client = { ip: "192.0.2.10", userAgent: "test" }
+
+const outbox: Array<MailMessage> = []
+const stack = (db: Layer.Layer<SqlClient.SqlClient>) =>
+  PortalAccessModule.layer.pipe(
+    Layer.provide(SqlPortalStore.layer),
+    Layer.provide(Layer.succeed(Mailer, Mailer.of({ send: (m) => Effect.sync(() => void outbox.push(m)) }))),
+    Layer.provide(Layer.succeed(PortalConfig, { ...defaultPortalSettings, lockoutThreshold: 3 })),
+    Layer.provideMerge(operatorStack(db))
+  )
+
+const owner = Effect.gen(function*() {
+  const account = yield* newAccount()
+  const access = yield* PortalAccess
+  const email = `${unique("o")}@example.com`
+  const user = yield* access.ensureUser({ accountId: account.uid, email, password: PASSWORD, role: "owner" })
+  return { account, email, user }
+})
+
+const tokenIn = (to: string) => {
+  const m = [...outbox].reverse().find((x) => x.to === to)!
+  return /token=([A-Za-z0-9_-]+)/.exec(m.text)![1]
+}
+
+forEachDriver(stack, (it) => {
+  it.effect("a session ends 30 minutes after its last use; use refreshes it", () =>
+    Effect.gen(function*() {
+      yield* TestClock.setTime(T0)
+      const access = yield* PortalAccess
+      const { email } = yield* owner
+      const s = yield* access.signIn({ email, password: PASSWORD, presentedSessionId: undefined, client })
+      yield* TestClock.adjust(29 * MIN)
+      expect(yield* access.authenticate(s.sessionId)).toBeDefined()
+      yield* TestClock.adjust(29 * MIN) // 58 min after sign-in, 29 after the last use
+      expect(yield* access.authenticate(s.sessionId)).toBeDefined()
+      yield* TestClock.adjust(30 * MIN)
+      expect(yield* access.authenticate(s.sessionId)).toBeUndefined()
+    }))
+
+  it.effect("a session ends 12 hours after sign-in however much it is used", () =>
+    Effect.gen(function*() {
+      yield* TestClock.setTime(T0)
+      const access = yield* PortalAccess
+      const { email } = yield* owner
+      const s = yield* access.signIn({ email, password: PASSWORD, presentedSessionId: undefined, client })
+      for (let i = 0; i < 35; i++) {
+        yield* TestClock.adjust(20 * MIN)
+        expect(yield* access.authenticate(s.sessionId)).toBeDefined()
+      }
+      yield* TestClock.adjust(20 * MIN) // 12 h
+      expect(yield* access.authenticate(s.sessionId)).toBeUndefined()
+    }))
+
+  it.effect("sign-in ends the presented session and makes a new id", () =>
+    Effect.gen(function*() {
+      yield* TestClock.setTime(T0)
+      const access = yield* PortalAccess
+      const { email } = yield* owner
+      const first = yield* access.signIn({ email, password: PASSWORD, presentedSessionId: undefined, client })
+      const second = yield* access.signIn({ email, password: PASSWORD, presentedSessionId: first.sessionId, client })
+      expect(second.sessionId).not.toBe(first.sessionId)
+      expect(yield* access.authenticate(first.sessionId)).toBeUndefined()
+      expect(yield* access.authenticate(second.sessionId)).toBeDefined()
+    }))
+
+  it.effect("3 failures lock the e-mail for 15 minutes (the right password too), then it opens", () =>
+    Effect.gen(function*() {
+      yield* TestClock.setTime(T0)
+      const access = yield* PortalAccess
+      const { email } = yield* owner
+      const attempt = (password: string) =>
+        Effect.either(access.signIn({ email, password, presentedSessionId: undefined, client }))
+      const tags = []
+      for (let i = 0; i < 3; i++) {
+        const r = yield* attempt("wrong password")
+        tags.push(Either.isLeft(r) ? r.left._tag : "ok")
+      }
+      expect(tags).toEqual(["InvalidCredentials", "InvalidCredentials", "LoginLocked"])
+      const locked = yield* attempt(PASSWORD)
+      expect(Either.isLeft(locked) && locked.left._tag).toBe("LoginLocked")
+      expect(Either.isLeft(locked) && (locked.left as any).retry_after_seconds).toBe(900)
+      yield* TestClock.adjust(15 * MIN)
+      expect(Either.isRight(yield* attempt(PASSWORD))).toBe(true)
+    }))
+
+  it.effect("failures spread beyond the window do not lock", () =>
+    Effect.gen(function*() {
+      yield* TestClock.setTime(T0)
+      const access = yield* PortalAccess
+      const { email } = yield* owner
+      for (let i = 0; i < 4; i++) {
+        const r = yield* Effect.either(
+          access.signIn({ email, password: "wrong password", presentedSessionId: undefined, client })
+        )
+        expect(Either.isLeft(r) && r.left._tag).toBe("InvalidCredentials")
+        yield* TestClock.adjust(16 * MIN)
+      }
+    }))
+
+  it.effect("an invitation works once and not after 7 days; a reset link not after an hour", () =>
+    Effect.gen(function*() {
+      yield* TestClock.setTime(T0)
+      const access = yield* PortalAccess
+      const { account, email } = yield* owner
+      const late = `${unique("late")}@example.com`
+      yield* access.invite({
+        accountId: account.uid,
+        email: late,
+        role: "member",
+        invitedBy: null,
+        linkBase: "http://x"
+      })
+      yield* TestClock.adjust(7 * 24 * 60 * MIN)
+      const expired = yield* Effect.either(access.invitation(tokenIn(late)))
+      expect(Either.isLeft(expired) && expired.left._tag).toBe("ResourceNotFound")
+
+      const ok = `${unique("ok")}@example.com`
+      yield* access.invite({ accountId: account.uid, email: ok, role: "member", invitedBy: null, linkBase: "http://x" })
+      const token = tokenIn(ok)
+      const accept = () =>
+        Effect.either(
+          access.acceptInvitation({ token, password: PASSWORD, name: "N", presentedSessionId: undefined, client })
+        )
+      expect(Either.isRight(yield* accept())).toBe(true)
+      const again = yield* accept()
+      expect(Either.isLeft(again) && again.left._tag).toBe("ResourceNotFound")
+
+      yield* access.requestPasswordReset(email, "http://x")
+      const reset = tokenIn(email)
+      yield* TestClock.adjust(61 * MIN)
+      const tooLate = yield* Effect.either(access.completePasswordReset(reset, "another long passphrase"))
+      expect(Either.isLeft(tooLate) && tooLate.left._tag).toBe("ResourceNotFound")
+    }))
+
+  it.effect("an account keeps at least one owner", () =>
+    Effect.gen(function*() {
+      yield* TestClock.setTime(T0)
+      const access = yield* PortalAccess
+      const { account, user } = yield* owner
+      const demote = yield* Effect.either(access.changeRole(account.uid, user.id, "member"))
+      expect(Either.isLeft(demote) && demote.left._tag).toBe("ResourceConflict")
+      const remove = yield* Effect.either(access.removeMember(account.uid, user.id))
+      expect(Either.isLeft(remove) && remove.left._tag).toBe("ResourceConflict")
+      const other = yield* newAccount()
+      const foreign = yield* Effect.either(access.changeRole(other.uid, user.id, "member"))
+      expect(Either.isLeft(foreign) && foreign.left._tag).toBe("ResourceNotFound")
+    }))
+})
