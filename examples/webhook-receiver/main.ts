@@ -1,8 +1,12 @@
 /**
  * A minimal webhook receiver for Tuma delivery reports.
  *
- *   WEBHOOK_SECRET=whsec_... pnpm --filter @tuma/example-webhook-receiver start
- *   # or: pnpm tsx examples/webhook-receiver/main.ts --port 4000 --secret whsec_...
+ *   pnpm --filter @tuma/example-webhook-receiver start --port 4000 --secret whsec_...
+ *
+ * Options: `--secret` (or WEBHOOK_SECRET), `--port` (default 4000), `--header` (the signature header
+ * name, default X-Service-Signature; the server's `--webhook-signature-header`). Run from the
+ * repository root; the README and docs/webhooks.md use this command line, and
+ * packages/http/test/demo.test.ts runs it.
  *
  * It reads the raw body, checks the signature over those exact bytes with
  * `verifyWebhookSignature` (constant time), answers 401 on a mismatch and 204 otherwise, and
@@ -29,6 +33,8 @@ export interface ReceiverOptions {
   readonly signatureHeader?: string
   /** Called once per delivery id with a verified event. */
   readonly onEvent?: (event: ReceivedEvent) => void
+  /** Called for each request refused with 401 (signature missing or wrong). */
+  readonly onRejected?: (deliveryId: string) => void
   /** Largest body accepted, in bytes. Default 64 KiB. */
   readonly maxBodyBytes?: number
 }
@@ -54,6 +60,7 @@ export const startWebhookReceiver = async (options: ReceiverOptions) => {
       // Verify the bytes as received, before parsing: re-serialising JSON would change them.
       if (!verifyWebhookSignature(raw, req.headers[signatureHeader], options.secret)) {
         stats.rejected++
+        options.onRejected?.(String(req.headers[DELIVERY_HEADER.toLowerCase()] ?? ""))
         return void res.writeHead(401, { "content-type": "text/plain" }).end("bad signature\n")
       }
       const deliveryId = String(req.headers[DELIVERY_HEADER.toLowerCase()] ?? "")
@@ -113,7 +120,9 @@ if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.a
       console.log(
         `${new Date(e.receivedAt).toISOString()} ${e.event} delivery=${e.deliveryId} verified ` +
           JSON.stringify(e.payload)
-      )
+      ),
+    onRejected: (deliveryId) =>
+      console.log(`${new Date().toISOString()} rejected delivery=${deliveryId}: bad signature (answered 401)`)
   })
   console.log(`webhook receiver listening on ${receiver.url}`)
   const stop = () => void receiver.close().then(() => process.exit(0))

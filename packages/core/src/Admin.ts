@@ -28,6 +28,7 @@
  */
 import type { ValidationFailed } from "@tuma/domain"
 import {
+  builtinSpamEntries,
   DEFAULT_DOCUMENT_MAX_SIZE_KB,
   DOCUMENT_FORMATS,
   type IllegalTransition,
@@ -58,6 +59,7 @@ import { ReadStore } from "./ports/ReadStore.js"
 import type { RequirementRow, SenderIdDocumentRow, SenderIdRecordRow } from "./ports/SenderIdStore.js"
 import { SenderIdStore } from "./ports/SenderIdStore.js"
 import type { MarketRow } from "./ports/SendStore.js"
+import { SendConfig } from "./Send.js"
 
 // ---------------------------------------------------------------------------------------------
 // Keys
@@ -269,7 +271,10 @@ export const SpamRuleView = Schema.Struct({
   pattern: Schema.String,
   description: Schema.String,
   enabled: Schema.Boolean,
-  created_at: Ts
+  /** true: an entry of the built-in list (switched off and on, never removed). */
+  builtin: Schema.Boolean,
+  /** null for a built-in entry. */
+  created_at: Schema.NullOr(Ts)
 }).annotations({ identifier: "AdminSpamRule" })
 export type SpamRuleView = typeof SpamRuleView.Type
 
@@ -606,10 +611,13 @@ export interface AdminService {
   readonly listOptOuts: (accountId: string) => Effect.Effect<ReadonlyArray<OptOutView>, NotFound>
   // spam rules
   readonly addSpamRule: (input: SpamRuleInput) => Effect.Effect<SpamRuleView, Invalid | NotFound>
-  readonly removeSpamRule: (ruleId: string) => Effect.Effect<void, NotFound>
+  readonly removeSpamRule: (ruleId: string) => Effect.Effect<void, Invalid | NotFound>
+  /** Built-in entries first (global), then the stored rules; `account_uid` lists one account's own. */
   readonly listSpamRules: (
     filter?: { readonly account_uid?: string | null | undefined }
   ) => Effect.Effect<ReadonlyArray<SpamRuleView>>
+  /** Switches a stored rule or a built-in entry on or off; every process applies it on its next send. */
+  readonly setSpamRuleEnabled: (ruleId: string, enabled: boolean) => Effect.Effect<SpamRuleView, NotFound>
   // providers
   readonly createProvider: (input: CreateProviderInput) => Effect.Effect<ProviderView, Invalid | ResourceConflict>
   readonly listProviders: Effect.Effect<ReadonlyArray<ProviderView>>
@@ -649,6 +657,25 @@ export const makeAdmin = Effect.gen(function*() {
   const reads = yield* ReadStore
   const ids = yield* Ids
   const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
+
+  /** The built-in spam phrases (the send path's base policy) with their stored switches. */
+  const builtinRules: Effect.Effect<ReadonlyArray<SpamRuleView & { readonly pattern: string }>> = Effect.gen(
+    function*() {
+      const { spamPolicy } = yield* SendConfig
+      const switches = yield* admin.listSpamBuiltinSwitches
+      const off = new Set(switches.filter((w) => !w.enabled).map((w) => `${w.kind}\u0000${w.pattern}`))
+      return builtinSpamEntries(spamPolicy).map((e) => ({
+        uid: e.uid,
+        account_uid: null,
+        kind: e.kind,
+        pattern: e.pattern,
+        description: BUILTIN_DESCRIPTION,
+        enabled: !off.has(`${e.kind}\u0000${e.pattern}`),
+        builtin: true,
+        created_at: null
+      }))
+    }
+  )
 
   // --- look-ups --------------------------------------------------------------------------
 
@@ -1136,18 +1163,42 @@ export const makeAdmin = Effect.gen(function*() {
       }),
 
     removeSpamRule: (id) =>
-      Effect.flatMap(
-        UUID.test(id) ? admin.deleteSpamRule(id) : Effect.succeed(false),
-        (found) => (found ? Effect.void : Effect.fail(notFound("spam_rule", id)))
-      ),
+      Effect.gen(function*() {
+        if ((yield* builtinRules).some((r) => r.uid === id)) {
+          return yield* invalid(
+            "rule_uid",
+            `The spam rule ${id} is built in: it cannot be removed; switch it off with POST /admin/v1/spam-rules/${id}/disable.`
+          )
+        }
+        const found = UUID.test(id) ? yield* admin.deleteSpamRule(id) : false
+        if (!found) return yield* notFound("spam_rule", id)
+      }),
 
     listSpamRules: (filter = {}) =>
-      Effect.map(
-        filter.account_uid != null && !UUID.test(filter.account_uid)
-          ? Effect.succeed([])
-          : admin.listSpamRules({ accountId: filter.account_uid }),
-        (rows) => rows.map(spamRuleView)
-      ),
+      Effect.gen(function*() {
+        const builtin = filter.account_uid == null ? yield* builtinRules : []
+        const rows = filter.account_uid != null && !UUID.test(filter.account_uid)
+          ? []
+          : yield* admin.listSpamRules({ accountId: filter.account_uid })
+        return [...builtin, ...rows.map(spamRuleView)]
+      }),
+
+    setSpamRuleEnabled: (id, enabled) =>
+      Effect.gen(function*() {
+        const builtin = (yield* builtinRules).find((r) => r.uid === id)
+        if (builtin !== undefined) {
+          yield* admin.setSpamBuiltinSwitch({
+            kind: builtin.kind,
+            pattern: builtin.pattern,
+            enabled,
+            updated_at: yield* now
+          })
+          return { ...builtin, enabled }
+        }
+        const found = UUID.test(id) ? yield* admin.setSpamRuleEnabled(id, enabled) : false
+        if (!found) return yield* notFound("spam_rule", id)
+        return spamRuleView(Option.getOrThrow(yield* admin.findSpamRule(id)))
+      }),
 
     // --- providers ----------------------------------------------------------------------------
     createProvider: (input) =>
@@ -1318,5 +1369,8 @@ const spamRuleView = (r: SpamRuleFullRow): SpamRuleView => ({
   pattern: r.pattern,
   description: r.description,
   enabled: r.enabled,
+  builtin: false,
   created_at: r.created_at.toISOString()
 })
+
+const BUILTIN_DESCRIPTION = "built in (the default spam policy; docs/decisions.md, Spam)"

@@ -62,7 +62,8 @@ import {
   splitBulkRecipient,
   TagExpressionInvalid,
   unitsPerRecipient,
-  ValidationFailed
+  ValidationFailed,
+  withoutPhrases
 } from "@tuma/domain"
 import type { CountryCode } from "@tuma/domain"
 import { Clock, Context, Duration, Effect, Either, Layer, Option } from "effect"
@@ -218,16 +219,24 @@ interface Checked {
 
 const policyCache = new Map<string, SpamPolicy>()
 
-/** The base policy plus the store's rules (cached by rule set, so compiled regexes are reused). */
-const effectivePolicy = (base: SpamPolicy, rules: SendSnapshot["spamRules"]): SpamPolicy => {
-  if (rules.length === 0) return base
-  const key = rules.map((r) => r.id).sort().join(",")
+/**
+ * The base policy without the built-in phrases switched off, plus the store's rules (cached by rule
+ * set and switches, so compiled regexes are reused).
+ */
+const effectivePolicy = (
+  base: SpamPolicy,
+  rules: SendSnapshot["spamRules"],
+  off: SendSnapshot["spamBuiltinOff"] = []
+): SpamPolicy => {
+  if (rules.length === 0 && off.length === 0) return base
+  const key = rules.map((r) => r.id).sort().join(",") +
+    (off.length === 0 ? "" : `\u0000${[...off].sort().join("\u0001")}`)
   const cached = policyCache.get(key)
   if (cached !== undefined && cached !== base) return cached
   const phrases = rules.filter((r) => r.kind === "blocked_phrase").map((r) => r.pattern)
   const domains = rules.filter((r) => r.kind === "blocked_domain").map((r) => r.pattern)
   const policy: SpamPolicy = {
-    blockedPhrases: [...base.blockedPhrases, ...phrases],
+    blockedPhrases: [...withoutPhrases(base, off).blockedPhrases, ...phrases],
     links: { ...base.links, blockedDomains: [...base.links.blockedDomains, ...domains] }
   }
   if (policyCache.size > 256) policyCache.clear()
@@ -239,7 +248,7 @@ const makeChecker = (snap: SendSnapshot, senderName: string, base: SpamPolicy) =
   const markets = new Map(snap.markets.map((m) => [m.iso2, m]))
   const verified = new Set(snap.verifiedMarketIds)
   const optedOut = new Set(snap.optedOut)
-  const policy = effectivePolicy(base, snap.spamRules)
+  const policy = effectivePolicy(base, snap.spamRules, snap.spamBuiltinOff)
   const spamByText = new Map<string, Either.Either<void, SpamPolicyViolation>>()
   const spam = (text: string) => {
     let r = spamByText.get(text)

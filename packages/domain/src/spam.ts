@@ -88,6 +88,37 @@ export const defaultSpamPolicy: SpamPolicy = {
   }
 }
 
+/**
+ * One built-in entry of a base policy's phrase list, as the admin API lists it. `uid` is derived
+ * from the phrase (`builtin-you-have-won`), so it is stable across restarts and processes; operators
+ * switch entries off and on by it (the switches live in the store, keyed by kind and phrase).
+ */
+export interface BuiltinSpamEntry {
+  readonly uid: string
+  readonly kind: "blocked_phrase"
+  readonly pattern: string
+}
+
+/** The built-in entries of `policy` (its `blockedPhrases`), in order, with unique uids. */
+export const builtinSpamEntries = (policy: SpamPolicy): ReadonlyArray<BuiltinSpamEntry> => {
+  const seen = new Set<string>()
+  return policy.blockedPhrases.map((pattern, i) => {
+    const slug = pattern.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "")
+    const base = `builtin-${slug === "" ? String(i + 1) : slug}`
+    let uid = base
+    for (let n = 2; seen.has(uid); n++) uid = `${base}-${n}`
+    seen.add(uid)
+    return { uid, kind: "blocked_phrase" as const, pattern }
+  })
+}
+
+/** `policy` without the built-in phrases switched off (the same object when none is). */
+export const withoutPhrases = (policy: SpamPolicy, off: ReadonlyArray<string>): SpamPolicy => {
+  if (off.length === 0) return policy
+  const set = new Set(off)
+  return { ...policy, blockedPhrases: policy.blockedPhrases.filter((p) => !set.has(p)) }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Links
 // ---------------------------------------------------------------------------------------------

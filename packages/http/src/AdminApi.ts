@@ -329,6 +329,16 @@ export class AdminPolicy extends group("adminPolicy", "Admin: opt-outs and spam 
       .setPath(Schema.Struct({ rule_uid: Schema.String }))
       .addSuccess(Done)
   )
+  .add(
+    HttpApiEndpoint.post("enableSpamRule", "/spam-rules/:rule_uid/enable")
+      .setPath(Schema.Struct({ rule_uid: Schema.String }))
+      .addSuccess(ok(A.SpamRuleView, "AdminSpamRuleResponse"))
+  )
+  .add(
+    HttpApiEndpoint.post("disableSpamRule", "/spam-rules/:rule_uid/disable")
+      .setPath(Schema.Struct({ rule_uid: Schema.String }))
+      .addSuccess(ok(A.SpamRuleView, "AdminSpamRuleResponse"))
+  )
 {}
 
 export class AdminProviders extends group("adminProviders", "Admin: providers, credit and routing")

@@ -13,14 +13,16 @@
  *     X-RateLimit-Limit / -Remaining / -Reset (if the limiter's store fails the request goes on:
  *     the failure is logged)
  *
- * Lookups are cached per process for `auth.cacheTtlMillis` (default 2 s): a revocation made through
- * this process's admin API clears the cache at once; other processes see it within the TTL.
+ * Lookups are cached per process for `auth.cacheTtlMillis` (default 2 s). The cache is cleared when
+ * a key or an account changes in any process (`SettingsChanges`: NOTIFY, or the version poll within
+ * 0.5 s), and at once by this process's admin API; the TTL only bounds a lost notification.
  */
 import { RateLimiter } from "@effect/experimental"
 import { HttpServerRequest } from "@effect/platform"
 import { ApiKeys } from "@tuma/core/ports/ApiKeys"
 import type { ApiKeyRecord } from "@tuma/core/ports/ApiKeys"
 import { hashApiKey } from "@tuma/core/ports/ApiKeys"
+import { SettingsChanges } from "@tuma/core/ports/SettingsChanges"
 import { Clock, Context, Duration, Effect, Layer, Option } from "effect"
 import * as Cidr from "./Cidr.js"
 import { ServerConfig } from "./Config.js"
@@ -56,11 +58,15 @@ export class AuthCache extends Context.Tag("@tuma/http/AuthCache")<AuthCache, {
   readonly set: (hash: string, value: Option.Option<ApiKeyRecord>, now: number) => void
   readonly invalidate: Effect.Effect<void>
 }>() {
-  static readonly layer = Layer.effect(
+  static readonly layer = Layer.scoped(
     AuthCache,
-    Effect.map(ServerConfig, (config) => {
+    Effect.gen(function*() {
+      const config = yield* ServerConfig
       const ttl = config.auth.cacheTtlMillis
       const entries = new Map<string, { readonly value: Option.Option<ApiKeyRecord>; readonly until: number }>()
+      // keys revoked, changed or issued, accounts suspended: in this process or another one
+      const changed = yield* (yield* SettingsChanges).subscribe
+      yield* changed.pipe(Effect.zipRight(Effect.sync(() => entries.clear())), Effect.forever, Effect.forkScoped)
       return {
         get: (hash, now) => {
           if (ttl <= 0) return undefined

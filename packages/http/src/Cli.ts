@@ -250,6 +250,14 @@ export const commands: Record<string, Command> = {
   },
   "spam-rules list": { usage: "", run: () => admin((a) => a.listSpamRules()) },
   "spam-rules remove": { usage: "RULE_UID", run: (_, a) => admin((x) => x.removeSpamRule(arg(a, 0, "RULE_UID"))) },
+  "spam-rules enable": {
+    usage: "RULE_UID (a stored rule, or a built-in entry: builtin-…)",
+    run: (_, a) => admin((x) => x.setSpamRuleEnabled(arg(a, 0, "RULE_UID"), true))
+  },
+  "spam-rules disable": {
+    usage: "RULE_UID (a stored rule, or a built-in entry: builtin-…)",
+    run: (_, a) => admin((x) => x.setSpamRuleEnabled(arg(a, 0, "RULE_UID"), false))
+  },
   "providers add": {
     usage: "--name NAME [--kind simulated|smpp] [--config JSON] --country TZ --credit N",
     flags: ["name", "kind", "config", "country", "credit"],
@@ -315,8 +323,9 @@ export const help = () =>
   [
     "usage: tuma <command> [options]",
     "",
-    "  serve [--port N] [--host H] [--data-dir DIR] [--demo]   HTTP server (+ delivery workers)",
-    "  worker [--data-dir DIR]                                 delivery workers only",
+    "  serve [--port N] [--host H] [--data-dir DIR] [--demo [--demo-webhook URL]]",
+    "        [--webhook-signature-header NAME]                 HTTP server (+ delivery and webhook workers)",
+    "  worker [--data-dir DIR] [--webhook-signature-header NAME]  delivery and webhook workers only",
     ...Object.entries(commands).map(([name, c]) => `  ${name} ${c.usage}`),
     "",
     "Environment: DATABASE_URL (PostgreSQL) or TUMA_DATA_DIR (embedded, default ./.tuma/data), PORT, HOST,",

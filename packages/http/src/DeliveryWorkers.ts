@@ -5,12 +5,13 @@
  *
  * Environment (all optional): TUMA_DELIVERY_MAX_IN_FLIGHT, TUMA_DELIVERY_CLAIM_BATCH,
  * TUMA_DELIVERY_LEASE_MS, TUMA_DELIVERY_POLL_MS, TUMA_DELIVERY_UNKNOWN_TIMEOUT_MS,
- * TUMA_DELIVERY_GIVE_UP_MS, TUMA_DELIVERY_DISPATCH (0 = only receipts/schedules/reconciliation).
+ * TUMA_DELIVERY_GIVE_UP_MS, TUMA_DELIVERY_TAKEOVER_MS, TUMA_DELIVERY_DISPATCH (0 = only receipts/schedules/reconciliation).
  */
 import type { DeliveryOptions } from "@tuma/core/delivery/Dispatcher"
 import { DeliveryConfig, layerDelivery } from "@tuma/core/delivery/Dispatcher"
 import { layerProvidersFromStore } from "@tuma/providers/ProvidersFromStore"
 import * as DispatchStoreSql from "@tuma/store-sql/DispatchStoreSql"
+import * as SettingsChangesSql from "@tuma/store-sql/SettingsChangesSql"
 import { Layer } from "effect"
 
 const ENV: ReadonlyArray<readonly [string, keyof DeliveryOptions]> = [
@@ -19,7 +20,8 @@ const ENV: ReadonlyArray<readonly [string, keyof DeliveryOptions]> = [
   ["TUMA_DELIVERY_LEASE_MS", "leaseMs"],
   ["TUMA_DELIVERY_POLL_MS", "pollIntervalMs"],
   ["TUMA_DELIVERY_UNKNOWN_TIMEOUT_MS", "unknownTimeoutMs"],
-  ["TUMA_DELIVERY_GIVE_UP_MS", "giveUpAfterMs"]
+  ["TUMA_DELIVERY_GIVE_UP_MS", "giveUpAfterMs"],
+  ["TUMA_DELIVERY_TAKEOVER_MS", "takeOverAfterMs"]
 ]
 
 export const optionsFromEnv = (env: NodeJS.ProcessEnv = process.env): Partial<DeliveryOptions> => {
@@ -38,6 +40,7 @@ export const optionsFromEnv = (env: NodeJS.ProcessEnv = process.env): Partial<De
 /** Writer, event sink, providers (from the `providers` table) and workers; requires `SqlClient`. */
 export const layer = (options: Partial<DeliveryOptions> = optionsFromEnv()) =>
   layerDelivery(layerProvidersFromStore).pipe(
-    Layer.provide(Layer.mergeAll(DispatchStoreSql.layer, DispatchStoreSql.layerWakeups)),
+    // SettingsChangesSql.layer is the very layer `Server.layerStore` uses: one per process (memoised)
+    Layer.provide(Layer.mergeAll(DispatchStoreSql.layer, DispatchStoreSql.layerWakeups, SettingsChangesSql.layer)),
     Layer.provide(DeliveryConfig.layer(options))
   )

@@ -19,6 +19,7 @@ import { layerWebhookAdmin } from "@tuma/core/webhooks/WebhookAdmin"
 import { settingsFromEnv, WebhookConfig } from "@tuma/core/webhooks/WebhookConfig"
 import * as Database from "@tuma/store-sql/Database"
 import * as RateLimitStore from "@tuma/store-sql/RateLimitStore"
+import * as SettingsChangesSql from "@tuma/store-sql/SettingsChangesSql"
 import * as SqlAdminStore from "@tuma/store-sql/SqlAdminStore"
 import * as SqlApiKeys from "@tuma/store-sql/SqlApiKeys"
 import * as SqlOperatorStore from "@tuma/store-sql/SqlOperatorStore"
@@ -87,7 +88,9 @@ export const layerStore = (database: Database.DatabaseConfig, portal: Portal.Por
       Layer.provide(WebhookStoreSql.layer),
       Layer.provide(Layer.sync(WebhookConfig, () => settingsFromEnv()))
     ),
-    Portal.layerServices(portal)
+    Portal.layerServices(portal),
+    // operator changes made by any process: caches of this one are dropped (decisions §30)
+    SettingsChangesSql.layer
   ).pipe(Layer.provideMerge(Ids.layer), Layer.provideMerge(sql))
 }
 

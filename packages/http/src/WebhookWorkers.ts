@@ -58,8 +58,10 @@ export const demoAccountId: Effect.Effect<string | undefined, never, SqlClient.S
 
 /**
  * `tuma serve --demo --demo-webhook <url>`: registers `url` as a webhook endpoint of the demo live
- * key (allowed even on loopback) and answers the secret to print once. When the URL is already
- * registered for that key (a restart), the endpoint is re-enabled and its secret regenerated.
+ * key (allowed even on loopback) and answers its secret to print. When the URL is already
+ * registered for that key (a restart), the endpoint and its secret are kept, so a receiver started
+ * with the printed secret keeps verifying; a disabled endpoint is enabled again. `created` tells
+ * the two apart.
  */
 export const registerDemoWebhook = (url: string) =>
   Effect.gen(function*() {
@@ -73,11 +75,12 @@ export const registerDemoWebhook = (url: string) =>
     const existing = (yield* admin.listEndpoints({ apiKeyId: key.id })).find((e) => e.url === url)
     if (existing === undefined) {
       const { endpoint, secret } = yield* admin.createEndpoint({ apiKeyId: key.id, url, allowPrivate: true })
-      return { endpointId: endpoint.id, secret }
+      return { endpointId: endpoint.id, secret, created: true }
     }
-    yield* admin.enableEndpoint(existing.id)
-    const { secret } = yield* admin.regenerateSecret(existing.id)
-    return { endpointId: existing.id, secret }
+    if (!existing.enabled) yield* admin.enableEndpoint(existing.id)
+    const [{ secret }] = yield* sql<{ secret: string }>`
+      SELECT secret FROM webhook_endpoints WHERE id = ${existing.id}`.pipe(Effect.orDie)
+    return { endpointId: existing.id, secret, created: false }
   })
 
 /** The webhook workers with their own send path (for `tuma worker`); requires only `SqlClient`. */

@@ -3,8 +3,10 @@
  * The `tuma` command.
  *
  *   tuma serve [--port N] [--host H] [--data-dir DIR] [--demo [--demo-webhook URL]]
+ *              [--webhook-signature-header NAME]
  *                                  HTTP server + delivery workers + webhook workers
- *   tuma worker [--data-dir DIR]   (delivery workers alone; TUMA_DELIVERY_* in DeliveryWorkers.ts)
+ *   tuma worker [--data-dir DIR] [--webhook-signature-header NAME]
+ *                                  (delivery workers alone; TUMA_DELIVERY_* in DeliveryWorkers.ts)
  *   tuma <operator command> …      (see `tuma help`)
  *
  * Configuration from flags and environment: PORT, HOST, DATABASE_URL (PostgreSQL; otherwise the
@@ -35,6 +37,16 @@ const intOr = (v: string | undefined, fallback: number | undefined) => {
   return n
 }
 
+/** An HTTP header name (RFC 9110 token). */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/
+
+/** `--webhook-signature-header NAME` (decisions §27): the flag wins over TUMA_WEBHOOK_SIGNATURE_HEADER. */
+const setSignatureHeader = (name: string | undefined) => {
+  if (name === undefined) return
+  if (!HEADER_NAME.test(name)) throw new Error(`--webhook-signature-header: not an HTTP header name: ${name}`)
+  env.TUMA_WEBHOOK_SIGNATURE_HEADER = name
+}
+
 const serve = async (argv: ReadonlyArray<string>) => {
   const { values } = parseArgs({
     args: [...argv],
@@ -43,11 +55,13 @@ const serve = async (argv: ReadonlyArray<string>) => {
       host: { type: "string" },
       "data-dir": { type: "string" },
       demo: { type: "boolean", default: false },
-      "demo-webhook": { type: "string" }
+      "demo-webhook": { type: "string" },
+      "webhook-signature-header": { type: "string" }
     },
     strict: true
   })
   if (values["data-dir"] !== undefined) env.TUMA_DATA_DIR = values["data-dir"]
+  setSignatureHeader(values["webhook-signature-header"])
   const database = Cli.databaseFromEnv()
   const server = makeServerOptions({
     port: intOr(values.port ?? env.PORT, 3000),
@@ -83,10 +97,11 @@ const serve = async (argv: ReadonlyArray<string>) => {
       if (login !== undefined) console.log(`demo portal login: ${login.email} ${login.password}`)
       const demoWebhook = values["demo-webhook"]
       if (demoWebhook !== undefined) {
-        const { secret } = await Effect.runPromise(
+        const { created, secret } = await Effect.runPromise(
           Effect.provide(WebhookWorkers.registerDemoWebhook(demoWebhook), store)
         )
-        console.log(`demo webhook secret: ${secret}`)
+        // a restart keeps the endpoint and its secret (the receiver started with it keeps working)
+        console.log(`demo webhook secret: ${secret}${created ? "" : " (kept from the previous start)"}`)
       }
     }
     const context = await Effect.runPromise(
@@ -139,8 +154,13 @@ const serve = async (argv: ReadonlyArray<string>) => {
 
 /** `tuma worker`: the delivery workers alone (delivery engineer; docs/delivery.md). */
 const worker = async (argv: ReadonlyArray<string>) => {
-  const { values } = parseArgs({ args: [...argv], options: { "data-dir": { type: "string" } }, strict: true })
+  const { values } = parseArgs({
+    args: [...argv],
+    options: { "data-dir": { type: "string" }, "webhook-signature-header": { type: "string" } },
+    strict: true
+  })
   if (values["data-dir"] !== undefined) env.TUMA_DATA_DIR = values["data-dir"]
+  setSignatureHeader(values["webhook-signature-header"])
   const scope = Effect.runSync(Scope.make())
   await Effect.runPromise(
     Layer.buildWithScope(

@@ -8,31 +8,101 @@
  *
  * `maxPerSecond` in any config is the provider's throughput limit, enforced by the dispatcher across
  * processes. The adapter's `Provider.id` is the row's `name`.
+ *
+ * The registry is live (decisions §30): `reload` reads the table again, starts the providers added
+ * or enabled since, restarts those whose kind or config changed, and stops the disabled or removed
+ * ones. A replaced or stopped adapter leaves the registry at once (no new submit goes to it) and is
+ * closed `retireAfterMillis` later, so submits already in progress get their answers and receipts
+ * still arriving on its bind are recorded.
  */
-import { DispatchStore } from "@tuma/core/delivery/DispatchStore"
+import { DispatchStore, type ProviderRow } from "@tuma/core/delivery/DispatchStore"
 import type { Provider } from "@tuma/core/ports/Provider"
-import { Providers, providersFrom } from "@tuma/core/ports/Provider"
-import { Effect, Layer } from "effect"
+import { ProviderEventSink, Providers } from "@tuma/core/ports/Provider"
+import { Effect, ExecutionStrategy, Exit, Layer, Scope } from "effect"
 import { makeSimulatedProvider, type SimulatedProviderConfig } from "./simulated/SimulatedProvider.js"
 import { makeSmppProvider, type SmppProviderConfig } from "./smpp/SmppProvider.js"
 
-export const layerProvidersFromStore = Layer.scoped(
-  Providers,
+/** How long a replaced or disabled adapter stays open for the submits and receipts in progress. */
+export const RETIRE_AFTER_MILLIS = 15_000
+
+interface Running {
+  readonly provider: Provider
+  readonly signature: string
+  readonly scope: Scope.CloseableScope
+}
+
+const signatureOf = (row: ProviderRow) => `${row.id}\u0001${row.kind}\u0001${JSON.stringify(row.config)}`
+
+export const make = (options: { readonly retireAfterMillis?: number } = {}) =>
   Effect.gen(function*() {
     const store = yield* DispatchStore
-    const rows = yield* store.providers
-    const built: Array<Provider> = []
-    for (const row of rows) {
-      const config = row.config as Record<string, unknown>
-      if (row.kind === "simulated") {
-        built.push(yield* makeSimulatedProvider({ ...(config as Partial<SimulatedProviderConfig>), id: row.name }))
-      } else if (row.kind === "smpp") {
-        built.push(yield* makeSmppProvider({ ...(config as unknown as SmppProviderConfig), id: row.name }))
-      } else {
-        yield* Effect.logWarning(`provider ${row.name}: unknown kind ${row.kind}, not started`)
+    const sink = yield* ProviderEventSink
+    const layerScope = yield* Effect.scope
+    const retireAfter = options.retireAfterMillis ?? RETIRE_AFTER_MILLIS
+    const running = new Map<string, Running>()
+    let all: ReadonlyArray<Provider> = []
+
+    const build = (row: ProviderRow) =>
+      Effect.gen(function*() {
+        const config = row.config as Record<string, unknown>
+        const scope = yield* Scope.fork(layerScope, ExecutionStrategy.sequential)
+        const make: Effect.Effect<Provider | null, never, ProviderEventSink | Scope.Scope> = row.kind === "simulated"
+          ? makeSimulatedProvider({ ...(config as Partial<SimulatedProviderConfig>), id: row.name })
+          : row.kind === "smpp"
+          ? makeSmppProvider({ ...(config as unknown as SmppProviderConfig), id: row.name })
+          : Effect.as(Effect.logWarning(`provider ${row.name}: unknown kind ${row.kind}, not started`), null)
+        const built = yield* make.pipe(Effect.provideService(ProviderEventSink, sink), Scope.extend(scope))
+        if (built === null) {
+          yield* Scope.close(scope, Exit.void)
+          return null
+        }
+        return { provider: built, signature: signatureOf(row), scope } satisfies Running
+      })
+
+    const retire = (r: Running) =>
+      Scope.close(r.scope, Exit.void).pipe(Effect.delay(retireAfter), Effect.forkIn(layerScope), Effect.asVoid)
+
+    const lock = yield* Effect.makeSemaphore(1)
+    const reload = lock.withPermits(1)(Effect.gen(function*() {
+      const rows = yield* store.providers
+      const wanted = new Map(rows.map((r) => [r.name, r] as const))
+      const started: Array<string> = []
+      const stopped: Array<string> = []
+      for (const [name, r] of running) {
+        const row = wanted.get(name)
+        if (row === undefined || signatureOf(row) !== r.signature) {
+          running.delete(name)
+          stopped.push(name)
+          yield* retire(r)
+        }
       }
-    }
-    yield* Effect.logInfo(`providers: ${built.map((p) => p.id).join(", ") || "(none)"}`)
-    return providersFrom(built)
+      for (const row of rows) {
+        if (running.has(row.name)) continue
+        const r = yield* build(row)
+        if (r !== null) {
+          running.set(row.name, r)
+          started.push(row.name)
+        }
+      }
+      all = [...running.values()].map((r) => r.provider)
+      if (started.length > 0 || stopped.length > 0) {
+        yield* Effect.logInfo(
+          `providers: ${all.map((p) => p.id).join(", ") || "(none)"}` +
+            (stopped.length > 0 ? ` (stopped ${stopped.join(", ")})` : "") +
+            (started.length > 0 && running.size !== started.length ? ` (started ${started.join(", ")})` : "")
+        )
+      }
+    }))
+    yield* reload
+    if (running.size === 0) yield* Effect.logInfo("providers: (none)")
+
+    return Providers.of({
+      get: (id) => running.get(id)?.provider,
+      get all() {
+        return all
+      },
+      reload
+    })
   })
-)
+
+export const layerProvidersFromStore = Layer.scoped(Providers, make())

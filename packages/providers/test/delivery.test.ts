@@ -32,6 +32,18 @@ const nextNumbers = (n: number) => {
   return Array.from({ length: n }, (_, i) => tz(start + i))
 }
 
+const emptyBatch = (now: Date) => ({
+  now,
+  owner: "t",
+  sent: [],
+  failed: [],
+  requeued: [],
+  creditReturns: [],
+  receipts: [],
+  lateAcceptances: [],
+  optOuts: []
+})
+
 const acceptedTexts = (sim: SmscSimulator) => sim.received.filter((p) => p.answer === "ok")
 
 for (const driver of drivers()) {
@@ -136,6 +148,94 @@ for (const driver of drivers()) {
           { message_id: ok.id, event: "sms.delivered" },
           { message_id: ko.id, event: "sms.failed" }
         ])
+      }).pipe(Effect.scoped))
+
+    it.effect("store: a receipt with a reused reference moves the newest unfinished message, never a finished one", () =>
+      Effect.gen(function*() {
+        // carriers reuse ids (counters wrap; the simulator restarted its own): three single-part
+        // messages and two 2-part messages of one provider carry the same references
+        const { account, caller, providerIds } = yield* setupAccount({
+          providers: [{ kind: "smpp", config: smppConfig(1) }]
+        })
+        const pid = providerIds[0]!
+        const send = yield* Send
+        const store = yield* DispatchStore
+        const base = Date.now() + 60_000 // ahead of the queue's available_at
+        const record = (body: string, refs: ReadonlyArray<string>, at: number) =>
+          Effect.gen(function*() {
+            yield* send.single(caller, { recipient: nextNumbers(1)[0]!, sender_id: "TUMA", body })
+            const now = new Date(at)
+            const all = yield* store.claim({ owner: "t", limit: 1000, now, leaseUntil: new Date(at + 60_000) })
+            const mine = all.filter((m) => m.accountId === account.id)
+            expect(mine).toHaveLength(1)
+            yield* store.apply({
+              ...emptyBatch(now),
+              sent: [{
+                messageId: mine[0]!.id,
+                providerId: pid,
+                parts: refs.map((ref, index) => ({ index, providerMessageId: ref, ref, state: "enroute" as const })),
+                failureReason: null,
+                unknown: null
+              }],
+              requeued: all.filter((m) => m.accountId !== account.id).map((m) => ({
+                messageId: m.id,
+                availableAt: now,
+                lastError: "test"
+              }))
+            })
+            return mine[0]!.id
+          })
+        const receipt = (ref: string, state: "delivered" | "failed", at: number) =>
+          store.apply({
+            ...emptyBatch(new Date(at)),
+            receipts: [{
+              providerId: pid,
+              candidates: [ref],
+              state,
+              deliveryStatus: state === "delivered" ? "DELIVRD" : "UNDELIV",
+              errorCode: state === "delivered" ? "000" : "001",
+              failureReason: state === "delivered" ? null : "Delivery failed: test.",
+              receivedAt: new Date(at)
+            }]
+          })
+        const long = "x".repeat(200) // 2 GSM-7 parts
+        const finished = yield* record("first", ["r1"], base)
+        yield* receipt("r1", "delivered", base + 1_000)
+        const finishedParts = yield* record(long, ["p0", "p1"], base + 2_000)
+        yield* receipt("p0", "delivered", base + 2_500)
+        yield* receipt("p1", "delivered", base + 2_600)
+        const older = yield* record("second", ["r1"], base + 3_000)
+        const newer = yield* record("third", ["r1"], base + 4_000)
+        const openParts = yield* record(long, ["p0", "p1"], base + 5_000)
+        const statusOf = () => messagesOf(account.id).pipe(Effect.map((rows) => new Map(rows.map((r) => [r.id, r]))))
+        const before = yield* statusOf()
+        expect([finished, finishedParts, older, newer, openParts].map((id) => before.get(id)!.status))
+          .toEqual(["delivered", "delivered", "sent", "sent", "sent"])
+
+        yield* receipt("r1", "failed", base + 6_000)
+        yield* receipt("p0", "delivered", base + 6_000)
+        yield* receipt("p1", "failed", base + 6_000)
+        const after = yield* statusOf()
+        expect(after.get(newer)).toMatchObject({ status: "failed", failure_reason: "Delivery failed: test." })
+        expect(after.get(older)!.status).toBe("sent")
+        expect(after.get(openParts)!.status).toBe("failed")
+        // the finished ones are untouched: state, times, receipt words
+        for (const id of [finished, finishedParts]) {
+          expect(after.get(id)).toEqual(before.get(id))
+        }
+        // the next receipt of r1 goes to the remaining unfinished message
+        yield* receipt("r1", "delivered", base + 7_000)
+        const last = yield* statusOf()
+        expect(last.get(older)!.status).toBe("delivered")
+        expect(last.get(newer)!.status).toBe("failed")
+        expect(last.get(finished)).toEqual(before.get(finished))
+        // a receipt whose every candidate is finished is kept pending, not applied
+        const sql = yield* SqlClient.SqlClient
+        yield* receipt("r1", "failed", base + 8_000)
+        const [pending] = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM delivery_receipts_pending
+          WHERE provider_id = ${pid} AND 'r1' = ANY(refs)`
+        expect(pending!.n).toBe(1)
+        expect((yield* statusOf()).get(older)!.status).toBe("delivered")
       }).pipe(Effect.scoped))
 
     it.effect("the simulated carrier (defaults, as in the demo) delivers with its receipt within about a second", () =>

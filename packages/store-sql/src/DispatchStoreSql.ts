@@ -154,7 +154,8 @@ RETURNING LEAST(c.balance, $3)::int AS granted`,
 
   /**
    * Receipts in one statement. Each is matched by the first of its candidate refs (most literal
-   * first) that names a single-part message (`messages.provider_ref`) or a part (`message_parts`);
+   * first) that names an unfinished single-part message (`messages.provider_ref`, status `sent`) or
+   * an unfinished part (`message_parts`), the most recently sent when a carrier reused the ref;
    * per message or part the last receipt with a final state wins (else the last). A single-part
    * message moves directly; parts are updated and their message becomes delivered (every part
    * delivered) or failed (any part failed). Reconciliation rows of final messages are dropped; the
@@ -168,15 +169,22 @@ RETURNING LEAST(c.balance, $3)::int AS granted`,
 ), c AS (
   SELECT * FROM unnest($10::int[], $11::uuid[], $12::text[], $13::int[]) AS c(i, pid, ref, rank)
 ), best AS (
-  -- one index lookup per candidate (whatever the statistics say); part_index NULL: single-part message
+  -- one index lookup per candidate (whatever the statistics say) in the indexes of waiting rows
+  -- (migration 0330): carriers reuse ids, so the newest unfinished message or part with the ref
+  -- wins and a finished one is never matched; part_index NULL: single-part message
   SELECT DISTINCT ON (c.i) c.i, x.message_id, x.part_index
   FROM c CROSS JOIN LATERAL (
-    (SELECT m.id AS message_id, NULL::int AS part_index FROM messages m
-     WHERE m.provider_id = c.pid AND m.provider_ref = c.ref LIMIT 1)
-    UNION ALL
-    (SELECT p.message_id, p.part_index FROM message_parts p
-     WHERE p.provider_id = c.pid AND p.provider_ref = c.ref LIMIT 1)
-    LIMIT 1
+    SELECT y.message_id, y.part_index FROM (
+      (SELECT m.id AS message_id, NULL::int AS part_index, m.sent_at FROM messages m
+       WHERE m.provider_id = c.pid AND m.provider_ref = c.ref AND m.status = 'sent'
+       ORDER BY m.sent_at DESC, m.id DESC LIMIT 1)
+      UNION ALL
+      (SELECT p.message_id, p.part_index, pm.sent_at FROM message_parts p JOIN messages pm ON pm.id = p.message_id
+       WHERE p.provider_id = c.pid AND p.provider_ref = c.ref AND p.state IN ('enroute', 'unknown')
+         AND pm.status = 'sent'
+       ORDER BY pm.sent_at DESC, p.message_id DESC LIMIT 1)
+    ) y
+    ORDER BY y.sent_at DESC LIMIT 1
   ) x
   ORDER BY c.i, c.rank
 ), tgt AS (
@@ -257,8 +265,11 @@ SELECT (SELECT count(*) FROM best)::int AS matched, (SELECT count(*) FROM pend):
     Effect.gen(function*() {
       const rows = yield* q<any>(
         `DELETE FROM delivery_receipts_pending o
-WHERE EXISTS (SELECT 1 FROM messages m WHERE m.provider_id = o.provider_id AND m.provider_ref = ANY(o.refs))
-   OR EXISTS (SELECT 1 FROM message_parts p WHERE p.provider_id = o.provider_id AND p.provider_ref = ANY(o.refs))
+WHERE EXISTS (SELECT 1 FROM messages m
+    WHERE m.provider_id = o.provider_id AND m.provider_ref = ANY(o.refs) AND m.status = 'sent')
+   OR EXISTS (SELECT 1 FROM message_parts p JOIN messages pm ON pm.id = p.message_id
+    WHERE p.provider_id = o.provider_id AND p.provider_ref = ANY(o.refs) AND p.state IN ('enroute', 'unknown')
+      AND pm.status = 'sent')
 RETURNING o.provider_id, o.refs, o.state, o.delivery_status, o.error_code, o.failure_reason, o.received_at`
       )
       const receipts = rows.map((r: any): ReceiptRecord => ({
@@ -585,7 +596,41 @@ RETURNING (EXTRACT(EPOCH FROM (next_slot - clock_timestamp())) * 1000 - ($2::flo
       [providerId, count, perSecond]
     ).pipe(Effect.map((rows) => Math.max(0, Number(rows[0]?.delay_ms ?? 0))), Effect.orDie)
 
+  // the queue is scanned (no index on lease_owner) only when some worker fell silent: rare
+  const heartbeat: DispatchStore["Type"]["heartbeat"] = (owner, now, takeOverAfterMs) =>
+    tx(Effect.gen(function*() {
+      const [beat] = yield* q<{ registered: boolean; dead: ReadonlyArray<string> | null }>(
+        `WITH me AS (
+  INSERT INTO dispatch_workers (owner, started_at, heartbeat_at) VALUES ($1, clock_timestamp(), clock_timestamp())
+  ON CONFLICT (owner) DO UPDATE SET heartbeat_at = excluded.heartbeat_at
+  RETURNING (xmax <> 0) AS registered
+), dead AS (
+  DELETE FROM dispatch_workers
+  WHERE $2::float8 IS NOT NULL AND owner <> $1
+    AND heartbeat_at < clock_timestamp() - make_interval(secs => $2::float8 / 1000)
+  RETURNING owner
+)
+SELECT (SELECT registered FROM me) AS registered, (SELECT array_agg(owner) FROM dead) AS dead`,
+        [owner, takeOverAfterMs]
+      )
+      const dead = beat?.dead ?? []
+      let released = 0
+      if (dead.length > 0) {
+        const [r] = yield* q<{ n: number }>(
+          `WITH u AS (
+  UPDATE dispatch_queue SET available_at = $2, lease_until = NULL
+  WHERE lease_owner = ANY($1::text[]) AND available_at > $2
+  RETURNING 1
+) SELECT count(*)::int AS n FROM u`,
+          [dead, now]
+        )
+        released = r?.n ?? 0
+      }
+      return { registered: beat?.registered === true, released }
+    })).pipe(Effect.orDie)
+
   return DispatchStore.of({
+    heartbeat,
     claim,
     routes,
     providers,

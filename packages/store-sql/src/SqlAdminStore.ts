@@ -8,6 +8,7 @@ import type {
   LedgerRow,
   OptOutRow,
   ProviderFullRow,
+  SpamBuiltinSwitchRow,
   SpamRuleFullRow
 } from "@tuma/core/ports/AdminStore"
 import { AdminStore } from "@tuma/core/ports/AdminStore"
@@ -142,6 +143,20 @@ export const make = Effect.gen(function*() {
     deleteSpamRule: (id) =>
       sql`DELETE FROM spam_rules WHERE id = ${id} RETURNING id`.pipe(
         Effect.map((rows) => rows.length > 0),
+        Effect.orDie
+      ),
+    setSpamRuleEnabled: (id, enabled) =>
+      sql`UPDATE spam_rules SET enabled = ${enabled} WHERE id = ${id} RETURNING id`.pipe(
+        Effect.map((rows) => rows.length > 0),
+        Effect.orDie
+      ),
+    listSpamBuiltinSwitches: sql<SpamBuiltinSwitchRow>`SELECT kind, pattern, enabled, updated_at
+      FROM spam_builtin_switches`.pipe(Effect.orDie),
+    setSpamBuiltinSwitch: (row) =>
+      sql`INSERT INTO spam_builtin_switches (kind, pattern, enabled, updated_at)
+        VALUES (${row.kind}, ${row.pattern}, ${row.enabled}, ${row.updated_at})
+        ON CONFLICT (kind, pattern) DO UPDATE SET enabled = EXCLUDED.enabled, updated_at = EXCLUDED.updated_at`.pipe(
+        Effect.asVoid,
         Effect.orDie
       ),
 

@@ -70,7 +70,9 @@ export const make = Effect.gen(function*() {
     FROM opt_outs o WHERE o.account_id = ${r.accountId} AND o.recipient = ANY(${r.recipients}::text[])),
   'spamRules', (SELECT coalesce(json_agg(json_build_object('id', x.id, 'kind', x.kind, 'pattern', x.pattern,
       'description', x.description)), '[]'::json)
-    FROM spam_rules x WHERE x.enabled AND (x.account_id IS NULL OR x.account_id = ${r.accountId}))
+    FROM spam_rules x WHERE x.enabled AND (x.account_id IS NULL OR x.account_id = ${r.accountId})),
+  'spamBuiltinOff', (SELECT coalesce(json_agg(b.pattern), '[]'::json)
+    FROM spam_builtin_switches b WHERE b.kind = 'blocked_phrase' AND NOT b.enabled)
 ) AS s`.pipe(
       Effect.map((rows) => {
         const s = rows[0].s as any

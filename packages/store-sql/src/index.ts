@@ -1,6 +1,7 @@
 export * as Database from "./Database.js"
 export * as Migrations from "./Migrations.js"
 export * as PgliteClient from "./PgliteClient.js"
+export * as SettingsChangesSql from "./SettingsChangesSql.js"
 export * as SqlApiKeys from "./SqlApiKeys.js"
 export * as SqlOperatorStore from "./SqlOperatorStore.js"
 export * as SqlSendStore from "./SqlSendStore.js"

@@ -191,6 +191,18 @@ export class DispatchStore extends Context.Tag("@tuma/core/DispatchStore")<Dispa
    * answers the delay in ms from now to the first slot (slots are spaced 1000/perSecond ms).
    */
   readonly reserveSlots: (providerId: string, count: number, perSecond: number) => Effect.Effect<number>
+  /**
+   * Records that worker `owner` is alive (database clock). With `takeOverAfterMs` (the caller has
+   * itself been heard from continuously that long), also forgets the workers silent for that long
+   * and makes their claimed rows claimable at `now`. Answers whether `owner` was still registered
+   * (false on its first beat, or when another worker took its claims over) and how many rows were
+   * released.
+   */
+  readonly heartbeat: (
+    owner: string,
+    now: Date,
+    takeOverAfterMs: number | null
+  ) => Effect.Effect<{ readonly registered: boolean; readonly released: number }>
 }>() {}
 
 /** Wake-ups when work may be waiting (pg_notify / PGlite listen); the worker also polls. */

@@ -23,6 +23,7 @@ import { Cause, Clock, Context, Effect, Exit, FiberSet, Layer, Queue, Runtime, S
 import { hostname } from "node:os"
 import type { DeliveryReport, OutboundSms, Provider, ProviderEvent, SubmitOutcome } from "../ports/Provider.js"
 import { ProviderEventSink, Providers } from "../ports/Provider.js"
+import { SettingsChanges } from "../ports/SettingsChanges.js"
 import type {
   ClaimedMessage,
   CreditReturn,
@@ -69,6 +70,12 @@ export interface DeliveryOptions {
   readonly pendingSweepMs: number
   /** Run the claim loop (false: only receipts, schedules and reconciliation). */
   readonly dispatch: boolean
+  /**
+   * A worker process not heard from for this long is taken for dead: another worker makes its
+   * claimed messages claimable at once instead of when their lease ends (workers beat every fifth
+   * of it). Only a worker that has beaten without a gap that long judges others.
+   */
+  readonly takeOverAfterMs: number
 }
 
 export const defaultDeliveryOptions: DeliveryOptions = {
@@ -87,7 +94,8 @@ export const defaultDeliveryOptions: DeliveryOptions = {
   routesRefreshMs: 10_000,
   pendingReceiptTtlMs: 7 * 24 * 3600_000,
   pendingSweepMs: 500,
-  dispatch: true
+  dispatch: true,
+  takeOverAfterMs: 10_000
 }
 
 export class DeliveryConfig extends Context.Reference<DeliveryConfig>()("@tuma/core/DeliveryConfig", {
@@ -401,6 +409,7 @@ export const layerEventSink: Layer.Layer<ProviderEventSink, never, DeliveryWrite
 // ---------------------------------------------------------------------------------------------
 
 interface Gate {
+  readonly perSecond: number
   readonly take: (n: number) => Effect.Effect<void>
 }
 
@@ -453,12 +462,13 @@ const submitAll = (
 export const runDispatcher: Effect.Effect<
   never,
   never,
-  DispatchStore | DispatchWakeups | Providers | DeliveryWriter | Scope.Scope
+  DispatchStore | DispatchWakeups | Providers | DeliveryWriter | SettingsChanges | Scope.Scope
 > = Effect.gen(function*() {
   const store = yield* DispatchStore
   const wakeups = yield* DispatchWakeups
   const providers = yield* Providers
   const writer = yield* DeliveryWriter
+  const settings = yield* SettingsChanges
   const cfg = yield* DeliveryConfig
   const clock = yield* Effect.clock
   const fibers = yield* FiberSet.make()
@@ -467,6 +477,9 @@ export const runDispatcher: Effect.Effect<
 
   let routesByMarket = new Map<string, ReadonlyArray<RouteRow>>()
   let nameById = new Map<string, string>()
+  const gates = new Map<string, Gate>()
+  /** The settings version the providers and routes were loaded at (decisions §30). */
+  let loadedVersion = ""
   const loadRoutes = Effect.gen(function*() {
     const rows = yield* store.routes
     const by = new Map<string, Array<RouteRow>>()
@@ -475,12 +488,31 @@ export const runDispatcher: Effect.Effect<
       const list = by.get(r.marketId) ?? []
       list.push(r)
       by.set(r.marketId, list)
+      // a changed limit takes a new gate (slots already reserved stay in the store's count)
+      if (gates.get(r.providerId)?.perSecond !== r.maxPerSecond) gates.delete(r.providerId)
     }
     routesByMarket = by
     nameById = new Map((yield* store.providers).map((p) => [p.id, p.name] as const))
   })
-  yield* loadRoutes
-  yield* loadRoutes.pipe(
+  /** Providers (started, restarted, stopped) and routes as the store has them now. */
+  const reloadLock = yield* Effect.makeSemaphore(1)
+  const reload = reloadLock.withPermits(1)(Effect.gen(function*() {
+    const version = yield* settings.version
+    if (providers.reload !== undefined) yield* providers.reload
+    yield* loadRoutes
+    loadedVersion = version
+  }))
+  /** Reloads unless already at the store's version: a message claimed now is routed by what it was checked by. */
+  const ensureCurrent = Effect.flatMap(settings.version, (v) => v === loadedVersion ? Effect.void : reload)
+  yield* reload
+  const changed = yield* settings.subscribe
+  yield* changed.pipe(
+    Effect.zipRight(reload),
+    Effect.catchAllCause((c) => Effect.logWarning("settings reload failed", c)),
+    Effect.forever,
+    Effect.forkScoped
+  )
+  yield* reload.pipe(
     Effect.catchAllCause((c) => Effect.logWarning("route refresh failed", c)),
     Effect.repeat(Schedule.spaced(cfg.routesRefreshMs)),
     Effect.delay(cfg.routesRefreshMs),
@@ -489,7 +521,6 @@ export const runDispatcher: Effect.Effect<
 
   const now = Effect.map(Clock.currentTimeMillis, (t) => new Date(t))
 
-  const gates = new Map<string, Gate>()
   const gateFor = (route: RouteRow): Gate | null => {
     if (route.maxPerSecond === null || route.maxPerSecond <= 0) return null
     const existing = gates.get(route.providerId)
@@ -497,25 +528,67 @@ export const runDispatcher: Effect.Effect<
     const perSecond = route.maxPerSecond
     const spacing = 1000 / perSecond
     const chunk = Math.max(1, Math.ceil(perSecond / 20))
+    // One pacer per gate hands the reserved slots out: every waiter whose slots are due is released in
+    // the same turn, so the rate does not depend on how fast the event loop turns. (A lock held across
+    // a sleep per message released one message per turn or two, and dropped every slot more than one
+    // spacing late, reserving and wasting a chunk per message: ~25-30/s against 200-250/s on a busy
+    // worker, issue 9 item 15.) A slot whose moment passed while the worker was busy is still ours and
+    // is used late; only slots older than `lateMs` are dropped, which bounds the catch-up burst.
+    const lateMs = Math.max(100, 2 * spacing)
     let slots: Array<number> = []
-    const lock = Effect.unsafeMakeSemaphore(1)
-    const gate: Gate = {
-      take: (n) =>
-        lock.withPermits(1)(Effect.gen(function*() {
-          let last = 0
-          for (let k = 0; k < n; k++) {
-            const t = Date.now()
-            while (slots.length > 0 && slots[0]! < t - spacing) slots.shift()
-            if (slots.length === 0) {
-              const delay = yield* store.reserveSlots(route.providerId, chunk, perSecond)
-              const t0 = Date.now() + delay
-              slots = Array.from({ length: chunk }, (_, i) => t0 + i * spacing)
-            }
-            last = slots.shift()!
+    const waiters: Array<{ n: number; readonly resume: () => void }> = []
+    let pacing = false
+    const pace: Effect.Effect<void> = Effect.gen(function*() {
+      while (true) {
+        const step = yield* Effect.sync(() => {
+          if (waiters.length === 0) {
+            pacing = false
+            return { _tag: "done" } as const
           }
-          const wait = last - Date.now()
-          if (wait > 0) yield* Effect.sleep(wait)
-        }))
+          const t = Date.now()
+          while (slots.length > 0 && slots[0]! < t - lateMs) slots.shift()
+          while (waiters.length > 0 && slots.length > 0 && slots[0]! <= t) {
+            slots.shift()
+            const head = waiters[0]!
+            if (--head.n <= 0) {
+              waiters.shift()
+              head.resume()
+            }
+          }
+          if (waiters.length === 0) return { _tag: "next" } as const
+          return slots.length === 0 ? { _tag: "reserve" } as const : { _tag: "wait", ms: slots[0]! - t } as const
+        })
+        if (step._tag === "done") return
+        if (step._tag === "wait") yield* Effect.sleep(step.ms)
+        else if (step._tag === "reserve") {
+          const delay = yield* store.reserveSlots(route.providerId, chunk, perSecond).pipe(
+            Effect.catchAllCause((cause) =>
+              Effect.as(Effect.logWarning("send slot reservation failed; retrying", cause), null)
+            )
+          )
+          if (delay === null) yield* Effect.sleep(1000)
+          else {
+            const t0 = Date.now() + delay
+            slots = Array.from({ length: chunk }, (_, i) => t0 + i * spacing)
+          }
+        }
+      }
+    })
+    const gate: Gate = {
+      perSecond,
+      take: (n) =>
+        n <= 0 ? Effect.void : Effect.async<void>((resume) => {
+          const waiter = { n, resume: () => resume(Effect.void) }
+          waiters.push(waiter)
+          if (!pacing) {
+            pacing = true
+            runInSet(pace)
+          }
+          return Effect.sync(() => {
+            const i = waiters.indexOf(waiter)
+            if (i >= 0) waiters.splice(i, 1)
+          })
+        })
     }
     gates.set(route.providerId, gate)
     return gate
@@ -637,7 +710,13 @@ export const runDispatcher: Effect.Effect<
    * One message, one fiber: routes from `from` in order (credit reserved for those after `assigned`),
    * the route's rate limit, submit, record. Completes once the outcome is committed.
    */
-  const tryRoutes = (m: ClaimedMessage, from: number, assigned: number, refusal: Refusal | null) =>
+  const tryRoutes = (
+    m: ClaimedMessage,
+    from: number,
+    assigned: number,
+    refusal: Refusal | null,
+    claimedIn: number = generation
+  ) =>
     Effect.gen(function*() {
       const routes = routesByMarket.get(m.marketId) ?? []
       const sms = toSms(m)
@@ -658,6 +737,8 @@ export const runDispatcher: Effect.Effect<
         const provider = providers.get(route.providerName) as Provider
         const gate = gateFor(route)
         if (gate !== null) yield* gate.take(provider.partCount(sms))
+        // taken over while it waited at the gate: another worker may have claimed it since, leave it to that one
+        if (claimedIn !== generation) return
         const out = yield* provider.submit(sms)
         let next: Refusal | null = null
         yield* committed((done) => {
@@ -669,6 +750,39 @@ export const runDispatcher: Effect.Effect<
       }
       yield* committed((done) => exhausted(m, last, done))
     })
+
+  // -- liveness: take over the claims of dead workers (docs/delivery.md "Take-over") -------------
+  /** Bumped when another worker took this one's claims over: what it claimed before is not submitted. */
+  let generation = 0
+  const beatEvery = Math.max(100, Math.floor(cfg.takeOverAfterMs / 5))
+  let streakSince: number | null = null
+  let lastBeat = 0
+  const heartbeat = Effect.gen(function*() {
+    const at = yield* now
+    const t = at.getTime()
+    // a gap (this process stalled, or the database was unreachable: the beat failed) starts a new
+    // streak, so after an outage nobody is judged before it had the time to beat again
+    if (streakSince === null || t - lastBeat > cfg.takeOverAfterMs / 2) streakSince = t
+    const judge = t - streakSince >= cfg.takeOverAfterMs ? cfg.takeOverAfterMs : null
+    const beat = yield* store.heartbeat(writer.owner, at, judge).pipe(
+      Effect.tapErrorCause(() => Effect.sync(() => void (streakSince = null)))
+    )
+    if (!beat.registered && lastBeat !== 0) {
+      generation++
+      yield* Effect.logError(
+        `delivery worker ${writer.owner} was taken for dead (silent for ${cfg.takeOverAfterMs} ms); ` +
+          "the messages it holds and has not submitted are left to the worker that took them over"
+      )
+    }
+    lastBeat = t
+    if (beat.released > 0) {
+      yield* Effect.logWarning(
+        `took over ${beat.released} messages claimed by delivery workers silent for ${cfg.takeOverAfterMs} ms`
+      )
+      Queue.unsafeOffer(nudge, undefined)
+    }
+  })
+  const nudge = yield* Queue.sliding<void>(1)
 
   // -- the claim loop ----------------------------------------------------------------------------
   let inFlight = 0
@@ -764,11 +878,12 @@ export const runDispatcher: Effect.Effect<
         leaseUntil: new Date(at.getTime() + cfg.leaseMs)
       })
       if (batch.length === 0) {
-        yield* Effect.raceFirst(wakeups.next, Effect.sleep(cfg.pollIntervalMs))
+        yield* Effect.raceAll([wakeups.next, Queue.take(nudge), Effect.sleep(cfg.pollIntervalMs)])
         continue
       }
       stats.claimed += batch.length
       inFlight += batch.length
+      yield* ensureCurrent.pipe(Effect.onError(() => Effect.sync(() => void (inFlight -= batch.length))))
       const assigned = yield* assignCredit(batch, at).pipe(
         Effect.onError(() => Effect.sync(() => void (inFlight -= batch.length)))
       )
@@ -784,7 +899,10 @@ export const runDispatcher: Effect.Effect<
       ),
       Effect.forever
     )
-  if (cfg.dispatch) yield* forever("dispatch claim loop", claimLoop).pipe(Effect.forkScoped)
+  if (cfg.dispatch) {
+    yield* forever("dispatch claim loop", claimLoop).pipe(Effect.forkScoped)
+    yield* forever("heartbeat", Effect.zipRight(heartbeat, Effect.sleep(beatEvery))).pipe(Effect.forkScoped)
+  }
 
   // -- schedules ---------------------------------------------------------------------------------
   const promote = Effect.gen(function*() {
@@ -845,7 +963,7 @@ export const runDispatcher: Effect.Effect<
 export const layerWorkers: Layer.Layer<
   never,
   never,
-  DispatchStore | DispatchWakeups | Providers | DeliveryWriter
+  DispatchStore | DispatchWakeups | Providers | DeliveryWriter | SettingsChanges
 > = Layer.scopedDiscard(Effect.forkScoped(runDispatcher))
 
 /**

@@ -56,6 +56,13 @@ export interface SpamRuleFullRow {
   readonly created_at: Date
 }
 
+export interface SpamBuiltinSwitchRow {
+  readonly kind: string
+  readonly pattern: string
+  readonly enabled: boolean
+  readonly updated_at: Date
+}
+
 export interface ProviderFullRow {
   readonly id: string
   readonly name: string
@@ -109,6 +116,11 @@ export class AdminStore extends Context.Tag("@tuma/core/AdminStore")<AdminStore,
   ) => Effect.Effect<ReadonlyArray<SpamRuleFullRow>>
   readonly findSpamRule: (id: string) => Effect.Effect<Option.Option<SpamRuleFullRow>>
   readonly deleteSpamRule: (id: string) => Effect.Effect<boolean>
+  /** false when no rule has that id. */
+  readonly setSpamRuleEnabled: (id: string, enabled: boolean) => Effect.Effect<boolean>
+  /** The stored switches of built-in entries (an entry without one is on). */
+  readonly listSpamBuiltinSwitches: Effect.Effect<ReadonlyArray<SpamBuiltinSwitchRow>>
+  readonly setSpamBuiltinSwitch: (row: SpamBuiltinSwitchRow) => Effect.Effect<void>
 
   /** false when a provider with that name exists; nothing written then. */
   readonly insertProvider: (row: {

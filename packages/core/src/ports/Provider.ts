@@ -130,10 +130,18 @@ export class ProviderEventSink extends Context.Tag("@tuma/core/ProviderEventSink
   }
 >() {}
 
-/** Every configured provider, by id. */
+/**
+ * Every configured provider, by id. A registry built from stored settings may `reload` them:
+ * providers added or enabled since are started, changed ones restarted, disabled ones stopped
+ * (`all` then answers the new set).
+ */
 export class Providers extends Context.Tag("@tuma/core/Providers")<
   Providers,
-  { readonly get: (id: string) => Provider | undefined; readonly all: ReadonlyArray<Provider> }
+  {
+    readonly get: (id: string) => Provider | undefined
+    readonly all: ReadonlyArray<Provider>
+    readonly reload?: Effect.Effect<void> | undefined
+  }
 >() {}
 
 export const providersFrom = (all: ReadonlyArray<Provider>): Providers["Type"] => {

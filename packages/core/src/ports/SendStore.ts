@@ -87,6 +87,8 @@ export interface SendSnapshot {
   readonly optedOut: ReadonlyArray<string>
   /** Enabled spam rules: global ones and the account's own. */
   readonly spamRules: ReadonlyArray<SpamRuleRow>
+  /** Phrases of the built-in list (the base policy) that operators switched off. */
+  readonly spamBuiltinOff: ReadonlyArray<string>
 }
 
 /** Fields every message of one send shares. */

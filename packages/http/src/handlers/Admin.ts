@@ -171,6 +171,8 @@ export const AdminPolicyLive = HttpApiBuilder.group(TumaApi, "adminPolicy", (han
       .handle("addSpamRule", ({ payload }) => ok(admin.addSpamRule(payload)))
       .handle("listSpamRules", ({ urlParams }) => ok(admin.listSpamRules(urlParams)))
       .handle("removeSpamRule", ({ path }) => done(admin.removeSpamRule(path.rule_uid)))
+      .handle("enableSpamRule", ({ path }) => ok(admin.setSpamRuleEnabled(path.rule_uid, true)))
+      .handle("disableSpamRule", ({ path }) => ok(admin.setSpamRuleEnabled(path.rule_uid, false)))
   }))
 
 export const AdminProvidersLive = HttpApiBuilder.group(TumaApi, "adminProviders", (handlers) =>

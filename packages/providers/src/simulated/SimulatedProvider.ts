@@ -5,6 +5,13 @@
  * `receiptDelayMs` (300 ms) later, so a sent message reads `delivered` within about a second.
  * Configurable: submit latency, the mix of outcomes (delivered / failed receipt / transient or
  * permanent refusal / unknown), and a `down` switch (transient refusals, as an unreachable SMSC).
+ *
+ * Test recipients (as the test credentials of commercial SMS APIs), whatever the mix:
+ * `+255700000100` a failed receipt, `+255700000200` no receipt ever, `+2557000003SS` delivered SS
+ * seconds late, `+255700000400` refused at submission. See `testNumberBehaviour` and the README.
+ *
+ * Message ids are `sim-<provider>-<instance>-<counter>`: the instance part (start time and a random
+ * suffix) keeps ids unique across restarts and between processes that run the same provider.
  */
 import type { OutboundSms, Provider, QueryOutcome, SubmitOutcome } from "@tuma/core/ports/Provider"
 import { Accepted, DeliveryReport, NotAccepted, ProviderEventSink, Unknown } from "@tuma/core/ports/Provider"
@@ -30,6 +37,31 @@ export interface SimulatedProviderConfig {
   readonly down?: boolean
 }
 
+/** What the simulated carrier does for one of its test recipients (`undefined`: an ordinary number). */
+export type TestNumberBehaviour =
+  | { readonly _tag: "FailedReceipt" }
+  | { readonly _tag: "NoReceipt" }
+  | { readonly _tag: "LateReceipt"; readonly delayMs: number }
+  | { readonly _tag: "Refused" }
+
+/** The test recipients, documented in README.md and docs/delivery.md. */
+export const SIMULATED_TEST_NUMBERS = {
+  failedReceipt: "+255700000100",
+  noReceipt: "+255700000200",
+  /** `+2557000003SS`: delivered SS (00–99) seconds after submission; this one 30 s. */
+  lateReceipt: "+255700000330",
+  refused: "+255700000400"
+} as const
+
+export const testNumberBehaviour = (recipient: string): TestNumberBehaviour | undefined => {
+  if (recipient === SIMULATED_TEST_NUMBERS.failedReceipt) return { _tag: "FailedReceipt" }
+  if (recipient === SIMULATED_TEST_NUMBERS.noReceipt) return { _tag: "NoReceipt" }
+  if (recipient === SIMULATED_TEST_NUMBERS.refused) return { _tag: "Refused" }
+  const late = /^\+2557000003(\d\d)$/.exec(recipient)
+  if (late !== null) return { _tag: "LateReceipt", delayMs: Number(late[1]) * 1000 }
+  return undefined
+}
+
 export interface SimulatedControl {
   readonly setDown: (down: boolean) => Effect.Effect<void>
   readonly setMix: (mix: OutcomeMix) => Effect.Effect<void>
@@ -45,6 +77,8 @@ export const makeSimulatedProvider = (
     const down = yield* Ref.make(config.down ?? false)
     const mix = yield* Ref.make<OutcomeMix>(config.mix ?? { delivered: 1 })
     const counter = yield* Ref.make(0)
+    const instance = (yield* Clock.currentTimeMillis).toString(36) +
+      (yield* Random.nextIntBetween(0, 36 ** 4)).toString(36).padStart(4, "0")
     const states = new Map<string, { state: "delivered" | "failed" | "enroute"; word: string }>()
     const latency = Duration.millis(config.latencyMs ?? 5)
     const receiptDelay = Duration.millis(config.receiptDelayMs ?? 300)
@@ -68,9 +102,9 @@ export const makeSimulatedProvider = (
       return "delivered" as const
     })
 
-    const report = (providerMessageId: string, ok: boolean) =>
+    const report = (providerMessageId: string, ok: boolean, delay: Duration.Duration = receiptDelay) =>
       Effect.gen(function*() {
-        yield* Effect.sleep(receiptDelay)
+        yield* Effect.sleep(delay)
         const word = ok ? "DELIVRD" : "UNDELIV"
         states.set(providerMessageId, { state: ok ? "delivered" : "failed", word })
         const now = yield* Clock.currentTimeMillis
@@ -96,7 +130,14 @@ export const makeSimulatedProvider = (
             reason: "Not sent: the carrier is unreachable."
           })
         }
-        const outcome = yield* pick
+        const test = testNumberBehaviour(sms.recipient)
+        const outcome = test === undefined
+          ? yield* pick
+          : test._tag === "Refused"
+          ? "refusedPermanent" as const
+          : test._tag === "FailedReceipt"
+          ? "failed" as const
+          : "delivered" as const
         if (outcome === "refusedTransient") {
           return new NotAccepted({
             transient: true,
@@ -115,7 +156,7 @@ export const makeSimulatedProvider = (
         const ids: Array<string> = []
         for (let i = 0; i < n; i++) {
           const k = yield* Ref.updateAndGet(counter, (c) => c + 1)
-          const id = `sim-${config.id}-${k.toString(16).padStart(8, "0")}`
+          const id = `sim-${config.id}-${instance}-${k.toString(16).padStart(8, "0")}`
           ids.push(id)
           states.set(id, { state: "enroute", word: "ENROUTE" })
         }
@@ -126,7 +167,10 @@ export const makeSimulatedProvider = (
             providerMessageIds: ids.map(() => null)
           })
         }
-        for (const id of ids) yield* FiberSet.run(fibers, report(id, outcome === "delivered"))
+        if (test?._tag !== "NoReceipt") {
+          const delay = test?._tag === "LateReceipt" ? Duration.millis(test.delayMs) : receiptDelay
+          for (const id of ids) yield* FiberSet.run(fibers, report(id, outcome === "delivered", delay))
+        }
         return new Accepted({ providerMessageIds: ids, refusedParts: [] })
       })
 

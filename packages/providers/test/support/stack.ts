@@ -11,6 +11,7 @@ import type { SendCaller } from "@tuma/core"
 import { DeliveryConfig, type DeliveryOptions, layerDelivery } from "@tuma/core/delivery/Dispatcher"
 import * as Database from "@tuma/store-sql/Database"
 import * as DispatchStoreSql from "@tuma/store-sql/DispatchStoreSql"
+import * as SettingsChangesSql from "@tuma/store-sql/SettingsChangesSql"
 import * as SqlOperatorStore from "@tuma/store-sql/SqlOperatorStore"
 import * as SqlSendStore from "@tuma/store-sql/SqlSendStore"
 import { Effect, Layer, Redacted } from "effect"
@@ -47,7 +48,13 @@ export const databaseLayer = (driver: DriverName): Layer.Layer<SqlClient.SqlClie
 
 /** Send + Operator + the dispatch store over `db` (no workers). */
 export const baseStack = (db: Layer.Layer<SqlClient.SqlClient>) =>
-  Layer.mergeAll(Send.layer, Operator.layer, DispatchStoreSql.layer, DispatchStoreSql.layerWakeups).pipe(
+  Layer.mergeAll(
+    Send.layer,
+    Operator.layer,
+    DispatchStoreSql.layer,
+    DispatchStoreSql.layerWakeups,
+    SettingsChangesSql.layer
+  ).pipe(
     Layer.provideMerge(Layer.mergeAll(SqlSendStore.layer, SqlOperatorStore.layer)),
     Layer.provideMerge(Ids.layer),
     Layer.provideMerge(db)

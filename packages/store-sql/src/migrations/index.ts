@@ -13,12 +13,16 @@ import m0002 from "./0002_markets.js"
 import m0003 from "./0003_idempotency_json.js"
 import m0004 from "./0004_messages_insert_cost.js"
 import m0050 from "./0050_operator.js"
+import m0060 from "./0060_settings_version.js"
 import m0100 from "./0100_delivery.js"
 import m0110 from "./0110_dispatch_lean_writes.js"
+import m0120 from "./0120_dispatch_workers.js"
 import m0200 from "./0200_webhooks.js"
 import m0201 from "./0201_webhook_direct_deliveries.js"
 import m0202 from "./0202_webhook_lean_indexes.js"
 import m0300 from "./0300_rate_limits.js"
+import m0330 from "./0330_receipt_open_refs.js"
+import m0340 from "./0340_spam_builtin_switches.js"
 import m0400 from "./0400_portal.js"
 
 export const migrations: Record<string, Effect.Effect<unknown, unknown, SqlClient.SqlClient>> = {
@@ -27,11 +31,15 @@ export const migrations: Record<string, Effect.Effect<unknown, unknown, SqlClien
   "0003_idempotency_json": m0003,
   "0004_messages_insert_cost": m0004,
   "0050_operator": m0050,
+  "0060_settings_version": m0060,
   "0100_delivery": m0100,
   "0110_dispatch_lean_writes": m0110,
+  "0120_dispatch_workers": m0120,
   "0200_webhooks": m0200,
   "0201_webhook_direct_deliveries": m0201,
   "0202_webhook_lean_indexes": m0202,
   "0300_rate_limits": m0300,
+  "0330_receipt_open_refs": m0330,
+  "0340_spam_builtin_switches": m0340,
   "0400_portal": m0400
 }

@@ -1,0 +1,20 @@
+/**
+ * The `SettingsChanges` port: how a process learns that an operator changed a setting it caches
+ * (providers, routes, markets, spam rules, accounts, API keys), in this process or another one
+ * (decisions §30: within 2 s, without a restart). SQL adapter: @tuma/store-sql `SettingsChangesSql`
+ * (a version row bumped by triggers, LISTEN/NOTIFY, and a poll of the row as the fallback).
+ *
+ * - `version` reads the current version (a decimal string that changes with every committed change).
+ *   A reader that compares it with the version its cache was built from knows whether the cache is
+ *   stale: the delivery workers read it after every claim, so a message accepted after a change is
+ *   routed by the new settings.
+ * - `subscribe` answers a `next` effect that completes when settings changed since the previous
+ *   `next` completed (changes in between coalesce into one).
+ */
+import type { Effect, Scope } from "effect"
+import { Context } from "effect"
+
+export class SettingsChanges extends Context.Tag("@tuma/core/SettingsChanges")<SettingsChanges, {
+  readonly version: Effect.Effect<string>
+  readonly subscribe: Effect.Effect<Effect.Effect<void>, never, Scope.Scope>
+}>() {}

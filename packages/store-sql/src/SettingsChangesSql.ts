@@ -1,0 +1,75 @@
+/**
+ * SQL adapter of `SettingsChanges` (migration 0060): the `settings_version` row, bumped by statement
+ * triggers in the transaction of every change to a cached setting, and `pg_notify('tuma_settings')`
+ * sent by the same triggers (delivered at COMMIT).
+ *
+ * - PostgreSQL: LISTEN on a dedicated connection (the driver's `listen`), and a poll of the version
+ *   row every `pollMillis` (default 500 ms) in case a notification is lost with its connection.
+ * - PGlite: one process, `pglite.listen` is in-process and cannot be lost; no poll.
+ *
+ * Either way a notification re-reads the version and wakes the subscribers only when it moved.
+ */
+import { SqlClient } from "@effect/sql"
+import { PgClient } from "@effect/sql-pg"
+import { SettingsChanges } from "@tuma/core/ports/SettingsChanges"
+import { Effect, Layer, Option, Queue, Schedule, Stream } from "effect"
+import { PgliteClient } from "./PgliteClient.js"
+
+export const SETTINGS_CHANNEL = "tuma_settings"
+
+export const make = (options: { readonly pollMillis?: number } = {}) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const version = sql<{ v: string }>`SELECT version::text AS v FROM settings_version WHERE id = 1`.pipe(
+      Effect.map((rows) => rows[0]?.v ?? "0"),
+      Effect.orDie
+    )
+    const subscribers = new Set<Queue.Queue<void>>()
+    let last = yield* version
+    const check = Effect.flatMap(version, (v) =>
+      Effect.sync(() => {
+        if (v === last) return
+        last = v
+        for (const q of subscribers) Queue.unsafeOffer(q, undefined)
+      }))
+
+    const pglite = yield* Effect.serviceOption(PgliteClient)
+    const pg = yield* Effect.serviceOption(PgClient.PgClient)
+    const signal = yield* Queue.sliding<void>(1)
+    if (Option.isSome(pglite)) {
+      const unsubscribe = yield* Effect.promise(() =>
+        pglite.value.pglite.listen(SETTINGS_CHANNEL, () => Queue.unsafeOffer(signal, undefined))
+      )
+      yield* Effect.addFinalizer(() => Effect.promise(() => unsubscribe()).pipe(Effect.ignore))
+    } else {
+      if (Option.isSome(pg)) {
+        yield* pg.value.listen(SETTINGS_CHANNEL).pipe(
+          Stream.runForEach(() => Queue.offer(signal, undefined)),
+          Effect.tapErrorCause((cause) => Effect.logWarning("settings LISTEN lost; retrying", cause)),
+          Effect.retry(Schedule.spaced("1 second")),
+          Effect.forkScoped
+        )
+      }
+      yield* Effect.sleep(options.pollMillis ?? 500).pipe(
+        Effect.zipRight(Queue.offer(signal, undefined)),
+        Effect.forever,
+        Effect.forkScoped
+      )
+    }
+    yield* Queue.take(signal).pipe(
+      Effect.zipRight(check),
+      Effect.catchAllCause((cause) => Effect.logWarning("settings version check failed", cause)),
+      Effect.forever,
+      Effect.forkScoped
+    )
+
+    const subscribe = Effect.acquireRelease(
+      Effect.tap(Queue.sliding<void>(1), (q) => Effect.sync(() => subscribers.add(q))),
+      (q) => Effect.sync(() => subscribers.delete(q))
+    ).pipe(Effect.map((q) => Queue.take(q)))
+
+    return SettingsChanges.of({ version, subscribe })
+  })
+
+/** `SettingsChanges` over the `SqlClient` in context (share one per process: it holds a LISTEN). */
+export const layer: Layer.Layer<SettingsChanges, never, SqlClient.SqlClient> = Layer.scoped(SettingsChanges, make())
