@@ -95,6 +95,28 @@ describe.skipIf(!hasChromium).each(drivers)("portal in chromium (%s)", (driver) 
     await serve?.close()
   })
 
+  it("serves the built app under /portal: hashed assets cached a year, the page for any app path, 404s", async () => {
+    const index = await fetch(`${serve.url}/portal/messages/some-uid?x=1`)
+    expect(index.status).toBe(200)
+    expect(index.headers.get("content-type")).toMatch(/^text\/html/)
+    expect(index.headers.get("cache-control")).toBe("no-cache")
+    expect(index.headers.get("content-security-policy")).toMatch(/script-src 'self'/)
+    expect(index.headers.get("x-frame-options")).toBe("DENY")
+    const html = await index.text()
+    const asset = /src="(\/portal\/assets\/[^"]+\.js)"/.exec(html)![1]
+    const js = await fetch(`${serve.url}${asset}`, { headers: { "accept-encoding": "gzip" } })
+    expect(js.status).toBe(200)
+    expect(js.headers.get("cache-control")).toBe("public, max-age=31536000, immutable")
+    expect(js.headers.get("content-type")).toMatch(/^text\/javascript/)
+    expect(js.headers.get("content-encoding")).toBe("gzip")
+    expect((await js.text()).length).toBeGreaterThan(1000)
+    const missing = await fetch(`${serve.url}/portal/assets/nope-123.js`)
+    expect(missing.status).toBe(404)
+    const api = await fetch(`${serve.url}/portal/api/no-such-endpoint`)
+    expect(api.status).toBe(404)
+    expect(((await api.json()) as any).success).toBe(false)
+  })
+
   it("serve --demo prints the portal login and URL; the sign-in page refuses a wrong password, then signs in", async () => {
     expect(serve.output()).toMatch(/portal: http:\/\/127\.0\.0\.1:\d+\/portal/)
     await owner.goto(`${serve.url}/portal/`)
