@@ -37,7 +37,7 @@ export const formatDay = (date: string, lang: Lang): string => {
   const d = new Date(`${date}T12:00:00Z`)
   return Number.isNaN(d.getTime())
     ? date
-    : new Intl.DateTimeFormat(locale(lang), { weekday: "short", day: "numeric", month: "short", timeZone: "UTC" })
+    : new Intl.DateTimeFormat(locale(lang), { day: "numeric", month: "short", timeZone: "UTC" })
       .format(d)
 }
 
