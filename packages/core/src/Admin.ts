@@ -42,6 +42,8 @@ import {
   SENDER_ID_PATTERN,
   SenderIdAlreadyRequested,
   type SenderIdEvent,
+  StoredJson,
+  StoredString,
   transitionSenderId,
   validationFailed
 } from "@tuma/domain"
@@ -262,6 +264,8 @@ export const OptOutView = Schema.Struct({
 export type OptOutView = typeof OptOutView.Type
 
 export const SPAM_RULE_KINDS = ["blocked_phrase", "blocked_domain"] as const
+/** Provider kinds the delivery workers can start (`ProvidersFromStore`); any other is refused (422). */
+export const PROVIDER_KINDS = ["simulated", "smpp"] as const
 
 export const SpamRuleView = Schema.Struct({
   uid: Schema.String,
@@ -312,12 +316,12 @@ export type CountryRoutesView = typeof CountryRoutesView.Type
 // ---------------------------------------------------------------------------------------------
 
 const opt = <A, I, R>(s: Schema.Schema<A, I, R>) => Schema.optionalWith(s, { exact: true })
-const Country = Schema.String.annotations({ description: "ISO 3166-1 alpha-2 country code, e.g. TZ" })
+const Country = StoredString.annotations({ description: "ISO 3166-1 alpha-2 country code, e.g. TZ" })
 
 export const CreateAccountInput = Schema.Struct({
-  name: Schema.String,
-  email: Schema.String,
-  phone: opt(Schema.NullOr(Schema.String)),
+  name: StoredString,
+  email: StoredString,
+  phone: opt(Schema.NullOr(StoredString)),
   /** Default TZ. */
   country: opt(Country),
   active: opt(Schema.Boolean),
@@ -330,67 +334,67 @@ export type CreateAccountInput = typeof CreateAccountInput.Type
 
 export const ListAccountsInput = Schema.Struct({
   active: opt(Schema.Boolean),
-  search: opt(Schema.String),
+  search: opt(StoredString),
   limit: opt(Schema.Number),
   offset: opt(Schema.Number)
 })
 export type ListAccountsInput = typeof ListAccountsInput.Type
 
 export const IssueApiKeyInput = Schema.Struct({
-  account_uid: Schema.String,
+  account_uid: StoredString,
   /** Default live. */
   mode: opt(Schema.Literal("live", "test")),
-  name: opt(Schema.String),
+  name: opt(StoredString),
   /** Default: every scope. */
-  scopes: opt(Schema.Array(Schema.String)),
+  scopes: opt(Schema.Array(StoredString)),
   /** IPs or CIDRs; empty or absent = any address. */
-  allowed_ips: opt(Schema.Array(Schema.String)),
+  allowed_ips: opt(Schema.Array(StoredString)),
   /** ISO 8601 date-time in the future; absent or null = never. */
-  expires_at: opt(Schema.NullOr(Schema.String))
+  expires_at: opt(Schema.NullOr(StoredString))
 }).annotations({ identifier: "AdminIssueApiKey" })
 export type IssueApiKeyInput = typeof IssueApiKeyInput.Type
 
 export const UpdateApiKeyInput = Schema.Struct({
-  name: opt(Schema.String),
-  scopes: opt(Schema.Array(Schema.String)),
-  allowed_ips: opt(Schema.Array(Schema.String)),
+  name: opt(StoredString),
+  scopes: opt(Schema.Array(StoredString)),
+  allowed_ips: opt(Schema.Array(StoredString)),
   /** null clears the expiry. */
-  expires_at: opt(Schema.NullOr(Schema.String))
+  expires_at: opt(Schema.NullOr(StoredString))
 }).annotations({ identifier: "AdminUpdateApiKey" })
 export type UpdateApiKeyInput = typeof UpdateApiKeyInput.Type
 
 export const PurchaseInput = Schema.Struct({
-  account_uid: Schema.String,
+  account_uid: StoredString,
   country: Country,
   units: Schema.Number,
   /** Decimal string, what was paid. */
-  amount: opt(Schema.NullOr(Schema.String)),
-  currency: opt(Schema.NullOr(Schema.String)),
-  reference: opt(Schema.NullOr(Schema.String))
+  amount: opt(Schema.NullOr(StoredString)),
+  currency: opt(Schema.NullOr(StoredString)),
+  reference: opt(Schema.NullOr(StoredString))
 }).annotations({ identifier: "AdminPurchase" })
 export type PurchaseInput = typeof PurchaseInput.Type
 
 export const VerifyRouteInput = Schema.Struct({
-  account_uid: Schema.String,
+  account_uid: StoredString,
   country: Country,
   /** The phone number verified for the country (E.164). */
-  phone: Schema.String
+  phone: StoredString
 }).annotations({ identifier: "AdminVerifyRoute" })
 export type VerifyRouteInput = typeof VerifyRouteInput.Type
 
 export const GrantSenderIdInput = Schema.Struct({
-  account_uid: Schema.String,
-  sender_id: Schema.String,
+  account_uid: StoredString,
+  sender_id: StoredString,
   country: Country,
   is_default: opt(Schema.Boolean),
   /** Usable for every country of the account. */
   is_global: opt(Schema.Boolean),
-  sample_message: opt(Schema.String)
+  sample_message: opt(StoredString)
 }).annotations({ identifier: "AdminGrantSenderId" })
 export type GrantSenderIdInput = typeof GrantSenderIdInput.Type
 
 export const ListSenderIdsInput = Schema.Struct({
-  account_uid: opt(Schema.String),
+  account_uid: opt(StoredString),
   status: opt(Schema.Literal("pending", "approved", "rejected", "suspended")),
   limit: opt(Schema.Number),
   offset: opt(Schema.Number)
@@ -398,10 +402,10 @@ export const ListSenderIdsInput = Schema.Struct({
 export type ListSenderIdsInput = typeof ListSenderIdsInput.Type
 
 export const CreateRequirementInput = Schema.Struct({
-  name: Schema.String,
+  name: StoredString,
   is_required: opt(Schema.Boolean),
   /** Subset of pdf, jpg, jpeg, png (default all). */
-  accepted_formats: opt(Schema.Array(Schema.String)),
+  accepted_formats: opt(Schema.Array(StoredString)),
   /** Default 5120. */
   max_size_kb: opt(Schema.Number),
   /** ISO2; absent or null = every country. */
@@ -410,26 +414,26 @@ export const CreateRequirementInput = Schema.Struct({
 export type CreateRequirementInput = typeof CreateRequirementInput.Type
 
 export const OptOutInput = Schema.Struct({
-  account_uid: Schema.String,
-  recipient: Schema.String,
-  reason: opt(Schema.NullOr(Schema.String))
+  account_uid: StoredString,
+  recipient: StoredString,
+  reason: opt(Schema.NullOr(StoredString))
 }).annotations({ identifier: "AdminOptOut" })
 export type OptOutInput = typeof OptOutInput.Type
 
 export const SpamRuleInput = Schema.Struct({
   /** null or absent: every account. */
-  account_uid: opt(Schema.NullOr(Schema.String)),
-  kind: Schema.String,
-  pattern: Schema.String,
-  description: opt(Schema.String)
+  account_uid: opt(Schema.NullOr(StoredString)),
+  kind: StoredString,
+  pattern: StoredString,
+  description: opt(StoredString)
 }).annotations({ identifier: "AdminSpamRuleInput" })
 export type SpamRuleInput = typeof SpamRuleInput.Type
 
 export const CreateProviderInput = Schema.Struct({
-  name: Schema.String,
+  name: StoredString,
   /** e.g. `simulated`, `smpp` (default simulated). */
-  kind: opt(Schema.String),
-  config: opt(Schema.Unknown),
+  kind: opt(StoredString),
+  config: opt(StoredJson),
   enabled: opt(Schema.Boolean),
   /** Initial credit per country; each also becomes a route (after existing ones). */
   credits: opt(Schema.Array(Schema.Struct({ country: Country, credit: Schema.Number })))
@@ -446,7 +450,7 @@ export type ProviderCreditInput = typeof ProviderCreditInput.Type
 
 export const CountryRoutesInput = Schema.Struct({
   /** Provider uids in the order they are tried. */
-  provider_uids: Schema.Array(Schema.String)
+  provider_uids: Schema.Array(StoredString)
 }).annotations({ identifier: "AdminCountryRoutesInput" })
 export type CountryRoutesInput = typeof CountryRoutesInput.Type
 
@@ -1206,6 +1210,9 @@ export const makeAdmin = Effect.gen(function*() {
         const errors: Record<string, Array<string>> = {}
         const name = typeof input.name === "string" ? input.name.trim() : ""
         if (name === "") errors.name = ["The name field is required."]
+        if (input.kind !== undefined && !(PROVIDER_KINDS as ReadonlyArray<string>).includes(input.kind)) {
+          errors.kind = [`The selected kind is invalid: ${PROVIDER_KINDS.join(" or ")}.`]
+        }
         const credits: Array<{ market: MarketRow; credit: number }> = []
         for (const [i, c] of (input.credits ?? []).entries()) {
           if (!nonNegativeInt(c.credit)) errors[`credits.${i}.credit`] = ["The credit must be a non-negative integer."]

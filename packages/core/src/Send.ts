@@ -9,8 +9,8 @@
  *  2. validation: recipients normalised to E.164 (invalid → 422 on `recipient` / `recipients.N`),
  *     `scheduled_at` in the future, bodies converted and priced (`analyzeBody`, one unit per segment).
  *  3. ONE read of the store (`SendStore.snapshot`), then the checks of spec §1 in order: account
- *     active, sender ID approved on the account (for the destination market, or global), market
- *     open, route verified, opt-out, spam policy, a provider route with provider credit, customer
+ *     active, market open (decisions §29: before the sender ID), sender ID approved on the account
+ *     (for the destination market, or global), route verified, opt-out, spam policy, a provider route with provider credit, customer
  *     credit.
  *  4. ONE transaction (`SendStore.accept`): idempotency claim, conditional debits + ledger,
  *     campaign, messages, dispatch queue. Nothing of a refused send is stored or charged.
@@ -63,6 +63,7 @@ import {
   TagExpressionInvalid,
   unitsPerRecipient,
   ValidationFailed,
+  validationFailed,
   withoutPhrases
 } from "@tuma/domain"
 import type { CountryCode } from "@tuma/domain"
@@ -80,7 +81,7 @@ import type {
   SendSnapshot,
   WalletDebit
 } from "./ports/SendStore.js"
-import { SendStore } from "./ports/SendStore.js"
+import { classifyAcceptDefects, SendStore } from "./ports/SendStore.js"
 
 // ---------------------------------------------------------------------------------------------
 // Inputs, outputs, settings
@@ -268,26 +269,27 @@ const makeChecker = (snap: SendSnapshot, senderName: string, base: SpamPolicy) =
     return found
   }
 
-  /** sender ID → market open → route verified → opt-out → spam policy. */
+  /** market open → sender ID → route verified → opt-out → spam policy (decisions §29: market first). */
   const check = (e164: string, country: string, text: string): Either.Either<Checked, RecipientRefusal> => {
     const market = markets.get(country)
-    const sender = senderFor(market?.id)
-    if (sender === undefined) {
-      const pending = snap.senderIds.find((s) => s.market_id === market?.id) ?? snap.senderIds[0]
-      return Either.left(
-        new SenderIdNotApproved({
-          message: pending === undefined
-            ? `The sender ID ${senderName} is not registered on your account${market ? ` for ${market.name}` : ""}.`
-            : `The sender ID ${senderName} is ${pending.status}, not approved${market ? ` for ${market.name}` : ""}.`,
-          sender_id: senderName
-        })
-      )
-    }
     if (market === undefined || !market.open) {
       return Either.left(
         new CountryNotAvailable({
           message: `Sending to ${market?.name ?? country} is not available.`,
           country
+        })
+      )
+    }
+    const sender = senderFor(market.id)
+    if (sender === undefined) {
+      const pending = snap.senderIds.find((s) => s.market_id === market.id) ??
+        snap.senderIds.find((s) => s.status !== "approved")
+      return Either.left(
+        new SenderIdNotApproved({
+          message: pending === undefined
+            ? `The sender ID ${senderName} is not approved on your account for ${market.name}.`
+            : `The sender ID ${senderName} is ${pending.status}, not approved for ${market.name}.`,
+          sender_id: senderName
         })
       )
     }
@@ -349,8 +351,8 @@ const insufficientFor = (
     shortfall: [{ country, units_required: required, units_available: available }]
   })
 
-const invalidRecipients = (errors: Record<string, Array<string>>) =>
-  new ValidationFailed({ message: "The given data was invalid.", errors })
+/** decisions §29: the 422's message is the first field error's text. */
+const invalidRecipients = (errors: Record<string, Array<string>>) => validationFailed(errors)
 
 const analyze = (
   text: string,
@@ -651,7 +653,7 @@ const makeSend = (store: SendStore["Type"], ids: Ids["Type"]) => {
             }]
           }
         }
-        const outcome = yield* store.accept(plan)
+        const outcome = yield* classifyAcceptDefects(store.accept(plan))
         return yield* afterAccept(outcome, fingerprint, data, (o) => shortfallError(o, checker.markets, units))
       }))
 
@@ -846,7 +848,7 @@ const makeSend = (store: SendStore["Type"], ids: Ids["Type"]) => {
                 units: c.units
               }))
               const channel = caller.channel ?? "api"
-              const outcome = yield* store.accept({
+              const outcome = yield* classifyAcceptDefects(store.accept({
                 accountId: caller.accountId,
                 now,
                 idempotency: yield* idempotencyClaim(caller, input.endpoint, fingerprint, now, data),
@@ -891,7 +893,7 @@ const makeSend = (store: SendStore["Type"], ids: Ids["Type"]) => {
                     units: a.units
                   }))
                 }
-              })
+              }))
               if (outcome._tag === "InsufficientFunds" && input.version === "v1" && round < 3) {
                 // balances moved since the snapshot: plan again (v1 skips who no longer fits)
                 return yield* attempt(round + 1)
@@ -956,10 +958,7 @@ const makeSend = (store: SendStore["Type"], ids: Ids["Type"]) => {
       if (Either.isLeft(recipients)) return yield* recipients.left
       const template = compileTemplate(request.message)
       if (Either.isLeft(template)) {
-        return yield* new ValidationFailed({
-          message: "The given data was invalid.",
-          errors: { message: [template.left.message] }
-        })
+        return yield* validationFailed({ message: [template.left.message] })
       }
       const compiled = template.right
       return (yield* bulk(caller, {

@@ -18,6 +18,7 @@ import {
   SENDER_ID_PATTERN,
   SENDER_ID_PURPOSES
 } from "./senderId.js"
+import { hasNul, NUL_MESSAGE } from "./storedText.js"
 import { isIsoDate, parseIsoDateTime, SUPPRESSED_ISSUE } from "./validation.js"
 
 // ---------------------------------------------------------------------------------------------
@@ -79,7 +80,7 @@ const text = (rules: TextRules, base: Schema.Schema<string> = Str) =>
   base.pipe(
     Schema.filter((s) => {
       if (rules.required === true && s.trim() === "") return "The field is required."
-      const failures: Array<string> = []
+      const failures: Array<string> = hasNul(s) ? [NUL_MESSAGE] : []
       const n = rules.min !== undefined || (rules.max !== undefined && s.length > rules.max) ? characterCount(s) : 0
       if (rules.min !== undefined && n < rules.min) failures.push(`The field must be at least ${rules.min} characters.`)
       if (rules.max !== undefined && n > rules.max) {
@@ -244,9 +245,11 @@ export const resolveBulkV1 = (
 
 /** A tag value: string, number or null (null means no value, like a missing key). */
 export const TagValue = Schema.Union(Schema.String, Schema.Number, Schema.Null).annotations({
-  message: () => ({ message: "The field must be a string or a number.", override: true }),
-  description: "Value of the tag with this name (names are not case-sensitive)."
-})
+  message: () => ({ message: "The field must be a string or a number.", override: true })
+}).pipe(
+  Schema.filter((v) => typeof v !== "string" || !hasNul(v) || NUL_MESSAGE),
+  Schema.annotations({ description: "Value of the tag with this name (names are not case-sensitive)." })
+)
 
 /** In the union below, the string member stays silent for non-strings (the object member speaks). */
 const RecipientStringMember = text(

@@ -247,6 +247,7 @@ export const reenableWebhookEndpoint = (_health: WebhookEndpointHealth): Webhook
  */
 export const webhookUrlProblem = (url: string): string | null => {
   if (url.length > 2048) return "URL is longer than 2048 characters"
+  if (url.includes("\u0000")) return "URL must not contain the NUL character (U+0000)"
   let parsed: URL
   try {
     parsed = new URL(url)

@@ -5,6 +5,7 @@
  */
 import { HttpApi, HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import * as A from "@tuma/core/Admin"
+import { StoredString } from "@tuma/domain/storedText"
 import { Schema } from "effect"
 import { Conflict, NotFound, successFields, Unprocessable } from "./Envelope.js"
 import { RequireAdmin } from "./Security.js"
@@ -19,12 +20,12 @@ const Done = Schema.Struct({ ...successFields, data: Schema.Struct({ ok: Schema.
   identifier: "AdminDone"
 })
 
-const AccountPath = Schema.Struct({ account_uid: Schema.String })
-const KeyPath = Schema.Struct({ key_uid: Schema.String })
-const SenderIdPath = Schema.Struct({ sender_id_uid: Schema.String })
-const CountryPath = Schema.Struct({ country: Schema.String })
-const ProviderPath = Schema.Struct({ provider_uid: Schema.String })
-const WebhookPath = Schema.Struct({ webhook_uid: Schema.String })
+const AccountPath = Schema.Struct({ account_uid: StoredString })
+const KeyPath = Schema.Struct({ key_uid: StoredString })
+const SenderIdPath = Schema.Struct({ sender_id_uid: StoredString })
+const CountryPath = Schema.Struct({ country: StoredString })
+const ProviderPath = Schema.Struct({ provider_uid: StoredString })
+const WebhookPath = Schema.Struct({ webhook_uid: StoredString })
 
 const NumberFromQuery = Schema.NumberFromString
 const BooleanFromQuery = Schema.transform(Schema.Literal("true", "false", "1", "0"), Schema.Boolean, {
@@ -44,7 +45,6 @@ export const WebhookEndpointView = Schema.Struct({
   consecutive_failures: Schema.Number,
   disabled_at: Schema.NullOr(Schema.String),
   disabled_reason: Schema.NullOr(Schema.String),
-  allow_private: Schema.Boolean,
   created_at: Schema.String,
   updated_at: Schema.String
 }).annotations({ identifier: "AdminWebhookEndpoint" })
@@ -92,9 +92,12 @@ export const RedeliverSinceInput = Schema.Struct({
 
 export const CreateWebhookInput = Schema.Struct({
   api_key_uid: Schema.String,
-  url: Schema.String,
-  /** Allow loopback/private destinations (local development). */
-  allow_private: Schema.optionalWith(Schema.Boolean, { exact: true })
+  /**
+   * Refused (422) when its host is a private, loopback, link-local or metadata address in any
+   * spelling, or a name resolving to one — unless the server's allow-list (`TUMA_WEBHOOK_ALLOW`)
+   * permits it. There is no per-endpoint exception.
+   */
+  url: StoredString
 }).annotations({ identifier: "AdminCreateWebhook", ...all })
 
 /** A new account and the invitation of its portal owner (null when that address has a user already). */
@@ -105,9 +108,9 @@ export const CreatedAccount = Schema.Struct({
   )
 }).annotations({ identifier: "AdminCreatedAccount" })
 
-const ReasonInput = Schema.Struct({ reason: Schema.String }).annotations({ identifier: "AdminReason", ...all })
+const ReasonInput = Schema.Struct({ reason: StoredString }).annotations({ identifier: "AdminReason", ...all })
 const OptionalReasonInput = Schema.Struct({
-  reason: Schema.optionalWith(Schema.NullOr(Schema.String), { exact: true })
+  reason: Schema.optionalWith(Schema.NullOr(StoredString), { exact: true })
 }).annotations({ identifier: "AdminOptionalReason", ...all })
 
 const group = <const Name extends string>(name: Name, title: string) =>
@@ -132,7 +135,7 @@ export class AdminAccounts extends group("adminAccounts", "Admin: accounts and A
       .setUrlParams(
         Schema.Struct({
           active: Schema.optionalWith(BooleanFromQuery, { exact: true }),
-          search: Schema.optionalWith(Schema.String, { exact: true }),
+          search: Schema.optionalWith(StoredString, { exact: true }),
           limit: Schema.optionalWith(NumberFromQuery, { exact: true }),
           offset: Schema.optionalWith(NumberFromQuery, { exact: true })
         }).annotations(all)
@@ -189,7 +192,7 @@ export class AdminWallets extends group("adminWallets", "Admin: wallets, routes 
   .add(
     HttpApiEndpoint.get("ledger", "/accounts/:account_uid/ledger").setPath(AccountPath)
       .setUrlParams(
-        Schema.Struct({ country: Schema.optional(Schema.String), limit: Schema.optional(NumberFromQuery) }).annotations(
+        Schema.Struct({ country: Schema.optional(StoredString), limit: Schema.optional(NumberFromQuery) }).annotations(
           all
         )
       )
@@ -197,12 +200,12 @@ export class AdminWallets extends group("adminWallets", "Admin: wallets, routes 
   )
   .add(
     HttpApiEndpoint.post("enableWallet", "/accounts/:account_uid/wallets/:country/enable")
-      .setPath(Schema.Struct({ account_uid: Schema.String, country: Schema.String }))
+      .setPath(Schema.Struct({ account_uid: StoredString, country: StoredString }))
       .addSuccess(ok(A.WalletView, "AdminWalletResponse"))
   )
   .add(
     HttpApiEndpoint.post("disableWallet", "/accounts/:account_uid/wallets/:country/disable")
-      .setPath(Schema.Struct({ account_uid: Schema.String, country: Schema.String }))
+      .setPath(Schema.Struct({ account_uid: StoredString, country: StoredString }))
       .addSuccess(ok(A.WalletView, "AdminWalletResponse"))
   )
   .add(
@@ -216,7 +219,7 @@ export class AdminWallets extends group("adminWallets", "Admin: wallets, routes 
   )
   .add(
     HttpApiEndpoint.del("removeRoute", "/accounts/:account_uid/routes/:country")
-      .setPath(Schema.Struct({ account_uid: Schema.String, country: Schema.String }))
+      .setPath(Schema.Struct({ account_uid: StoredString, country: StoredString }))
       .addSuccess(Done)
   )
   .add(HttpApiEndpoint.get("listMarkets", "/markets").addSuccess(okList(A.MarketView, "AdminMarketList")))
@@ -235,7 +238,7 @@ export class AdminSenderIds extends group("adminSenderIds", "Admin: sender IDs a
     HttpApiEndpoint.get("listSenderIds", "/sender-ids")
       .setUrlParams(
         Schema.Struct({
-          account_uid: Schema.optionalWith(Schema.String, { exact: true }),
+          account_uid: Schema.optionalWith(StoredString, { exact: true }),
           status: Schema.optionalWith(Schema.Literal("pending", "approved", "rejected", "suspended"), { exact: true }),
           limit: Schema.optionalWith(NumberFromQuery, { exact: true }),
           offset: Schema.optionalWith(NumberFromQuery, { exact: true })
@@ -249,7 +252,7 @@ export class AdminSenderIds extends group("adminSenderIds", "Admin: sender IDs a
   )
   .add(
     HttpApiEndpoint.get("getSenderIdDocument", "/sender-id-documents/:document_uid")
-      .setPath(Schema.Struct({ document_uid: Schema.String }))
+      .setPath(Schema.Struct({ document_uid: StoredString }))
       .addSuccess(
         ok(
           Schema.Struct({ document: A.SenderIdDocumentView, content_base64: Schema.String }),
@@ -294,7 +297,7 @@ export class AdminSenderIds extends group("adminSenderIds", "Admin: sender IDs a
   )
   .add(
     HttpApiEndpoint.del("deleteRequirement", "/requirements/:requirement_uid")
-      .setPath(Schema.Struct({ requirement_uid: Schema.String }))
+      .setPath(Schema.Struct({ requirement_uid: StoredString }))
       .addSuccess(Done)
   )
 {}
@@ -311,7 +314,7 @@ export class AdminPolicy extends group("adminPolicy", "Admin: opt-outs and spam 
   )
   .add(
     HttpApiEndpoint.del("removeOptOut", "/accounts/:account_uid/opt-outs/:recipient")
-      .setPath(Schema.Struct({ account_uid: Schema.String, recipient: Schema.String }))
+      .setPath(Schema.Struct({ account_uid: StoredString, recipient: StoredString }))
       .addSuccess(Done)
   )
   .add(
@@ -321,12 +324,12 @@ export class AdminPolicy extends group("adminPolicy", "Admin: opt-outs and spam 
   )
   .add(
     HttpApiEndpoint.get("listSpamRules", "/spam-rules")
-      .setUrlParams(Schema.Struct({ account_uid: Schema.optional(Schema.String) }).annotations(all))
+      .setUrlParams(Schema.Struct({ account_uid: Schema.optional(StoredString) }).annotations(all))
       .addSuccess(okList(A.SpamRuleView, "AdminSpamRuleList"))
   )
   .add(
     HttpApiEndpoint.del("removeSpamRule", "/spam-rules/:rule_uid")
-      .setPath(Schema.Struct({ rule_uid: Schema.String }))
+      .setPath(Schema.Struct({ rule_uid: StoredString }))
       .addSuccess(Done)
   )
   .add(
@@ -386,7 +389,7 @@ export class AdminWebhooks extends group("adminWebhooks", "Admin: webhook endpoi
   .add(
     HttpApiEndpoint.get("listWebhooks", "/webhooks")
       .setUrlParams(
-        Schema.Struct({ account_uid: Schema.optional(Schema.String), api_key_uid: Schema.optional(Schema.String) })
+        Schema.Struct({ account_uid: Schema.optional(StoredString), api_key_uid: Schema.optional(StoredString) })
           .annotations(all)
       )
       .addSuccess(okList(WebhookEndpointView, "AdminWebhookList"))
@@ -416,12 +419,12 @@ export class AdminWebhooks extends group("adminWebhooks", "Admin: webhook endpoi
   )
   .add(
     HttpApiEndpoint.post("redeliverWebhook", "/webhook-deliveries/:delivery_uid/redeliver")
-      .setPath(Schema.Struct({ delivery_uid: Schema.String }))
+      .setPath(Schema.Struct({ delivery_uid: StoredString }))
       .addSuccess(ok(Schema.Struct({ delivery_uid: Schema.String }), "AdminRedeliverResponse"), { status: 202 })
   )
   .add(
     HttpApiEndpoint.get("getWebhookDelivery", "/webhook-deliveries/:delivery_uid")
-      .setPath(Schema.Struct({ delivery_uid: Schema.String }))
+      .setPath(Schema.Struct({ delivery_uid: StoredString }))
       .addSuccess(ok(WebhookDeliveryDetailView, "AdminWebhookDeliveryDetailResponse"))
       .annotate(OpenApi.Description, "A delivery, the exact body it posts, and every attempt.")
   )

@@ -294,13 +294,9 @@ export const commands: Record<string, Command> = {
     run: (_, a) => admin((x) => x.setProviderEnabled(arg(a, 0, "PROVIDER_UID"), false))
   },
   "webhooks create": {
-    usage: "--key KEY_UID --url https://… [--allow-private]",
+    usage: "--key KEY_UID --url https://…   (private addresses only through TUMA_WEBHOOK_ALLOW)",
     flags: ["key", "url"],
-    booleans: ["allow-private"],
-    run: (f) =>
-      hooks((w) =>
-        w.createEndpoint({ apiKeyId: req(f, "key"), url: req(f, "url"), allowPrivate: f["allow-private"] === true })
-      )
+    run: (f) => hooks((w) => w.createEndpoint({ apiKeyId: req(f, "key"), url: req(f, "url") }))
   },
   "webhooks list": {
     usage: "[--account UID] [--key KEY_UID]",

@@ -11,8 +11,13 @@ export interface ServerOptions {
   readonly adminToken: Redacted.Redacted<string> | undefined
   /** Body limit of every JSON endpoint (413 above it). */
   readonly maxBodyBytes: number
-  /** Body limit of sender-ID requests (documents inline or as parts). */
+  /**
+   * Body limit of sender-ID requests (documents inline or as parts): a declared Content-Length
+   * above it is refused (413) before the body is read, a chunked body is cut off at it.
+   */
   readonly maxUploadBytes: number
+  /** Sender-ID requests one API key may have in flight at once (per process); more answer 429. */
+  readonly maxConcurrentUploadsPerKey: number
   readonly auth: {
     /** decisions §1: 401 (default) or 403 for a key without the endpoint's scope. */
     readonly missingScopeStatus: 401 | 403
@@ -38,7 +43,8 @@ export const defaultServerOptions: ServerOptions = {
   host: "127.0.0.1",
   adminToken: undefined,
   maxBodyBytes: 1024 * 1024,
-  maxUploadBytes: 32 * 1024 * 1024,
+  maxUploadBytes: 16 * 1024 * 1024,
+  maxConcurrentUploadsPerKey: 2,
   auth: { missingScopeStatus: 401, cacheTtlMillis: 2_000, trustedProxies: [] },
   rateLimit: { limit: 600, windowMillis: 60_000, duplicateLimit: 30, duplicateWindowMillis: 600_000 },
   accessLog: false
@@ -53,6 +59,7 @@ export const makeServerOptions = (overrides: {
   readonly adminToken?: string | Redacted.Redacted<string> | undefined
   readonly maxBodyBytes?: number | undefined
   readonly maxUploadBytes?: number | undefined
+  readonly maxConcurrentUploadsPerKey?: number | undefined
   readonly auth?: { readonly [K in keyof ServerOptions["auth"]]?: ServerOptions["auth"][K] | undefined } | undefined
   readonly rateLimit?:
     | { readonly [K in keyof ServerOptions["rateLimit"]]?: ServerOptions["rateLimit"][K] | undefined }
@@ -66,6 +73,7 @@ export const makeServerOptions = (overrides: {
     : overrides.adminToken,
   maxBodyBytes: overrides.maxBodyBytes ?? defaultServerOptions.maxBodyBytes,
   maxUploadBytes: overrides.maxUploadBytes ?? defaultServerOptions.maxUploadBytes,
+  maxConcurrentUploadsPerKey: overrides.maxConcurrentUploadsPerKey ?? defaultServerOptions.maxConcurrentUploadsPerKey,
   auth: { ...defaultServerOptions.auth, ...stripUndefined(overrides.auth ?? {}) },
   rateLimit: { ...defaultServerOptions.rateLimit, ...stripUndefined(overrides.rateLimit ?? {}) },
   accessLog: overrides.accessLog ?? defaultServerOptions.accessLog

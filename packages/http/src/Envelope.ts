@@ -175,7 +175,11 @@ export class InternalError extends Schema.Class<InternalError>("InternalError")(
 
 export class ServiceUnavailable extends Schema.Class<ServiceUnavailable>("ServiceUnavailable")(
   failureFields,
-  ann(503, "Acceptance outcome UNKNOWN (retry with the same Idempotency-Key to reconcile), or not ready")
+  ann(
+    503,
+    "Store unavailable: a send answers DEFINITELY_NOT_ACCEPTED (retry after Retry-After) or, when its COMMIT " +
+      "was lost, UNKNOWN (retry with the same Idempotency-Key to reconcile); or not ready"
+  )
 ) {
   static of = make<ServiceUnavailable>(ServiceUnavailable)
 }

@@ -3,6 +3,8 @@
  * (spec §7, decisions §4–6): the status of each code, `error_code`, `acceptance_state` on sends,
  * the spec's lower-snake `error` field where the spec names one, field errors and balance figures.
  */
+import { AcceptanceInDoubt } from "@tuma/core"
+import { validationFailed } from "@tuma/domain/validation"
 import { Cause, Effect } from "effect"
 import { Conflict, NotFound, ServiceUnavailable, TooManyRequests, Unprocessable } from "./Envelope.js"
 
@@ -32,8 +34,10 @@ export type SendFailure = Unprocessable | Conflict | TooManyRequests | ServiceUn
 
 /** A domain failure as the envelope answers it. `send` adds `acceptance_state` (decisions §5). */
 export const toApiFailure = (e: DomainFailure, options: { readonly send?: boolean } = {}) => {
+  // decisions §29: a 422 with field errors says the first of them in `message`, whoever built it
+  const fieldErrors = e.errors !== undefined && Object.values(e.errors).some((list) => list.length > 0)
   const input = {
-    message: e.message,
+    message: fieldErrors ? validationFailed(e.errors as Record<string, Array<string>>).message : e.message,
     error_code: e.error_code,
     ...(options.send ? { acceptance_state: "DEFINITELY_NOT_ACCEPTED" as const } : {}),
     ...(specError[e.error_code] !== undefined ? { error: specError[e.error_code] } : {}),
@@ -62,19 +66,40 @@ export const toApiFailure = (e: DomainFailure, options: { readonly send?: boolea
   }
 }
 
+/** Seconds a client should wait before retrying a send refused because the store is unavailable. */
+export const STORE_UNAVAILABLE_RETRY_AFTER = 2
+
+/** 503 for a send that certainly was not stored (the store failed before the acceptance transaction). */
+export const storeUnavailable = () =>
+  ServiceUnavailable.of(
+    {
+      message: "The service is temporarily unavailable; nothing was stored or charged. Retry shortly.",
+      error_code: "INTERNAL",
+      acceptance_state: "DEFINITELY_NOT_ACCEPTED"
+    },
+    { "retry-after": String(STORE_UNAVAILABLE_RETRY_AFTER) }
+  )
+
 /**
- * A live send that dies (lost connection, failed COMMIT, …) may or may not have committed:
- * 503 with `acceptance_state: UNKNOWN`; the client reconciles by retrying with the same
- * Idempotency-Key (decisions §5). The cause is logged.
+ * A live send that dies (lost connection, failed COMMIT, …): if the acceptance transaction may have
+ * committed (`AcceptanceInDoubt`), 503 with `acceptance_state: UNKNOWN`; the client reconciles by
+ * retrying with the same Idempotency-Key (decisions §5). Any other defect (look-ups, the snapshot,
+ * a transaction the server refused) stored nothing: 503 `DEFINITELY_NOT_ACCEPTED` with
+ * `Retry-After`. The cause is logged.
  */
 export const unknownOutcome = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
   Effect.catchAllDefect(effect, (defect) =>
-    Effect.zipRight(
-      Effect.logError("send failed with an unknown outcome", Cause.die(defect)),
-      Effect.fail(ServiceUnavailable.of({
-        message: "The outcome of this send is unknown. Retry with the same Idempotency-Key to find out " +
-          "whether it was accepted; without a key, check the message list before sending again.",
-        error_code: "INTERNAL",
-        acceptance_state: "UNKNOWN"
-      }))
-    ))
+    defect instanceof AcceptanceInDoubt
+      ? Effect.zipRight(
+        Effect.logError("send failed with an unknown outcome", Cause.die(defect.cause)),
+        Effect.fail(ServiceUnavailable.of({
+          message: "The outcome of this send is unknown. Retry with the same Idempotency-Key to find out " +
+            "whether it was accepted; without a key, check the message list before sending again.",
+          error_code: "INTERNAL",
+          acceptance_state: "UNKNOWN"
+        }))
+      )
+      : Effect.zipRight(
+        Effect.logError("send failed before acceptance; nothing stored", Cause.die(defect)),
+        Effect.fail(storeUnavailable())
+      ))

@@ -25,9 +25,12 @@ import type { HttpApp } from "@effect/platform"
 import { fieldErrorsFromIssues, validationFailed } from "@tuma/domain"
 import { Cause, Effect, Option } from "effect"
 import { randomUUID } from "node:crypto"
+import { adminTokenProblem, isAdminPath } from "./AdminToken.js"
 import type { ServerOptions } from "./Config.js"
 import { ServerConfig } from "./Config.js"
 import { currentRequestId, failureBody, FailureHeaders, failureStatus } from "./Envelope.js"
+import { storeUnavailable } from "./Errors.js"
+import { guardJsonDepth, JsonTooDeep } from "./JsonDepth.js"
 
 export interface RouteEntry {
   readonly method: string
@@ -86,13 +89,25 @@ const decodeErrorResponse = (
   })
 }
 
-const isTooLarge = (u: unknown): boolean => {
+const isTooLarge = (u: unknown, depth = 0): boolean => {
   if (u instanceof Error && u.message === "maxBytes exceeded") return true
   if (u instanceof Multipart.MultipartError) {
-    return u.reason === "BodyTooLarge" || u.reason === "FileTooLarge" || u.reason === "FieldTooLarge" ||
+    if (
+      u.reason === "BodyTooLarge" || u.reason === "FileTooLarge" || u.reason === "FieldTooLarge" ||
       u.reason === "TooManyParts"
+    ) return true
+    // a limit reached while a file part is written to disk arrives wrapped (InternalError → … → ReachedLimit)
+    return depth < 4 && isTooLarge(u.cause, depth + 1)
   }
-  return false
+  return typeof u === "object" && u !== null && (u as { _tag?: unknown })._tag === "ReachedLimit"
+}
+
+/** A boundary parameter of 1–70 characters (RFC 2046), quoted or not. */
+const hasBoundary = (contentType: string): boolean => {
+  const m = /;\s*boundary=(?:"([^"]*)"|([^;\s]*))/.exec(contentType)
+  if (m === null) return false
+  const boundary = m[1] ?? m[2]
+  return boundary.length >= 1 && boundary.length <= 70
 }
 
 /** Requests being served right now, across the process (graceful shutdown waits for zero). */
@@ -106,6 +121,11 @@ export const makeEnvelope = (options: ServerOptions, routes: ReadonlyArray<Route
 
   const notFound = (requestId: string, request: HttpServerRequest.HttpServerRequest) => {
     const path = request.url.split("?")[0]
+    // operator paths: the token first, so unknown paths reveal nothing to the unauthenticated
+    if (isAdminPath(path)) {
+      const problem = adminTokenProblem(options.adminToken, request.headers["authorization"])
+      if (problem !== null) return envelope(requestId, 401, problem)
+    }
     const allowed = new Set<string>()
     for (const route of routes) if (route.regex.test(path)) allowed.add(route.method)
     if (allowed.size > 0) {
@@ -140,6 +160,14 @@ export const makeEnvelope = (options: ServerOptions, routes: ReadonlyArray<Route
           if (isTooLarge(error.cause)) {
             return Effect.succeed(envelope(requestId, 413, "The request body is too large."))
           }
+          if (error.cause instanceof JsonTooDeep) {
+            return Effect.succeed(
+              envelope(requestId, 400, `${error.cause.message} Nothing was read or sent.`, {
+                error_code: "MALFORMED_JSON",
+                ...(sendPaths.has(request.url.split("?", 1)[0]) ? { acceptance_state: "DEFINITELY_NOT_ACCEPTED" } : {})
+              })
+            )
+          }
           return Effect.succeed(
             envelope(requestId, 400, "The request body is not valid JSON; nothing was read or sent.", {
               error_code: "MALFORMED_JSON",
@@ -160,10 +188,16 @@ export const makeEnvelope = (options: ServerOptions, routes: ReadonlyArray<Route
       // client went away; nobody reads this answer
       return Effect.succeed(envelope(requestId, 503, "The request was interrupted."))
     }
+    const logged = Effect.logError("unhandled failure", cause).pipe(
+      Effect.annotateLogs({ request_uid: requestId, method: request.method, url: request.url })
+    )
+    if (request.method === "POST" && sendPaths.has(request.url.split("?", 1)[0])) {
+      // a send that failed outside the use case (authentication, look-ups) was certainly not stored
+      const unavailable = storeUnavailable()
+      return Effect.as(logged, json(503, failureBody(unavailable, requestId), (unavailable as any)[FailureHeaders]))
+    }
     return Effect.as(
-      Effect.logError("unhandled failure", cause).pipe(
-        Effect.annotateLogs({ request_uid: requestId, method: request.method, url: request.url })
-      ),
+      logged,
       envelope(requestId, 500, "Internal server error. Quote request_uid to support.", {
         error_code: "INTERNAL"
       })
@@ -203,6 +237,17 @@ export const makeEnvelope = (options: ServerOptions, routes: ReadonlyArray<Route
               requestId
             ))
           }
+          if (ct.startsWith("multipart/form-data") && !hasBoundary(ct)) {
+            return Effect.succeed(HttpServerResponse.setHeader(
+              envelope(
+                requestId,
+                400,
+                "The multipart/form-data body needs a boundary: Content-Type: multipart/form-data; boundary=…"
+              ),
+              "x-request-id",
+              requestId
+            ))
+          }
         }
         const length = headers["content-length"]
         if (length !== undefined && Number(length) > limitBytes) {
@@ -226,6 +271,8 @@ export const makeEnvelope = (options: ServerOptions, routes: ReadonlyArray<Route
           )
           : (x) => x,
         Effect.provideService(HttpIncomingMessage.MaxBodySize, limit as any),
+        // JSON bodies are parsed only after a depth scan (400 beyond maxJsonDepth levels)
+        Effect.provideService(HttpServerRequest.HttpServerRequest, guardJsonDepth(request)),
         Effect.locally(currentRequestId, requestId),
         Effect.ensuring(Effect.sync(() => InFlight.count--))
       )

@@ -17,6 +17,7 @@ import { Reads } from "@tuma/core/Reads"
 import { SenderIds } from "@tuma/core/SenderIds"
 import { layerWebhookAdmin } from "@tuma/core/webhooks/WebhookAdmin"
 import { settingsFromEnv, WebhookConfig } from "@tuma/core/webhooks/WebhookConfig"
+import { layerWebhookDestinationPolicyFromEnv } from "@tuma/providers/webhook/addressPolicy"
 import * as Database from "@tuma/store-sql/Database"
 import * as RateLimitStore from "@tuma/store-sql/RateLimitStore"
 import * as SettingsChangesSql from "@tuma/store-sql/SettingsChangesSql"
@@ -86,11 +87,12 @@ export const layerStore = (database: Database.DatabaseConfig, portal: Portal.Por
     ),
     layerWebhookAdmin.pipe(
       Layer.provide(WebhookStoreSql.layer),
+      Layer.provide(layerWebhookDestinationPolicyFromEnv()),
       Layer.provide(Layer.sync(WebhookConfig, () => settingsFromEnv()))
     ),
-    Portal.layerServices(portal),
     // operator changes made by any process: caches of this one are dropped (decisions §30)
-    SettingsChangesSql.layer
+    SettingsChangesSql.layer,
+    Portal.layerServices(portal)
   ).pipe(Layer.provideMerge(Ids.layer), Layer.provideMerge(sql))
 }
 

@@ -20,6 +20,8 @@ import { layerHttpWebhookSender, webhookSenderOptionsFromEnv } from "@tuma/provi
 import * as SqlSendStore from "@tuma/store-sql/SqlSendStore"
 import * as WebhookStoreSql from "@tuma/store-sql/WebhookStoreSql"
 import { Effect, Layer } from "effect"
+import { lookup as dnsLookup } from "node:dns/promises"
+import { isIP } from "node:net"
 import { DEMO_EMAIL } from "./Demo.js"
 
 export interface WebhookWorkerOptions {
@@ -57,11 +59,29 @@ export const demoAccountId: Effect.Effect<string | undefined, never, SqlClient.S
 )
 
 /**
+ * `tuma serve --demo --demo-webhook <url>`: the operator named this URL on the command line, so its
+ * addresses join the allow-list of this process (`TUMA_WEBHOOK_ALLOW`, read when the store and the
+ * webhook workers are built — call this before). Answers the allow-list text.
+ */
+export const allowDemoWebhook = async (
+  url: string,
+  env: Record<string, string | undefined> = process.env
+): Promise<string> => {
+  const host = new URL(url).hostname.replace(/^\[|\]$/g, "")
+  const addresses = isIP(host) !== 0
+    ? [host]
+    : (await dnsLookup(host, { all: true })).map((a) => a.address)
+  const entries = [...(env.TUMA_WEBHOOK_ALLOW ?? "").split(/[\s,]+/).filter((e) => e !== ""), ...addresses]
+  env.TUMA_WEBHOOK_ALLOW = [...new Set(entries)].join(",")
+  return env.TUMA_WEBHOOK_ALLOW
+}
+
+/**
  * `tuma serve --demo --demo-webhook <url>`: registers `url` as a webhook endpoint of the demo live
- * key (allowed even on loopback) and answers its secret to print. When the URL is already
- * registered for that key (a restart), the endpoint and its secret are kept, so a receiver started
- * with the printed secret keeps verifying; a disabled endpoint is enabled again. `created` tells
- * the two apart.
+ * key (its addresses are on the allow-list, `allowDemoWebhook`) and answers its secret to print.
+ * When the URL is already registered for that key (a restart), the endpoint and its secret are
+ * kept, so a receiver started with the printed secret keeps verifying; a disabled endpoint is
+ * enabled again. `created` tells the two apart.
  */
 export const registerDemoWebhook = (url: string) =>
   Effect.gen(function*() {
@@ -74,7 +94,7 @@ export const registerDemoWebhook = (url: string) =>
     if (key === undefined) return yield* Effect.dieMessage("--demo-webhook: the store has no demo live key")
     const existing = (yield* admin.listEndpoints({ apiKeyId: key.id })).find((e) => e.url === url)
     if (existing === undefined) {
-      const { endpoint, secret } = yield* admin.createEndpoint({ apiKeyId: key.id, url, allowPrivate: true })
+      const { endpoint, secret } = yield* admin.createEndpoint({ apiKeyId: key.id, url })
       return { endpointId: endpoint.id, secret, created: true }
     }
     if (!existing.enabled) yield* admin.enableEndpoint(existing.id)

@@ -14,8 +14,9 @@
  * TUMA_RATE_LIMIT_PER_MINUTE, TUMA_AUTH_MISSING_SCOPE_STATUS (401|403), TUMA_TRUSTED_PROXIES
  * (comma-separated CIDRs), TUMA_AUTH_CACHE_MS, TUMA_WORKERS=0 (serve without delivery workers).
  * Webhooks: TUMA_WEBHOOK_*, TUMA_SMTP_URL, TUMA_SYSTEM_ACCOUNT_ID, … (WebhookWorkers.ts, docs/webhooks.md).
+ * Portal: TUMA_PUBLIC_URL, TUMA_PORTAL_ORIGINS, TUMA_PORTAL_SESSION_IDLE_MS, TUMA_PORTAL_SESSION_ABSOLUTE_MS
+ * (docs/operations.md).
  */
-import { portalSettingsFromEnv } from "@tuma/core/portal/PortalConfig"
 import * as Database from "@tuma/store-sql/Database"
 import { Effect, Exit, Layer, Scope } from "effect"
 import { createServer } from "node:http"
@@ -24,6 +25,7 @@ import * as Cli from "./Cli.js"
 import { makeServerOptions } from "./Config.js"
 import * as DeliveryWorkers from "./DeliveryWorkers.js"
 import { seedDemo } from "./Demo.js"
+import { trackConnections } from "./Drain.js"
 import { seedDemoPortalUser } from "./portal/Demo.js"
 import * as Server from "./Server.js"
 import * as WebhookWorkers from "./WebhookWorkers.js"
@@ -63,6 +65,8 @@ const serve = async (argv: ReadonlyArray<string>) => {
   if (values["data-dir"] !== undefined) env.TUMA_DATA_DIR = values["data-dir"]
   setSignatureHeader(values["webhook-signature-header"])
   const database = Cli.databaseFromEnv()
+  // the operator named the demo webhook: its addresses join this process's allow-list
+  if (values.demo && values["demo-webhook"] !== undefined) await WebhookWorkers.allowDemoWebhook(values["demo-webhook"])
   const server = makeServerOptions({
     port: intOr(values.port ?? env.PORT, 3000),
     host: values.host ?? env.HOST ?? "127.0.0.1",
@@ -73,18 +77,17 @@ const serve = async (argv: ReadonlyArray<string>) => {
       trustedProxies: (env.TUMA_TRUSTED_PROXIES ?? "").split(",").map((s) => s.trim()).filter((s) => s !== "")
     },
     rateLimit: { limit: intOr(env.TUMA_RATE_LIMIT_PER_MINUTE, undefined) },
+    maxUploadBytes: intOr(env.TUMA_MAX_UPLOAD_BYTES, undefined),
+    maxConcurrentUploadsPerKey: intOr(env.TUMA_UPLOADS_PER_KEY, undefined),
     accessLog: env.TUMA_ACCESS_LOG === "1"
   })
   const nodeServer = createServer({ keepAliveTimeout: 65_000 })
+  const connections = trackConnections(nodeServer)
   const scope = Effect.runSync(Scope.make())
   const close = (exit: Exit.Exit<unknown, unknown>) => Effect.runPromise(Scope.close(scope, exit))
   try {
     // the store first: the demo account (and its provider) must exist before the workers load providers
-    // demo: portal users may register webhooks on this machine (a local receiver)
-    const portal = {
-      settings: { ...portalSettingsFromEnv(), ...(values.demo ? { allowPrivateWebhooks: true } : {}) }
-    }
-    const store = await Effect.runPromise(Layer.buildWithScope(Server.layerStore(database, portal), scope))
+    const store = await Effect.runPromise(Layer.buildWithScope(Server.layerStore(database), scope))
     if (values.demo) {
       const keys = await Effect.runPromise(Effect.provide(seedDemo, store))
       if (keys !== undefined) {
@@ -138,12 +141,16 @@ const serve = async (argv: ReadonlyArray<string>) => {
   const stop = async (signal: string) => {
     if (stopping) return
     stopping = true
-    console.log(`${signal}: stopping (no new connections, finishing ${Server.InFlight.count} in-flight requests)`)
-    nodeServer.close()
-    nodeServer.closeIdleConnections()
-    const deadline = Date.now() + 10_000
-    while (Server.InFlight.count > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20))
-    nodeServer.closeAllConnections()
+    console.log(
+      `${signal}: stopping (no new connections, finishing ${connections.inFlight()} in-flight requests` +
+        ` on ${connections.connections()} connections)`
+    )
+    // every request received gets its answer (with Connection: close); 10 s bound (Drain.ts)
+    const drained = await connections.drain({ deadlineMs: 10_000 })
+    console.log(
+      `${signal}: connections drained in ${drained.elapsedMs} ms (${drained.idleClosed} idle closed, ` +
+        `${drained.forced} cut at the 10 s bound)`
+    )
     await close(Exit.void)
     console.log("stopped")
     process.exit(0)

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { TestServer } from "./harness.js"
-import { call, startServer, unique } from "./harness.js"
+import { call, expectFirstFieldErrorMessage, startServer, unique } from "./harness.js"
 
 const ADMIN = "another-admin-secret"
 let server: TestServer
@@ -142,8 +142,7 @@ describe("an operator sets an account up and it sends", () => {
     // webhook endpoint for the key: secret shown at creation and regeneration
     const hook = await admin("POST", "/webhooks", {
       api_key_uid: keyUid,
-      url: "https://hooks.example.com/tuma",
-      allow_private: false
+      url: "https://hooks.example.com/tuma"
     })
     expect(hook.status).toBe(201)
     expect(hook.body.data.secret).toMatch(/^whsec_/)
@@ -171,5 +170,6 @@ describe("an operator sets an account up and it sends", () => {
     const invalid = await admin("POST", "/accounts", { name: "", email: "not-an-email" })
     expect(invalid.status).toBe(422)
     expect(invalid.body.errors).toHaveProperty("email")
+    expectFirstFieldErrorMessage(invalid)
   })
 })

@@ -181,3 +181,16 @@ export const client = (server: { readonly url: string }, key?: string) =>
     baseUrl: server.url,
     transformClient: (c) => key === undefined ? c : HttpClient.mapRequest(c, HttpClientRequest.bearerToken(key))
   }).pipe(Effect.provide(FetchHttpClient.layer))
+
+/** decisions §29: a 422's `message` starts with the first field error's text (then "(and N more errors)"). */
+export const expectFirstFieldErrorMessage = (answer: Answer) => {
+  const first = Object.values(answer.body.errors as Record<string, Array<string>>).flat()[0]
+  if (typeof first !== "string" || !answer.body.message.startsWith(first)) {
+    throw new Error(
+      `422 message ${JSON.stringify(answer.body.message)} does not start with the first field error ${
+        JSON.stringify(first)
+      }`
+    )
+  }
+  if (answer.body.message === "The given data was invalid.") throw new Error("generic 422 message")
+}

@@ -3,6 +3,7 @@
  * X-RateLimit-*; other keys unaffected. On PostgreSQL (TUMA_TEST_DATABASE_URL), two servers with
  * their own connection pools share one database and together admit exactly the limit.
  */
+import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { TestServer } from "./harness.js"
 import { call, setupAccount, startServer, startServerOnPostgres, testDatabaseUrl } from "./harness.js"
@@ -88,5 +89,60 @@ describe.skipIf(testDatabaseUrl === undefined)("leased in blocks by several serv
     expect(ok).toBeLessThanOrEqual(200)
     expect(ok).toBeGreaterThanOrEqual(190)
     expect(answers.filter((r) => r.status === 429).length).toBe(400 - ok)
+  })
+})
+
+describe.skipIf(testDatabaseUrl === undefined)("a slow client on PostgreSQL (issue 9 item 1)", () => {
+  let one: TestServer
+  let two: TestServer
+  beforeAll(async () => {
+    one = await startServerOnPostgres({ rateLimit: { limit: 600, windowMillis: 60_000 } })
+    const { postgres } = await import("@tuma/store-sql/Database")
+    two = await startServer({ rateLimit: { limit: 600, windowMillis: 60_000 } }, postgres((one as any).databaseUrl))
+  })
+  afterAll(async () => {
+    await two?.close()
+    await one?.close()
+  })
+
+  const charged = async (keyId: string) => {
+    const { SqlClient } = await import("@effect/sql")
+    const rows = await one.run(Effect.flatMap(
+      SqlClient.SqlClient,
+      (sql) =>
+        sql<{ count: string }>`SELECT count FROM rate_limit_counters
+          WHERE key = ${`req:${keyId}`} AND expires_at > (extract(epoch from statement_timestamp()) * 1000)::bigint`
+    ))
+    return rows.length === 0 ? 0 : Number(rows[0].count)
+  }
+
+  it("2 requests/s through two servers: never 429, and the store never charges more than was asked", async () => {
+    const a = await one.run(setupAccount())
+    let made = 0
+    const started = Date.now()
+    for (let i = 0; i < 16; i++) {
+      const at = started + i * 500
+      await new Promise((r) => setTimeout(r, Math.max(0, at - Date.now())))
+      const res = await call(i % 2 === 0 ? one : two, "GET", "/v1/balance", { key: a.live })
+      made++
+      expect(res.status).toBe(200)
+      // the window is 60 s and every request so far is in it: the charge can only be what was used
+      expect(await charged(a.liveId)).toBeLessThanOrEqual(made)
+    }
+  }, 30_000)
+
+  it("a burst's unused leased tokens are given back: the store ends up charging exactly what was admitted", async () => {
+    const a = await one.run(setupAccount())
+    const answers = await Promise.all(
+      Array.from({ length: 100 }, (_, i) => call(i % 2 === 0 ? one : two, "GET", "/v1/balance", { key: a.live }))
+    )
+    expect(answers.every((r) => r.status === 200)).toBe(true)
+    // leases last ≤ 1 s and the settle runs every 200 ms: within a few seconds the charge is exact
+    let now = await charged(a.liveId)
+    for (let i = 0; i < 25 && now !== 100; i++) {
+      await new Promise((r) => setTimeout(r, 200))
+      now = await charged(a.liveId)
+    }
+    expect(now).toBe(100)
   })
 })

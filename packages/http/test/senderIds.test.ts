@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { TestServer } from "./harness.js"
-import { call, setupAccount, startServer, unique } from "./harness.js"
+import { call, expectFirstFieldErrorMessage, setupAccount, startServer, unique } from "./harness.js"
 
 const ADMIN = "admin-secret-for-tests"
 const SAMPLE = "Your order 1234 has shipped and will arrive tomorrow. Thank you for shopping!"
@@ -88,6 +88,7 @@ describe("JSON with base64 documents", () => {
     })
     expect(r.status).toBe(422)
     expect(Object.keys(r.body.errors)).toContain("documents_base64.0.content_base64")
+    expectFirstFieldErrorMessage(r)
   })
 
   it("a document over the requirement's max_size_kb is a 422", async () => {
@@ -115,6 +116,7 @@ describe("JSON with base64 documents", () => {
     expect(Object.keys(r.body.errors).sort()).toEqual(
       expect.arrayContaining(["purpose", "sample_message", "sender_id"])
     )
+    expectFirstFieldErrorMessage(r)
   })
 
   it("422 sender_id_not_eligible when too few credits were purchased", async () => {

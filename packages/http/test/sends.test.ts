@@ -10,7 +10,7 @@ import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { TestServer } from "./harness.js"
-import { call, client, setupAccount, startServer } from "./harness.js"
+import { call, client, expectFirstFieldErrorMessage, setupAccount, startServer } from "./harness.js"
 
 let server: TestServer
 let acct: Awaited<ReturnType<typeof server.run<any, any>>>
@@ -198,6 +198,38 @@ describe("refusals (spec §7 structured cases, decisions §5)", () => {
     expect(answer.body.error).toBe("country_not_available")
   })
 
+  it("a closed country is COUNTRY_NOT_AVAILABLE whatever the sender ID's state, on every send endpoint (decisions §29)", async () => {
+    // TUMA is approved for TZ only; KE is closed
+    const a = await server.run(setupAccount())
+    const one = await single(a.live, { recipient: "+254712345678", sender_id: "TUMA", body: "Hello there" })
+    expect(one.status).toBe(422)
+    expect(one.body.error_code).toBe("COUNTRY_NOT_AVAILABLE")
+    expect(one.body.acceptance_state).toBe("DEFINITELY_NOT_ACCEPTED")
+    expect(one.body.message).toBe("Sending to Kenya is not available.")
+    for (const path of ["/v1/sms/send-bulk", "/v2/sms/send-bulk"]) {
+      const only = await call(server, "POST", path, {
+        key: a.live,
+        body: { recipients: ["+254712345678"], sender_id: "TUMA", message: "Hello there" }
+      })
+      expect(only.status).toBe(422)
+      expect(only.body.error_code).toBe("COUNTRY_NOT_AVAILABLE")
+      const mixed = await call(server, "POST", path, {
+        key: a.live,
+        body: { recipients: ["+255712345678", "+254712345678"], sender_id: "TUMA", message: "Hello there" }
+      })
+      expect(mixed.status).toBe(202)
+      expect(mixed.body.data.failures.map((f: any) => f.error_code)).toEqual(["COUNTRY_NOT_AVAILABLE"])
+    }
+    // a sender ID that is not approved anywhere, to a closed country: still the market first
+    const b = await server.run(setupAccount({ sender: null }))
+    const none = await single(b.live, { recipient: "+254712345678", sender_id: "TUMA", body: "Hello there" })
+    expect(none.body.error_code).toBe("COUNTRY_NOT_AVAILABLE")
+    // an open country without the sender ID approved for it names the country, not "approved, not approved"
+    const open = await single(b.live, { recipient: "+255712345678", sender_id: "TUMA", body: "Hello there" })
+    expect(open.body.error_code).toBe("SENDER_ID_NOT_APPROVED")
+    expect(open.body.message).not.toMatch(/approved, not approved/)
+  })
+
   it("RECIPIENT_OPTED_OUT", () =>
     refusal({}, (id) => Effect.flatMap(Operator, (op) => op.addOptOut(id, "+255712345678")), {}, {
       status: 422,
@@ -240,6 +272,32 @@ describe("refusals (spec §7 structured cases, decisions §5)", () => {
     })
     expect(answer.body.units_required).toBe(1)
     expect(answer.body.units_available).toBe(0)
+  })
+})
+
+describe("422 message is the first field error (decisions §29)", () => {
+  it("a bad phone number on every send endpoint, and a bad template", async () => {
+    const one = await single(acct.live, { recipient: "12345", sender_id: "TUMA", body: "Hello there" })
+    expect(one.status).toBe(422)
+    expect(one.body.message).toBe(one.body.errors.recipient[0])
+    expect(one.body.acceptance_state).toBe("DEFINITELY_NOT_ACCEPTED")
+    for (const path of ["/v1/sms/send-bulk", "/v2/sms/send-bulk"]) {
+      const bulk = await call(server, "POST", path, {
+        key: acct.live,
+        body: { recipients: ["+255712000001", "12345"], sender_id: "TUMA", message: "Hello there" }
+      })
+      expect(bulk.status).toBe(422)
+      expect(bulk.body.message).toBe(bulk.body.errors["recipients.1"][0])
+    }
+    const template = await call(server, "POST", "/v2/sms/send-bulk", {
+      key: acct.live,
+      body: { recipients: ["+255712000001"], sender_id: "TUMA", message: "Hi {= amount - }" }
+    })
+    expect(template.status).toBe(422)
+    expectFirstFieldErrorMessage(template)
+    const shape = await single(acct.live, { sender_id: "TUMA" })
+    expect(shape.status).toBe(422)
+    expectFirstFieldErrorMessage(shape)
   })
 })
 

@@ -24,7 +24,7 @@ import type { AddressInfo } from "node:net"
 import { SMTPServer } from "smtp-server"
 import { layerSmtpMailer } from "../src/mail/index.js"
 import { makeSmscSimulator } from "../src/smsc/SmscSimulator.js"
-import { layerHttpWebhookSender } from "../src/webhook/index.js"
+import { layerHttpWebhookSender, layerWebhookDestinationPolicy } from "../src/webhook/index.js"
 import { baseStack, databaseLayer, drivers, setupAccount, smppConfig, unique, workers } from "./support/stack.js"
 
 interface Hook {
@@ -113,6 +113,7 @@ const webhookWorkers = (opts: {
       Layer.mergeAll(
         WebhookStoreSql.layer,
         layerHttpWebhookSender({ allow: ["127.0.0.1"] }),
+        layerWebhookDestinationPolicy(["127.0.0.1"]),
         WebhookConfig.layer({
           retry: { retryDelaysMs: [50, 50, 50, 50], timeoutMs: 2_000, disableAfterConsecutiveFailures: 10 },
           pollIntervalMs: 20,

@@ -167,11 +167,10 @@ describe("HttpWebhookSender", () => {
       expect(byName.outcome).toBe("failure")
       expect(byName.error).toContain("not on the webhook allow-list")
       expect(rx.received).toHaveLength(0)
-      // The per-endpoint exemption (demo webhook) and the allow-list both open it.
-      expect((yield* closed.send(request(rx.url, { allowPrivate: true }))).outcome).toBe("success")
+      // Only the operator allow-list opens it (there is no per-endpoint exemption).
       const open = makeHttpWebhookSenderUnsafe({ allow: ["127.0.0.0/8", "::1"] })
       expect((yield* open.send(request(`http://localhost:${rx.port}/hook`))).outcome).toBe("success")
-      expect(rx.received).toHaveLength(2)
+      expect(rx.received).toHaveLength(1)
       closed.close()
       open.close()
       yield* Effect.promise(rx.close)

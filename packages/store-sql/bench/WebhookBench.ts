@@ -28,7 +28,11 @@ import {
   WebhookConfig
 } from "@tuma/core/webhooks/index"
 import { buildWebhookBody } from "@tuma/domain"
-import { layerHttpWebhookSender, makeHttpWebhookSenderUnsafe } from "@tuma/providers/webhook/index"
+import {
+  layerHttpWebhookSender,
+  layerWebhookDestinationPolicy,
+  makeHttpWebhookSenderUnsafe
+} from "@tuma/providers/webhook/index"
 import { Effect, Layer, Redacted } from "effect"
 import { fork } from "node:child_process"
 import { randomBytes } from "node:crypto"
@@ -157,7 +161,7 @@ const runOn = (label: string, db: Layer.Layer<SqlClient.SqlClient, unknown>, rx:
     const admin = yield* WebhookAdmin
     const account = yield* operator.createAccount({ name: "Bench", email: `bench-${Date.now()}@tuma.test` })
     const key = yield* operator.issueApiKey({ accountId: account.id })
-    const { endpoint, secret } = yield* admin.createEndpoint({ apiKeyId: key.id, url: rx.url, allowPrivate: true })
+    const { endpoint, secret } = yield* admin.createEndpoint({ apiKeyId: key.id, url: rx.url })
 
     /** Waits for `n` receipts; fails fast (with the attempts' errors) if the endpoint got disabled. */
     const arrival = (n: number) =>
@@ -296,6 +300,7 @@ const runOn = (label: string, db: Layer.Layer<SqlClient.SqlClient, unknown>, rx:
             WebhookStoreSql.layer,
             SqlOperatorStore.layer,
             layerHttpWebhookSender({ allow: ["127.0.0.1"] }),
+            layerWebhookDestinationPolicy(["127.0.0.1"]),
             WebhookConfig.layer(settings),
             Ids.layer,
             noMail,

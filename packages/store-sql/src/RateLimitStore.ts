@@ -10,11 +10,26 @@
  *   would go over `limit` changes nothing and reports `count + tokens`; an expired counter restarts.
  * - token bucket: `limit` tokens, refilled one per `refill`, `allowOverflow` lets it go negative.
  *
+ * Beyond the store interface, `giveBack` returns tokens that were taken but not used (the per-process
+ * leases of `@tuma/http`'s RateLimitLease): it undoes exactly what the consume of those tokens did
+ * (`count - tokens`, `expires_at - refill·tokens`), and only while the counter has not expired (a
+ * restarted counter owes nothing to the window before it).
+ *
  * Expired rows are deleted by a background sweep every minute.
  */
 import { RateLimiter } from "@effect/experimental"
 import { SqlClient } from "@effect/sql"
-import { Duration, Effect, Layer, Schedule } from "effect"
+import { Context, Duration, Effect, Layer, Schedule } from "effect"
+
+/** Returns unused tokens to a fixed-window counter (see the module comment). */
+export class RateLimitGiveBack extends Context.Tag("@tuma/store-sql/RateLimitGiveBack")<
+  RateLimitGiveBack,
+  (options: {
+    readonly key: string
+    readonly tokens: number
+    readonly refillRate: Duration.Duration
+  }) => Effect.Effect<void, RateLimiter.RateLimitStoreError>
+>() {}
 
 const NOW = "(extract(epoch from statement_timestamp()) * 1000)::bigint"
 
@@ -82,7 +97,18 @@ export const make = Effect.gen(function*() {
     )
   }
 
-  return RateLimiter.RateLimiterStore.of({ fixedWindow, tokenBucket })
+  const giveBack: RateLimitGiveBack["Type"] = (options) => {
+    const dec = Math.round(Duration.toMillis(options.refillRate) * options.tokens)
+    return sql`
+      UPDATE rate_limit_counters
+      SET count = greatest(count - ${options.tokens}, 0), expires_at = expires_at - ${dec}
+      WHERE key = ${options.key} AND expires_at > ${sql.unsafe(NOW)}`.pipe(
+      Effect.mapError(storeError),
+      Effect.asVoid
+    )
+  }
+
+  return { store: RateLimiter.RateLimiterStore.of({ fixedWindow, tokenBucket }), giveBack }
 })
 
 /** Deletes counters that expired more than an hour ago. */
@@ -94,11 +120,12 @@ export const sweep = Effect.flatMap(
     )
 )
 
-/** The SQL store plus its background sweep. */
-export const layer: Layer.Layer<RateLimiter.RateLimiterStore, never, SqlClient.SqlClient> = Layer.scoped(
-  RateLimiter.RateLimiterStore,
-  Effect.tap(
-    make,
-    () => Effect.forkScoped(Effect.repeat(Effect.ignore(sweep), Schedule.spaced("1 minute")))
+/** The SQL store (and its give-back) plus its background sweep. */
+export const layer: Layer.Layer<RateLimiter.RateLimiterStore | RateLimitGiveBack, never, SqlClient.SqlClient> = Layer
+  .scopedContext(
+    Effect.gen(function*() {
+      const { giveBack, store } = yield* make
+      yield* Effect.forkScoped(Effect.repeat(Effect.ignore(sweep), Schedule.spaced("1 minute")))
+      return Context.make(RateLimiter.RateLimiterStore, store).pipe(Context.add(RateLimitGiveBack, giveBack))
+    })
   )
-)

@@ -140,8 +140,8 @@ export const make = Effect.gen(function*() {
       }).pipe(Effect.orDie),
 
     endpointSecret: (accountId, endpointId) =>
-      !UUID.test(endpointId) ? Effect.succeed(undefined) : sql<{ url: string; secret: string; allow_private: boolean }>`
-        SELECT url, secret, allow_private FROM webhook_endpoints WHERE id = ${endpointId} AND account_id = ${accountId}`
+      !UUID.test(endpointId) ? Effect.succeed(undefined) : sql<{ url: string; secret: string }>`
+        SELECT url, secret FROM webhook_endpoints WHERE id = ${endpointId} AND account_id = ${accountId}`
         .pipe(Effect.map((rows) => rows[0]), Effect.orDie)
   })
 })

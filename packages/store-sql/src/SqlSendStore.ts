@@ -22,7 +22,7 @@
 import { SqlClient } from "@effect/sql"
 import type { SqlError } from "@effect/sql/SqlError"
 import type { AcceptPlan, IdempotencyRecord, SendSnapshot } from "@tuma/core"
-import { AcceptOutcome, SendStore } from "@tuma/core"
+import { AcceptanceRolledBack, AcceptOutcome, SendStore } from "@tuma/core"
 import { Array as Arr, Cause, Data, Deferred, Effect, Exit, Layer, Option, Queue, Schedule } from "effect"
 
 class Insufficient extends Data.TaggedError("Insufficient")<{
@@ -328,13 +328,27 @@ export const make = Effect.gen(function*() {
       return outcomes
     })
 
+  /**
+   * A SQLSTATE error answered by the server means the transaction did not commit — except the
+   * classes where the connection itself went (08 connection exception, 57 operator intervention such
+   * as pg_terminate_backend, 58 system error, XX internal): then a COMMIT may have been applied.
+   */
+  const refusedByServer = (defect: unknown): boolean => {
+    const code = ((defect as SqlError | undefined)?.cause as { code?: unknown } | undefined)?.code
+    return typeof code === "string" && /^[0-9A-Z]{5}$/.test(code) && !/^(08|57|58|XX)/.test(code)
+  }
+
   const insufficient = (e: Insufficient) => Effect.succeed(AcceptOutcome.InsufficientFunds({ shortfall: e.shortfall }))
 
   const acceptAlone = (plan: AcceptPlan): Effect.Effect<AcceptOutcome> =>
     sql.withTransaction(transaction(plan)).pipe(
       Effect.retry({ while: isRetryable, schedule: Schedule.recurs(10) }),
       Effect.catchTag("Insufficient", insufficient),
-      Effect.orDie
+      Effect.orDie,
+      // the server answered with an error: the transaction rolled back, nothing of it is stored
+      Effect.catchAllDefect((defect) =>
+        Effect.die(refusedByServer(defect) ? new AcceptanceRolledBack({ cause: defect }) : defect)
+      )
     )
 
   // --- group commit for single sends ------------------------------------------------------------

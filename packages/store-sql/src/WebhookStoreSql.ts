@@ -26,7 +26,6 @@ interface EndpointRow {
   readonly consecutive_failures: number
   readonly disabled_at: Date | null
   readonly disabled_reason: string | null
-  readonly allow_private: boolean
   readonly created_at: Date
   readonly updated_at: Date
 }
@@ -40,13 +39,12 @@ const toEndpoint = (r: EndpointRow): WebhookEndpoint => ({
   consecutiveFailures: r.consecutive_failures,
   disabledAt: r.disabled_at,
   disabledReason: r.disabled_reason,
-  allowPrivate: r.allow_private,
   createdAt: r.created_at,
   updatedAt: r.updated_at
 })
 
 const ENDPOINT_COLUMNS =
-  "id, account_id, api_key_id, url, enabled, consecutive_failures, disabled_at, disabled_reason, allow_private, created_at, updated_at"
+  "id, account_id, api_key_id, url, enabled, consecutive_failures, disabled_at, disabled_reason, created_at, updated_at"
 
 interface MessageColumns {
   readonly message_id: string
@@ -114,9 +112,8 @@ export const make = Effect.gen(function*() {
     createEndpoint: (input) =>
       sql<EndpointRow>`
         INSERT INTO webhook_endpoints (id, account_id, api_key_id, url, secret, enabled, consecutive_failures,
-                                       allow_private, created_at, updated_at)
-        SELECT ${input.id}, k.account_id, k.id, ${input.url}, ${input.secret}, true, 0, ${input.allowPrivate},
-               ${input.now}, ${input.now}
+                                       created_at, updated_at)
+        SELECT ${input.id}, k.account_id, k.id, ${input.url}, ${input.secret}, true, 0, ${input.now}, ${input.now}
         FROM api_keys k WHERE k.id = ${input.apiKeyId}
         RETURNING ${sql.literal(ENDPOINT_COLUMNS)}`.pipe(
         Effect.map((rows) => rows.length === 0 ? null : toEndpoint(rows[0])),
@@ -161,7 +158,7 @@ export const make = Effect.gen(function*() {
       ),
 
     claimDue: (limit, now, leaseUntil) =>
-      sql<DeliveryRow & { url: string; secret: string; allow_private: boolean }>`
+      sql<DeliveryRow & { url: string; secret: string }>`
         WITH due AS (
           SELECT id FROM webhook_deliveries w
           WHERE status = 'pending' AND next_attempt_at <= ${now}
@@ -173,7 +170,7 @@ export const make = Effect.gen(function*() {
         UPDATE webhook_deliveries d SET next_attempt_at = ${leaseUntil}, updated_at = ${now}
         FROM due, webhook_endpoints e, messages m
         WHERE d.id = due.id AND e.id = d.endpoint_id AND e.enabled AND m.id = d.message_id
-        RETURNING ${sql.literal(DELIVERY_COLUMNS)}, e.url, e.secret, e.allow_private`.pipe(
+        RETURNING ${sql.literal(DELIVERY_COLUMNS)}, e.url, e.secret`.pipe(
         Effect.map((rows) =>
           rows.map((r): ClaimedDelivery => ({
             ...toMessage(r),
@@ -182,8 +179,7 @@ export const make = Effect.gen(function*() {
             event: r.event,
             attempts: r.attempts,
             url: r.url,
-            secret: r.secret,
-            allowPrivate: r.allow_private
+            secret: r.secret
           }))
         ),
         Effect.orDie

@@ -17,7 +17,7 @@ import {
 } from "@tuma/core/webhooks/index"
 import { verifyWebhookSignature } from "@tuma/domain"
 import { layerSmtpMailer } from "@tuma/providers/mail/index"
-import { layerHttpWebhookSender } from "@tuma/providers/webhook/index"
+import { layerHttpWebhookSender, layerWebhookDestinationPolicy } from "@tuma/providers/webhook/index"
 import { Effect, Layer } from "effect"
 import * as SqlOperatorStore from "../src/SqlOperatorStore.js"
 import * as WebhookStoreSql from "../src/WebhookStoreSql.js"
@@ -46,10 +46,13 @@ const webhooks = (options: {
   readonly smtpUrl?: string
   readonly settings?: Partial<WebhookSettings>
   readonly allow?: ReadonlyArray<string>
+  /** The allow-list at registration (default: the same as at delivery). */
+  readonly registrationAllow?: ReadonlyArray<string>
 } = {}) => {
   const base = Layer.mergeAll(
     WebhookStoreSql.layer,
     layerHttpWebhookSender({ allow: options.allow ?? ["127.0.0.1"] }),
+    layerWebhookDestinationPolicy(options.registrationAllow ?? options.allow ?? ["127.0.0.1"]),
     WebhookConfig.layer(options.settings ?? fast()),
     Ids.layer,
     layerSmtpMailer({ url: options.smtpUrl ?? "smtp://127.0.0.1:1", from: "Tuma <alerts@tuma.test>" }),
@@ -371,28 +374,48 @@ for (const driver of drivers()) {
         expect(new Set(bodies(rxA.received).map((x) => x.message_id))).toEqual(new Set(missed))
       }).pipe(Effect.provide(webhooks({ settings: fast({ claimBatch: 2, concurrency: 2 }) })), Effect.scoped))
 
-    it.effect(`loopback endpoints are refused unless allow-listed or registered as the demo webhook (${driver})`, () =>
+    it.effect(`a loopback endpoint is refused at delivery once the allow-list no longer permits it (${driver})`, () =>
       Effect.gen(function*() {
         const rx = yield* startReceiver()
-        const { account, key, otherKey } = yield* setupAccount
+        const { account, key } = yield* setupAccount
         const admin = yield* WebhookAdmin
         const store = yield* WebhookStore
+        // registered while 127.0.0.1 was allow-listed; the delivery-time check has its own list
         const { endpoint } = yield* admin.createEndpoint({ apiKeyId: key.id, url: rx.url })
-        yield* admin.createEndpoint({ apiKeyId: otherKey.id, url: rx.url, allowPrivate: true })
         const refused = yield* insertSentMessage({ accountId: account.id, apiKeyId: key.id })
-        const demo = yield* insertSentMessage({ accountId: account.id, apiKeyId: otherKey.id })
-        yield* finalize([refused, demo], "delivered")
+        yield* finalize([refused], "delivered")
         yield* eventually(
           Effect.map(store.listDeliveries(endpoint.id, { limit: 5 }), (ds) => (ds[0]?.attempts ?? 0) >= 1),
           "10 seconds",
           "refused attempt"
         )
-        yield* eventually(Effect.sync(() => rx.received.length >= 1))
-        expect(bodies(rx.received).map((b) => b.message_id)).toEqual([demo])
+        expect(rx.received).toHaveLength(0)
         const [d] = yield* store.listDeliveries(endpoint.id, { limit: 5 })
         const attempts = yield* store.listAttempts(d.id)
         expect(attempts[0].error).toContain("loopback")
         expect(attempts[0].responseStatus).toBeNull()
+      }).pipe(Effect.provide(webhooks({ allow: [], registrationAllow: ["127.0.0.1"] })), Effect.scoped))
+
+    it.effect(`loopback, private and metadata URLs are refused at registration with InvalidWebhookUrl (${driver})`, () =>
+      Effect.gen(function*() {
+        const { key } = yield* setupAccount
+        const admin = yield* WebhookAdmin
+        for (
+          const url of [
+            "http://169.254.169.254/latest/meta-data",
+            "http://10.1.2.3/hook",
+            "http://[fd00:ec2::254]/hook",
+            "http://100.100.100.200/hook",
+            "http://2130706433/hook",
+            "http://0x7f000001/hook",
+            "http://[::ffff:127.0.0.1]/hook",
+            "http://localhost:8080/hook"
+          ]
+        ) {
+          const error = yield* Effect.flip(admin.createEndpoint({ apiKeyId: key.id, url }))
+          expect(error._tag, url).toBe("InvalidWebhookUrl")
+        }
+        expect(yield* admin.listEndpoints({ apiKeyId: key.id })).toEqual([])
       }).pipe(Effect.provide(webhooks({ allow: [] })), Effect.scoped))
   })
 }

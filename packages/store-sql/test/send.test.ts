@@ -62,7 +62,7 @@ forEachDriver(stack, (it) => {
       expect((yield* stateOf(account.id)).wallets).toEqual({ TZ: 8 })
     }))
 
-  it.effect("checks run in the order of spec §1, each refusal stores and charges nothing", () =>
+  it.effect("checks run in the order of spec §1 (market before sender ID, decisions §29), each refusal stores and charges nothing", () =>
     Effect.gen(function*() {
       yield* atNow
       const send = yield* Send
@@ -82,9 +82,9 @@ forEachDriver(stack, (it) => {
       seen.push(yield* attempt)
       yield* op.setAccountActive(account.id, true)
       seen.push(yield* attempt)
-      yield* op.grantSenderId({ accountId: account.id, senderId: "Acme", country: "TZ" })
-      seen.push(yield* attempt)
       yield* op.setMarketOpen("TZ", true)
+      seen.push(yield* attempt)
+      yield* op.grantSenderId({ accountId: account.id, senderId: "Acme", country: "TZ" })
       seen.push(yield* attempt)
       yield* op.verifyRoute({ accountId: account.id, country: "TZ", phone: "+255712000000" })
       seen.push(yield* attempt)
@@ -97,8 +97,8 @@ forEachDriver(stack, (it) => {
       )
       expect(seen).toEqual([
         "ACCOUNT_INACTIVE",
+        "COUNTRY_NOT_AVAILABLE", // decisions §29: the market comes before the sender ID
         "SENDER_ID_NOT_APPROVED",
-        "COUNTRY_NOT_AVAILABLE",
         "ROUTE_NOT_VERIFIED",
         "RECIPIENT_OPTED_OUT",
         "SPAM_POLICY",
@@ -239,7 +239,7 @@ forEachDriver(stack, (it) => {
       expect(d.failures.map((f) => [f.index, f.error_code])).toEqual([
         [1, "DUPLICATE_RECIPIENT"],
         [2, "RECIPIENT_OPTED_OUT"],
-        [3, "SENDER_ID_NOT_APPROVED"],
+        [3, "COUNTRY_NOT_AVAILABLE"], // KE is closed (decisions §29: before the sender ID)
         [6, "INSUFFICIENT_BALANCE"]
       ])
       expect(d.results.map((r) => r.recipient)).toEqual([TZ1, TZ2, tzNumbers(1)[0]])

@@ -24,8 +24,6 @@ export interface PortalSettings {
   readonly publicUrl: string | undefined
   /** Further origins allowed to make state changes (e.g. a development server). */
   readonly allowedOrigins: ReadonlyArray<string>
-  /** Let portal users register webhooks on loopback/private addresses (development, demo). */
-  readonly allowPrivateWebhooks: boolean
 }
 
 export const defaultPortalSettings: PortalSettings = {
@@ -38,8 +36,7 @@ export const defaultPortalSettings: PortalSettings = {
   invitationTtlMs: 7 * 24 * 3_600_000,
   passwordResetTtlMs: 3_600_000,
   publicUrl: undefined,
-  allowedOrigins: [],
-  allowPrivateWebhooks: false
+  allowedOrigins: []
 }
 
 const ms = (v: string | undefined, fallback: number) => {
@@ -49,14 +46,13 @@ const ms = (v: string | undefined, fallback: number) => {
 }
 
 /** TUMA_PUBLIC_URL, TUMA_PORTAL_ORIGINS (comma-separated), TUMA_PORTAL_SESSION_IDLE_MS,
- * TUMA_PORTAL_SESSION_ABSOLUTE_MS, TUMA_PORTAL_ALLOW_PRIVATE_WEBHOOKS=1. */
+ * TUMA_PORTAL_SESSION_ABSOLUTE_MS. (Private webhook destinations: only `TUMA_WEBHOOK_ALLOW`.) */
 export const portalSettingsFromEnv = (env: Record<string, string | undefined> = process.env): PortalSettings => ({
   ...defaultPortalSettings,
   sessionIdleMs: ms(env.TUMA_PORTAL_SESSION_IDLE_MS, defaultPortalSettings.sessionIdleMs),
   sessionAbsoluteMs: ms(env.TUMA_PORTAL_SESSION_ABSOLUTE_MS, defaultPortalSettings.sessionAbsoluteMs),
   publicUrl: env.TUMA_PUBLIC_URL || undefined,
-  allowedOrigins: (env.TUMA_PORTAL_ORIGINS ?? "").split(",").map((s) => s.trim()).filter((s) => s !== ""),
-  allowPrivateWebhooks: env.TUMA_PORTAL_ALLOW_PRIVATE_WEBHOOKS === "1"
+  allowedOrigins: (env.TUMA_PORTAL_ORIGINS ?? "").split(",").map((s) => s.trim()).filter((s) => s !== "")
 })
 
 export class PortalConfig extends Context.Reference<PortalConfig>()("@tuma/core/PortalConfig", {

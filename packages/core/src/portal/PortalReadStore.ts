@@ -105,6 +105,6 @@ export class PortalReadStore extends Context.Tag("@tuma/core/PortalReadStore")<P
     limit: number
   ) => Effect.Effect<ReadonlyArray<DeliveryWithAttempts>>
   readonly endpointSecret: (accountId: string, endpointId: string) => Effect.Effect<
-    { readonly url: string; readonly secret: string; readonly allow_private: boolean } | undefined
+    { readonly url: string; readonly secret: string } | undefined
   >
 }>() {}

@@ -15,8 +15,8 @@
  * Infrastructure failures are defects (the adapter retries serialization failures/deadlocks).
  * The SQL adapter is `SqlSendStore.layer` in @tuma/store-sql.
  */
-import type { Effect, Option } from "effect"
-import { Context, Data } from "effect"
+import type { Option } from "effect"
+import { Context, Data, Effect } from "effect"
 
 export type SenderIdStatus = "pending" | "approved" | "rejected" | "suspended"
 export type MessageStatus = "scheduled" | "queued" | "processing" | "sent" | "delivered" | "failed"
@@ -188,6 +188,31 @@ export type AcceptOutcome = Data.TaggedEnum<{
   }
 }>
 export const AcceptOutcome = Data.taggedEnum<AcceptOutcome>()
+
+/**
+ * Defect of `accept` whose transaction may have committed (a lost COMMIT): the send's outcome is
+ * unknown (503 `UNKNOWN`, decisions §5). `Send` wraps every other defect of `accept` in it; a defect
+ * anywhere else in a send (look-ups, the snapshot) means nothing was stored.
+ */
+export class AcceptanceInDoubt extends Data.TaggedError("AcceptanceInDoubt")<{ readonly cause: unknown }> {}
+
+/**
+ * Defect of `accept` that the adapter knows rolled back (the server refused a statement of the
+ * transaction, so nothing of it is stored): answered like a failure before the transaction.
+ */
+export class AcceptanceRolledBack extends Data.TaggedError("AcceptanceRolledBack")<{ readonly cause: unknown }> {}
+
+/** `accept`'s defects, classified: rolled back stays as it is, anything else is in doubt. */
+export const classifyAcceptDefects = <A, E, R>(accept: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+  Effect.catchAllDefect(
+    accept,
+    (defect) =>
+      Effect.die(
+        defect instanceof AcceptanceRolledBack || defect instanceof AcceptanceInDoubt
+          ? defect
+          : new AcceptanceInDoubt({ cause: defect })
+      )
+  )
 
 export class SendStore extends Context.Tag("@tuma/core/SendStore")<SendStore, {
   /** One round trip: everything the checks of spec §1 need for this send. */

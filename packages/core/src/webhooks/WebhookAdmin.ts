@@ -12,6 +12,7 @@ import { InvalidWebhookUrl, WebhookDeliveryNotFound, WebhookEndpointNotFound, we
 import { Clock, Context, Effect, Layer, Option } from "effect"
 import { randomBytes } from "node:crypto"
 import { Ids } from "../ports/Ids.js"
+import { WebhookDestinationPolicy } from "./ports.js"
 import { WebhookConfig } from "./WebhookConfig.js"
 import type { AttemptView, DeliveryStatus, DeliveryView, WebhookEndpoint } from "./WebhookStore.js"
 import { WebhookStore } from "./WebhookStore.js"
@@ -37,8 +38,6 @@ export class WebhookAdmin extends Context.Tag("@tuma/core/WebhookAdmin")<Webhook
   readonly createEndpoint: (input: {
     readonly apiKeyId: string
     readonly url: string
-    /** Permit loopback/private destinations for this endpoint (the demo webhook). Default false. */
-    readonly allowPrivate?: boolean | undefined
   }) => Effect.Effect<EndpointWithSecret, InvalidWebhookUrl | WebhookEndpointNotFound>
   readonly getEndpoint: (id: string) => Effect.Effect<WebhookEndpoint, WebhookEndpointNotFound>
   readonly listEndpoints: (filter?: {
@@ -81,6 +80,7 @@ export const makeWebhookAdmin = Effect.gen(function*() {
   const store = yield* WebhookStore
   const ids = yield* Ids
   const settings = yield* WebhookConfig
+  const destinations = yield* WebhookDestinationPolicy
   // The workers are optional: when they run in this process, wake them after a redelivery.
   const workers = yield* Effect.serviceOption(WebhookWorkers)
   const wake = Option.match(workers, { onNone: () => Effect.void, onSome: (w) => w.wake })
@@ -96,6 +96,11 @@ export const makeWebhookAdmin = Effect.gen(function*() {
       Effect.gen(function*() {
         const problem = webhookUrlProblem(input.url)
         if (problem !== null) return yield* new InvalidWebhookUrl({ message: problem, url: input.url })
+        // private, loopback, link-local, metadata… destinations: refused here as at delivery
+        const refused = yield* destinations.refuse(input.url)
+        if (refused !== null) {
+          return yield* new InvalidWebhookUrl({ message: `The webhook URL is refused: ${refused}.`, url: input.url })
+        }
         if (!UUID.test(input.apiKeyId)) return yield* endpointNotFound(input.apiKeyId)
         const secret = generateWebhookSecret()
         const endpoint = yield* store.createEndpoint({
@@ -103,7 +108,6 @@ export const makeWebhookAdmin = Effect.gen(function*() {
           apiKeyId: input.apiKeyId,
           url: input.url,
           secret,
-          allowPrivate: input.allowPrivate === true,
           now: yield* now
         })
         if (endpoint === null) {
@@ -178,14 +182,19 @@ export const makeWebhookAdmin = Effect.gen(function*() {
   })
 })
 
-export const layerWebhookAdmin: Layer.Layer<WebhookAdmin, never, WebhookStore | Ids | WebhookConfig> = Layer.effect(
+export const layerWebhookAdmin: Layer.Layer<
+  WebhookAdmin,
+  never,
+  WebhookStore | Ids | WebhookConfig | WebhookDestinationPolicy
+> = Layer.effect(
   WebhookAdmin,
   makeWebhookAdmin
 )
 
 /**
- * `tuma serve --demo --demo-webhook <url>`: registers `url` for the demo live key, allowed even on
- * loopback, and returns the secret to print once (`demo webhook secret: <secret>`).
+ * `tuma serve --demo --demo-webhook <url>`: registers `url` for the demo live key and returns the
+ * secret to print once (`demo webhook secret: <secret>`). A loopback URL needs its address on the
+ * operator allow-list (`tuma serve` puts the demo URL's addresses there).
  */
 export const registerDemoWebhook = (apiKeyId: string, url: string) =>
-  Effect.flatMap(WebhookAdmin, (admin) => admin.createEndpoint({ apiKeyId, url, allowPrivate: true }))
+  Effect.flatMap(WebhookAdmin, (admin) => admin.createEndpoint({ apiKeyId, url }))

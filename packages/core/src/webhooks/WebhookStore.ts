@@ -19,8 +19,6 @@ export interface WebhookEndpoint {
   readonly consecutiveFailures: number
   readonly disabledAt: Date | null
   readonly disabledReason: string | null
-  /** Loopback/private destinations allowed for this endpoint (the demo webhook). */
-  readonly allowPrivate: boolean
   readonly createdAt: Date
   readonly updatedAt: Date
 }
@@ -46,7 +44,6 @@ export interface ClaimedDelivery extends DeliveryMessage {
   readonly attempts: number
   readonly url: string
   readonly secret: string
-  readonly allowPrivate: boolean
 }
 
 export interface AttemptRecord {
@@ -112,7 +109,6 @@ export class WebhookStore extends Context.Tag("@tuma/core/WebhookStore")<Webhook
     readonly apiKeyId: string
     readonly url: string
     readonly secret: string
-    readonly allowPrivate: boolean
     readonly now: Date
   }) => Effect.Effect<WebhookEndpoint | null>
   readonly getEndpoint: (id: string) => Effect.Effect<WebhookEndpoint | null>

@@ -94,8 +94,7 @@ export const makeWebhookWorkers = Effect.gen(function*() {
         secret: d.secret,
         event: d.event,
         deliveryId: d.id,
-        timeoutMs: policy.timeoutMs,
-        allowPrivate: d.allowPrivate
+        timeoutMs: policy.timeoutMs
       })
       const number = d.attempts + 1
       const delay = r.outcome === "failure" ? retryDelayAfter(policy, number) : null

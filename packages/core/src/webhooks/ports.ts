@@ -17,9 +17,19 @@ export interface WebhookRequest {
   readonly deliveryId: string
   /** Per-attempt deadline in ms (decisions.md §23: 10 s). */
   readonly timeoutMs: number
-  /** Loopback/private destinations permitted for this request regardless of the allow-list (demo). */
-  readonly allowPrivate?: boolean | undefined
 }
+
+/**
+ * Which webhook URLs may be registered: refuses (with the reason) a URL whose host is a non-public
+ * address in any spelling (decimal, hex, IPv4-mapped IPv6, …) or a name resolving to one, unless
+ * the operator allow-list (`TUMA_WEBHOOK_ALLOW`, CIDRs) permits it. The same classification and
+ * allow-list guard every delivery attempt on the address actually connected to. Adapter:
+ * `layerWebhookDestinationPolicy` (@tuma/providers/webhook/addressPolicy).
+ */
+export class WebhookDestinationPolicy extends Context.Tag("@tuma/core/WebhookDestinationPolicy")<
+  WebhookDestinationPolicy,
+  { readonly refuse: (url: string) => Effect.Effect<string | null> }
+>() {}
 
 /** What one attempt did. `status` is null when no HTTP response arrived. */
 export interface WebhookAttemptResult {

@@ -1,7 +1,6 @@
 /**
  * Handlers of the admin API (`/admin/v1`) over core's `Admin` and `WebhookAdmin`, and the operator
- * authentication (`RequireAdmin`: bearer `TUMA_ADMIN_TOKEN`, compared in constant time; refused
- * when no token is configured). Changing or revoking a key clears this process's auth cache.
+ * authentication (`RequireAdmin`: `AdminToken.ts`). Changing or revoking a key clears this process's auth cache.
  */
 import { HttpApiBuilder, HttpServerRequest } from "@effect/platform"
 import { Admin } from "@tuma/core/Admin"
@@ -9,8 +8,8 @@ import { emailProblem } from "@tuma/core/portal/PortalAccess"
 import { WebhookAdmin } from "@tuma/core/webhooks/WebhookAdmin"
 import type { DeliveryView, WebhookEndpoint } from "@tuma/core/webhooks/WebhookStore"
 import { validationFailed } from "@tuma/domain/validation"
-import { Effect, Layer, Redacted } from "effect"
-import { timingSafeEqual } from "node:crypto"
+import { Effect, Layer } from "effect"
+import { adminTokenProblem } from "../AdminToken.js"
 import { TumaApi } from "../Api.js"
 import { AuthCache } from "../Auth.js"
 import { ServerConfig } from "../Config.js"
@@ -20,27 +19,13 @@ import { inviteOwner } from "../portal/OwnerInvitation.js"
 import { PortalRequest } from "../portal/Session.js"
 import { RequireAdmin } from "../Security.js"
 
-const sameSecret = (a: string, b: string) => {
-  const x = Buffer.from(a)
-  const y = Buffer.from(b)
-  return x.length === y.length && timingSafeEqual(x, y)
-}
-
 export const layerAdminAuth = Layer.effect(
   RequireAdmin,
   Effect.map(ServerConfig, (config) => ({
     adminBearer: () =>
-      Effect.gen(function*() {
-        if (config.adminToken === undefined) {
-          return yield* Effect.fail(Unauthorized.of({
-            message: "The admin API is disabled: start the server with TUMA_ADMIN_TOKEN set."
-          }))
-        }
-        const request = yield* HttpServerRequest.HttpServerRequest
-        const match = /^bearer\s+(.+)$/i.exec((request.headers["authorization"] ?? "").trim())
-        if (match === null || !sameSecret(match[1].trim(), Redacted.value(config.adminToken))) {
-          return yield* Effect.fail(Unauthorized.of({ message: "Invalid or missing admin token." }))
-        }
+      Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
+        const problem = adminTokenProblem(config.adminToken, request.headers["authorization"])
+        return problem === null ? Effect.void : Effect.fail(Unauthorized.of({ message: problem }))
       })
   }))
 )
@@ -64,7 +49,6 @@ const endpointView = (e: WebhookEndpoint) => ({
   consecutive_failures: e.consecutiveFailures,
   disabled_at: iso(e.disabledAt),
   disabled_reason: e.disabledReason,
-  allow_private: e.allowPrivate,
   created_at: e.createdAt.toISOString(),
   updated_at: e.updatedAt.toISOString()
 })
@@ -199,11 +183,14 @@ export const AdminWebhooksLive = HttpApiBuilder.group(TumaApi, "adminWebhooks", 
     return handlers
       .handle("createWebhook", ({ payload }) =>
         ok(Effect.map(
-          webhooks.createEndpoint({
-            apiKeyId: payload.api_key_uid,
-            url: payload.url,
-            allowPrivate: payload.allow_private
-          }),
+          webhooks.createEndpoint({ apiKeyId: payload.api_key_uid, url: payload.url }).pipe(
+            // a refused URL is a 422 on the field `url`
+            Effect.mapError((e) =>
+              e._tag === "InvalidWebhookUrl"
+                ? { _tag: e._tag, error_code: e.error_code, message: e.message, errors: { url: [e.message] } }
+                : e
+            )
+          ),
           withSecret
         )))
       .handle("listWebhooks", ({ urlParams }) =>

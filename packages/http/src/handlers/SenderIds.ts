@@ -10,11 +10,12 @@ import { HttpApiBuilder, Multipart } from "@effect/platform"
 import type { RequestSenderIdInput } from "@tuma/core/SenderIds"
 import { fromJsonRequest, SenderIds } from "@tuma/core/SenderIds"
 import { fieldErrorsFromIssues, validationFailed } from "@tuma/domain"
+import type { Context } from "effect"
 import { Effect, Option, ParseResult, Schema } from "effect"
 import { readFile } from "node:fs/promises"
 import { TumaApi } from "../Api.js"
 import { ServerConfig } from "../Config.js"
-import { requestUid } from "../Envelope.js"
+import { requestUid, TooManyRequests } from "../Envelope.js"
 import { toApiFailure } from "../Errors.js"
 import { SenderIdRequestJson } from "../Requests.js"
 import { CurrentApiKey } from "../Security.js"
@@ -58,6 +59,36 @@ export const fromMultipart = (persisted: Multipart.Persisted) =>
     return input
   })
 
+/** A sender-ID request body (JSON with base64 documents, or multipart with file parts) as core's
+ * input; a JSON body that does not decode is a 422 by field (the portal uses it too). */
+export const readSenderIdRequest = (
+  request: HttpServerRequest.HttpServerRequest,
+  maxUploadBytes: number,
+  context: Context.Context<FileSystem.FileSystem | Path.Path>
+) => {
+  const contentType = (request.headers["content-type"] ?? "application/json").toLowerCase()
+  if (contentType.startsWith("multipart/form-data")) {
+    return request.multipart.pipe(
+      Multipart.withLimits({
+        maxParts: Option.some(64),
+        maxFileSize: Option.some(maxUploadBytes),
+        maxTotalSize: Option.some(maxUploadBytes)
+      }),
+      Effect.orDie,
+      Effect.flatMap(fromMultipart),
+      Effect.provide(context)
+    )
+  }
+  return Effect.orDie(request.json).pipe(
+    Effect.flatMap(decode),
+    Effect.map(fromJsonRequest),
+    Effect.catchIf(ParseResult.isParseError, (error) =>
+      Effect.fail(
+        toApiFailure(validationFailed(fieldErrorsFromIssues(ParseResult.ArrayFormatter.formatErrorSync(error))))
+      ))
+  )
+}
+
 export const SenderIdsLive = HttpApiBuilder.group(TumaApi, "senderIds", (handlers) =>
   Effect.gen(function*() {
     const service = yield* SenderIds
@@ -88,33 +119,42 @@ export const SenderIdsLive = HttpApiBuilder.group(TumaApi, "senderIds", (handler
         }
       })
 
-    const readInput = (request: HttpServerRequest.HttpServerRequest) => {
-      const contentType = (request.headers["content-type"] ?? "application/json").toLowerCase()
-      if (contentType.startsWith("multipart/form-data")) {
-        return request.multipart.pipe(
-          Multipart.withLimits({
-            maxParts: Option.some(64),
-            maxFileSize: Option.some(config.maxUploadBytes),
-            maxTotalSize: Option.some(config.maxUploadBytes)
-          }),
-          Effect.orDie,
-          Effect.flatMap(fromMultipart),
-          Effect.provide(context)
-        )
-      }
-      return Effect.orDie(request.json).pipe(
-        Effect.flatMap(decode),
-        Effect.map(fromJsonRequest),
-        Effect.catchIf(ParseResult.isParseError, (error) =>
-          Effect.fail(
-            toApiFailure(validationFailed(fieldErrorsFromIssues(ParseResult.ArrayFormatter.formatErrorSync(error))))
-          ))
+    const readInput = (request: HttpServerRequest.HttpServerRequest) =>
+      readSenderIdRequest(request, config.maxUploadBytes, context)
+
+    // Uploads in flight per API key (this process): the body is read only inside a slot, so one
+    // key cannot hold more than maxConcurrentUploadsPerKey × maxUploadBytes of bodies at once.
+    const uploads = new Map<string, number>()
+    const uploadSlot = (keyId: string) =>
+      Effect.acquireRelease(
+        Effect.suspend(() => {
+          const n = uploads.get(keyId) ?? 0
+          if (n >= config.maxConcurrentUploadsPerKey) {
+            return Effect.fail(TooManyRequests.of(
+              {
+                message:
+                  `Too many sender ID requests in flight for this API key (at most ${config.maxConcurrentUploadsPerKey} ` +
+                  "at once); retry when one has been answered.",
+                error_code: "TOO_MANY_UPLOADS"
+              },
+              { "retry-after": "1" }
+            ))
+          }
+          uploads.set(keyId, n + 1)
+          return Effect.void
+        }),
+        () =>
+          Effect.sync(() => {
+            const n = (uploads.get(keyId) ?? 1) - 1
+            if (n <= 0) uploads.delete(keyId)
+            else uploads.set(keyId, n)
+          })
       )
-    }
 
     const create = ({ request }: { readonly request: HttpServerRequest.HttpServerRequest }) =>
       Effect.gen(function*() {
         const key = yield* CurrentApiKey
+        yield* uploadSlot(key.keyId)
         const input = yield* readInput(request)
         const created = yield* service.request(key.accountId, input, { sandbox: key.mode === "test" }).pipe(
           Effect.mapError((e) => toApiFailure(e))
@@ -126,7 +166,7 @@ export const SenderIdsLive = HttpApiBuilder.group(TumaApi, "senderIds", (handler
           message: created.message,
           data: created.data
         }
-      })
+      }).pipe(Effect.scoped)
 
     return handlers
       .handle("listSenderIds", list)

@@ -7,7 +7,6 @@
  */
 import { HttpApiBuilder } from "@effect/platform"
 import { Admin } from "@tuma/core/Admin"
-import { PortalConfig } from "@tuma/core/portal/PortalConfig"
 import { PortalReadStore } from "@tuma/core/portal/PortalReadStore"
 import { WebhookSender } from "@tuma/core/webhooks/ports"
 import { WebhookAdmin } from "@tuma/core/webhooks/WebhookAdmin"
@@ -47,7 +46,6 @@ export const PortalKeysLive = HttpApiBuilder.group(TumaApi, "portalKeys", (handl
     const sender = yield* WebhookSender
     const store = yield* PortalReadStore
     const cache = yield* AuthCache
-    const settings = yield* PortalConfig
 
     const ownKey = (user: PortalUserContext, keyId: string) =>
       admin.getApiKey(keyId).pipe(
@@ -119,8 +117,7 @@ export const PortalKeysLive = HttpApiBuilder.group(TumaApi, "portalKeys", (handl
           }
           const created = yield* hooks.createEndpoint({
             apiKeyId: payload.api_key_uid,
-            url: payload.url,
-            allowPrivate: settings.allowPrivateWebhooks
+            url: payload.url
           }).pipe(mapFailure)
           return yield* ok({ endpoint: endpointView(created.endpoint), secret: created.secret })
         }))
@@ -173,8 +170,7 @@ export const PortalKeysLive = HttpApiBuilder.group(TumaApi, "portalKeys", (handl
             secret: endpoint.secret,
             event: "webhook.test" as any,
             deliveryId,
-            timeoutMs: 10_000,
-            allowPrivate: endpoint.allow_private
+            timeoutMs: 10_000
           })
           return yield* ok({
             ok: result.outcome === "success",

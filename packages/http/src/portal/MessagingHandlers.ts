@@ -6,8 +6,7 @@
  * against the account's real records, nothing stored or charged) next to the wallets.
  */
 import { RateLimiter } from "@effect/experimental"
-import type { Multipart } from "@effect/platform"
-import { HttpApiBuilder, HttpApp, HttpServerRequest, HttpServerResponse, Multipart as M } from "@effect/platform"
+import { HttpApiBuilder, HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import type { FileSystem, Path } from "@effect/platform"
 import type { SendCaller, SendOutcome } from "@tuma/core"
 import { Send, SendConfig } from "@tuma/core"
@@ -17,12 +16,11 @@ import { isTimeZone } from "@tuma/core/portal/PortalAccess"
 import type { CampaignRow, DeliveryWithAttempts } from "@tuma/core/portal/PortalReadStore"
 import { PortalReadStore } from "@tuma/core/portal/PortalReadStore"
 import { Reads } from "@tuma/core/Reads"
-import { fromJsonRequest, SenderIds } from "@tuma/core/SenderIds"
+import { SenderIds } from "@tuma/core/SenderIds"
 import {
   analyzeBody,
   compileTemplate,
   DuplicateContentRateLimited,
-  fieldErrorsFromIssues,
   normalizeRecipient,
   renderCompiled,
   splitBulkRecipient,
@@ -30,15 +28,15 @@ import {
   unitsPerRecipient,
   validationFailed
 } from "@tuma/domain"
-import { Clock, Duration, Effect, Either, Option, ParseResult, Schema } from "effect"
+import { Clock, Duration, Effect, Either } from "effect"
 import { createHash } from "node:crypto"
 import { TumaApi } from "../Api.js"
 import { ServerConfig } from "../Config.js"
 import { requestUid } from "../Envelope.js"
 import { toApiFailure, unknownOutcome } from "../Errors.js"
-import { fromMultipart } from "../handlers/SenderIds.js"
+import { readSenderIdRequest } from "../handlers/SenderIds.js"
 import type { PortalUserContext, StatusCounts } from "../PortalApi.js"
-import { CurrentPortalUser, SenderIdRequestInput } from "../PortalApi.js"
+import { CurrentPortalUser } from "../PortalApi.js"
 import { mapFailure, ok } from "./Views.js"
 
 const STATUSES = ["scheduled", "queued", "processing", "sent", "delivered", "failed"] as const
@@ -456,8 +454,6 @@ export const PortalMessagesLive = HttpApiBuilder.group(TumaApi, "portalMessages"
         }))
   }))
 
-const decodeJson = Schema.decodeUnknown(SenderIdRequestInput, { errors: "all", onExcessProperty: "ignore" })
-
 export const PortalSenderIdsLive = HttpApiBuilder.group(
   TumaApi,
   "portalSenderIds",
@@ -467,29 +463,8 @@ export const PortalSenderIdsLive = HttpApiBuilder.group(
       const config = yield* ServerConfig
       const context = yield* Effect.context<FileSystem.FileSystem | Path.Path>()
 
-      const readInput = (request: HttpServerRequest.HttpServerRequest) => {
-        const contentType = (request.headers["content-type"] ?? "application/json").toLowerCase()
-        if (contentType.startsWith("multipart/form-data")) {
-          return request.multipart.pipe(
-            M.withLimits({
-              maxParts: Option.some(64),
-              maxFileSize: Option.some(config.maxUploadBytes),
-              maxTotalSize: Option.some(config.maxUploadBytes)
-            }),
-            Effect.orDie,
-            Effect.flatMap((persisted: Multipart.Persisted) => fromMultipart(persisted)),
-            Effect.provide(context)
-          )
-        }
-        return Effect.orDie(request.json).pipe(
-          Effect.flatMap(decodeJson),
-          Effect.map(fromJsonRequest),
-          Effect.catchIf(ParseResult.isParseError, (error) =>
-            Effect.fail(
-              toApiFailure(validationFailed(fieldErrorsFromIssues(ParseResult.ArrayFormatter.formatErrorSync(error))))
-            ))
-        )
-      }
+      const readInput = (request: HttpServerRequest.HttpServerRequest) =>
+        readSenderIdRequest(request, config.maxUploadBytes, context)
 
       return handlers
         .handle("listSenderIds", () =>

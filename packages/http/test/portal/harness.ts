@@ -16,7 +16,7 @@ import { makeServerOptions } from "../../src/Config.js"
 import * as DeliveryWorkers from "../../src/DeliveryWorkers.js"
 import * as Server from "../../src/Server.js"
 import { scratchDatabase, setupAccount, testDatabaseUrl, unique } from "../harness.js"
-import type { AccountSetup } from "../harness.js"
+import type { AccountSetup, Overrides } from "../harness.js"
 
 export const ADMIN_TOKEN = "portal-admin-token"
 export const PASSWORD = "correct horse battery"
@@ -78,7 +78,7 @@ export interface PortalServer {
 
 export const startPortal = async (
   driver: "pglite" | "postgres",
-  options: { readonly settings?: Partial<PortalSettings> } = {}
+  options: { readonly settings?: Partial<PortalSettings>; readonly server?: Overrides } = {}
 ): Promise<PortalServer> => {
   const smtp = await startSmtp()
   const scope = Effect.runSync(Scope.make())
@@ -88,7 +88,7 @@ export const startPortal = async (
       await Effect.runPromise(Scope.extend(scratchDatabase, scope) as Effect.Effect<string, unknown>),
       { maxConnections: 10 }
     )
-  const server = makeServerOptions({ port: 0, host: "127.0.0.1", adminToken: ADMIN_TOKEN })
+  const server = makeServerOptions({ port: 0, host: "127.0.0.1", adminToken: ADMIN_TOKEN, ...options.server })
   const context = await Effect.runPromise(
     Layer.buildWithScope(
       Server.layer({

@@ -53,10 +53,12 @@ describe.each(drivers)("portal keys and webhooks (%s)", (driver) => {
   let owner: Awaited<ReturnType<typeof accountWithUser>>
   beforeAll(async () => {
     receiver = await startReceiver()
-    server = await startPortal(driver, { settings: { allowPrivateWebhooks: true } })
+    // the local receiver is a private address: only the operator allow-list permits it
+    process.env.TUMA_WEBHOOK_ALLOW = "127.0.0.1"
+    server = await startPortal(driver)
     owner = await accountWithUser(server, "owner")
     await server.startWorkers()
-    await server.launch(WebhookWorkers.layer({}, { TUMA_WEBHOOK_POLL: "100ms" }))
+    await server.launch(WebhookWorkers.layer({}, { TUMA_WEBHOOK_POLL: "100ms", TUMA_WEBHOOK_ALLOW: "127.0.0.1" }))
   })
   afterAll(async () => {
     await server?.close()

@@ -176,5 +176,35 @@ describe.each(drivers)("portal sessions (%s)", (driver) => {
   })
 })
 
+describe("portal sessions behind a trusted https proxy", () => {
+  let server: PortalServer
+  beforeAll(async () => {
+    server = await startPortal("pglite", { server: { auth: { trustedProxies: ["127.0.0.1/32"] } } })
+  })
+  afterAll(() => server?.close())
+
+  it("marks the cookie Secure and checks the https origin the browser used", async () => {
+    const { email } = await accountWithUser(server)
+    const agent = new Agent(server)
+    const proxied = { "x-forwarded-proto": "https" }
+    const csrf = await agent.request("GET", "/portal/api/session/csrf", { headers: proxied })
+    agent.csrf = csrf.body.data.csrf_token
+    expect(csrf.headers.getSetCookie()[0]).toMatch(/Secure/)
+    // the browser's origin is https: the plain-http origin is another site here
+    const plain = await agent.request("POST", "/portal/api/session", {
+      body: { email, password: PASSWORD },
+      headers: proxied
+    })
+    expect(plain.status).toBe(403)
+    const r = await agent.request("POST", "/portal/api/session", {
+      body: { email, password: PASSWORD },
+      headers: proxied,
+      origin: server.url.replace("http:", "https:")
+    })
+    expect(r.status).toBe(200)
+    expect(r.headers.getSetCookie().find((c) => c.startsWith(SESSION_COOKIE))).toMatch(/;\s*Secure/i)
+  })
+})
+
 import { createHash } from "node:crypto"
 const hashOf = (id: string) => createHash("sha256").update(id).digest("base64url")

@@ -32,7 +32,7 @@ class AddressRefused extends Error {
 
 type LookupCallback = (err: NodeJS.ErrnoException | null, address: any, family?: number) => void
 
-const makeLookup = (allow: AddressAllowList, allowPrivate: boolean) =>
+const makeLookup = (allow: AddressAllowList) =>
 (
   hostname: string,
   options: dns.LookupOptions,
@@ -40,12 +40,12 @@ const makeLookup = (allow: AddressAllowList, allowPrivate: boolean) =>
 ): void => {
   dns.lookup(hostname, { all: true, family: options.family ?? 0, hints: options.hints ?? 0 }, (err, addresses) => {
     if (err) return callback(err, undefined)
-    const permitted = addresses.filter((a) => refuseAddress(a.address, allow, allowPrivate) === null)
+    const permitted = addresses.filter((a) => refuseAddress(a.address, allow) === null)
     if (permitted.length === 0) {
       const first = addresses[0]
       const why = first === undefined
         ? `${hostname} did not resolve`
-        : refuseAddress(first.address, allow, allowPrivate) ?? "refused"
+        : refuseAddress(first.address, allow) ?? "refused"
       return callback(new AddressRefused(`${hostname}: ${why}`), undefined)
     }
     if (options.all) callback(null, permitted)
@@ -87,30 +87,20 @@ export const makeHttpWebhookSenderUnsafe = (options: HttpWebhookSenderOptions = 
     maxFreeSockets: maxSockets,
     scheduling: "lifo" as const
   }
-  // Separate pools for requests allowed to reach private addresses, so their sockets are never
-  // reused by a request that is not.
-  const pools = {
-    public: {
-      http: new http.Agent(agentOptions),
-      https: new https.Agent(agentOptions),
-      lookup: makeLookup(allow, false)
-    },
-    private: {
-      http: new http.Agent(agentOptions),
-      https: new https.Agent(agentOptions),
-      lookup: makeLookup(allow, true)
-    }
+  const pool = {
+    http: new http.Agent(agentOptions),
+    https: new https.Agent(agentOptions),
+    lookup: makeLookup(allow)
   }
 
   // Decisions for IP-literal hosts, cached (the check costs ~50 µs; endpoints are few).
   const literalDecisions = new Map<string, string | null>()
-  const refuseLiteral = (host: string, allowPrivate: boolean): string | null => {
-    const key = `${allowPrivate ? "p" : "-"}${host}`
-    let decision = literalDecisions.get(key)
+  const refuseLiteral = (host: string): string | null => {
+    let decision = literalDecisions.get(host)
     if (decision === undefined) {
-      decision = refuseAddress(host, allow, allowPrivate)
+      decision = refuseAddress(host, allow)
       if (literalDecisions.size >= 10_000) literalDecisions.clear()
-      literalDecisions.set(key, decision)
+      literalDecisions.set(host, decision)
     }
     return decision
   }
@@ -130,13 +120,11 @@ export const makeHttpWebhookSenderUnsafe = (options: HttpWebhookSenderOptions = 
       return { cancel: () => {}, immediate: failure(`unsupported URL scheme: ${url.protocol}`, 0) }
     }
     const host = url.hostname.replace(/^\[|\]$/g, "")
-    const allowPrivate = request.allowPrivate === true
     // An IP literal never goes through `lookup`: check it here.
     if (isIP(host) !== 0) {
-      const refused = refuseLiteral(host, allowPrivate)
+      const refused = refuseLiteral(host)
       if (refused !== null) return { cancel: () => {}, immediate: failure(refused, 0) }
     }
-    const pool = allowPrivate ? pools.private : pools.public
     const isHttps = url.protocol === "https:"
     const body = Buffer.from(request.body, "utf8")
     const headers: Record<string, string | number> = {
@@ -237,10 +225,8 @@ export const makeHttpWebhookSenderUnsafe = (options: HttpWebhookSenderOptions = 
     })
 
   const close = () => {
-    for (const pool of [pools.public, pools.private]) {
-      pool.http.destroy()
-      pool.https.destroy()
-    }
+    pool.http.destroy()
+    pool.https.destroy()
   }
 
   return { send, close, signatureHeader, allow } as const

@@ -1,9 +1,20 @@
 /**
- * Outbound safety for webhook URLs: which resolved IP addresses a webhook may connect to.
- * Loopback, private, link-local, cloud metadata and other non-public ranges are refused unless an
- * operator allow-list (IPs or CIDRs) permits them. The check runs on the address actually connected
- * to (see HttpWebhookSender's `lookup`), so DNS rebinding cannot slip past it.
+ * Outbound safety for webhook URLs: which IP addresses a webhook may reach. Loopback, private,
+ * link-local, cloud metadata and other non-public ranges are refused unless the operator
+ * allow-list (`TUMA_WEBHOOK_ALLOW`: IPs or CIDRs; a server setting, never a per-endpoint flag)
+ * permits them. `refuseAddress` is the one check, used at both points:
+ *
+ * - at registration, `refuseWebhookUrl` (the `WebhookDestinationPolicy` adapter): a host that is an
+ *   IP literal in any spelling — the URL parser turns `2130706433`, `0x7f000001`, `0177.1` into
+ *   `127.0.0.1`; `[::ffff:127.0.0.1]` is unmapped here — is checked as such; a DNS name is resolved
+ *   and refused if ANY of its addresses is refused. A name that does not resolve (yet) is accepted:
+ *   the delivery check decides when it does.
+ * - at every delivery attempt, on the address actually connected to (HttpWebhookSender's
+ *   `lookup`), so DNS rebinding after registration cannot slip past it.
  */
+import { WebhookDestinationPolicy } from "@tuma/core/webhooks/ports"
+import { Effect, Layer } from "effect"
+import * as dns from "node:dns"
 import { BlockList, isIP } from "node:net"
 
 /** Non-public ranges, with the reason reported in the attempt's error. */
@@ -109,10 +120,73 @@ export const parseAllowList = (text: string | undefined): AddressAllowList =>
   makeAllowList((text ?? "").split(/[\s,]+/))
 
 /** Null when the webhook may connect to `address`, otherwise the refusal text. */
-export const refuseAddress = (address: string, allow: AddressAllowList, allowPrivate = false): string | null => {
+export const refuseAddress = (address: string, allow: AddressAllowList): string | null => {
   const reason = nonPublicReason(address)
   if (reason === null) return null
   if (reason === "not an IP address") return `destination ${address} is not an IP address`
-  if (allowPrivate || allow.permits(address)) return null
+  if (allow.permits(address)) return null
   return `destination ${address} is ${reason} and not on the webhook allow-list`
 }
+
+export type ResolveAll = (hostname: string) => Promise<ReadonlyArray<string>>
+
+/** Every address of `hostname` (A and AAAA), or none when it does not resolve within `timeoutMs`. */
+export const resolveAll = (timeoutMs = 2_000): ResolveAll => (hostname) =>
+  new Promise((resolve) => {
+    const timer = setTimeout(() => resolve([]), timeoutMs)
+    dns.lookup(hostname, { all: true, family: 0 }, (err, addresses) => {
+      clearTimeout(timer)
+      resolve(err ? [] : addresses.map((a) => a.address))
+    })
+  })
+
+/**
+ * Registration check of a webhook URL: null when it may be registered, otherwise why not. Only the
+ * host is judged here (scheme and form are `webhookUrlProblem`'s, @tuma/domain).
+ */
+export const refuseWebhookUrl = async (
+  url: string,
+  allow: AddressAllowList,
+  resolve: ResolveAll = resolveAll()
+): Promise<string | null> => {
+  let host: string
+  try {
+    host = new URL(url).hostname.replace(/^\[|\]$/g, "")
+  } catch {
+    return `${url} is not a URL`
+  }
+  if (isIP(host) !== 0) return refuseAddress(host, allow)
+  if (host === "" || host.endsWith(".localhost") || host === "localhost") {
+    // `localhost` names loopback by definition (RFC 6761), whatever the resolver says
+    if (!allow.permits("127.0.0.1") && !allow.permits("::1")) return `destination ${host} is loopback`
+  }
+  for (const address of await resolve(host)) {
+    const refused = refuseAddress(address, allow)
+    if (refused !== null) return `${host} resolves to ${address}: ${refused}`
+  }
+  return null
+}
+
+/** `WebhookDestinationPolicy` over `refuseWebhookUrl` with the given allow-list. */
+export const layerWebhookDestinationPolicy = (
+  allow: AddressAllowList | ReadonlyArray<string> | string | undefined,
+  resolve?: ResolveAll
+): Layer.Layer<WebhookDestinationPolicy> => {
+  const list = allow === undefined
+    ? makeAllowList([])
+    : typeof allow === "string"
+    ? parseAllowList(allow)
+    : "permits" in allow
+    ? allow
+    : makeAllowList(allow)
+  return Layer.succeed(
+    WebhookDestinationPolicy,
+    WebhookDestinationPolicy.of({ refuse: (url) => Effect.promise(() => refuseWebhookUrl(url, list, resolve)) })
+  )
+}
+
+/** The policy with the allow-list of `TUMA_WEBHOOK_ALLOW` (the same setting the HTTP sender reads). */
+export const layerWebhookDestinationPolicyFromEnv = (
+  env: Record<string, string | undefined> = process.env
+): Layer.Layer<WebhookDestinationPolicy> =>
+  Layer.suspend(() => layerWebhookDestinationPolicy(parseAllowList(env.TUMA_WEBHOOK_ALLOW)))

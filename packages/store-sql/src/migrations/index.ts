@@ -20,6 +20,7 @@ import m0120 from "./0120_dispatch_workers.js"
 import m0200 from "./0200_webhooks.js"
 import m0201 from "./0201_webhook_direct_deliveries.js"
 import m0202 from "./0202_webhook_lean_indexes.js"
+import m0209 from "./0209_webhook_no_private_flag.js"
 import m0300 from "./0300_rate_limits.js"
 import m0330 from "./0330_receipt_open_refs.js"
 import m0340 from "./0340_spam_builtin_switches.js"
@@ -38,6 +39,7 @@ export const migrations: Record<string, Effect.Effect<unknown, unknown, SqlClien
   "0200_webhooks": m0200,
   "0201_webhook_direct_deliveries": m0201,
   "0202_webhook_lean_indexes": m0202,
+  "0209_webhook_no_private_flag": m0209,
   "0300_rate_limits": m0300,
   "0330_receipt_open_refs": m0330,
   "0340_spam_builtin_switches": m0340,

@@ -1,0 +1,61 @@
+/**
+ * A cheap guard against deeply nested JSON (issue 9 item 7): a body such as `[[[[…]]]]` 3,000
+ * levels deep parses, but decoding and formatting its errors recurse once per level and overflow
+ * the stack. Bodies nested deeper than `maxJsonDepth` levels are refused before `JSON.parse`.
+ *
+ *   jsonDepthExceeds(text, limit) — one pass over the text, strings skipped, no allocation
+ *   guardJsonDepth(request)       — the request with `json` refusing deep bodies (`JsonTooDeep`)
+ */
+import { HttpServerError, type HttpServerRequest } from "@effect/platform"
+import { Effect } from "effect"
+
+/** Deepest nesting of arrays/objects a JSON body may have (documented in docs/api.md). */
+export const maxJsonDepth = 64
+
+/** The cause of a refused body (the envelope middleware answers 400 with its message). */
+export class JsonTooDeep extends Error {
+  constructor(readonly limit: number) {
+    super(`The JSON body is nested deeper than ${limit} levels.`)
+  }
+}
+
+/** True when `text` opens more than `limit` arrays/objects inside each other (outside strings). */
+export const jsonDepthExceeds = (text: string, limit: number = maxJsonDepth): boolean => {
+  let depth = 0
+  let inString = false
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (inString) {
+      if (c === 92 /* \ */) i++
+      else if (c === 34 /* " */) inString = false
+    } else if (c === 34) inString = true
+    else if (c === 91 /* [ */ || c === 123 /* { */) {
+      if (++depth > limit) return true
+    } else if (c === 93 /* ] */ || c === 125 /* } */) depth--
+  }
+  return false
+}
+
+/**
+ * The same request, except that its `json` reads the (cached) text, refuses it when nested deeper
+ * than `limit`, and only then parses. Everything else is the original request's.
+ */
+export const guardJsonDepth = (
+  request: HttpServerRequest.HttpServerRequest,
+  limit: number = maxJsonDepth
+): HttpServerRequest.HttpServerRequest => {
+  const json = Effect.flatMap(request.text, (text) => {
+    if (jsonDepthExceeds(text, limit)) {
+      return Effect.fail(
+        new HttpServerError.RequestError({ request, reason: "Decode", cause: new JsonTooDeep(limit) })
+      )
+    }
+    return Effect.try({
+      try: () => (text === "" ? null : JSON.parse(text) as unknown),
+      catch: (cause) => new HttpServerError.RequestError({ request, reason: "Decode", cause })
+    })
+  })
+  return new Proxy(request, {
+    get: (target, property) => (property === "json" ? json : Reflect.get(target, property, target))
+  })
+}
