@@ -18,6 +18,7 @@
 import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiMiddleware, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Encoding } from "@tuma/domain/encoding"
 import * as D from "@tuma/domain/schemas"
+import { StoredString } from "@tuma/domain/storedText"
 import { Context, Schema } from "effect"
 import {
   Conflict,
@@ -129,8 +130,8 @@ export const SessionView = Schema.Struct({
 export type SessionView = typeof SessionView.Type
 
 export const SignInInput = Schema.Struct({
-  email: Schema.String,
-  password: Schema.String
+  email: StoredString,
+  password: StoredString
 }).annotations({ identifier: "PortalSignIn", ...all })
 
 export const CsrfView = Schema.Struct({ csrf_token: Schema.String }).annotations({ identifier: "PortalCsrf" })
@@ -143,16 +144,16 @@ export const InvitationPreview = Schema.Struct({
 }).annotations({ identifier: "PortalInvitationPreview" })
 
 export const AcceptInvitationInput = Schema.Struct({
-  token: Schema.String,
-  password: Schema.String,
-  name: opt(Schema.String)
+  token: StoredString,
+  password: StoredString,
+  name: opt(StoredString)
 }).annotations({ identifier: "PortalAcceptInvitation", ...all })
 
-export const PasswordResetRequestInput = Schema.Struct({ email: Schema.String }).annotations({
+export const PasswordResetRequestInput = Schema.Struct({ email: StoredString }).annotations({
   identifier: "PortalPasswordResetRequest",
   ...all
 })
-export const PasswordResetCompleteInput = Schema.Struct({ token: Schema.String, password: Schema.String })
+export const PasswordResetCompleteInput = Schema.Struct({ token: StoredString, password: StoredString })
   .annotations({ identifier: "PortalPasswordResetComplete", ...all })
 
 // dashboard
@@ -198,15 +199,15 @@ export type Dashboard = typeof Dashboard.Type
 
 export const DashboardQuery = Schema.Struct({
   /** IANA time zone for "today" and the days; default the user's. */
-  tz: opt(Schema.String)
+  tz: opt(StoredString)
 }).annotations(all)
 
 // preview and send
 
 export const PreviewInput = Schema.Struct({
-  body: Schema.String,
+  body: StoredString,
   /** Prices for this recipient's country when given. */
-  recipient: opt(Schema.String)
+  recipient: opt(StoredString)
 }).annotations({ identifier: "PortalPreviewInput", ...all })
 
 export const PreviewView = Schema.Struct({
@@ -395,15 +396,15 @@ export const ApiKeyView = Schema.Struct({
 export type ApiKeyView = typeof ApiKeyView.Type
 
 export const CreateApiKeyInput = Schema.Struct({
-  name: Schema.String,
+  name: StoredString,
   /** `live` sends and charges; `test` is the sandbox. */
   mode: Schema.Literal("live", "test"),
   /** Default: every scope. */
-  scopes: opt(Schema.Array(Schema.String)),
+  scopes: opt(Schema.Array(StoredString)),
   /** IPs or CIDRs; empty = any address. */
-  allowed_ips: opt(Schema.Array(Schema.String)),
+  allowed_ips: opt(Schema.Array(StoredString)),
   /** Future ISO 8601 date-time; absent or null = never. */
-  expires_at: opt(Schema.NullOr(Schema.String))
+  expires_at: opt(Schema.NullOr(StoredString))
 }).annotations({ identifier: "PortalCreateApiKey", ...all })
 
 export const CreatedApiKey = Schema.Struct({
@@ -436,8 +437,8 @@ export const WebhookWithSecret = Schema.Struct({
 }).annotations({ identifier: "PortalWebhookWithSecret" })
 
 export const CreateWebhookInput = Schema.Struct({
-  api_key_uid: Schema.String,
-  url: Schema.String
+  api_key_uid: StoredString,
+  url: StoredString
 }).annotations({ identifier: "PortalCreateWebhook", ...all })
 
 export const WebhookTestResult = Schema.Struct({
@@ -478,7 +479,7 @@ export const LedgerEntryView = Schema.Struct({
 }).annotations({ identifier: "PortalLedgerEntry" })
 
 export const LedgerQuery = Schema.Struct({
-  country: opt(Schema.String),
+  country: opt(StoredString),
   kind: opt(Schema.Literal("purchase", "debit", "refund", "adjustment")),
   limit: opt(NumberFromQuery)
 }).annotations(all)
@@ -486,14 +487,14 @@ export const LedgerQuery = Schema.Struct({
 // profile and team
 
 export const UpdateProfileInput = Schema.Struct({
-  name: opt(Schema.String),
+  name: opt(StoredString),
   locale: opt(Locale),
-  time_zone: opt(Schema.String)
+  time_zone: opt(StoredString)
 }).annotations({ identifier: "PortalUpdateProfile", ...all })
 
 export const ChangePasswordInput = Schema.Struct({
-  current_password: Schema.String,
-  new_password: Schema.String
+  current_password: StoredString,
+  new_password: StoredString
 }).annotations({ identifier: "PortalChangePassword", ...all })
 
 export const ProfileView = Schema.Struct({
@@ -517,7 +518,7 @@ export const TeamView = Schema.Struct({
 }).annotations({ identifier: "PortalTeam" })
 
 export const InviteInput = Schema.Struct({
-  email: Schema.String,
+  email: StoredString,
   role: PortalRole
 }).annotations({ identifier: "PortalInvite", ...all })
 

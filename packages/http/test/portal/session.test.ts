@@ -67,6 +67,17 @@ describe.each(drivers)("portal sessions (%s)", (driver) => {
     expect(a.body.error_code).toBe("INVALID_CREDENTIALS")
   })
 
+  it("a NUL character in a field is a 422 by field, never a database error", async () => {
+    const { email } = await accountWithUser(server)
+    const r = await new Agent(server).signIn("a\u0000b@example.com", PASSWORD)
+    expect(r.status).toBe(422)
+    expect(r.body.errors.email).toBeDefined()
+    const agent = await signedIn(server, email)
+    const invite = await agent.post("/portal/api/team/invitations", { email: "x\u0000@example.com", role: "member" })
+    expect(invite.status).toBe(422)
+    expect((await agent.patch("/portal/api/profile", { name: "a\u0000" })).status).toBe(422)
+  })
+
   it("locks an e-mail after repeated failures, even for the right password, then lets it in again", async () => {
     const { email } = await accountWithUser(server)
     for (let i = 0; i < 2; i++) expect((await new Agent(server).signIn(email, "wrong password!")).status).toBe(401)
