@@ -237,14 +237,18 @@ const REMOVED: Array<number> = []
 let G_OUT = new Uint16Array(4096)
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1
 const UTF16BE = new TextDecoder("utf-16be", { ignoreBOM: true })
+const UTF16LE = new TextDecoder("utf-16le", { ignoreBOM: true })
+// browsers (the portal bundles this module) and other runtimes have no Buffer
+const HAS_BUFFER = typeof Buffer === "function"
 /**
  * The text of `units[0, length)` (every unit is a GSM-7 character: no surrogates). Buffer's native
- * UTF-16LE decoding is about 3x faster than TextDecoder's; TextDecoder serves big-endian hosts.
+ * UTF-16LE decoding is about 3x faster than TextDecoder's; TextDecoder serves big-endian hosts and
+ * hosts without Buffer.
  */
 const decodeUnits = (units: Uint16Array, length: number): string =>
-  LITTLE_ENDIAN
+  LITTLE_ENDIAN && HAS_BUFFER
     ? Buffer.from(units.buffer, units.byteOffset, 2 * length).toString("utf16le")
-    : UTF16BE.decode(units.subarray(0, length))
+    : (LITTLE_ENDIAN ? UTF16LE : UTF16BE).decode(units.subarray(0, length))
 
 /** The body without the removed ranges. */
 const withoutRemoved = (body: string, removed: ReadonlyArray<number>): string => {

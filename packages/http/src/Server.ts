@@ -45,6 +45,7 @@ import { SystemLive } from "./handlers/System.js"
 import { InFlight, layerEnvelope } from "./Middleware.js"
 import * as Observability from "./Observability.js"
 import * as Portal from "./portal/Portal.js"
+import * as PortalAssets from "./PortalAssets.js"
 import * as RateLimitLease from "./RateLimitLease.js"
 
 /** Paths served outside the contract (the envelope middleware knows them for 405). */
@@ -106,6 +107,7 @@ export const layerStore = (database: Database.DatabaseConfig, portal: Portal.Por
 export const layerHttp = Layer.mergeAll(
   HttpApiScalar.layer({ path: "/docs" }),
   HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" }),
+  PortalAssets.layer,
   layerEnvelope(TumaApi, extraRoutes)
 ).pipe(
   Layer.provideMerge(ApiLive),

@@ -1,0 +1,152 @@
+/**
+ * The app: the sign-in page until there is a session, then the shell (navigation, language,
+ * sign out) around the page of the current path.
+ */
+import type { SessionView } from "@tuma/http/PortalApi"
+import { useEffect, useState } from "react"
+import type { ReactNode } from "react"
+import { call, onSignedOut, setCsrfToken } from "./api.js"
+import { type Lang, useI18n } from "./i18n.js"
+import { ApiKeysPage } from "./pages/ApiKeys.js"
+import { BalancePage } from "./pages/Balance.js"
+import { CampaignPage, CampaignsPage } from "./pages/Campaigns.js"
+import { DashboardPage } from "./pages/Dashboard.js"
+import { MessagePage, MessagesPage } from "./pages/Messages.js"
+import { ProfilePage } from "./pages/Profile.js"
+import { SendPage } from "./pages/Send.js"
+import { SenderIdsPage } from "./pages/SenderIds.js"
+import { AcceptInvitationPage, ResetPasswordPage, SignInPage } from "./pages/SignIn.js"
+import { TeamPage } from "./pages/Team.js"
+import { WebhooksPage } from "./pages/Webhooks.js"
+import { Link, navigate, usePath } from "./router.js"
+import { SessionContext } from "./session.js"
+import { useAction } from "./ui.js"
+
+const nav: ReadonlyArray<readonly [string, string]> = [
+  ["/", "Dashboard"],
+  ["/send", "Send SMS"],
+  ["/campaigns", "Campaigns"],
+  ["/messages", "Messages"],
+  ["/sender-ids", "Sender IDs"],
+  ["/api-keys", "API keys"],
+  ["/webhooks", "Webhooks"],
+  ["/balance", "Balance"],
+  ["/profile", "Profile"],
+  ["/team", "Team"]
+]
+
+const page = (path: string): ReactNode => {
+  if (path === "/" || path === "/dashboard") return <DashboardPage />
+  if (path === "/send") return <SendPage />
+  if (path === "/campaigns") return <CampaignsPage />
+  if (path.startsWith("/campaigns/")) return <CampaignPage uid={decodeURIComponent(path.slice(11))} />
+  if (path === "/messages") return <MessagesPage />
+  if (path.startsWith("/messages/")) return <MessagePage uid={decodeURIComponent(path.slice(10))} />
+  if (path === "/sender-ids") return <SenderIdsPage />
+  if (path === "/api-keys") return <ApiKeysPage />
+  if (path === "/webhooks") return <WebhooksPage />
+  if (path === "/balance") return <BalancePage />
+  if (path === "/profile") return <ProfilePage />
+  if (path === "/team") return <TeamPage />
+  return <NotFound />
+}
+
+function NotFound() {
+  const { t } = useI18n()
+  return (
+    <>
+      <h1>{t("Page not found")}</h1>
+      <Link to="/">{t("Dashboard")}</Link>
+    </>
+  )
+}
+
+export function LanguageSwitch() {
+  const { lang, setLang, t } = useI18n()
+  return (
+    <label className="lang">
+      <span>{t("Language")}</span>
+      <select value={lang} onChange={(e) => setLang(e.currentTarget.value as Lang)}>
+        <option value="en">English</option>
+        <option value="sw">Kiswahili</option>
+      </select>
+    </label>
+  )
+}
+
+function Shell(props: { readonly session: SessionView; readonly setSession: (s: SessionView | null) => void }) {
+  const { t, lang } = useI18n()
+  const path = usePath()
+  const action = useAction()
+  const { session, setSession } = props
+  // the chosen language is also the user's locale (e-mails, next sign-in elsewhere)
+  useEffect(() => {
+    if (session.user.locale !== lang) {
+      void call((c) => c.portalAccount.updateProfile({ payload: { locale: lang } })).then(
+        (r) => setSession({ ...session, user: r.data }),
+        () => {}
+      )
+    }
+  }, [lang, session, setSession])
+  const signOut = (everywhere: boolean) =>
+    action.run(async () => {
+      await call((c) => everywhere ? c.portalSession.signOutEverywhere() : c.portalSession.signOut()).catch(() =>
+        undefined
+      )
+      setCsrfToken(null)
+      setSession(null)
+      navigate("/", { replace: true })
+    })
+  const active = (to: string) => (to === "/" ? path === "/" || path === "/dashboard" : path.startsWith(to))
+  return (
+    <SessionContext.Provider value={{ session, setSession }}>
+      <div className="shell">
+        <header className="top">
+          <span className="brand">Tuma</span>
+          <span className="who">
+            <span>{session.account.name}</span> · <span>{session.user.email}</span> ·{" "}
+            <span>{session.user.role === "owner" ? t("Owner") : t("Member")}</span>
+          </span>
+          <LanguageSwitch />
+          <button type="button" onClick={() => void signOut(false)} disabled={action.busy}>{t("Sign out")}</button>
+          <button type="button" onClick={() => void signOut(true)} disabled={action.busy}>
+            {t("Sign out everywhere")}
+          </button>
+        </header>
+        <nav aria-label={t("Main")} className="side">
+          <ul>
+            {nav.map(([to, name]) => (
+              <li key={to}>
+                <Link to={to} aria-current={active(to) ? "page" : undefined}>{t(name)}</Link>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <main>{page(path)}</main>
+      </div>
+    </SessionContext.Provider>
+  )
+}
+
+export function App() {
+  const { t } = useI18n()
+  const path = usePath()
+  const [session, setSessionState] = useState<SessionView | null | undefined>(undefined)
+  const setSession = (s: SessionView | null) => {
+    setCsrfToken(s?.csrf_token ?? null)
+    setSessionState(s)
+  }
+  useEffect(() => {
+    call((c) => c.portalSession.me()).then((r) => setSession(r.data), () => setSession(null))
+    return onSignedOut(() => setSession(null))
+  }, [])
+  // the e-mailed links (core's PortalAccess): /portal/accept-invitation?token=…, /portal/reset-password?token=…
+  const token = new URLSearchParams(window.location.search).get("token") ?? ""
+  if (path === "/accept-invitation") {
+    return <AcceptInvitationPage token={token} onSignedIn={setSession} />
+  }
+  if (path === "/reset-password") return <ResetPasswordPage token={token} />
+  if (session === undefined) return <p aria-live="polite">{t("Loading…")}</p>
+  if (session === null) return <SignInPage onSignedIn={setSession} />
+  return <Shell session={session} setSession={setSession} />
+}

@@ -1,0 +1,347 @@
+/**
+ * Campaigns: recipients pasted or from a CSV (its columns become tags), the template, a preview
+ * from the server (personalised texts for the first recipients, price per country and the balance
+ * check) that must be current before "Send campaign" is enabled, scheduling in the user's time zone,
+ * and the history with delivery figures.
+ */
+import type { CampaignPreview } from "@tuma/http/PortalApi"
+import { useMemo, useState } from "react"
+import type { FormEvent } from "react"
+import { call, idempotencyKey } from "../api.js"
+import { recipientsFromCsv, recipientsFromText } from "../csv.js"
+import { formatNumber, zonedLocalToIso } from "../format.js"
+import { useI18n } from "../i18n.js"
+import { Link } from "../router.js"
+import { useZone } from "../session.js"
+import { ErrorBox, Field, Loading, PageTitle, Status, Time, useAction, useLoad } from "../ui.js"
+import { EncodingPreview } from "./Send.js"
+
+type Recipient = string | ({ readonly to: string } & Readonly<Record<string, string>>)
+
+function Figures(
+  props: { readonly d: { readonly delivered: number; readonly failed: number; readonly total: number } }
+) {
+  const { t } = useI18n()
+  return <span>{t("{delivered} delivered, {failed} failed of {total}", props.d)}</span>
+}
+
+function History(props: { readonly version: number }) {
+  const { t } = useI18n()
+  const loaded = useLoad(() => call((c) => c.portalCampaigns.listCampaigns({ urlParams: { per_page: 50 } })), [
+    props.version
+  ])
+  return (
+    <section aria-labelledby="history">
+      <h2 id="history">{t("History")}</h2>
+      <Loading loaded={loaded} />
+      {loaded.data !== undefined && (loaded.data.data.length === 0 ? <p>{t("No campaigns yet.")}</p> : (
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">{t("Name")}</th>
+              <th scope="col">{t("Sender ID")}</th>
+              <th scope="col">{t("Status")}</th>
+              <th scope="col">{t("Recipients")}</th>
+              <th scope="col">{t("Units")}</th>
+              <th scope="col">{t("Delivery")}</th>
+              <th scope="col">{t("Created")}</th>
+              <th scope="col">{t("Scheduled for")}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {loaded.data.data.map((c) => (
+              <tr key={c.uid}>
+                <td>
+                  <Link to={`/campaigns/${c.uid}`}>{c.name === "" ? t("(no name)") : c.name}</Link>
+                </td>
+                <td>{c.sender_id}</td>
+                <td>
+                  <Status status={c.status} />
+                </td>
+                <td>{c.recipient_count}</td>
+                <td>{c.units}</td>
+                <td>
+                  <Figures d={c.delivery} />
+                </td>
+                <td>
+                  <Time iso={c.created_at} />
+                </td>
+                <td>
+                  <Time iso={c.scheduled_at} />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ))}
+    </section>
+  )
+}
+
+function PriceTable(props: { readonly preview: CampaignPreview }) {
+  const { t, lang } = useI18n()
+  const p = props.preview
+  return (
+    <table>
+      <caption>{t("Price per country")}</caption>
+      <thead>
+        <tr>
+          <th scope="col">{t("Country")}</th>
+          <th scope="col">{t("Recipients")}</th>
+          <th scope="col">{t("Units")}</th>
+          <th scope="col">{t("Balance")}</th>
+          <th scope="col">{t("Enough")}</th>
+        </tr>
+      </thead>
+      <tbody>
+        {p.countries.map((c) => (
+          <tr key={c.country}>
+            <td>{c.country}</td>
+            <td>{formatNumber(c.recipients, lang)}</td>
+            <td>{formatNumber(c.units, lang)}</td>
+            <td>{formatNumber(c.balance, lang)}</td>
+            <td>{c.sufficient ? t("Yes") : t("No")}</td>
+          </tr>
+        ))}
+      </tbody>
+      <tfoot>
+        <tr>
+          <th scope="row">{t("Total")}</th>
+          <td>{formatNumber(p.sendable, lang)}</td>
+          <td>{formatNumber(p.units, lang)}</td>
+          <td />
+          <td>{p.sufficient ? t("Yes") : t("No")}</td>
+        </tr>
+      </tfoot>
+    </table>
+  )
+}
+
+export function CampaignsPage() {
+  const { t } = useI18n()
+  const zone = useZone()
+  const senderIds = useLoad(() => call((c) => c.portalSenderIds.listSenderIds()), [])
+  const usable = (senderIds.data?.data ?? []).filter((s) => s.is_usable)
+  const [name, setName] = useState("")
+  const [senderId, setSenderId] = useState("")
+  const [pasted, setPasted] = useState("")
+  const [csv, setCsv] = useState<{ file: string; recipients: ReadonlyArray<Recipient>; tags: ReadonlyArray<string> }>()
+  const [message, setMessage] = useState("")
+  const [schedule, setSchedule] = useState(false)
+  const [sendAt, setSendAt] = useState("")
+  const [preview, setPreview] = useState<{ key: string; view: CampaignPreview }>()
+  const [done, setDone] = useState<string>()
+  const [version, setVersion] = useState(0)
+  const action = useAction()
+  const chosen = senderId !== "" ? senderId : usable[0]?.sender_id ?? ""
+  const recipients: ReadonlyArray<Recipient> = useMemo(
+    () => (csv !== undefined ? csv.recipients : recipientsFromText(pasted)),
+    [csv, pasted]
+  )
+  const request = () => ({
+    recipients: recipients as Array<Recipient>,
+    message,
+    sender_id: chosen,
+    ...(name.trim() !== "" ? { campaign_name: name.trim() } : {}),
+    ...(schedule && sendAt !== "" ? { scheduled_at: zonedLocalToIso(sendAt, zone) } : {})
+  })
+  const key = JSON.stringify(request())
+  const current = preview !== undefined && preview.key === key ? preview.view : undefined
+  const onFile = async (file: File | undefined) => {
+    if (file === undefined) {
+      setCsv(undefined)
+      return
+    }
+    const parsed = recipientsFromCsv(await file.text())
+    setCsv({ file: file.name, recipients: parsed.recipients, tags: parsed.tags })
+  }
+  const runPreview = () =>
+    action.run(async () => {
+      const k = key
+      const r = await call((c) => c.portalCampaigns.previewCampaign({ payload: request() }))
+      setPreview({ key: k, view: r.data })
+    })
+  const submit = (e: FormEvent) => {
+    e.preventDefault()
+    void action.run(async () => {
+      const r = await call((c) =>
+        c.portalCampaigns.createCampaign({
+          payload: request(),
+          headers: { "idempotency-key": idempotencyKey() }
+        })
+      )
+      setDone(r.data.uid)
+      setPreview(undefined)
+      setVersion((v) => v + 1)
+    })
+  }
+  return (
+    <>
+      <PageTitle>{t("Campaigns")}</PageTitle>
+      <form onSubmit={submit} className="card">
+        <h2>{t("New campaign")}</h2>
+        <Field label={t("Campaign name")}>
+          <input value={name} maxLength={120} onChange={(e) => setName(e.currentTarget.value)} />
+        </Field>
+        <Field label={t("Sender ID")}>
+          <select value={chosen} onChange={(e) => setSenderId(e.currentTarget.value)} required>
+            {usable.map((s) => <option key={s.uid} value={s.sender_id}>{s.sender_id} ({s.country_code})</option>)}
+          </select>
+        </Field>
+        <Field label={t("Recipients")} hint={t("One number per line (or separated by commas).")}>
+          <textarea
+            rows={4}
+            value={pasted}
+            disabled={csv !== undefined}
+            onChange={(e) => setPasted(e.currentTarget.value)}
+          />
+        </Field>
+        <Field
+          label={t("Upload CSV")}
+          hint={t("The first row names the columns: the phone column (phone, to, number …) and tags.")}
+        >
+          <input type="file" accept=".csv,text/csv" onChange={(e) => void onFile(e.currentTarget.files?.[0])} />
+        </Field>
+        {csv !== undefined && (
+          <p role="status">
+            {t("{count} recipients from {file}.", { count: csv.recipients.length, file: csv.file })}{" "}
+            {csv.tags.length > 0 && t("Tags: {tags}", { tags: csv.tags.map((x) => `{${x}}`).join(" ") })}{" "}
+            <button type="button" onClick={() => setCsv(undefined)}>{t("Remove the CSV")}</button>
+          </p>
+        )}
+        <Field
+          label={t("Message")}
+          hint={t("Tags like {name} are filled per recipient; {= amount - paid } computes.")}
+        >
+          <textarea required rows={4} value={message} onChange={(e) => setMessage(e.currentTarget.value)} />
+        </Field>
+        <label className="check">
+          <input type="checkbox" checked={schedule} onChange={(e) => setSchedule(e.currentTarget.checked)} />
+          {t("Schedule for later")}
+        </label>
+        {schedule && (
+          <Field label={t("Send at")} hint={t("In your time zone ({zone}).", { zone })}>
+            <input type="datetime-local" required value={sendAt} onChange={(e) => setSendAt(e.currentTarget.value)} />
+          </Field>
+        )}
+        <button type="button" onClick={() => void runPreview()} disabled={action.busy || recipients.length === 0}>
+          {t("Preview price")}
+        </button>
+        {current !== undefined && (
+          <section aria-label={t("Campaign preview")} className="preview">
+            <p>
+              {t("{sendable} of {recipients} recipients can be sent, {units} units.", {
+                sendable: current.sendable,
+                recipients: current.recipients,
+                units: current.units
+              })}
+            </p>
+            <PriceTable preview={current} />
+            {!current.sufficient && <p className="warn" role="alert">{t("The balance is not enough.")}</p>}
+            {current.samples.map((s, i) => (
+              <div key={i} className="sample">
+                <h3>{t("Sample for {recipient}", { recipient: s.recipient })}</h3>
+                <p className="body">{s.text}</p>
+                <EncodingPreview
+                  encoding={s.encoding}
+                  label={t("Encoding of the sample for {recipient}", { recipient: s.recipient })}
+                />
+              </div>
+            ))}
+            {current.failures.length > 0 && (
+              <table>
+                <caption>{t("Refused recipients")}</caption>
+                <tbody>
+                  {current.failures.map((f) => (
+                    <tr key={f.index}>
+                      <td>{f.recipient}</td>
+                      <td>{f.reason}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            )}
+          </section>
+        )}
+        <ErrorBox error={action.error} />
+        <button type="submit" disabled={action.busy || current === undefined || !current.sufficient}>
+          {schedule ? t("Schedule campaign") : t("Send campaign")}
+        </button>
+        {current === undefined && recipients.length > 0 && <p className="hint">{t("Preview the price first.")}</p>}
+      </form>
+      {done !== undefined && (
+        <p role="status">
+          {t("Campaign accepted.")} <Link to={`/campaigns/${done}`}>{t("Open the campaign")}</Link>
+        </p>
+      )}
+      <History version={version} />
+    </>
+  )
+}
+
+export function CampaignPage(props: { readonly uid: string }) {
+  const { t } = useI18n()
+  const loaded = useLoad(() => call((c) => c.portalCampaigns.getCampaign({ path: { campaign_uid: props.uid } })), [
+    props.uid
+  ])
+  const c = loaded.data?.data
+  return (
+    <>
+      <PageTitle>{t("Campaign")}</PageTitle>
+      <p>
+        <Link to="/campaigns">{t("Back to campaigns")}</Link>
+      </p>
+      <Loading loaded={loaded} />
+      {c !== undefined && (
+        <>
+          <h2 className="body">{c.name}</h2>
+          <dl className="facts card">
+            <div>
+              <dt>{t("Sender ID")}</dt>
+              <dd>{c.sender_id}</dd>
+            </div>
+            <div>
+              <dt>{t("Status")}</dt>
+              <dd>
+                <Status status={c.status} />
+              </dd>
+            </div>
+            <div>
+              <dt>{t("Recipients")}</dt>
+              <dd>{c.recipient_count}</dd>
+            </div>
+            <div>
+              <dt>{t("Units")}</dt>
+              <dd>{c.units}</dd>
+            </div>
+            <div>
+              <dt>{t("Delivery")}</dt>
+              <dd>
+                <Figures d={c.delivery} />
+              </dd>
+            </div>
+            <div>
+              <dt>{t("Scheduled for")}</dt>
+              <dd>
+                <Time iso={c.scheduled_at} />
+              </dd>
+            </div>
+          </dl>
+          {c.failures.length > 0 && (
+            <table>
+              <caption>{t("Refused recipients")}</caption>
+              <tbody>
+                {c.failures.map((f) => (
+                  <tr key={f.index}>
+                    <td>{f.recipient}</td>
+                    <td>{f.reason}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+        </>
+      )}
+    </>
+  )
+}

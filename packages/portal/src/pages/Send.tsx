@@ -1,0 +1,201 @@
+/**
+ * Send one SMS (channel `web`). While typing: the encoding computed in the browser by
+ * @tuma/domain's `analyzeBody` (the same function the server runs), replaced by the server's
+ * preview (`POST /portal/api/preview`: its part sizing, the recipient's country, units and wallet)
+ * as soon as that answers for the current text. After sending, the message's status is followed
+ * until it is final.
+ */
+import { analyzeBody } from "@tuma/domain/encoding"
+import type { Encoding } from "@tuma/domain/encoding"
+import type { PreviewView } from "@tuma/http/PortalApi"
+import { useEffect, useMemo, useState } from "react"
+import type { FormEvent } from "react"
+import { call, idempotencyKey } from "../api.js"
+import { formatNumber } from "../format.js"
+import { useI18n } from "../i18n.js"
+import { Link } from "../router.js"
+import { ErrorBox, Field, PageTitle, Status, useAction, useLoad } from "../ui.js"
+
+const FINAL = new Set(["delivered", "failed"])
+
+export function EncodingPreview(
+  props: { readonly encoding: Encoding; readonly text?: string | undefined; readonly label?: string }
+) {
+  const { t, lang } = useI18n()
+  const e = props.encoding
+  return (
+    <section className="preview" aria-label={props.label ?? t("Encoding preview")} aria-live="polite">
+      <dl className="facts">
+        <div>
+          <dt>{t("Encoding")}</dt>
+          <dd>{e.final}</dd>
+        </div>
+        <div>
+          <dt>{t("Segments")}</dt>
+          <dd>{formatNumber(e.segments, lang)}</dd>
+        </div>
+        <div>
+          <dt>{t("Characters")}</dt>
+          <dd>{formatNumber(e.characters, lang)}</dd>
+        </div>
+        <div>
+          <dt>{t("Characters per SMS")}</dt>
+          <dd>{formatNumber(e.characters_per_sms, lang)}</dd>
+        </div>
+      </dl>
+      {e.notice !== undefined && <p className="notice">{e.notice}</p>}
+      {e.changes.length > 0 && (
+        <table>
+          <caption>{t("Changed characters")}</caption>
+          <thead>
+            <tr>
+              <th scope="col">{t("Character")}</th>
+              <th scope="col">{t("Name")}</th>
+              <th scope="col">{t("Occurrences")}</th>
+              <th scope="col">{t("Replaced with")}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {e.changes.map((c) => (
+              <tr key={c.character}>
+                <td>
+                  <code>{c.character}</code> {String.fromCodePoint(parseInt(c.character.slice(2), 16))}
+                </td>
+                <td>{c.name}</td>
+                <td>{c.occurrences}</td>
+                <td>{c.replaced_with === "" ? t("(removed)") : <code>{c.replaced_with}</code>}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {props.text !== undefined && e.converted && (
+        <p>
+          {t("Sent as:")} <q className="body">{props.text}</q>
+        </p>
+      )}
+    </section>
+  )
+}
+
+/** The server's preview of `body` for `recipient`, debounced. */
+export const useServerPreview = (body: string, recipient: string) => {
+  const [preview, setPreview] = useState<{ body: string; recipient: string; view: PreviewView } | undefined>()
+  useEffect(() => {
+    if (body === "") return
+    let live = true
+    const timer = setTimeout(() => {
+      call((c) =>
+        c.portalDashboard.preview({
+          payload: recipient.trim() === "" ? { body } : { body, recipient: recipient.trim() }
+        })
+      ).then((r) => live && setPreview({ body, recipient, view: r.data }), () => {})
+    }, 250)
+    return () => {
+      live = false
+      clearTimeout(timer)
+    }
+  }, [body, recipient])
+  return preview !== undefined && preview.body === body && preview.recipient === recipient ? preview.view : undefined
+}
+
+function Followed(props: { readonly uid: string }) {
+  const { t } = useI18n()
+  const [tick, setTick] = useState(0)
+  const loaded = useLoad(() => call((c) => c.portalMessages.getMessage({ path: { uid: props.uid } })), [
+    props.uid,
+    tick
+  ])
+  const status = loaded.data?.data.message.status
+  useEffect(() => {
+    if (status !== undefined && FINAL.has(status)) return
+    const timer = setTimeout(() => setTick((n) => n + 1), 700)
+    return () => clearTimeout(timer)
+  }, [status, tick])
+  return (
+    <div role="status" className="card">
+      <p>
+        {t("Message accepted.")} {t("Status")}: {status === undefined ? "…" : <Status status={status} />}
+      </p>
+      <Link to={`/messages/${props.uid}`}>{t("Open the message")}</Link>
+    </div>
+  )
+}
+
+export function SendPage() {
+  const { t, lang } = useI18n()
+  const senderIds = useLoad(() => call((c) => c.portalSenderIds.listSenderIds()), [])
+  const usable = (senderIds.data?.data ?? []).filter((s) => s.is_usable)
+  const [recipient, setRecipient] = useState("")
+  const [senderId, setSenderId] = useState("")
+  const [body, setBody] = useState("")
+  const [sent, setSent] = useState<string | undefined>()
+  const action = useAction()
+  const local = useMemo(() => (body === "" ? undefined : analyzeBody(body)), [body])
+  const server = useServerPreview(body, recipient)
+  const encoding = server?.encoding ?? local?.encoding
+  const chosen = senderId !== "" ? senderId : usable[0]?.sender_id ?? ""
+  const submit = (e: FormEvent) => {
+    e.preventDefault()
+    void action.run(async () => {
+      setSent(undefined)
+      const r = await call((c) =>
+        c.portalDashboard.sendSms({
+          payload: { recipient, sender_id: chosen, body },
+          headers: { "idempotency-key": idempotencyKey() }
+        })
+      )
+      setSent(r.data.uid)
+      setBody("")
+    })
+  }
+  return (
+    <>
+      <PageTitle>{t("Send SMS")}</PageTitle>
+      <form onSubmit={submit} className="card">
+        <Field label={t("Recipient")} hint={t("International format, e.g. +255712345678")}>
+          <input
+            type="tel"
+            required
+            value={recipient}
+            onChange={(e) => setRecipient(e.currentTarget.value)}
+            autoComplete="off"
+          />
+        </Field>
+        <Field label={t("Sender ID")}>
+          <select value={chosen} onChange={(e) => setSenderId(e.currentTarget.value)} required>
+            {usable.map((s) => <option key={s.uid} value={s.sender_id}>{s.sender_id} ({s.country_code})</option>)}
+          </select>
+        </Field>
+        {senderIds.data !== undefined && usable.length === 0 && (
+          <p>
+            {t("No approved sender ID yet.")} <Link to="/sender-ids">{t("Sender IDs")}</Link>
+          </p>
+        )}
+        <Field label={t("Message")}>
+          <textarea required rows={5} value={body} onChange={(e) => setBody(e.currentTarget.value)} />
+        </Field>
+        {encoding !== undefined && <EncodingPreview encoding={encoding} text={server?.text ?? local?.text} />}
+        {server !== undefined && server.country !== null && (
+          <p className={server.sufficient === false ? "warn" : ""} aria-label={t("Cost")}>
+            {t("Cost: {units} units from the {country} wallet (balance {balance}).", {
+              units: formatNumber(server.units, lang),
+              country: server.country,
+              balance: server.balance === null ? "—" : formatNumber(server.balance, lang)
+            })}
+            {server.sufficient === false && ` ${t("The balance is not enough.")}`}
+          </p>
+        )}
+        {server !== undefined && server.country === null && (
+          <p aria-label={t("Cost")}>
+            {t("Cost: {units} units per recipient.", { units: formatNumber(server.units, lang) })}
+            {server.recipient_error !== null && ` ${server.recipient_error}`}
+          </p>
+        )}
+        <ErrorBox error={action.error} />
+        <button type="submit" disabled={action.busy}>{t("Send")}</button>
+      </form>
+      {sent !== undefined && <Followed uid={sent} />}
+    </>
+  )
+}

@@ -1,0 +1,185 @@
+/** Sign in, accept an invitation, reset a password: the pages without a session. */
+import type { SessionView } from "@tuma/http/PortalApi"
+import { useState } from "react"
+import type { FormEvent } from "react"
+import { call, setCsrfToken } from "../api.js"
+import { LanguageSwitch } from "../App.js"
+import { useI18n } from "../i18n.js"
+import { navigate } from "../router.js"
+import { ErrorBox, Field, useAction, useLoad } from "../ui.js"
+
+/** The pre-session CSRF token (double submit cookie) for the anonymous state changes. */
+const anonymousCsrf = async () => {
+  const r = await call((c) => c.portalSession.csrf())
+  setCsrfToken(r.data.csrf_token)
+}
+
+export function SignInPage(props: { readonly onSignedIn: (s: SessionView) => void }) {
+  const { t } = useI18n()
+  const [email, setEmail] = useState("")
+  const [password, setPassword] = useState("")
+  const [forgot, setForgot] = useState(false)
+  const [resetSent, setResetSent] = useState(false)
+  const action = useAction()
+  const submit = (e: FormEvent) => {
+    e.preventDefault()
+    void action.run(async () => {
+      await anonymousCsrf()
+      if (forgot) {
+        await call((c) => c.portalSession.requestPasswordReset({ payload: { email } }))
+        setResetSent(true)
+        return
+      }
+      const r = await call((c) => c.portalSession.signIn({ payload: { email, password } }))
+      props.onSignedIn(r.data)
+    })
+  }
+  return (
+    <div className="signin">
+      <header className="top">
+        <span className="brand">Tuma</span>
+        <LanguageSwitch />
+      </header>
+      <main>
+        <h1>{forgot ? t("Reset your password") : t("Sign in to Tuma")}</h1>
+        <form onSubmit={submit} className="card narrow">
+          <Field label={t("Email")}>
+            <input
+              type="email"
+              autoComplete="username"
+              required
+              value={email}
+              onChange={(e) => setEmail(e.currentTarget.value)}
+            />
+          </Field>
+          {!forgot && (
+            <Field label={t("Password")}>
+              <input
+                type="password"
+                autoComplete="current-password"
+                required
+                value={password}
+                onChange={(e) => setPassword(e.currentTarget.value)}
+              />
+            </Field>
+          )}
+          <ErrorBox error={action.error} />
+          {resetSent && <p role="status">{t("If the address is known, a link to reset the password was sent.")}</p>}
+          <button type="submit" disabled={action.busy}>{forgot ? t("Send reset link") : t("Sign in")}</button>
+          <button type="button" className="link" onClick={() => setForgot(!forgot)}>
+            {forgot ? t("Back to sign in") : t("Forgot password?")}
+          </button>
+        </form>
+      </main>
+    </div>
+  )
+}
+
+export function AcceptInvitationPage(
+  props: { readonly token: string; readonly onSignedIn: (s: SessionView) => void }
+) {
+  const { t } = useI18n()
+  const invitation = useLoad(() => call((c) => c.portalSession.getInvitation({ path: { token: props.token } })), [
+    props.token
+  ])
+  const [name, setName] = useState("")
+  const [password, setPassword] = useState("")
+  const action = useAction()
+  const submit = (e: FormEvent) => {
+    e.preventDefault()
+    void action.run(async () => {
+      await anonymousCsrf()
+      const r = await call((c) =>
+        c.portalSession.acceptInvitation({
+          payload: name.trim() === "" ? { token: props.token, password } : { token: props.token, password, name }
+        })
+      )
+      props.onSignedIn(r.data)
+      navigate("/", { replace: true })
+    })
+  }
+  return (
+    <div className="signin">
+      <header className="top">
+        <span className="brand">Tuma</span>
+        <LanguageSwitch />
+      </header>
+      <main>
+        <h1>{t("Accept the invitation")}</h1>
+        <ErrorBox error={invitation.error} />
+        {invitation.data !== undefined && (
+          <form onSubmit={submit} className="card narrow">
+            <p>
+              {t("You are invited to {account} as {role}.", {
+                account: invitation.data.data.account_name,
+                role: invitation.data.data.role === "owner" ? t("Owner") : t("Member")
+              })}
+            </p>
+            <p>{invitation.data.data.email}</p>
+            <Field label={t("Name")}>
+              <input value={name} onChange={(e) => setName(e.currentTarget.value)} autoComplete="name" />
+            </Field>
+            <Field label={t("Password")} hint={t("10 to 200 characters.")}>
+              <input
+                type="password"
+                autoComplete="new-password"
+                required
+                value={password}
+                onChange={(e) => setPassword(e.currentTarget.value)}
+              />
+            </Field>
+            <ErrorBox error={action.error} />
+            <button type="submit" disabled={action.busy}>{t("Accept and sign in")}</button>
+          </form>
+        )}
+      </main>
+    </div>
+  )
+}
+
+export function ResetPasswordPage(props: { readonly token: string }) {
+  const { t } = useI18n()
+  const [password, setPassword] = useState("")
+  const [done, setDone] = useState(false)
+  const action = useAction()
+  const submit = (e: FormEvent) => {
+    e.preventDefault()
+    void action.run(async () => {
+      await anonymousCsrf()
+      await call((c) => c.portalSession.completePasswordReset({ payload: { token: props.token, password } }))
+      setDone(true)
+    })
+  }
+  return (
+    <div className="signin">
+      <header className="top">
+        <span className="brand">Tuma</span>
+        <LanguageSwitch />
+      </header>
+      <main>
+        <h1>{t("Choose a new password")}</h1>
+        {done
+          ? (
+            <p role="status">
+              {t("The password is changed.")} <a href="/portal/">{t("Sign in")}</a>
+            </p>
+          )
+          : (
+            <form onSubmit={submit} className="card narrow">
+              <Field label={t("New password")} hint={t("10 to 200 characters.")}>
+                <input
+                  type="password"
+                  autoComplete="new-password"
+                  required
+                  value={password}
+                  onChange={(e) => setPassword(e.currentTarget.value)}
+                />
+              </Field>
+              <ErrorBox error={action.error} />
+              <button type="submit" disabled={action.busy}>{t("Set password")}</button>
+            </form>
+          )}
+      </main>
+    </div>
+  )
+}

@@ -1,0 +1,197 @@
+/** Webhook endpoints per API key: create (secret shown once), regenerate, re-enable, deliveries, test event. */
+import type { WebhookEndpointView } from "@tuma/http/PortalApi"
+import { useState } from "react"
+import type { FormEvent } from "react"
+import { call } from "../api.js"
+import { useI18n } from "../i18n.js"
+import { useIsOwner } from "../session.js"
+import { ErrorBox, Field, Loading, PageTitle, ShownOnce, Status, Time, useAction, useLoad } from "../ui.js"
+
+function Deliveries(props: { readonly uid: string; readonly version: number }) {
+  const { t } = useI18n()
+  const loaded = useLoad(
+    () =>
+      call((c) => c.portalKeys.listWebhookDeliveries({ path: { webhook_uid: props.uid }, urlParams: { limit: 20 } })),
+    [props.uid, props.version]
+  )
+  return (
+    <>
+      <Loading loaded={loaded} />
+      {loaded.data !== undefined && (loaded.data.data.length === 0 ? <p>{t("No deliveries yet.")}</p> : (
+        <table>
+          <caption>{t("Recent deliveries")}</caption>
+          <thead>
+            <tr>
+              <th scope="col">{t("Event")}</th>
+              <th scope="col">{t("Recipient")}</th>
+              <th scope="col">{t("Status")}</th>
+              <th scope="col">{t("Attempts")}</th>
+              <th scope="col">{t("Last answer")}</th>
+              <th scope="col">{t("Completed")}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {loaded.data.data.map((d) => (
+              <tr key={d.uid}>
+                <td>{d.event}</td>
+                <td>{d.recipient}</td>
+                <td>
+                  <Status status={d.status} />
+                </td>
+                <td>
+                  <details>
+                    <summary>{d.attempts}</summary>
+                    <ol>
+                      {d.attempt_log.map((a) => (
+                        <li key={a.attempt}>
+                          <Time iso={a.attempted_at} /> <Status status={a.outcome} /> {a.response_status ?? ""}{" "}
+                          {a.latency_ms} ms {a.error ?? ""}
+                        </li>
+                      ))}
+                    </ol>
+                  </details>
+                </td>
+                <td>{d.last_status ?? d.last_error ?? ""}</td>
+                <td>
+                  <Time iso={d.completed_at} />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ))}
+    </>
+  )
+}
+
+function Endpoint(
+  props: { readonly endpoint: WebhookEndpointView; readonly keyName: string; readonly onChange: () => void }
+) {
+  const { t } = useI18n()
+  const owner = useIsOwner()
+  const e = props.endpoint
+  const [secret, setSecret] = useState<string>()
+  const [test, setTest] = useState<string>()
+  const [version, setVersion] = useState(0)
+  const action = useAction()
+  const regenerate = () =>
+    action.run(async () => {
+      const r = await call((c) => c.portalKeys.regenerateWebhookSecret({ path: { webhook_uid: e.uid } }))
+      setSecret(r.data.secret)
+    })
+  const toggle = (enable: boolean) =>
+    action.run(async () => {
+      await call((c) =>
+        enable
+          ? c.portalKeys.enableWebhook({ path: { webhook_uid: e.uid } })
+          : c.portalKeys.disableWebhook({ path: { webhook_uid: e.uid } })
+      )
+      props.onChange()
+    })
+  const sendTest = () =>
+    action.run(async () => {
+      const r = await call((c) => c.portalKeys.testWebhook({ path: { webhook_uid: e.uid } }))
+      setTest(
+        r.data.ok
+          ? t("Test event delivered: HTTP {status} in {ms} ms.", {
+            status: r.data.response_status ?? "",
+            ms: r.data.latency_ms
+          })
+          : t("Test event failed: {error}", { error: r.data.error ?? `HTTP ${r.data.response_status ?? "?"}` })
+      )
+      setVersion((v) => v + 1)
+    })
+  return (
+    <article className="card" aria-label={e.url}>
+      <h3 className="body">{e.url}</h3>
+      <p>
+        {t("API key")}: {props.keyName} · <Status status={e.enabled ? "enabled" : "disabled"} />
+        {" · "}
+        {t("Consecutive failures")}: {e.consecutive_failures}
+        {!e.enabled && e.disabled_reason !== null && (
+          <span>
+            · {e.disabled_reason} (<Time iso={e.disabled_at} />)
+          </span>
+        )}
+      </p>
+      {owner && (
+        <div className="actions">
+          <button type="button" disabled={action.busy} onClick={() => void regenerate()}>
+            {t("Regenerate secret")}
+          </button>
+          {e.enabled
+            ? <button type="button" disabled={action.busy} onClick={() => void toggle(false)}>{t("Disable")}</button>
+            : <button type="button" disabled={action.busy} onClick={() => void toggle(true)}>{t("Re-enable")}</button>}
+          <button type="button" disabled={action.busy} onClick={() => void sendTest()}>{t("Send test event")}</button>
+        </div>
+      )}
+      <ErrorBox error={action.error} />
+      {secret !== undefined && <ShownOnce label={t("Webhook secret")} value={secret} />}
+      {test !== undefined && <p role="status">{test}</p>}
+      <Deliveries uid={e.uid} version={version} />
+    </article>
+  )
+}
+
+export function WebhooksPage() {
+  const { t } = useI18n()
+  const owner = useIsOwner()
+  const [version, setVersion] = useState(0)
+  const hooks = useLoad(() => call((c) => c.portalKeys.listWebhooks()), [version])
+  const keys = useLoad(() => call((c) => c.portalKeys.listApiKeys()), [])
+  const active = (keys.data?.data ?? []).filter((k) => k.status === "active")
+  const [keyUid, setKeyUid] = useState("")
+  const [url, setUrl] = useState("")
+  const [secret, setSecret] = useState<string>()
+  const action = useAction()
+  const chosen = keyUid !== "" ? keyUid : active[0]?.uid ?? ""
+  const create = (ev: FormEvent) => {
+    ev.preventDefault()
+    void action.run(async () => {
+      const r = await call((c) => c.portalKeys.createWebhook({ payload: { api_key_uid: chosen, url } }))
+      setSecret(r.data.secret)
+      setUrl("")
+      setVersion((v) => v + 1)
+    })
+  }
+  const keyName = (uid: string) => {
+    const k = keys.data?.data.find((x) => x.uid === uid)
+    return k === undefined ? uid : `${k.name} (${k.prefix}…)`
+  }
+  return (
+    <>
+      <PageTitle>{t("Webhooks")}</PageTitle>
+      <p>
+        {t(
+          "Delivery reports of the messages sent with a key are posted to that key's endpoint, signed with its secret."
+        )}
+      </p>
+      {owner && (
+        <form onSubmit={create} className="card">
+          <h2>{t("New endpoint")}</h2>
+          <Field label={t("API key")}>
+            <select value={chosen} onChange={(e) => setKeyUid(e.currentTarget.value)} required>
+              {active.map((k) => <option key={k.uid} value={k.uid}>{k.name} ({k.prefix}…)</option>)}
+            </select>
+          </Field>
+          <Field label={t("URL")} hint="https://…">
+            <input type="url" required value={url} onChange={(e) => setUrl(e.currentTarget.value)} />
+          </Field>
+          <ErrorBox error={action.error} />
+          <button type="submit" disabled={action.busy || chosen === ""}>{t("Create webhook")}</button>
+          {secret !== undefined && <ShownOnce label={t("Webhook secret")} value={secret} />}
+        </form>
+      )}
+      <Loading loaded={hooks} />
+      {hooks.data !== undefined && hooks.data.data.length === 0 && <p>{t("No endpoints yet.")}</p>}
+      {hooks.data?.data.map((e) => (
+        <Endpoint
+          key={e.uid}
+          endpoint={e}
+          keyName={keyName(e.api_key_uid)}
+          onChange={() => setVersion((v) => v + 1)}
+        />
+      ))}
+    </>
+  )
+}

@@ -1,0 +1,6 @@
+/** Builds the portal once before its browser tests (nothing built is committed; see PortalAssets.ts). */
+import { ensureBuilt } from "@tuma/http/PortalAssets"
+
+export default async function setup() {
+  await ensureBuilt()
+}

@@ -1,0 +1,19 @@
+/**
+ * The portal's build: a static single-page app under `/portal/` (served by `tuma serve`,
+ * packages/http/src/PortalAssets.ts). Hashed file names under `assets/` are cached for a year;
+ * `index.html` is never cached. No plugin: esbuild compiles the JSX.
+ */
+import { defineConfig } from "vite"
+
+export default defineConfig({
+  base: "/portal/",
+  esbuild: { jsx: "automatic" },
+  build: {
+    outDir: "dist",
+    emptyOutDir: true,
+    target: "es2022",
+    chunkSizeWarningLimit: 2048,
+    reportCompressedSize: false
+  },
+  server: { proxy: { "/portal/api": "http://127.0.0.1:3000" } }
+})
