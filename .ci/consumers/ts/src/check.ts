@@ -4,8 +4,8 @@
 import { analyzeBody, type Encoding, InsufficientBalance } from "@tuma/domain"
 import { Ids, Operator, Reads, Send, type SendCaller, type SendError } from "@tuma/core"
 import { Database, SqlOperatorStore, SqlReadStore, SqlSendStore } from "@tuma/store-sql"
-import * as Dispatcher from "@tuma/core/delivery/Dispatcher"
-import { Api } from "@tuma/http"
+import * as DatabaseModule from "@tuma/store-sql/Database"
+import { Api, Server } from "@tuma/http"
 import { Effect, Layer, ManagedRuntime } from "effect"
 
 const layer = Layer.mergeAll(Send.layer, Reads.layer, Operator.layer).pipe(
@@ -37,7 +37,8 @@ export const balance: Effect.Effect<number, never, Reads> = Effect.map(
 const analyzed = analyzeBody("Karibu “Tuma”")
 export const encoding: Encoding["final"] = analyzed.encoding.final
 export const api: typeof Api.TumaApi = Api.TumaApi
-export const dispatcher: typeof Dispatcher = Dispatcher
+export const sameModule: typeof Database.layer = DatabaseModule.layer
+export const serverLayer: typeof Server.layer = Server.layer
 
 export const wrong = Effect.gen(function*() {
   const send = yield* Send
