@@ -3,7 +3,8 @@
 # directory, creates fresh npm projects there (outside the workspace: no pnpm, no tsx, no sources)
 # and runs, each as one step:
 #   pack       tarballs hold dist/ (.js, .d.ts, maps), no tests, no benches, no build info
-#   js         a plain Node ESM JavaScript program (.ci/consumers/js) over @tuma/core + @tuma/store-sql
+#   js         a plain Node ESM JavaScript program (.ci/consumers/js) over @tuma/core + @tuma/store-sql,
+#              then the README's library snippet in the same project
 #   ts         a strict nodenext TypeScript project (.ci/consumers/ts) type-checking the public API
 #   bin        the installed binary: `npx tuma serve --demo --port …` answers a send
 #   fastify    examples/fastify-backend installed from the tarballs, its own tests (node --test)
@@ -65,7 +66,11 @@ js() {
   fresh js && cp "$root/.ci/consumers/js/main.mjs" . &&
     npm_install "$(tgz domain)" "$(tgz core)" "$(tgz store-sql)" &&
     node main.mjs | tee out.txt &&
-    grep -qx "charged 2 unit(s) to the TZ wallet" out.txt && grep -qx "balance: 100 -> 97" out.txt
+    grep -qx "charged 2 unit(s) to the TZ wallet" out.txt && grep -qx "balance: 100 -> 97" out.txt &&
+    echo "--- README library snippet" &&
+    awk '/<!-- library-snippet/ { on = 1; next } on && /^```js/ { inside = 1; next } inside && /^```/ { exit } inside' \
+      "$root/README.md" >snippet.mjs && [ -s snippet.mjs ] &&
+    node snippet.mjs | tee snippet.txt && grep -qE "^sent .+: 1 unit\(s\)$" snippet.txt && grep -qx "balance: 99 units" snippet.txt
 }
 
 ts() {
