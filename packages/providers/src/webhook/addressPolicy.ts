@@ -88,6 +88,7 @@ export interface AddressAllowList {
   readonly entries: ReadonlyArray<string>
 }
 
+/** An allow-list of addresses and CIDR ranges that webhooks may reach despite the outbound address policy. */
 export const makeAllowList = (entries: ReadonlyArray<string>): AddressAllowList => {
   const list = new BlockList()
   const clean: Array<string> = []
