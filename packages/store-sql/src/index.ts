@@ -1,3 +1,9 @@
+/**
+ * The SQL adapters of Tuma's ports (`layer` of each `Sql…Store`), the migrations, and the database
+ * clients: PostgreSQL or the embedded PGlite (`Database`).
+ *
+ * @module @tuma/store-sql
+ */
 export * as Database from "./Database.js"
 export * as Migrations from "./Migrations.js"
 export * as PgliteClient from "./PgliteClient.js"
