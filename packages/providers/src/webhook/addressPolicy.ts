@@ -129,6 +129,7 @@ export const refuseAddress = (address: string, allow: AddressAllowList): string 
   return `destination ${address} is ${reason} and not on the webhook allow-list`
 }
 
+/** A DNS look-up: every address of a host name (injectable in tests). */
 export type ResolveAll = (hostname: string) => Promise<ReadonlyArray<string>>
 
 /** Every address of `hostname` (A and AAAA), or none when it does not resolve within `timeoutMs`. */
