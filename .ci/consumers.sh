@@ -11,7 +11,7 @@
 # Prints "consumers: N passed, N failed" and writes "N N" to $1 when given.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-out=${1:-}
+out=${1:+$(realpath -m "$1")} # absolute: the steps cd into their projects
 work=$(mktemp -d "${TMPDIR:-/tmp}/tuma-consumers.XXXXXX")
 server_pid=""
 cleanup() {
