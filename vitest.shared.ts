@@ -1,6 +1,12 @@
 import type { UserConfig } from "vitest/config"
 
+// Workspace packages resolve to their TypeScript sources through the "@tuma/source" export
+// condition (no build step in the edit loop); Vite's default conditions follow it.
+const conditions = ["@tuma/source", "module", "node", "development|production"]
+
 export const shared: UserConfig = {
+  resolve: { conditions },
+  ssr: { resolve: { conditions, externalConditions: ["@tuma/source"] } },
   test: {
     include: ["test/**/*.test.ts"],
     testTimeout: 60_000,

@@ -8,6 +8,8 @@ import { defineConfig } from "vite"
 export default defineConfig({
   base: "/portal/",
   esbuild: { jsx: "automatic" },
+  // The workspace's packages resolve to their TypeScript sources (no build step in the edit loop).
+  resolve: { conditions: ["@tuma/source", "module", "browser", "development|production"] },
   build: {
     outDir: "dist",
     emptyOutDir: true,

@@ -547,6 +547,10 @@ const countryRouteView = (r: CountryRouteRow): CountryRouteView => ({
 type NotFound = ResourceNotFound
 type Invalid = ValidationFailed
 
+/**
+ * The operator portal's use cases (accounts, API keys, wallets and ledger, routes, markets, sender-ID review,
+ * requirement documents, opt-outs, spam rules, providers), as served by the admin API.
+ */
 export interface AdminService {
   // accounts
   readonly createAccount: (input: CreateAccountInput) => Effect.Effect<AccountView, Invalid | ResourceConflict>
@@ -638,6 +642,10 @@ export interface AdminService {
   readonly countryRoutes: (country: string) => Effect.Effect<CountryRoutesView, Invalid>
 }
 
+/**
+ * The `AdminService` as an Effect service; `Admin.layer` builds it over the admin, operator, sender-ID and
+ * read stores.
+ */
 export class Admin extends Context.Tag("@tuma/core/Admin")<Admin, AdminService>() {
   static readonly layer: Layer.Layer<Admin, never, AdminStore | OperatorStore | SenderIdStore | ReadStore | Ids> = Layer
     .effect(Admin, Effect.suspend(() => makeAdmin))

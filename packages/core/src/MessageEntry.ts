@@ -6,12 +6,14 @@
 import { Encoding } from "@tuma/domain/encoding"
 import { Schema } from "effect"
 
+/** The `delivery_report` object of a message (spec §2.2): the last carrier report, if any. */
 export const DeliveryReport = Schema.Struct({
   checked_at: Schema.NullOr(Schema.String),
   status: Schema.NullOr(Schema.String),
   delivery_status: Schema.NullOr(Schema.String)
 })
 
+/** A message as the API answers it (spec §2.2): recipient, sender ID, units, status and lifecycle timestamps. */
 export const MessageEntry = Schema.Struct({
   uid: Schema.String,
   recipient: Schema.String,
@@ -58,6 +60,7 @@ export interface MessageEntryRow {
 
 const iso = (d: Date | null): string | null => d === null ? null : d.toISOString()
 
+/** The `MessageEntry` of a stored message row. */
 export const messageEntry = (row: MessageEntryRow): MessageEntry => {
   const entry: MessageEntry = {
     uid: row.id,

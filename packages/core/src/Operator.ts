@@ -13,10 +13,12 @@ import type { AccountRow, SenderIdRow } from "./ports/OperatorStore.js"
 import { OperatorStore } from "./ports/OperatorStore.js"
 import type { MarketRow } from "./ports/SendStore.js"
 
+/** A refused operator set-up step (unknown account, market or provider, a duplicate, …); `message` says which. */
 export class OperatorError extends Schema.TaggedError<OperatorError>()("OperatorError", {
   message: Schema.String
 }) {}
 
+/** `live` keys send and charge; `test` (sandbox) keys validate exactly as live ones but never send or charge. */
 export type ApiKeyMode = "live" | "test"
 
 /** Every scope of spec §5.4. */
@@ -43,6 +45,7 @@ export { hashApiKey }
 /** Shown in listings: `tuma_live_AbCd…`. */
 export const apiKeyPrefix = (key: string): string => key.slice(0, 14)
 
+/** A new account: name, e-mail and the optional profile fields. */
 export interface CreateAccountInput {
   readonly name: string
   readonly email: string
@@ -54,6 +57,7 @@ export interface CreateAccountInput {
   readonly phoneVerified?: boolean | undefined
 }
 
+/** A newly issued API key, with the full key shown this once. */
 export interface IssuedApiKey {
   readonly id: string
   /** The full key: shown once, never stored. */
@@ -63,6 +67,7 @@ export interface IssuedApiKey {
   readonly scopes: ReadonlyArray<string>
 }
 
+/** A sender ID granted to an account for a country. */
 export interface SenderIdGrant {
   readonly id: string
   readonly name: string
@@ -76,6 +81,11 @@ const normaliseSenderName = (raw: string) => {
   return { name: display.toUpperCase(), display }
 }
 
+/**
+ * Account set-up as an operator does it (accounts, keys, credit, verified routes, sender IDs, providers,
+ * markets, opt-outs, spam rules): for the CLI, tests and embedding backends. `Operator.layer` needs
+ * `OperatorStore` and `Ids`.
+ */
 export class Operator extends Context.Tag("@tuma/core/Operator")<Operator, {
   readonly createAccount: (input: CreateAccountInput) => Effect.Effect<AccountRow, OperatorError>
   readonly setAccountActive: (accountId: string, active: boolean) => Effect.Effect<void, OperatorError>

@@ -20,6 +20,7 @@ import type { MessageListFilter } from "./ports/ReadStore.js"
 import { ReadStore } from "./ports/ReadStore.js"
 import type { Channel, MessageStatus } from "./ports/SendStore.js"
 
+/** Filters and paging of the message list (spec §4.3) as the caller gave them; validated by `Reads.listMessages`. */
 export interface ListMessagesInput {
   readonly status?: MessageStatus | undefined
   readonly channel?: Channel | undefined
@@ -39,6 +40,7 @@ export interface PageMeta {
   readonly last_page: number
 }
 
+/** One page of the message list and its `meta`. */
 export interface MessagePage {
   readonly data: ReadonlyArray<MessageEntry>
   readonly meta: PageMeta
@@ -151,6 +153,7 @@ export const listRequest = (
   return Either.right({ filter, perPage, page })
 }
 
+/** The read use cases: message list and one message, balance, profile. `Reads.layer` needs a `ReadStore`. */
 export class Reads extends Context.Tag("@tuma/core/Reads")<Reads, {
   readonly listMessages: (accountId: string, input: ListMessagesInput) => Effect.Effect<MessagePage, ValidationFailed>
   readonly getMessage: (accountId: string, messageId: string) => Effect.Effect<MessageEntry, MessageNotFound>

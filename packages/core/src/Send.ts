@@ -134,11 +134,13 @@ export interface CampaignData {
   readonly encoding: Encoding
 }
 
+/** The `data` of a bulk-v1 answer: the campaign and one result per accepted recipient. */
 export interface CampaignV1 extends CampaignData {
   /** One entry per queued/scheduled recipient. */
   readonly results: ReadonlyArray<{ readonly recipient: string; readonly status: string; readonly message_uid: string }>
 }
 
+/** The `data` of a bulk-v2 answer: the campaign and each accepted recipient's rendered, priced message. */
 export interface CampaignV2 extends CampaignData {
   /** One entry per queued/scheduled recipient with its own price. */
   readonly messages: ReadonlyArray<{
@@ -168,6 +170,7 @@ export type SendError =
   | TagExpressionInvalid
   | DuplicateRecipient
 
+/** Settings of the send use cases (`SendConfig`): part sizing, spam policy, idempotency lifetime, default country. */
 export interface SendSettings {
   /** decisions §9 `pricing.partSizing`. */
   readonly partSizing: PartSizing
@@ -412,6 +415,11 @@ const mergeEncodings = (encodings: ReadonlyArray<Encoding>): Encoding => {
 // The service
 // ---------------------------------------------------------------------------------------------
 
+/**
+ * The send use cases: `single`, `bulkV1` and `bulkV2`. Each checks, prices and, in one transaction, stores,
+ * charges and queues; a refusal is a typed `SendError` and writes nothing. `Send.layer` needs a `SendStore`
+ * and `Ids`.
+ */
 export class Send extends Context.Tag("@tuma/core/Send")<Send, {
   /** POST /v1/sms/messages (alias /v1/sms/quick-message). */
   readonly single: (

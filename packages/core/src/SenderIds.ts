@@ -55,6 +55,7 @@ import type { MarketRow } from "./ports/SendStore.js"
 // Settings
 // ---------------------------------------------------------------------------------------------
 
+/** Settings of the sender-ID use cases (`SenderIdConfig`). */
 export interface SenderIdSettings {
   /** Units an account must have purchased before it may request a sender ID (§2.7). */
   readonly requiredUnits: number
@@ -113,6 +114,7 @@ export interface SenderIdRecord {
   readonly rejection_reason: string | null
 }
 
+/** The API form (spec §2.6) of a stored sender-ID row. */
 export const senderIdRecord = (row: SenderIdRecordRow): SenderIdRecord => ({
   uid: row.id,
   sender_id: row.name,
@@ -130,6 +132,7 @@ export const senderIdRecord = (row: SenderIdRecordRow): SenderIdRecord => ({
   rejection_reason: row.rejection_reason
 })
 
+/** A country of the sender-ID requirements answer (spec §2.7). */
 export interface RequirementCountry {
   readonly uid: string
   readonly iso2: string
@@ -137,6 +140,7 @@ export interface RequirementCountry {
   readonly calling_code: string
 }
 
+/** A document the sender-ID requirements ask for (spec §2.7 `documents`). */
 export interface RequirementDocument {
   readonly uid: string
   readonly name: string
@@ -164,17 +168,20 @@ export interface SenderIdRequirements {
   readonly sample_message_rules: typeof sampleMessageRules
 }
 
+/** A requirement document attached to a sender-ID request, decoded to bytes. */
 export interface SenderIdDocumentInput {
   readonly requirement_uid: string
   readonly filename: string
   readonly bytes: Uint8Array
 }
 
+/** A protection document attached to a sender-ID request, decoded to bytes. */
 export interface ProtectionDocumentInput {
   readonly filename: string
   readonly bytes: Uint8Array
 }
 
+/** A sender-ID request as `SenderIds.request` takes it (JSON or multipart, documents as bytes). */
 export interface RequestSenderIdInput {
   /** As typed: normalised here. */
   readonly sender_id: string
@@ -192,12 +199,14 @@ export interface RequestSenderIdInput {
   readonly source?: "json" | "multipart" | undefined
 }
 
+/** The answer to an accepted sender-ID request: the message and the `pending` record. */
 export interface SenderIdCreated {
   /** The envelope's `message`. */
   readonly message: string
   readonly data: SenderIdRecord
 }
 
+/** Every refusal of a sender-ID request, in the order the checks run (architecture.md). */
 export type RequestSenderIdError =
   | ValidationFailed
   | SenderIdNotEligible
@@ -389,9 +398,11 @@ const requirementDocument = (r: RequirementRow): RequirementDocument => ({
 // Service
 // ---------------------------------------------------------------------------------------------
 
+/** The `message` of an accepted sender-ID request. */
 export const SENDER_ID_CREATED_MESSAGE =
   "Sender ID request submitted for review. Approval is manual: poll GET /v1/sender-ids for its status."
 
+/** The sender-ID use cases: list, requirements, request. `SenderIds.layer` needs a `SenderIdStore` and `Ids`. */
 export class SenderIds extends Context.Tag("@tuma/core/SenderIds")<SenderIds, {
   readonly list: (accountId: string) => Effect.Effect<ReadonlyArray<SenderIdRecord>>
   readonly requirements: (accountId: string) => Effect.Effect<SenderIdRequirements>

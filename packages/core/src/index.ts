@@ -1,3 +1,9 @@
+/**
+ * Tuma's use cases as Effect services (`Send`, `Reads`, `SenderIds`, `Operator`, `Admin`) and the ports
+ * (`Context.Tag`s) they run over: stores, ids.
+ *
+ * @module @tuma/core
+ */
 export { Admin, type AdminService } from "./Admin.js"
 export * from "./MessageEntry.js"
 export * from "./Operator.js"

@@ -72,11 +72,13 @@ export const Encoding = Schema.Struct({
 })
 export interface Encoding extends Schema.Schema.Type<typeof Encoding> {}
 
+/** Options of `analyzeBody`. */
 export interface AnalyzeOptions {
   /** decisions.md §9; `pricing.partSizing`. Default `single`. */
   readonly partSizing?: PartSizing | undefined
 }
 
+/** What `analyzeBody` answers: the text to send and its `encoding` object. */
 export interface AnalyzedBody {
   /** The text that is sent (and stored). */
   readonly text: string

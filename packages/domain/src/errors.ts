@@ -14,6 +14,7 @@ export type AcceptanceState = typeof AcceptanceState.Type
 export const FieldErrors = Schema.Record({ key: Schema.String, value: Schema.Array(Schema.String) })
 export type FieldErrors = typeof FieldErrors.Type
 
+/** `VALIDATION_FAILED`: the request is malformed; `errors` maps each field path to its messages (HTTP 422). */
 export class ValidationFailed extends Schema.TaggedError<ValidationFailed>()("ValidationFailed", {
   message: Schema.String,
   errors: FieldErrors
@@ -21,12 +22,14 @@ export class ValidationFailed extends Schema.TaggedError<ValidationFailed>()("Va
   readonly error_code = "VALIDATION_FAILED" as const
 }
 
+/** `ACCOUNT_INACTIVE`: the account is suspended or closed and may not send. */
 export class AccountInactive extends Schema.TaggedError<AccountInactive>()("AccountInactive", {
   message: Schema.String
 }) {
   readonly error_code = "ACCOUNT_INACTIVE" as const
 }
 
+/** `SENDER_ID_NOT_APPROVED`: the sender ID is not approved for the destination market (nor global). */
 export class SenderIdNotApproved extends Schema.TaggedError<SenderIdNotApproved>()("SenderIdNotApproved", {
   message: Schema.String,
   sender_id: Schema.String
@@ -34,6 +37,7 @@ export class SenderIdNotApproved extends Schema.TaggedError<SenderIdNotApproved>
   readonly error_code = "SENDER_ID_NOT_APPROVED" as const
 }
 
+/** `COUNTRY_NOT_AVAILABLE`: the recipient's country is unknown to Tuma or its market is closed. */
 export class CountryNotAvailable extends Schema.TaggedError<CountryNotAvailable>()("CountryNotAvailable", {
   message: Schema.String,
   country: Schema.String
@@ -41,6 +45,7 @@ export class CountryNotAvailable extends Schema.TaggedError<CountryNotAvailable>
   readonly error_code = "COUNTRY_NOT_AVAILABLE" as const
 }
 
+/** `ROUTE_NOT_VERIFIED`: the account has no verified route to the recipient's country. */
 export class RouteNotVerified extends Schema.TaggedError<RouteNotVerified>()("RouteNotVerified", {
   message: Schema.String,
   country: Schema.String
@@ -48,6 +53,7 @@ export class RouteNotVerified extends Schema.TaggedError<RouteNotVerified>()("Ro
   readonly error_code = "ROUTE_NOT_VERIFIED" as const
 }
 
+/** `RECIPIENT_OPTED_OUT`: the recipient asked this account to stop sending to them. */
 export class RecipientOptedOut extends Schema.TaggedError<RecipientOptedOut>()("RecipientOptedOut", {
   message: Schema.String,
   recipient: Schema.String
@@ -55,6 +61,7 @@ export class RecipientOptedOut extends Schema.TaggedError<RecipientOptedOut>()("
   readonly error_code = "RECIPIENT_OPTED_OUT" as const
 }
 
+/** `SPAM_POLICY`: the text breaks a spam rule (blocked phrase or domain, too many links); `rule` names it. */
 export class SpamPolicyViolation extends Schema.TaggedError<SpamPolicyViolation>()("SpamPolicyViolation", {
   message: Schema.String,
   rule: Schema.String
@@ -62,6 +69,7 @@ export class SpamPolicyViolation extends Schema.TaggedError<SpamPolicyViolation>
   readonly error_code = "SPAM_POLICY" as const
 }
 
+/** `NO_PROVIDER_ROUTE`: no enabled carrier route serves the recipient's country. */
 export class NoProviderRoute extends Schema.TaggedError<NoProviderRoute>()("NoProviderRoute", {
   message: Schema.String,
   country: Schema.String
@@ -69,6 +77,7 @@ export class NoProviderRoute extends Schema.TaggedError<NoProviderRoute>()("NoPr
   readonly error_code = "NO_PROVIDER_ROUTE" as const
 }
 
+/** `PROVIDER_CREDIT_EXHAUSTED`: the carriers serving the country have no credit left for the send. */
 export class ProviderCreditExhausted extends Schema.TaggedError<ProviderCreditExhausted>()(
   "ProviderCreditExhausted",
   { message: Schema.String, country: Schema.String }
@@ -76,6 +85,7 @@ export class ProviderCreditExhausted extends Schema.TaggedError<ProviderCreditEx
   readonly error_code = "PROVIDER_CREDIT_EXHAUSTED" as const
 }
 
+/** One country's missing credit in an `InsufficientBalance` refusal (decisions.md §6). */
 export const Shortfall = Schema.Struct({
   country: Schema.String,
   units_required: Schema.Number,
@@ -93,12 +103,14 @@ export class InsufficientBalance extends Schema.TaggedError<InsufficientBalance>
   readonly error_code = "INSUFFICIENT_BALANCE" as const
 }
 
+/** `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was used before with a different request (HTTP 409). */
 export class IdempotencyKeyReused extends Schema.TaggedError<IdempotencyKeyReused>()("IdempotencyKeyReused", {
   message: Schema.String
 }) {
   readonly error_code = "IDEMPOTENCY_KEY_REUSED" as const
 }
 
+/** `RATE_LIMITED`: the API key's request rate was exceeded; retry after `retry_after_seconds` (HTTP 429). */
 export class RateLimited extends Schema.TaggedError<RateLimited>()("RateLimited", {
   message: Schema.String,
   retry_after_seconds: Schema.Number
@@ -106,6 +118,7 @@ export class RateLimited extends Schema.TaggedError<RateLimited>()("RateLimited"
   readonly error_code = "RATE_LIMITED" as const
 }
 
+/** `DUPLICATE_CONTENT_RATE_LIMITED`: the same text went to the same recipient too often; retry later (HTTP 429). */
 export class DuplicateContentRateLimited extends Schema.TaggedError<DuplicateContentRateLimited>()(
   "DuplicateContentRateLimited",
   { message: Schema.String, retry_after_seconds: Schema.Number }
@@ -113,12 +126,14 @@ export class DuplicateContentRateLimited extends Schema.TaggedError<DuplicateCon
   readonly error_code = "DUPLICATE_CONTENT_RATE_LIMITED" as const
 }
 
+/** `EMPTY_MESSAGE`: the text is empty, or a template renders to nothing. */
 export class EmptyMessage extends Schema.TaggedError<EmptyMessage>()("EmptyMessage", {
   message: Schema.String
 }) {
   readonly error_code = "EMPTY_MESSAGE" as const
 }
 
+/** `MESSAGE_TOO_LONG`: the (rendered) text exceeds the length limit; `characters` is its length. */
 export class MessageTooLong extends Schema.TaggedError<MessageTooLong>()("MessageTooLong", {
   message: Schema.String,
   characters: Schema.Number
@@ -126,6 +141,7 @@ export class MessageTooLong extends Schema.TaggedError<MessageTooLong>()("Messag
   readonly error_code = "MESSAGE_TOO_LONG" as const
 }
 
+/** `TAG_EXPRESSION_INVALID`: a `{= … }` expression of a bulk-v2 template cannot be evaluated. */
 export class TagExpressionInvalid extends Schema.TaggedError<TagExpressionInvalid>()("TagExpressionInvalid", {
   message: Schema.String,
   expression: Schema.String
@@ -133,6 +149,7 @@ export class TagExpressionInvalid extends Schema.TaggedError<TagExpressionInvali
   readonly error_code = "TAG_EXPRESSION_INVALID" as const
 }
 
+/** `INVALID_RECIPIENT`: the phone number cannot be normalised to a valid E.164 number. */
 export class InvalidRecipient extends Schema.TaggedError<InvalidRecipient>()("InvalidRecipient", {
   message: Schema.String,
   recipient: Schema.String
@@ -140,6 +157,7 @@ export class InvalidRecipient extends Schema.TaggedError<InvalidRecipient>()("In
   readonly error_code = "INVALID_RECIPIENT" as const
 }
 
+/** `DUPLICATE_RECIPIENT`: the number already appears earlier in the same bulk request (first wins). */
 export class DuplicateRecipient extends Schema.TaggedError<DuplicateRecipient>()("DuplicateRecipient", {
   message: Schema.String,
   recipient: Schema.String
@@ -147,6 +165,7 @@ export class DuplicateRecipient extends Schema.TaggedError<DuplicateRecipient>()
   readonly error_code = "DUPLICATE_RECIPIENT" as const
 }
 
+/** `INVALID_SENDER_ID`: the requested sender ID breaks the naming rules (length, characters, reserved names). */
 export class InvalidSenderId extends Schema.TaggedError<InvalidSenderId>()("InvalidSenderId", {
   message: Schema.String,
   sender_id: Schema.String
@@ -161,6 +180,10 @@ export class SenderIdNotEligible extends Schema.TaggedError<SenderIdNotEligible>
   readonly error_code = "sender_id_not_eligible" as const
 }
 
+/**
+ * `sender_id_already_requested`: the account already has the name for the country, or another account holds a
+ * protected claim (HTTP 409).
+ */
 export class SenderIdAlreadyRequested extends Schema.TaggedError<SenderIdAlreadyRequested>()(
   "SenderIdAlreadyRequested",
   { message: Schema.String, sender_id: Schema.String }
@@ -168,12 +191,14 @@ export class SenderIdAlreadyRequested extends Schema.TaggedError<SenderIdAlready
   readonly error_code = "sender_id_already_requested" as const
 }
 
+/** `NOT_FOUND`: no message with that uid belongs to the caller's account (HTTP 404). */
 export class MessageNotFound extends Schema.TaggedError<MessageNotFound>()("MessageNotFound", {
   message: Schema.String
 }) {
   readonly error_code = "NOT_FOUND" as const
 }
 
+/** `ILLEGAL_TRANSITION`: the event is not allowed from the record's current status in `machine` (HTTP 409). */
 export class IllegalTransition extends Schema.TaggedError<IllegalTransition>()("IllegalTransition", {
   message: Schema.String,
   machine: Schema.String,

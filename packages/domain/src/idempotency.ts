@@ -63,6 +63,10 @@ export interface IdempotencyRecordLike {
   readonly created_at: Date
 }
 
+/**
+ * What to do with a request carrying an `Idempotency-Key`, given the stored record `R` of that key (see
+ * `decideIdempotency`).
+ */
 export type IdempotencyDecision<R> =
   /** No live record: process the request (and store a record). `expired` is the stale record, if any. */
   | { readonly _tag: "New"; readonly expired?: R | undefined }

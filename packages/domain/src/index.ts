@@ -1,3 +1,9 @@
+/**
+ * Tuma's pure rules: encoding and conversion, segments, templates, pricing, phone numbers, state machines,
+ * idempotency, spam policy, webhook signatures and the typed errors. No I/O.
+ *
+ * @module @tuma/domain
+ */
 export * from "./encoding.js"
 export * from "./errors.js"
 export * from "./gsm7.js"

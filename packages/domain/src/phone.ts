@@ -18,6 +18,7 @@ export const RECIPIENT_MAX_LENGTH = 32
 
 export type { CountryCode }
 
+/** A recipient number after `normalizeRecipient`: its E.164 form and the country it belongs to. */
 export interface NormalizedRecipient {
   /** `+` and digits, e.g. `+255712345678`. */
   readonly e164: string
@@ -27,6 +28,7 @@ export interface NormalizedRecipient {
   readonly calling_code: string
 }
 
+/** Options of `normalizeRecipient`. */
 export interface NormalizeRecipientOptions {
   /**
    * Country whose national format (a single leading `0`, e.g. `0712 345 678`) is accepted. Without

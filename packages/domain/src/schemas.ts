@@ -25,13 +25,21 @@ import { isIsoDate, parseIsoDateTime, SUPPRESSED_ISSUE } from "./validation.js"
 // Limits (spec §8)
 // ---------------------------------------------------------------------------------------------
 
+/** Most characters (code points) a message text may have (spec §4.2). */
 export const BODY_MAX_LENGTH = 1600
+/** Most characters of the `sender_id` field of a send request. */
 export const SENDER_ID_FIELD_MAX_LENGTH = 32
+/** Most characters of a bulk request's `campaign_name`. */
 export const CAMPAIGN_NAME_MAX_LENGTH = 120
+/** Most recipients of one bulk request (v1 and v2). */
 export const BULK_MAX_RECIPIENTS = 1000
+/** Page size of the message list when `per_page` is omitted. */
 export const PER_PAGE_DEFAULT = 50
+/** Largest `per_page` of the message list; larger values are capped to it. */
 export const PER_PAGE_MAX = 100
+/** Most characters of an uploaded document's file name. */
 export const DOCUMENT_FILENAME_MAX_LENGTH = 180
+/** Most characters of an `Idempotency-Key` header. */
 export const IDEMPOTENCY_KEY_MAX_LENGTH = 255
 
 // ---------------------------------------------------------------------------------------------
@@ -153,6 +161,7 @@ const CampaignName = nullable(text({ max: CAMPAIGN_NAME_MAX_LENGTH }))
 // Send a single SMS (spec §4.2)
 // ---------------------------------------------------------------------------------------------
 
+/** The body of a single send (`POST /v1/sms/messages`, spec §4.2): recipient, sender ID, text, optional schedule. */
 export const SendMessageRequest = Schema.Struct({
   recipient: RecipientInput,
   sender_id: SenderIdField,
@@ -207,6 +216,7 @@ const synonyms = (
   return []
 }
 
+/** The body of a bulk-v1 send (`POST /v1/sms/send-bulk`): one text to up to 1,000 recipients. */
 export const BulkSendV1Request = Schema.Struct({
   recipients: recipientsOf(RecipientInput, "1 to 1000 phone numbers; a number listed twice is sent once."),
   sender_id: SenderIdField,
@@ -257,6 +267,7 @@ const RecipientStringMember = text(
   Schema.String.annotations({ message: () => SUPPRESSED_ISSUE })
 ).annotations({ description: "A phone number (its message has no tag values: every tag is removed)." })
 
+/** A bulk-v2 recipient with its tag values: `{ to, name: "Asha", amount: 12000, … }`. */
 export const RecipientWithValues = Schema.Struct(
   { to: RecipientInput },
   Schema.Record({ key: Schema.String, value: TagValue })
@@ -270,9 +281,14 @@ export const RecipientWithValues = Schema.Struct(
       : "The field must be a phone number or an object with a to field."
 })
 
+/** A bulk-v2 recipient: a plain phone number or a `RecipientWithValues`. */
 export const BulkRecipient = Schema.Union(RecipientStringMember, RecipientWithValues)
 export type BulkRecipient = typeof BulkRecipient.Type
 
+/**
+ * The body of a bulk-v2 send (`POST /v2/sms/send-bulk`): a template with tags and arithmetic, personalised
+ * per recipient.
+ */
 export const BulkSendV2Request = Schema.Struct({
   recipients: recipientsOf(
     BulkRecipient,
@@ -333,11 +349,13 @@ export const PageNumber = Schema.transform(positiveIntFromString, Schema.Number,
   encode: (n) => n
 }).annotations({ description: "Page number, from 1 (default 1)." })
 
+/** The `status` filter of the message list. */
 export const MessageStatusFilter = Schema.Literal("queued", "sent", "delivered", "failed").annotations({
   message: () => ({ message: "The selected value is invalid.", override: true }),
   description: "Only messages in this status."
 })
 
+/** The `channel` filter of the message list: `api` or `web`. */
 export const ChannelFilter = Schema.Literal("api", "web").annotations({
   message: () => ({ message: "The selected value is invalid.", override: true }),
   description: "api, or web for messages staff sent in the portal."
@@ -368,6 +386,7 @@ export const MessageUid = Schema.String.annotations({ message: () => "Message UI
   })
 ).annotations({ description: "Message identifier (UUID)." })
 
+/** Path parameters of the one-message read: the message's `uid`. */
 export const MessageUidParams = Schema.Struct({ uid: MessageUid })
 
 // ---------------------------------------------------------------------------------------------
@@ -388,6 +407,7 @@ const Filename = text({ required: true, max: DOCUMENT_FILENAME_MAX_LENGTH }).ann
   description: "File name with its extension: pdf, jpg, jpeg or png."
 })
 
+/** A requirement document attached to a sender-ID request (JSON form: base64 content). */
 export const DocumentUpload = Schema.Struct({
   requirement_uid: Uuid.annotations({ description: "The `uid` of the document requirement it satisfies." }),
   filename: Filename,
@@ -395,6 +415,7 @@ export const DocumentUpload = Schema.Struct({
 }).annotations({ identifier: "DocumentUpload" })
 export type DocumentUpload = typeof DocumentUpload.Type
 
+/** Proof that a protected sender-ID name is the requester's (JSON form: base64 content). */
 export const ProtectionDocumentUpload = Schema.Struct({
   filename: Filename,
   content_base64: Base64Content
@@ -423,6 +444,7 @@ const Purpose = Schema.Literal(...SENDER_ID_PURPOSES).annotations({
 const documentsArray = <A, I, R>(item: Schema.Schema<A, I, R>) =>
   nullable(Schema.Array(item).annotations({ message: () => "The field must be an array." }))
 
+/** The body of a sender-ID request (`POST /v1/sender-ids`, spec §4.9). */
 export const SenderIdRequest = Schema.Struct({
   sender_id: RequestedSenderId,
   country_uid: optional(

@@ -34,7 +34,9 @@ const RESERVED = new Set(RESERVED_SENDER_IDS)
 
 /** Pattern of spec §2.7: letters, digits and single spaces between words. */
 export const SENDER_ID_PATTERN = /^[A-Za-z0-9]+( [A-Za-z0-9]+)*$/
+/** Fewest characters of an alphanumeric sender ID. */
 export const SENDER_ID_MIN_LENGTH = 3
+/** Most characters of an alphanumeric sender ID (the GSM limit). */
 export const SENDER_ID_MAX_LENGTH = 11
 
 /** `sender_id_rules` of the requirements response (spec §2.7). */
@@ -48,7 +50,9 @@ export const senderIdRules = {
   reserved_names: RESERVED_SENDER_IDS
 } as const
 
+/** Fewest characters of a sender-ID request's sample message. */
 export const SAMPLE_MESSAGE_MIN_LENGTH = 50
+/** Most characters of a sender-ID request's sample message. */
 export const SAMPLE_MESSAGE_MAX_LENGTH = 500
 
 /** `sample_message_rules` of the requirements response (spec §2.7). */
@@ -68,10 +72,12 @@ export const SENDER_ID_PURPOSES = [
   "Alerts & Reminders",
   "Other"
 ] as const
+/** The purpose a sender-ID request declares (one of `SENDER_ID_PURPOSES`). */
 export type SenderIdPurpose = (typeof SENDER_ID_PURPOSES)[number]
 
 /** Accepted document formats (spec §2.7, §8) and the default size ceiling (decisions.md §17). */
 export const DOCUMENT_FORMATS = ["pdf", "jpg", "jpeg", "png"] as const
+/** Default size ceiling of an uploaded document, in KiB, when a requirement sets none. */
 export const DEFAULT_DOCUMENT_MAX_SIZE_KB = 5120
 
 /** Trim, collapse every run of whitespace to one space, uppercase. Never fails. */
@@ -110,6 +116,7 @@ export const normalizeSenderId = (raw: string): Either.Either<string, InvalidSen
 // Documents (spec §2.7, §4.9, decisions.md §17): formats checked by content, sizes by max_size_kb
 // ---------------------------------------------------------------------------------------------
 
+/** A document format a requirement may accept (one of `DOCUMENT_FORMATS`). */
 export type DocumentFormat = (typeof DOCUMENT_FORMATS)[number]
 
 /** A document requirement as listed by the requirements endpoint (spec §2.7 `documents`). */
@@ -128,6 +135,7 @@ export interface Base64Document {
   readonly content_base64: string
 }
 
+/** An uploaded document after decoding: its requirement, file name and bytes. */
 export interface DecodedDocument {
   readonly requirement_uid: string | null
   readonly filename: string

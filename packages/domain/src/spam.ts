@@ -8,6 +8,7 @@
 import { Either, Schema } from "effect"
 import { RecipientOptedOut, SpamPolicyViolation } from "./errors.js"
 
+/** Link rules of the spam policy: how many links a message may carry and which domains are refused. */
 export const SpamLinkRules = Schema.Struct({
   maxLinks: Schema.Int.pipe(Schema.nonNegative()).annotations({
     description: "Most links one message may carry (0 forbids links)."
@@ -27,6 +28,7 @@ export const SpamLinkRules = Schema.Struct({
 })
 export type SpamLinkRules = typeof SpamLinkRules.Type
 
+/** The spam policy a send is checked against: blocked phrases and link rules. */
 export const SpamPolicy = Schema.Struct({
   blockedPhrases: Schema.Array(Schema.String).annotations({
     description: "Phrases refused anywhere in a message: case-insensitive, whole words only, any run " +

@@ -71,6 +71,7 @@ export const monotonicStamp = (now: Date, ...previous: ReadonlyArray<Date | null
 // Messages (decisions.md §19)
 // ---------------------------------------------------------------------------------------------
 
+/** The status of a message: `scheduled` → `queued` → `processing` → `sent` → `delivered` or `failed`. */
 export const MessageStatus = Schema.Literal("scheduled", "queued", "processing", "sent", "delivered", "failed")
 export type MessageStatus = typeof MessageStatus.Type
 
@@ -85,6 +86,7 @@ export type MessageStatus = typeof MessageStatus.Type
 export const MessageEvent = Schema.Literal("due", "claim", "release", "accept", "deliver", "fail")
 export type MessageEvent = typeof MessageEvent.Type
 
+/** The message state machine: the status each event leads to from each status. */
 export const messageTransitions: TransitionTable<MessageStatus, MessageEvent> = {
   scheduled: { due: "queued" },
   queued: { claim: "processing", fail: "failed" },
@@ -98,11 +100,13 @@ export const messageTransitions: TransitionTable<MessageStatus, MessageEvent> = 
 export const isFinalMessageStatus = (status: MessageStatus): status is "delivered" | "failed" =>
   status === "delivered" || status === "failed"
 
+/** The status a message moves to on `event`, or `IllegalTransition` when the event is not allowed from `status`. */
 export const transitionMessage = (
   status: MessageStatus,
   event: MessageEvent
 ): Either.Either<MessageStatus, IllegalTransition> => step("message", messageTransitions, status, event)
 
+/** The lifecycle timestamps of a message (null until the step happened). */
 export interface MessageTimestamps {
   readonly queued_at: Date | null
   readonly sent_at: Date | null
@@ -110,6 +114,7 @@ export interface MessageTimestamps {
   readonly failed_at: Date | null
 }
 
+/** A message's status with its lifecycle timestamps. */
 export interface MessageLifecycle extends MessageTimestamps {
   readonly status: MessageStatus
 }
@@ -155,15 +160,18 @@ export const initialMessageStatus = (scheduledAt: Date | null | undefined): "sch
 export const CampaignStatus = Schema.Literal("scheduled", "queued", "completed")
 export type CampaignStatus = typeof CampaignStatus.Type
 
+/** An event of the campaign state machine: `due` (a scheduled campaign starts) or `complete`. */
 export const CampaignEvent = Schema.Literal("due", "complete")
 export type CampaignEvent = typeof CampaignEvent.Type
 
+/** The campaign state machine: the status each event leads to from each status. */
 export const campaignTransitions: TransitionTable<CampaignStatus, CampaignEvent> = {
   scheduled: { due: "queued" },
   queued: { complete: "completed" },
   completed: {}
 }
 
+/** The status a campaign moves to on `event`, or `IllegalTransition`. */
 export const transitionCampaign = (
   status: CampaignStatus,
   event: CampaignEvent
@@ -181,6 +189,7 @@ export const isCampaignComplete = (counts: { readonly queued_count: number; read
 // Sender IDs (decisions.md §18)
 // ---------------------------------------------------------------------------------------------
 
+/** The status of a sender-ID record: `pending`, `approved`, `rejected` or `suspended`. */
 export const SenderIdStatus = Schema.Literal("pending", "approved", "rejected", "suspended")
 export type SenderIdStatus = typeof SenderIdStatus.Type
 
@@ -191,6 +200,7 @@ export type SenderIdEvent =
   | { readonly type: "suspend"; readonly reason?: string | undefined }
   | { readonly type: "reinstate" }
 
+/** The sender-ID state machine (decisions §18): the status each operator decision leads to. */
 export const senderIdTransitions: TransitionTable<SenderIdStatus, SenderIdEvent["type"]> = {
   pending: { approve: "approved", reject: "rejected" },
   approved: { suspend: "suspended" },
@@ -224,6 +234,7 @@ export const isSenderIdUsable = (status: SenderIdStatus): boolean => status === 
 // Webhook endpoints (spec §6 rule 5, decisions.md §23)
 // ---------------------------------------------------------------------------------------------
 
+/** The status of a webhook endpoint: `enabled` or `disabled` (after too many consecutive failures). */
 export const WebhookEndpointStatus = Schema.Literal("enabled", "disabled")
 export type WebhookEndpointStatus = typeof WebhookEndpointStatus.Type
 
@@ -236,6 +247,7 @@ export type WebhookEndpointStatus = typeof WebhookEndpointStatus.Type
 export const WebhookEndpointEvent = Schema.Literal("attempt_succeeded", "attempt_failed", "enable", "disable")
 export type WebhookEndpointEvent = typeof WebhookEndpointEvent.Type
 
+/** The status an endpoint's health gives it. */
 export const webhookEndpointStatus = (health: WebhookEndpointHealth): WebhookEndpointStatus =>
   health.disabled ? "disabled" : "enabled"
 

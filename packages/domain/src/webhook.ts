@@ -74,6 +74,7 @@ export const formatIsoWithOffset = (instant: Instant, offsetMinutes = 0): string
     `${sign}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`
 }
 
+/** What a webhook payload is built from: the message and its final state. */
 export interface WebhookPayloadInput {
   readonly messageId: string
   readonly to: string
@@ -131,7 +132,9 @@ export const buildWebhookBody = (
 
 /** Default signature header (decisions.md §22); deployments may rename it (§27). */
 export const DEFAULT_SIGNATURE_HEADER = "X-Service-Signature"
+/** Header naming a webhook's event (`sms.delivered`, `sms.failed`). */
 export const EVENT_HEADER = "X-Service-Event"
+/** Header carrying a webhook delivery's unique id; receivers deduplicate on it. */
 export const DELIVERY_HEADER = "X-Service-Delivery"
 
 /** Lowercase hex HMAC-SHA256 of the exact raw body with the endpoint's secret. */
@@ -166,6 +169,7 @@ export const verifyWebhookSignature = (
 // Retries and the consecutive-failure rule (decisions.md §23)
 // ---------------------------------------------------------------------------------------------
 
+/** When failed webhook deliveries are retried and after how many failures an endpoint is disabled. */
 export interface WebhookRetryPolicy {
   /** Delay before each retry, in milliseconds; its length is the number of retries. */
   readonly retryDelaysMs: ReadonlyArray<number>
@@ -202,11 +206,13 @@ export type WebhookAttemptOutcome = "success" | "failure"
 export const classifyWebhookStatus = (status: number | null | undefined): WebhookAttemptOutcome =>
   status !== null && status !== undefined && status >= 200 && status <= 299 ? "success" : "failure"
 
+/** An endpoint's failure count and whether it is disabled. */
 export interface WebhookEndpointHealth {
   readonly consecutiveFailures: number
   readonly disabled: boolean
 }
 
+/** An endpoint's health after one delivery attempt. */
 export interface WebhookEndpointHealthChange extends WebhookEndpointHealth {
   /** True exactly once: on the failed attempt that crossed the threshold. Notify then. */
   readonly justDisabled: boolean

@@ -92,7 +92,7 @@ const startTuma = (env: Record<string, string>) =>
   new Promise<{ child: ChildProcess; url: string; metricsUrl: string | undefined }>((resolve, reject) => {
     const profile = process.env.TUMA_BENCH_PROFILE
     const flags = profile ? ["--cpu-prof", `--cpu-prof-dir=${profile}`] : []
-    const child = spawn(process.execPath, [...flags, "--import", "tsx", BIN, "serve"], {
+    const child = spawn(process.execPath, [...flags, "--conditions=@tuma/source", "--import", "tsx", BIN, "serve"], {
       env: {
         ...process.env,
         PORT: "0",

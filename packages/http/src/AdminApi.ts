@@ -36,6 +36,7 @@ const BooleanFromQuery = Schema.transform(Schema.Literal("true", "false", "1", "
 
 // --- webhook views (WebhookAdmin answers camelCase records; the API answers snake_case) -----
 
+/** A webhook endpoint as the admin API answers it (its secret never). */
 export const WebhookEndpointView = Schema.Struct({
   uid: Schema.String,
   account_uid: Schema.String,
@@ -49,12 +50,14 @@ export const WebhookEndpointView = Schema.Struct({
   updated_at: Schema.String
 }).annotations({ identifier: "AdminWebhookEndpoint" })
 
+/** A webhook endpoint with its signing secret, answered once at creation and regeneration. */
 export const WebhookWithSecret = Schema.Struct({
   endpoint: WebhookEndpointView,
   /** Shown once, at creation and regeneration. */
   secret: Schema.String
 }).annotations({ identifier: "AdminWebhookWithSecret" })
 
+/** A webhook delivery as the admin API answers it: event, status, attempts, next retry. */
 export const WebhookDeliveryView = Schema.Struct({
   uid: Schema.String,
   endpoint_uid: Schema.String,
@@ -69,6 +72,7 @@ export const WebhookDeliveryView = Schema.Struct({
   completed_at: Schema.NullOr(Schema.String)
 }).annotations({ identifier: "AdminWebhookDelivery" })
 
+/** One attempt of a webhook delivery: when, the answer's status or the error, duration. */
 export const WebhookAttemptView = Schema.Struct({
   attempt: Schema.Number,
   attempted_at: Schema.String,
@@ -78,6 +82,7 @@ export const WebhookAttemptView = Schema.Struct({
   error: Schema.NullOr(Schema.String)
 }).annotations({ identifier: "AdminWebhookAttempt" })
 
+/** A webhook delivery with its attempts and the exact body posted. */
 export const WebhookDeliveryDetailView = Schema.Struct({
   delivery: WebhookDeliveryView,
   /** The exact body posted (and signed) on every attempt. */
@@ -85,11 +90,13 @@ export const WebhookDeliveryDetailView = Schema.Struct({
   attempts: Schema.Array(WebhookAttemptView)
 }).annotations({ identifier: "AdminWebhookDeliveryDetail" })
 
+/** The body of a bulk redelivery: every event of the endpoint since a time. */
 export const RedeliverSinceInput = Schema.Struct({
   /** Every event of the endpoint's key whose final state is at or after this time. */
   since: Schema.Date
 }).annotations({ identifier: "AdminRedeliverSince", ...all })
 
+/** The body of a new webhook endpoint: the API key whose messages it receives, and its URL. */
 export const CreateWebhookInput = Schema.Struct({
   api_key_uid: Schema.String,
   /**
@@ -123,6 +130,7 @@ const group = <const Name extends string>(name: Name, title: string) =>
 
 // --- groups -------------------------------------------------------------------------------
 
+/** Admin API group: accounts and API keys. */
 export class AdminAccounts extends group("adminAccounts", "Admin: accounts and API keys")
   .add(
     HttpApiEndpoint.post("createAccount", "/accounts")
@@ -179,6 +187,7 @@ export class AdminAccounts extends group("adminAccounts", "Admin: accounts and A
   )
 {}
 
+/** Admin API group: wallets and ledger, verified routes and markets. */
 export class AdminWallets extends group("adminWallets", "Admin: wallets, routes and markets")
   .add(
     HttpApiEndpoint.post("purchaseCredits", "/purchases")
@@ -233,6 +242,7 @@ export class AdminWallets extends group("adminWallets", "Admin: wallets, routes 
   )
 {}
 
+/** Admin API group: sender-ID review and requirement documents. */
 export class AdminSenderIds extends group("adminSenderIds", "Admin: sender IDs and requirement documents")
   .add(
     HttpApiEndpoint.get("listSenderIds", "/sender-ids")
@@ -302,6 +312,7 @@ export class AdminSenderIds extends group("adminSenderIds", "Admin: sender IDs a
   )
 {}
 
+/** Admin API group: opt-outs and spam rules. */
 export class AdminPolicy extends group("adminPolicy", "Admin: opt-outs and spam rules")
   .add(
     HttpApiEndpoint.post("addOptOut", "/opt-outs")
@@ -344,6 +355,7 @@ export class AdminPolicy extends group("adminPolicy", "Admin: opt-outs and spam 
   )
 {}
 
+/** Admin API group: providers, their credit and routing. */
 export class AdminProviders extends group("adminProviders", "Admin: providers, credit and routing")
   .add(
     HttpApiEndpoint.post("createProvider", "/providers")
@@ -379,6 +391,7 @@ export class AdminProviders extends group("adminProviders", "Admin: providers, c
   )
 {}
 
+/** Admin API group: webhook endpoints and deliveries. */
 export class AdminWebhooks extends group("adminWebhooks", "Admin: webhook endpoints")
   .add(
     HttpApiEndpoint.post("createWebhook", "/webhooks")
@@ -442,6 +455,7 @@ export class AdminWebhooks extends group("adminWebhooks", "Admin: webhook endpoi
 const base = HttpApi.make("admin")
 ;(base as any).errorSchema = Schema.Never
 
+/** The operator API under `/admin/v1`, behind the `TUMA_ADMIN_TOKEN` bearer. */
 export class AdminApi extends base
   .add(AdminAccounts)
   .add(AdminWallets)

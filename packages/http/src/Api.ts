@@ -47,6 +47,7 @@ const sendSingle = <const Name extends string>(name: Name, path: HttpApiEndpoint
     .addError(ServiceUnavailable)
     .middleware(RequireSmsSend)
 
+/** API group: sending (single, bulk v1 and v2), messages, balance and profile, with the spec's aliases. */
 export class SmsGroup extends HttpApiGroup.make("sms")
   .add(balance("getBalance", "/v1/balance").annotate(OpenApi.Summary, "Check balance"))
   .add(balance("getBalanceAlias", "/v1/sms/balance").annotate(OpenApi.Summary, "Check balance (alias)"))
@@ -132,6 +133,7 @@ const requestSenderId = <const Name extends string>(name: Name, path: HttpApiEnd
     .addError(Conflict)
     .middleware(RequireSenderIdsWrite)
 
+/** API group: sender IDs (list, requirements, request as JSON or multipart). */
 export class SenderIdsGroup extends HttpApiGroup.make("senderIds")
   .add(listSenderIds("listSenderIds", "/v1/sender-ids").annotate(OpenApi.Summary, "List sender IDs"))
   .add(listSenderIds("listSenderIdsAlias", "/v1/sms/sender-ids").annotate(OpenApi.Summary, "List sender IDs (alias)"))
@@ -156,6 +158,7 @@ export class SenderIdsGroup extends HttpApiGroup.make("senderIds")
 
 // --- system -------------------------------------------------------------------------------
 
+/** API group: health and readiness. */
 export class SystemGroup extends HttpApiGroup.make("system")
   .add(
     HttpApiEndpoint.get("healthz", "/healthz")
@@ -192,6 +195,10 @@ const base = HttpApi.make("tuma") // The builder's own decode errors never reach
  // 422/400 envelopes. Drop HttpApiDecodeError from the documented and client-decoded errors.
 ;(base as any).errorSchema = Schema.Never
 
+/**
+ * The public REST API (spec): its `HttpApi` definition, from which the server, the typed client and the
+ * OpenAPI document are derived.
+ */
 export class TumaApi extends base
   .add(SmsGroup)
   .add(SenderIdsGroup)

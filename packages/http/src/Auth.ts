@@ -89,6 +89,7 @@ export class AuthCache extends Context.Tag("@tuma/http/AuthCache")<AuthCache, {
   )
 }
 
+/** The `X-RateLimit-*` headers of an answer. */
 export const rateLimitHeaders = (limit: number, remaining: number, resetMillis: number) => ({
   "x-ratelimit-limit": String(limit),
   "x-ratelimit-remaining": String(Math.max(0, remaining)),

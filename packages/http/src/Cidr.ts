@@ -59,6 +59,7 @@ export const parseAddress = (s: string): { readonly v6: boolean; readonly value:
   return { v6: true, value: v6 }
 }
 
+/** An IPv4 or IPv6 address or CIDR block, or undefined when the text is neither. */
 export const parseBlock = (s: string): Block | undefined => {
   const slash = s.indexOf("/")
   const addr = parseAddress(slash >= 0 ? s.slice(0, slash) : s.trim())
@@ -77,6 +78,7 @@ export const parseBlock = (s: string): Block | undefined => {
   return { v6: addr.v6, base: (addr.value >> shift) << shift, bits }
 }
 
+/** Whether the address is inside the block (same IP version only). */
 export const contains = (block: Block, address: { readonly v6: boolean; readonly value: bigint }): boolean => {
   if (block.v6 !== address.v6) return false
   const shift = BigInt((block.v6 ? 128 : 32) - block.bits)

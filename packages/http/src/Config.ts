@@ -3,6 +3,7 @@
  */
 import { Context, Redacted } from "effect"
 
+/** Settings of the HTTP server: address, admin token, body size limits, auth, rate limits, access log. */
 export interface ServerOptions {
   /** 0 picks a free port. */
   readonly port: number
@@ -38,6 +39,7 @@ export interface ServerOptions {
   readonly accessLog: boolean
 }
 
+/** The defaults of `ServerOptions` (docs/operations.md lists them). */
 export const defaultServerOptions: ServerOptions = {
   port: 3000,
   host: "127.0.0.1",
@@ -50,6 +52,7 @@ export const defaultServerOptions: ServerOptions = {
   accessLog: false
 }
 
+/** The server's settings as a service, read by the middlewares and handlers. */
 export class ServerConfig extends Context.Tag("@tuma/http/ServerConfig")<ServerConfig, ServerOptions>() {}
 
 /** Deep-ish merge of partial options over the defaults. */

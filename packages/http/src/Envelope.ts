@@ -93,6 +93,7 @@ const make = <A>(Cls: new(props: any) => A) => (input: FailureInput, headers?: R
   return out
 }
 
+/** 400 failure envelope. */
 export class BadRequest extends Schema.Class<BadRequest>("BadRequest")(
   failureFields,
   ann(400, "The body claims to be JSON but cannot be parsed")
@@ -100,6 +101,7 @@ export class BadRequest extends Schema.Class<BadRequest>("BadRequest")(
   static of = make<BadRequest>(BadRequest)
 }
 
+/** 401 failure envelope. */
 export class Unauthorized extends Schema.Class<Unauthorized>("Unauthorized")(
   failureFields,
   ann(401, "Key missing, malformed, expired, revoked, from a disallowed address, or without the endpoint's scope")
@@ -107,6 +109,7 @@ export class Unauthorized extends Schema.Class<Unauthorized>("Unauthorized")(
   static of = make<Unauthorized>(Unauthorized)
 }
 
+/** 403 failure envelope. */
 export class Forbidden extends Schema.Class<Forbidden>("Forbidden")(
   failureFields,
   ann(403, "The key lacks the endpoint's scope (only when auth.missingScopeStatus = 403)")
@@ -114,6 +117,7 @@ export class Forbidden extends Schema.Class<Forbidden>("Forbidden")(
   static of = make<Forbidden>(Forbidden)
 }
 
+/** 404 failure envelope. */
 export class NotFound extends Schema.Class<NotFound>("NotFound")(
   failureFields,
   ann(404, "Unknown route, or a resource of another account")
@@ -121,6 +125,7 @@ export class NotFound extends Schema.Class<NotFound>("NotFound")(
   static of = make<NotFound>(NotFound)
 }
 
+/** 405 failure envelope. */
 export class MethodNotAllowed extends Schema.Class<MethodNotAllowed>("MethodNotAllowed")(
   failureFields,
   ann(405, "The path exists but not with this method (see the Allow header)")
@@ -128,6 +133,7 @@ export class MethodNotAllowed extends Schema.Class<MethodNotAllowed>("MethodNotA
   static of = make<MethodNotAllowed>(MethodNotAllowed)
 }
 
+/** 409 failure envelope. */
 export class Conflict extends Schema.Class<Conflict>("Conflict")(
   failureFields,
   ann(409, "idempotency_key_reused or sender_id_already_requested")
@@ -135,6 +141,7 @@ export class Conflict extends Schema.Class<Conflict>("Conflict")(
   static of = make<Conflict>(Conflict)
 }
 
+/** 413 failure envelope. */
 export class PayloadTooLarge extends Schema.Class<PayloadTooLarge>("PayloadTooLarge")(
   failureFields,
   ann(413, "The body is over the size limit")
@@ -142,6 +149,7 @@ export class PayloadTooLarge extends Schema.Class<PayloadTooLarge>("PayloadTooLa
   static of = make<PayloadTooLarge>(PayloadTooLarge)
 }
 
+/** 415 failure envelope. */
 export class UnsupportedMediaType extends Schema.Class<UnsupportedMediaType>("UnsupportedMediaType")(
   failureFields,
   ann(415, "The body is not application/json (or multipart/form-data where accepted)")
@@ -149,6 +157,7 @@ export class UnsupportedMediaType extends Schema.Class<UnsupportedMediaType>("Un
   static of = make<UnsupportedMediaType>(UnsupportedMediaType)
 }
 
+/** 422 failure envelope: a refusal or validation failure with its `error_code` and field `errors`. */
 export class Unprocessable extends Schema.Class<Unprocessable>("Unprocessable")(
   failureFields,
   ann(
@@ -159,6 +168,7 @@ export class Unprocessable extends Schema.Class<Unprocessable>("Unprocessable")(
   static of = make<Unprocessable>(Unprocessable)
 }
 
+/** 429 failure envelope. */
 export class TooManyRequests extends Schema.Class<TooManyRequests>("TooManyRequests")(
   failureFields,
   ann(429, "Rate limited (Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset)")
@@ -166,6 +176,7 @@ export class TooManyRequests extends Schema.Class<TooManyRequests>("TooManyReque
   static of = make<TooManyRequests>(TooManyRequests)
 }
 
+/** 500 failure envelope. */
 export class InternalError extends Schema.Class<InternalError>("InternalError")(
   failureFields,
   ann(500, "Internal error; quote request_uid to support")
@@ -173,6 +184,7 @@ export class InternalError extends Schema.Class<InternalError>("InternalError")(
   static of = make<InternalError>(InternalError)
 }
 
+/** 503 failure envelope. */
 export class ServiceUnavailable extends Schema.Class<ServiceUnavailable>("ServiceUnavailable")(
   failureFields,
   ann(

@@ -9,8 +9,10 @@ import { HttpApiMiddleware, HttpApiSecurity, OpenApi } from "@effect/platform"
 import { Context, Schema } from "effect"
 import { Forbidden, TooManyRequests, Unauthorized } from "./Envelope.js"
 
+/** The scope of an API key (spec §5.4); each endpoint requires one. */
 export const Scope = Schema.Literal("sms:read", "sms:send", "sender-ids:read", "sender-ids:write", "profile:read")
 export type Scope = typeof Scope.Type
+/** Every scope of the API. */
 export const allScopes: ReadonlyArray<Scope> = Scope.literals
 
 /** The API key a request was authenticated with. */
@@ -22,8 +24,10 @@ export interface AuthenticatedKey {
   readonly scopes: ReadonlySet<string>
 }
 
+/** The API key a request was authenticated with, provided to handlers by the `Require…` middlewares. */
 export class CurrentApiKey extends Context.Tag("@tuma/http/CurrentApiKey")<CurrentApiKey, AuthenticatedKey>() {}
 
+/** The API key bearer scheme (`Authorization: Bearer tuma_live_…`). */
 export const bearer = HttpApiSecurity.bearer.pipe(
   HttpApiSecurity.annotate(
     OpenApi.Description,
@@ -33,33 +37,39 @@ export const bearer = HttpApiSecurity.bearer.pipe(
 
 const failure = Schema.Union(Unauthorized, Forbidden, TooManyRequests)
 
+/** Middleware: a valid API key with scope `sms:read`. */
 export class RequireSmsRead extends HttpApiMiddleware.Tag<RequireSmsRead>()("@tuma/http/RequireSmsRead", {
   provides: CurrentApiKey,
   failure,
   security: { bearer }
 }) {}
 
+/** Middleware: a valid API key with scope `sms:send`. */
 export class RequireSmsSend extends HttpApiMiddleware.Tag<RequireSmsSend>()("@tuma/http/RequireSmsSend", {
   provides: CurrentApiKey,
   failure,
   security: { bearer }
 }) {}
 
+/** Middleware: a valid API key with scope `sender-ids:read`. */
 export class RequireSenderIdsRead extends HttpApiMiddleware.Tag<RequireSenderIdsRead>()(
   "@tuma/http/RequireSenderIdsRead",
   { provides: CurrentApiKey, failure, security: { bearer } }
 ) {}
 
+/** Middleware: a valid API key with scope `sender-ids:write`. */
 export class RequireSenderIdsWrite extends HttpApiMiddleware.Tag<RequireSenderIdsWrite>()(
   "@tuma/http/RequireSenderIdsWrite",
   { provides: CurrentApiKey, failure, security: { bearer } }
 ) {}
 
+/** Middleware: a valid API key with scope `profile:read`. */
 export class RequireProfileRead extends HttpApiMiddleware.Tag<RequireProfileRead>()(
   "@tuma/http/RequireProfileRead",
   { provides: CurrentApiKey, failure, security: { bearer } }
 ) {}
 
+/** The operator bearer scheme of `/admin/v1` (`TUMA_ADMIN_TOKEN`). */
 export const adminBearer = HttpApiSecurity.bearer.pipe(
   HttpApiSecurity.annotate(
     OpenApi.Description,

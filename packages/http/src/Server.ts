@@ -51,10 +51,12 @@ import * as RateLimitLease from "./RateLimitLease.js"
 /** Paths served outside the contract (the envelope middleware knows them for 405). */
 export const extraRoutes: ReadonlyArray<readonly [string, string]> = [["GET", "/openapi.json"], ["GET", "/docs"]]
 
+/** The handlers of every API group. */
 export const ApiLive = HttpApiBuilder.api(TumaApi).pipe(
   Layer.provide([SmsLive, SenderIdsLive, SystemLive, AdminLive, Portal.layerHandlers])
 )
 
+/** What `layer` starts: server settings, database, and optionally a node server, the workers and a prebuilt store. */
 export interface StartOptions {
   readonly server: ServerOptions
   readonly database: Database.DatabaseConfig
@@ -116,6 +118,10 @@ export const layerHttp = Layer.mergeAll(
   Layer.provide(Portal.layerHttp)
 )
 
+/**
+ * The whole server as a layer: store, use cases, middlewares, handlers and the node HTTP server listening
+ * (plus the delivery workers when asked).
+ */
 export const layer = (options: StartOptions) => {
   const config = Layer.succeed(ServerConfig, options.server)
   const node = NodeHttpServer.layer(() => options.nodeServer ?? createServer(), {
@@ -148,6 +154,7 @@ export const address = Effect.map(HttpServer.HttpServer, (server) => {
   return a._tag === "TcpAddress" ? `http://${a.hostname === "0.0.0.0" ? "127.0.0.1" : a.hostname}:${a.port}` : a.path
 })
 
+/** The services the running server provides. */
 export type AppServices = Layer.Layer.Success<ReturnType<typeof layer>> | SqlClient.SqlClient
 
 export { InFlight }

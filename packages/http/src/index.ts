@@ -2,6 +2,8 @@
  * @tuma/http: the HTTP contract (`TumaApi`), its server assembly, middlewares and the `tuma`
  * command. Import submodules directly (`@tuma/http/Api`, `@tuma/http/Server`, …) or the namespaces
  * below.
+ *
+ * @module @tuma/http
  */
 export * as AdminApi from "./AdminApi.js"
 export * as Api from "./Api.js"

@@ -22,7 +22,7 @@ afterAll(() => {
 
 const start = () =>
   new Promise<{ url: string; key: string }>((resolve, reject) => {
-    const c = spawn(process.execPath, ["--import", "tsx", BIN, "serve", "--demo"], {
+    const c = spawn(process.execPath, ["--conditions=@tuma/source", "--import", "tsx", BIN, "serve", "--demo"], {
       env: { ...process.env, DATABASE_URL: "", TUMA_DATA_DIR: dataDir, PORT: "0", TUMA_WORKERS: "1" },
       stdio: ["ignore", "pipe", "pipe"]
     })

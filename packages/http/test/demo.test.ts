@@ -83,6 +83,7 @@ const serve = async () => {
   const env: Record<string, string | undefined> = { ...process.env, TUMA_DATA_DIR: dataDir, TUMA_WORKERS: "1" }
   delete env.DATABASE_URL
   const p = spawnProc(process.execPath, [
+    "--conditions=@tuma/source",
     "--import",
     "tsx",
     "packages/http/src/bin.ts",

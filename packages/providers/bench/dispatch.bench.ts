@@ -110,7 +110,7 @@ const smsc = process.env.BENCH_SMSC === "inprocess"
   : Effect.acquireRelease(
     Effect.async<{ port: number; where: string; child: ReturnType<typeof fork> }>((resume) => {
       const child = fork(new URL("./DispatchBenchSmsc.ts", import.meta.url), [], {
-        execArgv: ["--import", "tsx"],
+        execArgv: ["--conditions=@tuma/source", "--import", "tsx"],
         stdio: ["ignore", "inherit", "inherit", "ipc"]
       })
       child.once("error", (e) => resume(Effect.die(e)))

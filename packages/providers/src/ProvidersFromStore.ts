@@ -33,6 +33,10 @@ interface Running {
 
 const signatureOf = (row: ProviderRow) => `${row.id}\u0001${row.kind}\u0001${JSON.stringify(row.config)}`
 
+/**
+ * The live `Providers` registry over the `providers` table (see the module comment): `reload` applies what
+ * operators changed; replaced adapters retire after `retireAfterMillis`.
+ */
 export const make = (options: { readonly retireAfterMillis?: number } = {}) =>
   Effect.gen(function*() {
     const store = yield* DispatchStore
@@ -105,4 +109,5 @@ export const make = (options: { readonly retireAfterMillis?: number } = {}) =>
     })
   })
 
+/** `Providers` from the `providers` table, live, with the default retirement delay. */
 export const layerProvidersFromStore = Layer.scoped(Providers, make())

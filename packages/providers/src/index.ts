@@ -1,3 +1,8 @@
+/**
+ * Tuma's carriers (SMPP, simulated), the SMSC simulator, the SMTP mailer and the webhook sender.
+ *
+ * @module @tuma/providers
+ */
 export {}
 export * from "./mail/index.js"
 export * from "./ProvidersFromStore.js"

@@ -28,7 +28,7 @@ const BIN = fileURLToPath(new URL("../../http/src/bin.ts", import.meta.url))
 const spawnWorker = (url: string, env: Record<string, string> = {}) =>
   Effect.acquireRelease(
     Effect.async<ChildProcess>((resume) => {
-      const child = spawn(process.execPath, ["--import", "tsx", BIN, "worker"], {
+      const child = spawn(process.execPath, ["--conditions=@tuma/source", "--import", "tsx", BIN, "worker"], {
         env: { ...process.env, DATABASE_URL: url, TUMA_DELIVERY_POLL_MS: "200", ...env },
         stdio: ["ignore", "pipe", "pipe"]
       })

@@ -64,7 +64,7 @@ const startReceiver = async () => {
   let bad = 0
   let waiter: { n: number; resolve: () => void } | undefined
   const child = fork(fileURLToPath(new URL("./WebhookBenchReceiver.ts", import.meta.url)), [], {
-    execArgv: ["--import", "tsx"],
+    execArgv: ["--conditions=@tuma/source", "--import", "tsx"],
     stdio: ["ignore", "inherit", "inherit", "ipc"]
   })
   const port = await new Promise<number>((resolve, reject) => {

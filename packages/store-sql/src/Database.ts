@@ -17,8 +17,13 @@ import { mkdirSync } from "node:fs"
 import { runMigrations } from "./Migrations.js"
 import * as PgliteClient from "./PgliteClient.js"
 
+/** Where the embedded database lives when no directory is given. */
 export const DEFAULT_DATA_DIR = "./.tuma/data"
 
+/**
+ * Which database the store runs on: PostgreSQL (a URL, pool size) or the embedded PGlite (a directory or
+ * `memory://`). Build one with `postgres` or `pglite`.
+ */
 export type DatabaseConfig =
   | {
     readonly _tag: "Postgres"
@@ -32,12 +37,14 @@ export type DatabaseConfig =
     readonly dataDir: string
   }
 
+/** PostgreSQL 15+ at `url` (`postgres://user@host:5432/db`); `maxConnections` defaults to 10. */
 export const postgres = (url: string, options: { readonly maxConnections?: number } = {}): DatabaseConfig => ({
   _tag: "Postgres",
   url: Redacted.make(url),
   maxConnections: options.maxConnections
 })
 
+/** The embedded database (PGlite, in-process) in `dataDir`, persistent; `memory://` keeps nothing. */
 export const pglite = (dataDir: string = DEFAULT_DATA_DIR): DatabaseConfig => ({ _tag: "Pglite", dataDir })
 
 /** `DATABASE_URL` → PostgreSQL; else PGlite in `TUMA_DATA_DIR` (default `./.tuma/data`). */
@@ -72,6 +79,10 @@ export const layer = (
 ): Layer.Layer<SqlClient.SqlClient, SqlError.SqlError | Migrator.MigrationError> =>
   Layer.effectDiscard(runMigrations()).pipe(Layer.provideMerge(layerClient(config)))
 
+/**
+ * `layer` on the database the environment selects (`configFromEnv`): `DATABASE_URL`, else PGlite in
+ * `TUMA_DATA_DIR`.
+ */
 export const layerFromEnv: Layer.Layer<
   SqlClient.SqlClient,
   SqlError.SqlError | Migrator.MigrationError | ConfigError.ConfigError

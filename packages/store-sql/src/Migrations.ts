@@ -12,6 +12,7 @@ import { Migrator, SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { migrations as registry } from "./migrations/index.js"
 
+/** The table recording which migrations ran. */
 export const MIGRATIONS_TABLE = "tuma_migrations"
 
 /** Arbitrary constant: the advisory lock id guarding migrations ("tuma" in ASCII). */
@@ -19,6 +20,10 @@ const MIGRATION_LOCK = 0x74756d61
 
 const migrator = Migrator.make({})
 
+/**
+ * Runs the pending migrations (all of Tuma's by default) in one transaction under an advisory lock, lower ids
+ * first even when a higher one already ran.
+ */
 export const runMigrations = (
   migrations: Record<string, Effect.Effect<unknown, unknown, SqlClient.SqlClient>> = registry
 ) =>

@@ -20,11 +20,13 @@ import { SqlError } from "@effect/sql/SqlError"
 import { PGlite } from "@electric-sql/pglite"
 import { Context, Effect, Layer, Stream } from "effect"
 
+/** Options of the PGlite `SqlClient`. */
 export interface PgliteClientConfig {
   /** `memory://` (default) for an in-memory database, or a directory path for a persistent one. */
   readonly dataDir?: string | undefined
 }
 
+/** The `SqlClient` over PGlite, with the PGlite instance itself. */
 export interface PgliteClient extends Client.SqlClient {
   readonly pglite: PGlite
 }
@@ -61,6 +63,10 @@ const makeFairLock = () => {
 
 type Rows = ReadonlyArray<any>
 
+/**
+ * A PGlite `SqlClient` in the scope: statements compiled as for PostgreSQL, serialised through one FIFO lock
+ * (PGlite is one connection).
+ */
 export const make = (config: PgliteClientConfig = {}) =>
   Effect.gen(function*() {
     const dataDir = config.dataDir ?? "memory://"

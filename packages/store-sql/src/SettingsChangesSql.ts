@@ -15,8 +15,13 @@ import { SettingsChanges } from "@tuma/core/ports/SettingsChanges"
 import { Effect, Layer, Option, Queue, Schedule, Stream } from "effect"
 import { PgliteClient } from "./PgliteClient.js"
 
+/** The PostgreSQL notification channel on which settings changes are announced. */
 export const SETTINGS_CHANNEL = "tuma_settings"
 
+/**
+ * The SQL `SettingsChanges`: LISTEN plus a poll every `pollMillis` on PostgreSQL, in-process listen on PGlite
+ * (see the module comment).
+ */
 export const make = (options: { readonly pollMillis?: number } = {}) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient

@@ -37,6 +37,7 @@ const providerRow = (r: ProviderSqlRow): ProviderFullRow => ({
   credits: r.credits.map((c) => ({ iso2: c.iso2, balance: c.balance, updated_at: new Date(c.updated_at) }))
 })
 
+/** The SQL `AdminStore` over the context's `SqlClient`. */
 export const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const ledger = sql.literal(LEDGER)
@@ -198,4 +199,5 @@ export const make = Effect.gen(function*() {
   })
 })
 
+/** `AdminStore` on SQL. */
 export const layer: Layer.Layer<AdminStore, never, SqlClient.SqlClient> = Layer.effect(AdminStore, make)

@@ -17,6 +17,7 @@ import type { ApiKeyRecord } from "@tuma/core/ports/ApiKeys"
 import { ApiKeys } from "@tuma/core/ports/ApiKeys"
 import { Clock, Duration, Effect, Layer, Option } from "effect"
 
+/** Options of the SQL `ApiKeys` look-up. */
 export interface SqlApiKeysOptions {
   /** Minimum time between two `last_used_at` writes of one key (default 1 minute). */
   readonly touchInterval?: Duration.DurationInput | undefined
@@ -36,6 +37,7 @@ interface KeyRow {
 
 const MAX_TRACKED = 100_000
 
+/** The SQL `ApiKeys` look-up (by SHA-256), stamping `last_used_at` at most once per `touchInterval` per key. */
 export const make = (options: SqlApiKeysOptions = {}) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
@@ -88,7 +90,9 @@ export const make = (options: SqlApiKeysOptions = {}) =>
     })
   })
 
+/** `ApiKeys` on SQL with these options. */
 export const layerWith = (options: SqlApiKeysOptions): Layer.Layer<ApiKeys, never, SqlClient.SqlClient> =>
   Layer.effect(ApiKeys, make(options))
 
+/** `ApiKeys` on SQL with the default options. */
 export const layer: Layer.Layer<ApiKeys, never, SqlClient.SqlClient> = layerWith({})

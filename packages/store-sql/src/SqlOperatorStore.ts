@@ -7,6 +7,7 @@ import { OperatorStore } from "@tuma/core"
 import { Array as Arr, Effect, Layer } from "effect"
 import { creditWallet } from "./WalletCredit.js"
 
+/** The SQL `OperatorStore` over the context's `SqlClient`. */
 export const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
 
@@ -70,4 +71,5 @@ export const make = Effect.gen(function*() {
   })
 })
 
+/** `OperatorStore` on SQL. */
 export const layer: Layer.Layer<OperatorStore, never, SqlClient.SqlClient> = Layer.effect(OperatorStore, make)

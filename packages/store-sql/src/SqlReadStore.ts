@@ -15,6 +15,7 @@ const MESSAGE_COLUMNS = `m.id, m.recipient, m.sender_id, m.units, m.channel, m.s
   m.queued_at, m.sent_at, m.delivered_at, m.failure_reason, m.campaign_id, c.name AS campaign_name,
   m.failure_context, m.dr_checked_at, m.dr_status, m.dr_delivery_status`
 
+/** The SQL `ReadStore` over the context's `SqlClient`. */
 export const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const columns = sql.literal(MESSAGE_COLUMNS)
@@ -82,4 +83,5 @@ export const make = Effect.gen(function*() {
   })
 })
 
+/** `ReadStore` on SQL. */
 export const layer: Layer.Layer<ReadStore, never, SqlClient.SqlClient> = Layer.effect(ReadStore, make)

@@ -36,6 +36,10 @@ const isRetryable = (e: unknown): boolean => {
   return (e as { _tag?: string })?._tag === "SqlError" && typeof cause?.code === "string" && RETRYABLE.has(cause.code)
 }
 
+/**
+ * The SQL `SendStore`: one-statement snapshot, one-transaction accept, concurrent single sends grouped into
+ * one transaction.
+ */
 export const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
 
@@ -435,4 +439,5 @@ export const make = Effect.gen(function*() {
 
 const GROUP_MAX = 128
 
+/** `SendStore` on SQL (scoped: it owns the group-commit fiber). */
 export const layer: Layer.Layer<SendStore, never, SqlClient.SqlClient> = Layer.scoped(SendStore, make)

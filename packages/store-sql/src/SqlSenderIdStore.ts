@@ -24,6 +24,7 @@ const REQUIREMENT = `id, market_id, name, is_required, accepted_formats, max_siz
 const DOCUMENT = `id, sender_id_id, requirement_id, kind, filename, content_type, size_bytes, created_at
   FROM sender_id_documents`
 
+/** The SQL `SenderIdStore` over the context's `SqlClient`. */
 export const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const record = sql.literal(RECORD)
@@ -146,4 +147,5 @@ export const make = Effect.gen(function*() {
   })
 })
 
+/** `SenderIdStore` on SQL. */
 export const layer: Layer.Layer<SenderIdStore, never, SqlClient.SqlClient> = Layer.effect(SenderIdStore, make)

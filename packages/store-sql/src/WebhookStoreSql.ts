@@ -100,6 +100,7 @@ const toDelivery = (r: DeliveryRow): DeliveryView => ({
   completedAt: r.completed_at
 })
 
+/** The SQL `WebhookStore`: endpoints, deliveries and their retries. */
 export const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
 

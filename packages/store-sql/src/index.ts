@@ -1,8 +1,17 @@
+/**
+ * The SQL adapters of Tuma's ports (`layer` of each `Sql…Store`), the migrations, and the database
+ * clients: PostgreSQL or the embedded PGlite (`Database`).
+ *
+ * @module @tuma/store-sql
+ */
 export * as Database from "./Database.js"
 export * as Migrations from "./Migrations.js"
 export * as PgliteClient from "./PgliteClient.js"
 export * as SettingsChangesSql from "./SettingsChangesSql.js"
+export * as SqlAdminStore from "./SqlAdminStore.js"
 export * as SqlApiKeys from "./SqlApiKeys.js"
 export * as SqlOperatorStore from "./SqlOperatorStore.js"
+export * as SqlReadStore from "./SqlReadStore.js"
+export * as SqlSenderIdStore from "./SqlSenderIdStore.js"
 export * as SqlSendStore from "./SqlSendStore.js"
 export * as WebhookStoreSql from "./WebhookStoreSql.js"

@@ -8,6 +8,7 @@ import { Context } from "effect"
 import type { AccountRow, ApiKeyRow, PurchaseRow } from "./OperatorStore.js"
 import type { MarketRow } from "./SendStore.js"
 
+/** Filters of the operator's account list. */
 export interface AccountListFilter {
   readonly active?: boolean | undefined
   /** Case-insensitive substring of name or e-mail. */
@@ -16,6 +17,7 @@ export interface AccountListFilter {
   readonly offset: number
 }
 
+/** The fields of an API key an operator may change; omitted fields stay. */
 export interface ApiKeyPatch {
   readonly name?: string | undefined
   readonly scopes?: ReadonlyArray<string> | undefined
@@ -24,6 +26,7 @@ export interface ApiKeyPatch {
   readonly expires_at?: Date | null | undefined
 }
 
+/** One wallet ledger entry: a credit or debit with the balance after it. */
 export interface LedgerRow {
   readonly id: string
   readonly wallet_id: string
@@ -39,6 +42,7 @@ export interface LedgerRow {
   readonly created_at: Date
 }
 
+/** A stored opt-out: the account, the recipient and why. */
 export interface OptOutRow {
   readonly account_id: string
   readonly recipient: string
@@ -46,6 +50,7 @@ export interface OptOutRow {
   readonly created_at: Date
 }
 
+/** A stored spam rule, global (`account_id` null) or for one account. */
 export interface SpamRuleFullRow {
   readonly id: string
   readonly account_id: string | null
@@ -56,6 +61,7 @@ export interface SpamRuleFullRow {
   readonly created_at: Date
 }
 
+/** An operator's switch of one built-in spam check. */
 export interface SpamBuiltinSwitchRow {
   readonly kind: string
   readonly pattern: string
@@ -63,6 +69,7 @@ export interface SpamBuiltinSwitchRow {
   readonly updated_at: Date
 }
 
+/** A stored provider with its settings (`config` holds credentials: never answered). */
 export interface ProviderFullRow {
   readonly id: string
   readonly name: string
@@ -74,6 +81,7 @@ export interface ProviderFullRow {
   readonly routes: ReadonlyArray<{ readonly iso2: string; readonly priority: number; readonly enabled: boolean }>
 }
 
+/** A provider route for a country, with its priority. */
 export interface CountryRouteRow {
   readonly id: string
   readonly provider_id: string
@@ -85,6 +93,7 @@ export interface CountryRouteRow {
   readonly credit: number
 }
 
+/** Port: the storage the `Admin` use cases need. Adapter: `SqlAdminStore` in `@tuma/store-sql`. */
 export class AdminStore extends Context.Tag("@tuma/core/AdminStore")<AdminStore, {
   /** false when an account with that e-mail (case-insensitive) exists; nothing written then. */
   readonly insertAccount: (row: AccountRow) => Effect.Effect<boolean>

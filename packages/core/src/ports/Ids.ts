@@ -42,6 +42,10 @@ export const uuidV7FromTime = (millis: number, random: Uint8Array = randomBytes1
   return hex(b)
 }
 
+/**
+ * Port: where ids come from (uuid v4, time-ordered v7). `Ids.layer` draws random ones; `Ids.layerSequential`
+ * is predictable, for tests.
+ */
 export class Ids extends Context.Tag("@tuma/core/Ids")<Ids, {
   readonly uuidV4: Effect.Effect<string>
   readonly uuidV7: Effect.Effect<string>

@@ -9,6 +9,7 @@ import type { Effect, Option } from "effect"
 import { Context } from "effect"
 import type { MarketRow, SenderIdStatus } from "./SendStore.js"
 
+/** A stored account. */
 export interface AccountRow {
   readonly id: string
   readonly name: string
@@ -21,6 +22,7 @@ export interface AccountRow {
   readonly updated_at: Date
 }
 
+/** A stored API key (its SHA-256, never the key). */
 export interface ApiKeyRow {
   readonly id: string
   readonly account_id: string
@@ -38,6 +40,7 @@ export interface ApiKeyRow {
   readonly created_at: Date
 }
 
+/** A credit purchase to record in a wallet's ledger. */
 export interface PurchaseRow {
   readonly account_id: string
   readonly market_id: string
@@ -50,6 +53,7 @@ export interface PurchaseRow {
   readonly at: Date
 }
 
+/** A verified route: an account may send to a market. */
 export interface VerifiedRouteRow {
   readonly id: string
   readonly account_id: string
@@ -58,6 +62,7 @@ export interface VerifiedRouteRow {
   readonly verified_at: Date
 }
 
+/** A stored sender-ID record. */
 export interface SenderIdRow {
   readonly id: string
   readonly account_id: string
@@ -73,6 +78,7 @@ export interface SenderIdRow {
   readonly updated_at: Date
 }
 
+/** A stored provider (carrier). */
 export interface ProviderRow {
   readonly id: string
   readonly name: string
@@ -82,6 +88,7 @@ export interface ProviderRow {
   readonly created_at: Date
 }
 
+/** A new spam rule. */
 export interface SpamRuleInsert {
   readonly id: string
   readonly account_id: string | null
@@ -91,6 +98,7 @@ export interface SpamRuleInsert {
   readonly created_at: Date
 }
 
+/** Port: the storage the `Operator` use cases need. Adapter: `SqlOperatorStore` in `@tuma/store-sql`. */
 export class OperatorStore extends Context.Tag("@tuma/core/OperatorStore")<OperatorStore, {
   readonly findMarket: (iso2: string) => Effect.Effect<Option.Option<MarketRow>>
   readonly setMarketOpen: (iso2: string, open: boolean) => Effect.Effect<boolean>

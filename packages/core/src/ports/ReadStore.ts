@@ -8,6 +8,7 @@ import { Context } from "effect"
 import type { MessageEntryRow } from "../MessageEntry.js"
 import type { Channel, MessageStatus } from "./SendStore.js"
 
+/** Filters of a message list read. */
 export interface MessageListFilter {
   readonly accountId: string
   readonly status?: MessageStatus | undefined
@@ -18,6 +19,7 @@ export interface MessageListFilter {
   readonly createdBefore?: Date | undefined
 }
 
+/** A message list read: filters plus the page's limit and offset. */
 export interface MessagePageRequest extends MessageListFilter {
   readonly limit: number
   readonly offset: number
@@ -46,6 +48,7 @@ export interface VerifiedRouteMarketRow {
   readonly verified_at: Date
 }
 
+/** The stored account fields of the profile (spec §2.8). */
 export interface ProfileRow {
   readonly id: string
   readonly name: string
@@ -61,6 +64,7 @@ export interface ProfileRow {
   } | null
 }
 
+/** Port: the storage the `Reads` use cases need. Adapter: `SqlReadStore` in `@tuma/store-sql`. */
 export class ReadStore extends Context.Tag("@tuma/core/ReadStore")<ReadStore, {
   /** One page, newest first (`created_at DESC, id DESC`), rows joined with their campaign name. */
   readonly listMessages: (request: MessagePageRequest) => Effect.Effect<ReadonlyArray<MessageEntryRow>>

@@ -18,11 +18,16 @@
 import type { Option } from "effect"
 import { Context, Data, Effect } from "effect"
 
+/** The status of a stored sender-ID record. */
 export type SenderIdStatus = "pending" | "approved" | "rejected" | "suspended"
+/** The status of a stored message. */
 export type MessageStatus = "scheduled" | "queued" | "processing" | "sent" | "delivered" | "failed"
+/** How a message was sent: through the API or by staff in the portal (`web`). */
 export type Channel = "api" | "web"
+/** The final encoding of a stored message. */
 export type Encoding = "GSM-7" | "Unicode"
 
+/** A market (country) as the send checks read it. */
 export interface MarketRow {
   readonly id: string
   readonly iso2: string
@@ -31,6 +36,7 @@ export interface MarketRow {
   readonly open: boolean
 }
 
+/** A sender-ID record as the send checks read it. */
 export interface SenderIdGrantRow {
   readonly id: string
   readonly market_id: string
@@ -42,6 +48,7 @@ export interface SenderIdGrantRow {
   readonly is_global: boolean
 }
 
+/** A credit wallet (account × market) as the send checks read it. */
 export interface WalletRow {
   readonly id: string
   readonly market_id: string
@@ -56,6 +63,7 @@ export interface ProviderCapacityRow {
   readonly credit: number
 }
 
+/** A spam rule as the send checks read it. */
 export interface SpamRuleRow {
   readonly id: string
   readonly kind: string
@@ -63,6 +71,7 @@ export interface SpamRuleRow {
   readonly description: string
 }
 
+/** What `SendStore.snapshot` reads for one send: account, sender ID, markets and recipients. */
 export interface SnapshotRequest {
   readonly accountId: string
   /** Sender ID name, already normalised to uppercase. */
@@ -73,6 +82,7 @@ export interface SnapshotRequest {
   readonly recipients: ReadonlyArray<string>
 }
 
+/** Everything the checks of spec §1 need for one send, read in one round trip. */
 export interface SendSnapshot {
   readonly account: { readonly id: string; readonly active: boolean } | undefined
   /** The account's sender-ID records with that name, any status, any market. */
@@ -118,11 +128,13 @@ export interface MessageItem {
   readonly units: number
 }
 
+/** The messages a send accepts: fields they share and one item per recipient. */
 export interface NewMessages {
   readonly common: MessageCommon
   readonly items: ReadonlyArray<MessageItem>
 }
 
+/** The campaign row of an accepted bulk send. */
 export interface NewCampaign {
   readonly id: string
   readonly account_id: string
@@ -140,12 +152,14 @@ export interface NewCampaign {
   readonly created_at: Date
 }
 
+/** Units to take from one wallet. */
 export interface WalletDebit {
   readonly wallet_id: string
   readonly market_id: string
   readonly units: number
 }
 
+/** The idempotency record a send claims, carrying its first answer. */
 export interface IdempotencyClaim {
   readonly key: string
   readonly endpoint: string
@@ -155,6 +169,7 @@ export interface IdempotencyClaim {
   readonly response: unknown
 }
 
+/** Everything one accepted send writes in its single transaction: idempotency claim, debits, campaign, messages. */
 export interface AcceptPlan {
   readonly accountId: string
   readonly now: Date
@@ -164,6 +179,7 @@ export interface AcceptPlan {
   readonly messages: NewMessages
 }
 
+/** A stored idempotency record. */
 export interface IdempotencyRecord {
   readonly key: string
   readonly endpoint: string
@@ -173,6 +189,7 @@ export interface IdempotencyRecord {
   readonly expires_at: Date
 }
 
+/** How `SendStore.accept` ended: accepted, key taken by a committed record, or a wallet short at commit time. */
 export type AcceptOutcome = Data.TaggedEnum<{
   /** Everything is stored, charged and queued. */
   Accepted: {}
@@ -214,6 +231,10 @@ export const classifyAcceptDefects = <A, E, R>(accept: Effect.Effect<A, E, R>): 
       )
   )
 
+/**
+ * Port: the storage of the send path (one-statement snapshot, one-transaction accept). Adapter:
+ * `SqlSendStore` in `@tuma/store-sql`.
+ */
 export class SendStore extends Context.Tag("@tuma/core/SendStore")<SendStore, {
   /** One round trip: everything the checks of spec §1 need for this send. */
   readonly snapshot: (request: SnapshotRequest) => Effect.Effect<SendSnapshot>

@@ -32,6 +32,7 @@ export interface SenderIdRecordRow {
   readonly updated_at: Date
 }
 
+/** A stored sender-ID document requirement. */
 export interface RequirementRow {
   readonly id: string
   /** `null`: applies to every market. */
@@ -44,6 +45,7 @@ export interface RequirementRow {
   readonly created_at: Date
 }
 
+/** A document to store with a sender-ID request. */
 export interface NewSenderIdDocument {
   readonly id: string
   readonly requirement_id: string | null
@@ -53,6 +55,7 @@ export interface NewSenderIdDocument {
   readonly bytes: Uint8Array
 }
 
+/** A new `pending` sender-ID record. */
 export interface NewSenderId {
   readonly id: string
   readonly account_id: string
@@ -69,6 +72,7 @@ export interface NewSenderId {
   readonly documents: ReadonlyArray<NewSenderIdDocument>
 }
 
+/** A stored sender-ID document (without its bytes). */
 export interface SenderIdDocumentRow {
   readonly id: string
   readonly sender_id_id: string
@@ -80,6 +84,7 @@ export interface SenderIdDocumentRow {
   readonly created_at: Date
 }
 
+/** An operator's decision on a sender-ID record, applied compare-and-set. */
 export interface StatusChange {
   readonly id: string
   /** Applied only while the record is still in this status (compare-and-set). */
@@ -90,6 +95,7 @@ export interface StatusChange {
   readonly at: Date
 }
 
+/** Port: the storage of the sender-ID use cases. Adapter: `SqlSenderIdStore` in `@tuma/store-sql`. */
 export class SenderIdStore extends Context.Tag("@tuma/core/SenderIdStore")<SenderIdStore, {
   /** Every record of the account, newest request first. */
   readonly listForAccount: (accountId: string) => Effect.Effect<ReadonlyArray<SenderIdRecordRow>>

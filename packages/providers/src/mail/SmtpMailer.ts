@@ -7,6 +7,7 @@ import { Mailer, MailError } from "@tuma/core/webhooks/ports"
 import { Effect, Layer } from "effect"
 import nodemailer from "nodemailer"
 
+/** Options of the SMTP mailer. */
 export interface SmtpMailerOptions {
   /** `smtp://host:port` or `smtps://user:pass@host:port` (nodemailer connection URL). */
   readonly url: string
@@ -16,6 +17,7 @@ export interface SmtpMailerOptions {
   readonly timeoutMs?: number | undefined
 }
 
+/** A `Mailer` sending over SMTP (nodemailer), its connection closed with the scope. */
 export const makeSmtpMailer = (options: SmtpMailerOptions) =>
   Effect.acquireRelease(
     Effect.sync(() => {
@@ -50,6 +52,7 @@ export const makeSmtpMailer = (options: SmtpMailerOptions) =>
     })
   }))
 
+/** `Mailer` over SMTP. */
 export const layerSmtpMailer = (options: SmtpMailerOptions): Layer.Layer<Mailer> =>
   Layer.scoped(Mailer, makeSmtpMailer(options))
 

@@ -19,6 +19,10 @@ import type { Scope } from "effect"
 import { Clock, Duration, Effect, FiberSet, Random, Ref, Schedule } from "effect"
 import { partCount } from "../smpp/codec.js"
 
+/**
+ * Shares of the outcomes the simulated carrier draws for each message: delivered, failed receipt, refused
+ * (transient or permanent), unknown.
+ */
 export interface OutcomeMix {
   readonly delivered?: number
   /** Accepted, then a failed receipt (UNDELIV). */
@@ -28,6 +32,7 @@ export interface OutcomeMix {
   readonly unknown?: number
 }
 
+/** Settings of a simulated carrier: id, answer latency, receipt delay, outcome mix, and whether it starts down. */
 export interface SimulatedProviderConfig {
   readonly id: string
   readonly latencyMs?: number
@@ -53,6 +58,10 @@ export const SIMULATED_TEST_NUMBERS = {
   refused: "+255700000400"
 } as const
 
+/**
+ * The fixed outcome of one of the simulated carrier's test numbers (`SIMULATED_TEST_NUMBERS`), or undefined
+ * for any other number.
+ */
 export const testNumberBehaviour = (recipient: string): TestNumberBehaviour | undefined => {
   if (recipient === SIMULATED_TEST_NUMBERS.failedReceipt) return { _tag: "FailedReceipt" }
   if (recipient === SIMULATED_TEST_NUMBERS.noReceipt) return { _tag: "NoReceipt" }
@@ -62,12 +71,17 @@ export const testNumberBehaviour = (recipient: string): TestNumberBehaviour | un
   return undefined
 }
 
+/** Controls of a simulated carrier for tests and demos: take it down, change its outcome mix. */
 export interface SimulatedControl {
   readonly setDown: (down: boolean) => Effect.Effect<void>
   readonly setMix: (mix: OutcomeMix) => Effect.Effect<void>
   readonly submitted: Effect.Effect<number>
 }
 
+/**
+ * A simulated carrier: accepts submits after its latency and reports receipts to the `ProviderEventSink` as
+ * its outcome mix draws them.
+ */
 export const makeSimulatedProvider = (
   config: SimulatedProviderConfig
 ): Effect.Effect<Provider & SimulatedControl, never, ProviderEventSink | Scope.Scope> =>

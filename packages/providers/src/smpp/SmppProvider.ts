@@ -47,6 +47,10 @@ import {
   wireParts
 } from "./codec.js"
 
+/**
+ * Settings of an SMPP carrier connection: address, credentials, window, keep-alive and response timeouts,
+ * reconnection and throttling back-off, which statuses are transient.
+ */
 export interface SmppProviderConfig {
   readonly id: string
   readonly host: string
@@ -95,6 +99,7 @@ interface InFlight {
   settled: boolean
 }
 
+/** Counters of an SMPP connection (connects, binds, submits, receipts, …) for tests and benchmarks. */
 export interface SmppStats {
   connects: number
   binds: number

@@ -5,12 +5,17 @@
 import type { PartState, ProviderEncoding } from "@tuma/core/ports/Provider"
 import smpp from "smpp"
 
+/** SMPP `data_coding` of GSM-7 text (SMSC default alphabet). */
 export const DATA_CODING_GSM7 = 0
+/** SMPP `data_coding` of UCS-2 text. */
 export const DATA_CODING_UCS2 = 8
+/** `esm_class` bit: the short message starts with a user data header (a concatenated part). */
 export const ESM_CLASS_UDHI = 0x40
 /** esm_class message type bits 2-5 (0x3C); 0x04 = MC delivery receipt. */
 export const ESM_CLASS_TYPE_MASK = 0x3c
+/** `esm_class` message type of an MC delivery receipt. */
 export const ESM_CLASS_RECEIPT = 0x04
+/** `esm_class` message type of an intermediate delivery notification. */
 export const ESM_CLASS_INTERMEDIATE = 0x20
 
 const GSM_SINGLE = 160
@@ -28,6 +33,7 @@ const encodeUcs2 = (text: string): Buffer => {
   return be
 }
 
+/** Text of UCS-2 (big-endian) bytes; an odd trailing byte is ignored. */
 export const decodeUcs2 = (data: Buffer): string => {
   const le = Buffer.allocUnsafe(data.length - (data.length % 2))
   for (let i = 0; i + 1 < data.length; i += 2) {
@@ -92,6 +98,7 @@ export const encodeGsm7 = (text: string): Buffer => {
   return out.subarray(0, n)
 }
 
+/** Text of unpacked GSM-7 bytes (one septet a byte, escapes included). */
 export const decodeGsm7 = (data: Buffer): string => {
   let text = ""
   for (let i = 0; i < data.length; i++) {
@@ -107,6 +114,7 @@ export const decodeGsm7 = (data: Buffer): string => {
   return text
 }
 
+/** The bytes of a text in the given encoding (unpacked GSM-7, or UCS-2 big-endian). */
 export const encodePayload = (text: string, encoding: ProviderEncoding): Buffer =>
   encoding === "GSM-7" ? encodeGsm7(text) : encodeUcs2(text)
 
@@ -133,6 +141,7 @@ export const splitPayload = (payload: Buffer, encoding: ProviderEncoding): Reado
   return parts
 }
 
+/** How many SMPP parts the text takes in that encoding. */
 export const partCount = (text: string, encoding: ProviderEncoding): number =>
   splitPayload(encodePayload(text, encoding), encoding).length
 
@@ -140,6 +149,7 @@ export const partCount = (text: string, encoding: ProviderEncoding): number =>
 export const concatUdh = (reference: number, total: number, sequence: number): Buffer =>
   Buffer.from([0x05, 0x00, 0x03, reference & 0xff, total, sequence])
 
+/** One SMPP part as submitted: its short message bytes and `esm_class`. */
 export interface WirePart {
   readonly shortMessage: Buffer
   readonly esmClass: number
@@ -201,6 +211,7 @@ export const MESSAGE_STATE_WORDS: Record<number, string> = {
   8: "REJECTD"
 }
 
+/** The part state of a delivery receipt's `stat` (`DELIVRD`, `UNDELIV`, …). */
 export const stateOfStatus = (stat: string): PartState => {
   switch (stat.toUpperCase()) {
     case "DELIVRD":
@@ -218,6 +229,7 @@ export const stateOfStatus = (stat: string): PartState => {
 
 export { describeReceiptFailure } from "@tuma/core/delivery/ProviderRef"
 
+/** The fields of a delivery receipt's text (`id:… stat:… err:…`). */
 export interface ParsedReceipt {
   readonly id: string
   readonly stat: string
@@ -276,6 +288,7 @@ export const TRANSIENT_STATUSES: ReadonlySet<number> = new Set([
 
 const STATUS_NAMES = new Map<number, string>(Object.entries(smpp.errors).map(([k, v]) => [v, k]))
 
+/** The name of an SMPP `command_status` (`ESME_RTHROTTLED`, …), or its hex value. */
 export const statusName = (status: number): string =>
   STATUS_NAMES.get(status) ?? `0x${status.toString(16).padStart(8, "0")}`
 
@@ -292,6 +305,7 @@ const STATUS_REASONS: Record<string, string> = {
   ESME_RSUBMITFAIL: "the carrier could not take the message"
 }
 
+/** A customer-facing reason for a refused submit's `command_status`. */
 export const describeStatus = (status: number): string => {
   const name = statusName(status)
   return `Not accepted: ${STATUS_REASONS[name] ?? "the carrier refused the message"} (${name}).`

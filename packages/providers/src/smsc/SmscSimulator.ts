@@ -19,12 +19,14 @@ import type { AddressInfo } from "node:net"
 import smpp from "smpp"
 import { ESM_CLASS_RECEIPT, formatReceiptText, readShortMessage } from "../smpp/codec.js"
 
+/** How the simulator answers a submit: accept, or a `command_status` error. */
 export type SubmitAnswer =
   | { readonly _tag: "ok" }
   | { readonly _tag: "status"; readonly status: number }
   | { readonly _tag: "timeout" }
   | { readonly _tag: "drop" }
 
+/** Ready-made `SubmitAnswer`s (ok, throttle, …). */
 export const answer = {
   ok: { _tag: "ok" } as SubmitAnswer,
   throttle: { _tag: "status", status: smpp.ESME_RTHROTTLED } as SubmitAnswer,
@@ -34,6 +36,7 @@ export const answer = {
   drop: { _tag: "drop" } as SubmitAnswer
 }
 
+/** How the simulator writes message ids: decimal or hex, and letter case. */
 export interface IdFormat {
   readonly radix: 10 | 16
   readonly upper: boolean
@@ -41,6 +44,7 @@ export interface IdFormat {
   readonly width: number
 }
 
+/** A message id written in that format. */
 export const formatId = (n: bigint, f: IdFormat): string => {
   const s = n.toString(f.radix)
   const cased = f.upper ? s.toUpperCase() : s.toLowerCase()
@@ -65,6 +69,7 @@ export interface ReceivedPart {
   readonly receivedAt: number
 }
 
+/** Settings of the SMSC simulator: address, credentials, answers, receipt behaviour and throughput. */
 export interface SmscSimulatorOptions {
   readonly host?: string
   /** 0 (default) picks a free port. */
@@ -104,6 +109,10 @@ const MESSAGE_STATE: Record<string, number> = {
   REJECTD: 8
 }
 
+/**
+ * An SMSC (carrier side of SMPP) for tests and benchmarks: binds clients, answers submits and sends delivery
+ * receipts as configured.
+ */
 export class SmscSimulator {
   readonly options: Required<Omit<SmscSimulatorOptions, "maxPerSecond">> & { maxPerSecond: number | undefined }
   private server: smpp.Server | null = null

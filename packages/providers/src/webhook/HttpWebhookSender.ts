@@ -16,6 +16,7 @@ import { isIP } from "node:net"
 import type { AddressAllowList } from "./addressPolicy.js"
 import { makeAllowList, parseAllowList, refuseAddress } from "./addressPolicy.js"
 
+/** Options of the HTTP webhook sender. */
 export interface HttpWebhookSenderOptions {
   /** Signature header name (decisions.md §27, `webhooks.signatureHeader`). Default `X-Service-Signature`. */
   readonly signatureHeader?: string | undefined

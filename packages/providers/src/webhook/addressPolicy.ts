@@ -88,6 +88,7 @@ export interface AddressAllowList {
   readonly entries: ReadonlyArray<string>
 }
 
+/** An allow-list of addresses and CIDR ranges that webhooks may reach despite the outbound address policy. */
 export const makeAllowList = (entries: ReadonlyArray<string>): AddressAllowList => {
   const list = new BlockList()
   const clean: Array<string> = []
@@ -128,6 +129,7 @@ export const refuseAddress = (address: string, allow: AddressAllowList): string 
   return `destination ${address} is ${reason} and not on the webhook allow-list`
 }
 
+/** A DNS look-up: every address of a host name (injectable in tests). */
 export type ResolveAll = (hostname: string) => Promise<ReadonlyArray<string>>
 
 /** Every address of `hostname` (A and AAAA), or none when it does not resolve within `timeoutMs`. */
