@@ -9,11 +9,10 @@ import type { SendCaller, SendOutcome } from "@tuma/core"
 import { Send } from "@tuma/core"
 import { Reads, sandboxBalance } from "@tuma/core/Reads"
 import type { SendMessageRequest } from "@tuma/domain"
-import { DuplicateContentRateLimited } from "@tuma/domain"
 import { Duration, Effect } from "effect"
-import { createHash } from "node:crypto"
 import { TumaApi } from "../Api.js"
 import { ServerConfig } from "../Config.js"
+import { makeDuplicateContentCounter } from "../DuplicateContent.js"
 import { requestUid } from "../Envelope.js"
 import { toApiFailure, unknownOutcome } from "../Errors.js"
 import { CurrentApiKey } from "../Security.js"
@@ -47,7 +46,7 @@ export const SmsLive = HttpApiBuilder.group(TumaApi, "sms", (handlers) =>
     const limiter = yield* RateLimiter.RateLimiter
     const config = yield* ServerConfig
     const dupWindow = Duration.millis(config.rateLimit.duplicateWindowMillis)
-    const dupLimit = config.rateLimit.duplicateLimit
+    const countContent = yield* makeDuplicateContentCounter
 
     /**
      * decisions §7: the same (sender_id, body) more than N times in the window per account → 429.
@@ -70,31 +69,8 @@ export const SmsLive = HttpApiBuilder.group(TumaApi, "sms", (handlers) =>
           })
         )
 
-    const countDuplicate = (key: AuthenticatedKey, payload: SendMessageRequest) => {
-      const digest = createHash("sha256").update(payload.sender_id.trim().toUpperCase()).update("\u0000").update(
-        payload.body
-      ).digest("base64url")
-      return limiter.consume({
-        algorithm: "fixed-window",
-        window: dupWindow,
-        limit: dupLimit,
-        key: `dup:${key.accountId}:${key.mode}:${digest}`
-      }).pipe(
-        Effect.catchTags({
-          RateLimiterError: (e) =>
-            e.reason === "Exceeded"
-              ? Effect.fail(toApiFailure(
-                new DuplicateContentRateLimited({
-                  message: `The same message from this sender ID was sent more than ${dupLimit} times in ` +
-                    `${Math.round(Duration.toMinutes(dupWindow))} minutes; try again later.`,
-                  retry_after_seconds: Math.ceil(Duration.toSeconds(e.retryAfter))
-                }),
-                { send: true }
-              ))
-              : Effect.logWarning("duplicate-content limiter unavailable; send let through", e)
-        })
-      )
-    }
+    const countDuplicate = (key: AuthenticatedKey, payload: SendMessageRequest) =>
+      countContent(key.accountId, key.mode, payload.sender_id, payload.body)
 
     const single = ({ headers, payload }: {
       readonly payload: SendMessageRequest

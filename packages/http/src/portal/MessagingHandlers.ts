@@ -5,7 +5,6 @@
  * credit rules — and the campaign price preview is `Send.bulkV2` in sandbox mode (every check
  * against the account's real records, nothing stored or charged) next to the wallets.
  */
-import { RateLimiter } from "@effect/experimental"
 import { HttpApiBuilder, HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import type { FileSystem, Path } from "@effect/platform"
 import type { SendCaller, SendOutcome } from "@tuma/core"
@@ -20,7 +19,6 @@ import { SenderIds } from "@tuma/core/SenderIds"
 import {
   analyzeBody,
   compileTemplate,
-  DuplicateContentRateLimited,
   normalizeRecipient,
   renderCompiled,
   splitBulkRecipient,
@@ -28,10 +26,10 @@ import {
   unitsPerRecipient,
   validationFailed
 } from "@tuma/domain"
-import { Clock, Duration, Effect, Either } from "effect"
-import { createHash } from "node:crypto"
+import { Clock, Effect, Either } from "effect"
 import { TumaApi } from "../Api.js"
 import { ServerConfig } from "../Config.js"
+import { makeDuplicateContentCounter } from "../DuplicateContent.js"
 import { requestUid } from "../Envelope.js"
 import { toApiFailure, unknownOutcome } from "../Errors.js"
 import { readSenderIdRequest } from "../handlers/SenderIds.js"
@@ -138,38 +136,10 @@ export const PortalDashboardLive = HttpApiBuilder.group(
       const send = yield* Send
       const admin = yield* Admin
       const store = yield* PortalReadStore
-      const limiter = yield* RateLimiter.RateLimiter
-      const config = yield* ServerConfig
-      const dupWindow = Duration.millis(config.rateLimit.duplicateWindowMillis)
-      const dupLimit = config.rateLimit.duplicateLimit
-
-      /** decisions §7 as on the API: the same (sender ID, text) more than N times in the window per
-       * account, counted together with the API's sends (same limiter key). */
-      const duplicateGuard = (accountId: string, senderId: string, body: string) => {
-        const digest = createHash("sha256").update(senderId.trim().toUpperCase()).update("\u0000").update(body).digest(
-          "base64url"
-        )
-        return limiter.consume({
-          algorithm: "fixed-window",
-          window: dupWindow,
-          limit: dupLimit,
-          key: `dup:${accountId}:live:${digest}`
-        }).pipe(
-          Effect.catchTags({
-            RateLimiterError: (e) =>
-              e.reason === "Exceeded"
-                ? Effect.fail(toApiFailure(
-                  new DuplicateContentRateLimited({
-                    message: `The same message from this sender ID was sent more than ${dupLimit} times in ` +
-                      `${Math.round(Duration.toMinutes(dupWindow))} minutes; try again later.`,
-                    retry_after_seconds: Math.ceil(Duration.toSeconds(e.retryAfter))
-                  }),
-                  { send: true }
-                ))
-                : Effect.logWarning("duplicate-content limiter unavailable; send let through", e)
-          })
-        )
-      }
+      const countContent = yield* makeDuplicateContentCounter
+      /** decisions §7 as on the API: counted together with the API's live sends (same counter). */
+      const duplicateGuard = (accountId: string, senderId: string, body: string) =>
+        countContent(accountId, "live", senderId, body)
 
       return handlers
         .handle("dashboard", ({ urlParams }) =>

@@ -196,3 +196,39 @@ describe.each(drivers)("portal messaging (%s)", (driver) => {
     expect(list.find((s: any) => s.sender_id === name)).toMatchObject({ status: "pending", rejection_reason: null })
   })
 })
+
+describe.each(drivers)("portal web sends and the duplicate-content limit (%s)", (driver) => {
+  let server: PortalServer
+  beforeAll(async () => {
+    server = await startPortal(driver, { server: { rateLimit: { duplicateLimit: 2 } } })
+  })
+  afterAll(() => server?.close())
+
+  it("web and API sends of one text count together: the third answers 429 on either side", async () => {
+    const acct = await accountWithUser(server, "owner")
+    const agent = await signedIn(server, acct.email)
+    const body = `Same text ${unique("t")}`
+    const web = await agent.post("/portal/api/sms", { recipient: "+255712345678", sender_id: "TUMA", body })
+    expect(web.status).toBe(202)
+    const api = await call(server, "POST", "/v1/sms/messages", {
+      key: acct.live,
+      body: { recipient: "+255712345679", sender_id: "TUMA", body }
+    })
+    expect(api.status).toBe(202)
+    const third = await agent.post("/portal/api/sms", { recipient: "+255712345670", sender_id: "TUMA", body })
+    expect(third.status).toBe(429)
+    expect(third.body.error_code).toBe("DUPLICATE_CONTENT_RATE_LIMITED")
+    const fourth = await call(server, "POST", "/v1/sms/messages", {
+      key: acct.live,
+      body: { recipient: "+255712345670", sender_id: "TUMA", body }
+    })
+    expect(fourth.status).toBe(429)
+    // another text from the same account is not limited
+    const other = await agent.post("/portal/api/sms", {
+      recipient: "+255712345670",
+      sender_id: "TUMA",
+      body: `${body}!`
+    })
+    expect(other.status).toBe(202)
+  })
+})
