@@ -11,7 +11,10 @@ import ts from "typescript"
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..")
 const packages = process.argv.slice(2).length > 0
   ? process.argv.slice(2)
-  : fs.readdirSync(path.join(root, "packages")).filter((p) => fs.existsSync(path.join(root, "packages", p, "package.json")))
+  : fs.readdirSync(path.join(root, "packages")).filter((p) =>
+    fs.existsSync(path.join(root, "packages", p, "package.json")) &&
+    !JSON.parse(fs.readFileSync(path.join(root, "packages", p, "package.json"), "utf8")).private
+  )
 
 const walk = (dir) =>
   fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
