@@ -23,6 +23,11 @@ export const drivers: ReadonlyArray<"pglite" | "postgres"> = testDatabaseUrl ? [
 export const ADMIN_TOKEN = "portal-test-admin-token"
 export const CHROMIUM = process.env.TUMA_CHROMIUM ?? "/usr/bin/chromium"
 export const hasChromium = existsSync(CHROMIUM)
+// CI sets TUMA_REQUIRE_CHROMIUM=1: a browser that failed to install fails the run instead of
+// silently skipping the browser suites.
+if (!hasChromium && process.env.TUMA_REQUIRE_CHROMIUM === "1") {
+  throw new Error(`TUMA_REQUIRE_CHROMIUM=1 but no browser at ${CHROMIUM} (apt-get install -y chromium)`)
+}
 
 const BIN = fileURLToPath(new URL("../../http/src/bin.ts", import.meta.url))
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url))
@@ -118,7 +123,14 @@ export const startServe = async (
     DATABASE_URL: databaseUrl ?? "",
     ...env
   }
-  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", BIN, "serve", "--demo"], {
+  const child: ChildProcess = spawn(process.execPath, [
+    "--conditions=@tuma/source",
+    "--import",
+    "tsx",
+    BIN,
+    "serve",
+    "--demo"
+  ], {
     cwd: ROOT,
     env: childEnv,
     stdio: ["ignore", "pipe", "pipe"]

@@ -325,7 +325,7 @@ describe.skipIf(!hasChromium).each(drivers)("portal in chromium (%s)", (driver) 
     }
   })
 
-  it("message bodies, campaign names and sender-ID names render as text", async () => {
+  it("message bodies, campaign names and sender-ID rejection reasons render as text", async () => {
     const evil = "<img src=x onerror=\"window.__xss=1\">"
     const sent = await http(serve.url, "POST", "/v1/sms/messages", {
       bearer: serve.liveKey,
@@ -349,6 +349,19 @@ describe.skipIf(!hasChromium).each(drivers)("portal in chromium (%s)", (driver) 
     await owner.getByRole("link", { name: "<img src=y onerror=window.__xss=2>" }).waitFor()
     await go(owner, "Messages")
     await owner.getByRole("cell", { name: "<img src=y onerror=window.__xss=2>" }).waitFor()
+    // a sender ID's name is letters, digits and spaces only; the free text shown with it is the
+    // operator's rejection reason (the "requests a sender ID" test above made DUKA BORA)
+    const ids = await http(serve.url, "GET", "/v1/sender-ids", { bearer: serve.liveKey })
+    const duka = (ids.body.data as Array<any>).find((x) => x.sender_id === "DUKA BORA")
+    expect(duka?.status).toBe("pending")
+    const reason = "<img src=z onerror=window.__xss=3> & not yours"
+    const rejected = await http(serve.url, "POST", `/admin/v1/sender-ids/${duka.uid}/reject`, {
+      bearer: ADMIN_TOKEN,
+      body: { reason }
+    })
+    expect(rejected.status).toBe(200)
+    await go(owner, "Sender IDs")
+    await owner.getByRole("row").filter({ hasText: "DUKA BORA" }).getByRole("cell", { name: reason }).waitFor()
     expect(await owner.evaluate(() => (globalThis as any).__xss)).toBeUndefined()
     expect(await owner.getByRole("img").count()).toBe(0)
   })

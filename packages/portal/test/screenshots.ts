@@ -5,9 +5,11 @@
  */
 import { ensureBuilt } from "@tuma/http/PortalAssets"
 import { mkdirSync } from "node:fs"
+import { createServer } from "node:http"
+import type { AddressInfo } from "node:net"
 import { fileURLToPath } from "node:url"
 import type { Page } from "./harness.js"
-import { http, launchBrowser, newContext, startServe } from "./harness.js"
+import { ADMIN_TOKEN, http, launchBrowser, newContext, startServe } from "./harness.js"
 
 const OUT = fileURLToPath(new URL("../../../docs/screenshots/", import.meta.url))
 
@@ -34,9 +36,26 @@ const main = async () => {
   mkdirSync(OUT, { recursive: true })
   const serve = await startServe("pglite")
   const browser = await launchBrowser()
+  // a webhook receiver that accepts everything, so the endpoint shows delivered attempts
+  const receiver = createServer((req, res) => {
+    req.resume()
+    req.on("end", () => res.writeHead(200).end("ok"))
+  })
+  await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", r))
   try {
-    // some traffic: single sends, a personalised campaign, a key with a webhook endpoint
+    // some traffic: a webhook endpoint on the demo key, single sends, a personalised campaign
     const key = serve.liveKey
+    const admin = (method: string, path: string, body?: unknown) =>
+      http(serve.url, method, `/admin/v1${path}`, { bearer: ADMIN_TOKEN, ...(body !== undefined ? { body } : {}) })
+    const accounts = (await admin("GET", "/accounts")).body.data as Array<{ uid: string; email: string }>
+    const demo = accounts[0]!
+    const keys = (await admin("GET", `/accounts/${demo.uid}/api-keys`)).body.data as Array<any>
+    const liveKey = keys.find((k) => k.mode === "live" && k.status === "active")
+    await admin("POST", "/webhooks", {
+      api_key_uid: liveKey.uid,
+      url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/tuma`
+    })
+    const uids: Array<string> = []
     for (
       const [to, body] of [
         ["+255712345678", "Habari! Your code is 4821"],
@@ -45,12 +64,13 @@ const main = async () => {
         ["+255754000002", "Malipo yako ya TZS 15,000 yamepokelewa. Asante!"]
       ]
     ) {
-      await http(serve.url, "POST", "/v1/sms/messages", {
+      const sent = await http(serve.url, "POST", "/v1/sms/messages", {
         bearer: key,
         body: { recipient: to, sender_id: "TUMA", body }
       })
+      uids.push(sent.body.data.uid)
     }
-    await http(serve.url, "POST", "/v2/sms/send-bulk", {
+    const campaign = await http(serve.url, "POST", "/v2/sms/send-bulk", {
       bearer: key,
       body: {
         recipients: [
@@ -64,6 +84,11 @@ const main = async () => {
       }
     })
     await new Promise((r) => setTimeout(r, 3000))
+    // the detail pages: one message's timeline (with its webhook attempts) and one campaign
+    const details: ReadonlyArray<readonly [string, string]> = [
+      ["message-timeline", `/messages/${uids[1]}`],
+      ["campaign-detail", `/campaigns/${campaign.body.data.campaign_uid ?? campaign.body.data.uid}`]
+    ]
 
     for (const lang of ["en", "sw"] as const) {
       const context = await newContext(browser)
@@ -73,11 +98,20 @@ const main = async () => {
       await page.getByRole("button").first().waitFor()
       await settle(page)
       await page.screenshot({ path: `${OUT}sign-in-${lang}.png` })
+      // the pages of the e-mailed links (a made-up token: the form is what is shown)
+      for (const [name, path] of [["accept-invitation", "/accept-invitation"], ["reset-password", "/reset-password"]]) {
+        await page.goto(`${serve.url}/portal${path}?token=example-token-from-the-e-mail`)
+        await page.getByRole("heading", { level: 1 }).waitFor()
+        await settle(page)
+        await page.screenshot({ path: `${OUT}${name}-${lang}.png` })
+      }
+      await page.goto(`${serve.url}/portal/`)
+      await page.getByRole("button").first().waitFor()
       await page.getByRole("textbox", { name: lang === "en" ? "Email" : "Barua pepe" }).fill(serve.login.email)
       await page.getByLabel(lang === "en" ? "Password" : "Nenosiri").fill(serve.login.password)
       await page.keyboard.press("Enter")
       await page.getByRole("navigation").waitFor()
-      for (const [name, path] of pages) {
+      for (const [name, path] of [...pages, ...details]) {
         await page.goto(`${serve.url}/portal${path === "/" ? "/" : path}`)
         await page.getByRole("heading", { level: 1 }).waitFor()
         await settle(page)
@@ -99,6 +133,7 @@ const main = async () => {
     }
     console.log(`screenshots written to ${OUT}`)
   } finally {
+    receiver.close()
     await browser.close()
     await serve.close()
   }

@@ -24,7 +24,7 @@ afterAll(async () => {
 
 const tuma = (args: Array<string>) =>
   new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
-    const child = spawn(process.execPath, ["--import", "tsx", BIN, ...args], {
+    const child = spawn(process.execPath, ["--conditions=@tuma/source", "--import", "tsx", BIN, ...args], {
       env: {
         ...process.env,
         TUMA_DATA_DIR: dataDir,

@@ -18,7 +18,7 @@ afterAll(() => rmSync(dataDir, { recursive: true, force: true }))
 
 const start = () =>
   new Promise<{ child: ChildProcess; out: () => string; portal: string; url: string }>((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", BIN, "serve", "--demo"], {
+    const child = spawn(process.execPath, ["--conditions=@tuma/source", "--import", "tsx", BIN, "serve", "--demo"], {
       env: { ...process.env, TUMA_DATA_DIR: dataDir, PORT: "0", TUMA_WORKERS: "1" },
       stdio: ["ignore", "pipe", "pipe"]
     })

@@ -102,6 +102,33 @@ describe.each(drivers)("portal keys and webhooks (%s)", (driver) => {
     expect(after.body.message).toMatch(/revoked/)
   })
 
+  it("a key's expiry: refused in the past, shown in the list, and the key answers 401 once it passes", async () => {
+    const agent = await signedIn(server, owner.email)
+    const past = await agent.post("/portal/api/api-keys", {
+      name: "old",
+      mode: "live",
+      expires_at: new Date(Date.now() - 60_000).toISOString()
+    })
+    expect(past.status).toBe(422)
+    expect(Object.keys(past.body.errors)).toEqual(["expires_at"])
+    const expiresAt = new Date(Date.now() + 3_000)
+    const created = await agent.post("/portal/api/api-keys", {
+      name: "short-lived",
+      mode: "live",
+      expires_at: expiresAt.toISOString()
+    })
+    expect(created.status).toBe(201)
+    const listed = (await agent.get("/portal/api/api-keys")).body.data.find((k: any) =>
+      k.uid === created.body.data.api_key.uid
+    )
+    expect(new Date(listed.expires_at).getTime()).toBe(expiresAt.getTime())
+    const key = created.body.data.key as string
+    expect((await call(server, "GET", "/v1/balance", { key })).status).toBe(200)
+    await new Promise((r) => setTimeout(r, Math.max(0, expiresAt.getTime() - Date.now()) + 500))
+    const after = await call(server, "GET", "/v1/balance", { key })
+    expect(after.status).toBe(401)
+  })
+
   it("webhooks: created with a secret shown once, a signed test event, real deliveries with attempts", async () => {
     const agent = await signedIn(server, owner.email)
     const created = await agent.post("/portal/api/webhooks", { api_key_uid: owner.liveId, url: receiver.url })

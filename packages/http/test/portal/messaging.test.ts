@@ -172,6 +172,80 @@ describe.each(drivers)("portal messaging (%s)", (driver) => {
     expect((await agent.get("/portal/api/ledger?kind=debit")).body.data[0].units).toBe(-2)
   })
 
+  it("the dashboard lists a failed message with its reason; the status filter finds only it", async () => {
+    const { email } = await accountWithUser(server, "owner")
+    const agent = await signedIn(server, email)
+    // the simulated carrier's test number for a failed receipt (README, Test numbers)
+    const failed = await agent.post("/portal/api/sms", { recipient: "+255700000100", sender_id: "TUMA", body: "Fail" })
+    expect(failed.status).toBe(202)
+    const ok = await agent.post("/portal/api/sms", { recipient: "+255712345678", sender_id: "TUMA", body: "Fine" })
+    expect(ok.status).toBe(202)
+    const uid = failed.body.data.uid
+    await waitFor(async () => (await agent.get(`/portal/api/messages/${uid}`)).body.data.message.status === "failed")
+    await waitFor(async () =>
+      (await agent.get(`/portal/api/messages/${ok.body.data.uid}`)).body.data.message.status === "delivered"
+    )
+    const dash = (await agent.get("/portal/api/dashboard")).body.data
+    expect(dash.recent_failures).toHaveLength(1)
+    expect(dash.recent_failures[0]).toMatchObject({ uid, recipient: "+255700000100", sender_id: "TUMA" })
+    expect(dash.recent_failures[0].failure_reason).toBeTruthy()
+    expect(dash.delivery_rate).toEqual({ delivered: 1, failed: 1, rate: 0.5 })
+    const onlyFailed = (await agent.get("/portal/api/messages?status=failed")).body.data
+    expect(onlyFailed.map((m: any) => m.uid)).toEqual([uid])
+    const onlyDelivered = (await agent.get("/portal/api/messages?status=delivered")).body.data
+    expect(onlyDelivered.map((m: any) => m.uid)).toEqual([ok.body.data.uid])
+  })
+
+  it("purchases list what the operator sold the account, newest first, and nothing else", async () => {
+    const { account, email } = await accountWithUser(server, "owner", { balances: { TZ: 10 } })
+    const admin = (body: unknown) =>
+      call(server, "POST", "/admin/v1/purchases", { headers: { authorization: `Bearer ${ADMIN_TOKEN}` }, body })
+    const bought = await admin({
+      account_uid: account.id,
+      country: "TZ",
+      units: 25,
+      amount: "5000",
+      currency: "TZS",
+      reference: "INV-7"
+    })
+    expect(bought.status).toBe(201)
+    const agent = await signedIn(server, email)
+    const sent = await agent.post("/portal/api/sms", {
+      recipient: "+255712345678",
+      sender_id: "TUMA",
+      body: "Spend one"
+    })
+    expect(sent.status).toBe(202)
+    const purchases = (await agent.get("/portal/api/purchases")).body.data
+    expect(purchases.map((p: any) => [p.kind, p.units, p.reference])).toEqual([["purchase", 25, "INV-7"], [
+      "purchase",
+      10,
+      null
+    ]])
+    expect(purchases[0]).toMatchObject({ country: "TZ", amount: "5000.00", currency: "TZS", balance_after: 35 })
+    expect((await agent.get("/portal/api/wallets")).body.data[0].balance).toBe(34)
+  })
+
+  it("a rejected sender ID shows the operator's reason in the portal", async () => {
+    const { email } = await accountWithUser(server, "owner", { sender: null })
+    const agent = await signedIn(server, email)
+    const name = `R${unique("").slice(-8).toUpperCase()}`
+    const form = new FormData()
+    form.append("sender_id", name)
+    form.append("sample_message", "Your order 1234 has shipped and will arrive tomorrow. Thank you!")
+    form.append("purpose", "Transactional")
+    const r = await agent.request("POST", "/portal/api/sender-ids", { form })
+    expect(r.status).toBe(201)
+    const reason = "The <b>brand</b> is not yours & needs a licence"
+    const rejected = await call(server, "POST", `/admin/v1/sender-ids/${r.body.data.uid}/reject`, {
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+      body: { reason }
+    })
+    expect(rejected.status).toBe(200)
+    const list = (await agent.get("/portal/api/sender-ids")).body.data
+    expect(list.find((s: any) => s.sender_id === name)).toMatchObject({ status: "rejected", rejection_reason: reason })
+  })
+
   it("requests a sender ID with a PDF (multipart), then lists it as pending", async () => {
     const { email } = await accountWithUser(server, "owner")
     const req = await call(server, "POST", "/admin/v1/requirements", {
