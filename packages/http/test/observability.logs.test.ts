@@ -3,8 +3,11 @@
  * carrying an API key (header and query string), the admin token, an SMPP password, webhook
  * secrets (created and regenerated) and a message body, and delivers the message and its webhook;
  * the log is then grepped: none of them appears. Every line is JSON with `request_uid` when written
- * in a request, and the send's line carries its `message_uid`. Format and level are unit-checked.
+ * in a request, and the send's line carries its `message_uid`. A portal user signs in (once with a
+ * wrong password) and changes the password: no password, session id or CSRF token is logged, and a
+ * bulk send's line carries its `campaign_uid`. Format and level are unit-checked.
  */
+import { PortalAccess } from "@tuma/core/portal/PortalAccess"
 import { Effect, Logger } from "effect"
 import { randomBytes } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -12,6 +15,7 @@ import { makeLogger, parseFormat, parseLevel } from "../src/ObservabilityLogger.
 import { call } from "./harness.js"
 import type { Tuma } from "./observabilityHarness.js"
 import { defaultObservability, drivers, eventually, startTuma } from "./observabilityHarness.js"
+import { Agent } from "./portal/harness.js"
 
 const ADMIN = `admin-${randomBytes(12).toString("hex")}`
 
@@ -109,6 +113,43 @@ describe.each(drivers)("logs ($name)", ({ database }) => {
     const sendLine = access.find((p) => p.request_uid === sent.body.request_uid)!
     expect(sendLine).toMatchObject({ level: "INFO", route: "/v1/sms/messages", status: 202, message_uid: uid })
     expect(parsed.some((p) => p.level === "DEBUG")).toBe(false)
+  })
+
+  it("never writes portal passwords, session ids or CSRF tokens; a bulk send's line names its campaign", async () => {
+    const email = `logs-${randomBytes(4).toString("hex")}@example.com`
+    const password = `pw-${randomBytes(8).toString("hex")}`
+    const next = `pw2-${randomBytes(8).toString("hex")}`
+    await tuma.run(
+      Effect.flatMap(PortalAccess, (a) => a.ensureUser({ accountId: tuma.accountId, email, password, role: "owner" }))
+    )
+    expect((await new Agent(tuma).signIn(email, `${password}x`)).status).toBe(401)
+    const agent = new Agent(tuma)
+    expect((await agent.signIn(email, password)).status).toBe(200)
+    const changed = await agent.post("/portal/api/profile/password", { current_password: password, new_password: next })
+    expect(changed.status).toBe(200)
+    const again = new Agent(tuma)
+    expect((await again.signIn(email, next)).status).toBe(200)
+    const sessionIds = [...agent.cookies.values(), ...again.cookies.values()].filter((v) => v.length >= 16)
+    expect(sessionIds.length).toBeGreaterThanOrEqual(2)
+    const tokens = [agent.csrf!, again.csrf!]
+
+    const bulk = await call(tuma, "POST", "/v2/sms/send-bulk", {
+      key: tuma.key,
+      body: { recipients: ["+255712345410", "+255712345411"], sender_id: "TUMA", message: "Bulk log test" }
+    })
+    expect(bulk.status).toBe(202)
+
+    const log = lines.join("\n")
+    for (const [what, secret] of [["password", password], ["new password", next], ["wrong password", `${password}x`]]) {
+      expect(log.includes(secret), `${what} in the log`).toBe(false)
+    }
+    for (const s of [...sessionIds, ...tokens]) {
+      expect(log.includes(s), "a session id or CSRF token in the log").toBe(false)
+    }
+    const parsed = lines.map((l) => JSON.parse(l) as Record<string, unknown>)
+    const bulkLine = parsed.find((p) => p.request_uid === bulk.body.request_uid && typeof p.route === "string")
+    expect(bulkLine).toMatchObject({ route: "/v2/sms/send-bulk", status: 202 })
+    expect(bulkLine!.campaign_uid).toBe(bulk.body.data.uid ?? bulk.body.data.campaign_uid)
   })
 })
 
