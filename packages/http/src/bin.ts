@@ -3,8 +3,9 @@
  * The `tuma` command.
  *
  *   tuma serve [--port N] [--host H] [--data-dir DIR] [--demo [--demo-webhook URL]]
- *              [--webhook-signature-header NAME]
+ *              [--webhook-signature-header NAME] [--workers N|auto]
  *                                  HTTP server + delivery workers + webhook workers
+ *                                  (--workers: N HTTP processes on one port, PostgreSQL only; Cluster.ts)
  *   tuma worker [--data-dir DIR] [--webhook-signature-header NAME]
  *                                  (delivery workers alone; TUMA_DELIVERY_* in DeliveryWorkers.ts)
  *   tuma <operator command> …      (see `tuma help`)
@@ -22,9 +23,11 @@
 import * as Database from "@tuma/store-sql/Database"
 import * as SqlObservability from "@tuma/store-sql/SqlObservability"
 import { Context, Effect, Exit, Layer, Scope } from "effect"
+import cluster from "node:cluster"
 import { createServer } from "node:http"
 import { parseArgs } from "node:util"
 import * as Cli from "./Cli.js"
+import * as Cluster from "./Cluster.js"
 import { makeServerOptions } from "./Config.js"
 import * as DeliveryWorkers from "./DeliveryWorkers.js"
 import { seedDemo } from "./Demo.js"
@@ -63,13 +66,26 @@ const serve = async (argv: ReadonlyArray<string>) => {
       demo: { type: "boolean", default: false },
       "demo-webhook": { type: "string" },
       "webhook-signature-header": { type: "string" },
-      "metrics-port": { type: "string" }
+      "metrics-port": { type: "string" },
+      workers: { type: "string" }
     },
     strict: true
   })
   if (values["data-dir"] !== undefined) env.TUMA_DATA_DIR = values["data-dir"]
   setSignatureHeader(values["webhook-signature-header"])
   const database = Cli.databaseFromEnv()
+  const processes = Cluster.parseWorkers(values.workers ?? env.TUMA_HTTP_WORKERS)
+  const refused = Cluster.refusal(processes, database)
+  if (refused !== undefined) throw new Error(refused)
+  if (processes > 1 && cluster.isPrimary) {
+    const options = Observability.optionsFromEnv(env, { metricsPort: values["metrics-port"] })
+    await Cluster.runPrimary({ workers: processes, metrics: options.metrics })
+    console.log("stopped")
+    process.exit(0)
+  }
+  // in a worker of --workers N: only the first seeds the demo (the others start after it listens)
+  const role = Cluster.workerRole(env)
+  const seeds = role === undefined || role.first
   // the operator named the demo webhook: its addresses join this process's allow-list
   if (values.demo && values["demo-webhook"] !== undefined) await WebhookWorkers.allowDemoWebhook(values["demo-webhook"])
   const server = makeServerOptions({
@@ -99,7 +115,7 @@ const serve = async (argv: ReadonlyArray<string>) => {
     const store = await Effect.runPromise(
       Layer.buildWithScope(Server.layerStore(database).pipe(Layer.provide(fiber)), scope)
     )
-    if (values.demo) {
+    if (values.demo && seeds) {
       const keys = await Effect.runPromise(Effect.provide(seedDemo, store))
       if (keys !== undefined) {
         console.log(`demo live key: ${keys.liveKey}`)
@@ -145,9 +161,15 @@ const serve = async (argv: ReadonlyArray<string>) => {
       )
     }
     const url = await Effect.runPromise(Effect.provide(Server.address, context))
-    console.log(`listening on ${url}`)
-    console.log(`portal: ${url}/portal`)
-    if (observability.metricsUrl !== undefined) console.log(`metrics on ${observability.metricsUrl}`)
+    if (role !== undefined) {
+      // the primary announces the server once every process listens, and merges the metrics
+      if (observability.metricsUrl !== undefined) Cluster.tell({ tuma: "metrics", url: observability.metricsUrl })
+      Cluster.tell({ tuma: "listening", url })
+    } else {
+      console.log(`listening on ${url}`)
+      console.log(`portal: ${url}/portal`)
+      if (observability.metricsUrl !== undefined) console.log(`metrics on ${observability.metricsUrl}`)
+    }
   } catch (error) {
     await close(Exit.void)
     throw error
