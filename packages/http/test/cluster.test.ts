@@ -7,7 +7,6 @@
  */
 import { Effect, Exit, Scope } from "effect"
 import { spawn } from "node:child_process"
-import type { ChildProcess } from "node:child_process"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
