@@ -26,11 +26,11 @@ import { HttpMiddleware } from "@effect/platform"
 import type { TracerProvider } from "@opentelemetry/api"
 import { PrometheusExporter, PrometheusSerializer } from "@opentelemetry/exporter-prometheus"
 import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-http"
-import { BatchSpanProcessor } from "@opentelemetry/sdk-trace-base"
+import { BatchSpanProcessor, ParentBasedSampler, TraceIdRatioBasedSampler } from "@opentelemetry/sdk-trace-base"
 import { NodeTracerProvider } from "@opentelemetry/sdk-trace-node"
 import * as M from "@tuma/core/observability/Metrics"
 import { TraceSettings } from "@tuma/core/observability/Tracing"
-import { Context, Effect, Layer, Runtime } from "effect"
+import { Context, Effect, Layer, Runtime, Tracer } from "effect"
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
 import type { RouteEntry } from "./Middleware.js"
@@ -48,6 +48,12 @@ export interface ObservabilityOptions {
     /** OTLP/HTTP base endpoint (`/v1/traces` is appended); undefined: tracing off. */
     readonly endpoint: string | undefined
     readonly serviceName: string
+    /**
+     * The share of new traces recorded and exported (parent-based: a request that arrives with a
+     * sampled `traceparent` is always recorded). Undefined: `OTEL_TRACES_SAMPLER` /
+     * `OTEL_TRACES_SAMPLER_ARG` when set, else `DEFAULT_TRACE_RATIO`.
+     */
+    readonly ratio?: number | undefined
   }
   readonly log: LogOptions
 }
@@ -58,6 +64,13 @@ const nonNegativeInt = (name: string, v: string | undefined): number | undefined
   if (!Number.isInteger(n) || n < 0 || n > 65535) throw new Error(`${name}: not a port number: ${v}`)
   return n
 }
+
+/**
+ * One new trace in ten by default: with every trace exported a send costs about 40 % more CPU on
+ * this code (docs/observability.md, "Overhead"); at one in ten the cost is within the 10 % target.
+ * `OTEL_TRACES_SAMPLER=parentbased_always_on` records every trace.
+ */
+export const DEFAULT_TRACE_RATIO = 0.1
 
 /** Options from the environment (and `--metrics-port`, which wins over `TUMA_METRICS_PORT`). */
 export const optionsFromEnv = (
@@ -145,6 +158,7 @@ export const layerProcess = (options: ObservabilityOptions) =>
               ...(process.env.OTEL_ATTRIBUTE_VALUE_LENGTH_LIMIT || process.env.OTEL_SPAN_ATTRIBUTE_VALUE_LENGTH_LIMIT
                 ? {}
                 : { spanLimits: { attributeValueLengthLimit: 1024 } }),
+              ...samplerOf(options.tracing.ratio),
               spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter({ url }), { scheduledDelayMillis: 1000 })]
             })
           ),
@@ -159,7 +173,25 @@ export const layerProcess = (options: ObservabilityOptions) =>
     })
   )
 
+/** The provider's sampler: the given ratio, else the OTEL_* variables when set, else the default. */
+const samplerOf = (ratio: number | undefined) =>
+  ratio === undefined && process.env.OTEL_TRACES_SAMPLER
+    ? {} // the SDK reads OTEL_TRACES_SAMPLER / OTEL_TRACES_SAMPLER_ARG itself
+    : { sampler: new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(ratio ?? DEFAULT_TRACE_RATIO) }) }
+
 const UNTRACED = new Set(["/healthz", "/readyz"])
+
+/**
+ * `OtelTracer.layer` without its `context` hook. That hook runs every step of every fiber that has
+ * a span inside `@opentelemetry/api`'s `context.with` (a new OTel context each time), so that
+ * OpenTelemetry's own instrumentations see the current span; Tuma loads none (its spans are
+ * Effect spans, parented explicitly, and the stored trace context is read from them), so here it
+ * was pure cost: at one trace in ten it took a send's extra CPU from +14 % to +43 % (measured
+ * side by side, docs/observability.md "Overhead").
+ */
+const layerSpansOnly = Layer.unwrapEffect(
+  Effect.map(OtelTracer.make, (otel) => Layer.setTracer(Tracer.make({ span: otel.span, context: (f) => f() })))
+).pipe(Layer.provideMerge(OtelTracer.layerTracer))
 
 /** Logger, tracer (or none) and `TraceSettings` for a layer build. */
 export const layerFiber = (runtime: ObservabilityRuntime["Type"]) => {
@@ -175,7 +207,7 @@ export const layerFiber = (runtime: ObservabilityRuntime["Type"]) => {
     : Layer.mergeAll(
       // health checks (probes every few seconds) are not traced
       Layer.locallyScoped(HttpMiddleware.currentTracerDisabledWhen, (request) => UNTRACED.has(request.url)),
-      OtelTracer.layer.pipe(
+      layerSpansOnly.pipe(
         Layer.provide(Layer.succeed(OtelTracer.OtelTracerProvider, provider)),
         Layer.provide(OtelResource.layer({ serviceName: runtime.options.tracing.serviceName, serviceVersion: VERSION }))
       ),

@@ -69,7 +69,7 @@ describe.each(drivers)("traces ($name)", ({ database }) => {
     receiver = await startReceiver()
     tuma = await startTuma({
       database,
-      observability: defaultObservability({ tracing: { endpoint: receiver.url, serviceName: "tuma-test" } })
+      observability: defaultObservability({ tracing: { endpoint: receiver.url, serviceName: "tuma-test", ratio: 1 } })
     })
   }, 120_000)
 
@@ -156,4 +156,48 @@ describe.each(drivers)("traces ($name)", ({ database }) => {
       for (const a of s.attributes) expect(JSON.stringify(a.value).includes(tuma.key), `${s.name} ${a.key}`).toBe(false)
     }
   })
+})
+
+describe("default sampling", () => {
+  let receiver: Awaited<ReturnType<typeof startReceiver>>
+  let tuma: Tuma
+  const saved = process.env.OTEL_TRACES_SAMPLER
+
+  beforeAll(async () => {
+    delete process.env.OTEL_TRACES_SAMPLER
+    receiver = await startReceiver()
+    tuma = await startTuma({
+      database: drivers[0]!.database,
+      observability: defaultObservability({ tracing: { endpoint: receiver.url, serviceName: "tuma-test" } })
+    })
+  }, 120_000)
+
+  afterAll(async () => {
+    if (saved !== undefined) process.env.OTEL_TRACES_SAMPLER = saved
+    await tuma?.close()
+    await receiver?.close()
+  })
+
+  it("records about one new trace in ten, and every request whose caller sampled it", async () => {
+    const roots = () => receiver.spans.filter((s) => attr(s, "http.route") === "/v1/balance" && s.kind === 2)
+    for (let i = 0; i < 300; i++) expect((await call(tuma, "GET", "/v1/balance", { key: tuma.key })).status).toBe(200)
+    await new Promise((r) => setTimeout(r, 2_500)) // the batch processor exports every second
+    const sampled = roots().length
+    // binomial(300, 0.1): mean 30, sd 5.2; all or none would mean the ratio is not applied
+    expect(sampled).toBeGreaterThanOrEqual(10)
+    expect(sampled).toBeLessThanOrEqual(60)
+    // a caller's sampled traceparent is followed (parent-based), every time
+    const traceIds = Array.from({ length: 20 }, (_, i) => `${(i + 1).toString(16).padStart(2, "0")}${"ab".repeat(15)}`)
+    for (const traceId of traceIds) {
+      const r = await call(tuma, "GET", "/v1/balance", {
+        key: tuma.key,
+        headers: { traceparent: `00-${traceId}-${"cd".repeat(8)}-01` }
+      })
+      expect(r.status).toBe(200)
+    }
+    await eventually(
+      async () => traceIds.every((t) => roots().some((s) => s.traceId === t)) ? true : undefined,
+      "the spans of the caller-sampled requests"
+    )
+  }, 120_000)
 })
