@@ -3,7 +3,8 @@
  * sends over HTTP, delivery over SMPP to the SMSC simulator with receipts, webhook attempts to a
  * local receiver. Every metric of the issue is in the scrape with the values the activity implies,
  * the labels are bounded (no account, key or message ids), the API port does not serve metrics,
- * and every query of the Grafana dashboard in docs/ names series and labels the scrape has.
+ * and every query of the Grafana dashboard in docs/ and every alert rule of docs/observability.md
+ * names series and labels the scrape has.
  */
 import { SqlClient } from "@effect/sql"
 import * as M from "@tuma/core/observability/Metrics"
@@ -18,6 +19,8 @@ import { defaultObservability, drivers, eventually, scrape, startTuma, valueOf }
 const dashboard = JSON.parse(
   readFileSync(new URL("../../../docs/grafana/tuma-dashboard.json", import.meta.url), "utf8")
 ) as { panels: Array<{ type: string; title: string; targets?: Array<{ expr: string }> }> }
+
+const observabilityDoc = readFileSync(new URL("../../../docs/observability.md", import.meta.url), "utf8")
 
 /** Labels Prometheus adds at scrape time (not in the exposition). */
 const TARGET_LABELS = new Set(["instance", "job", "le"])
@@ -128,7 +131,7 @@ describe.each(drivers)("metrics ($name)", ({ database }) => {
       .toBeGreaterThanOrEqual(1)
   })
 
-  it("names in every dashboard query a series and labels the scrape has", async () => {
+  it("names in every dashboard query and alert rule a series and labels the scrape has", async () => {
     const { samples } = await scrape(tuma.metricsUrl!)
     const byName = new Map<string, Set<string>>()
     for (const s of samples) {
@@ -136,9 +139,14 @@ describe.each(drivers)("metrics ($name)", ({ database }) => {
       for (const k of Object.keys(s.labels)) labels.add(k)
       byName.set(s.name, labels)
     }
-    const targets = dashboard.panels.flatMap((p) => (p.targets ?? []).map((t) => ({ panel: p.title, expr: t.expr })))
-    expect(targets.length).toBeGreaterThanOrEqual(15)
-    for (const { expr, panel } of targets) {
+    const panels = dashboard.panels.flatMap((p) => (p.targets ?? []).map((t) => ({ panel: p.title, expr: t.expr })))
+    expect(panels.length).toBeGreaterThanOrEqual(15)
+    // the alert rules of docs/observability.md ("What to alert on"), multi-line expressions joined
+    const rulesYaml = /### What to alert on\s+```yaml\n([\s\S]*?)```/.exec(observabilityDoc)![1]!
+    const alerts = [...rulesYaml.matchAll(/- alert: (\w+)[^\n]*\n\s+expr: ([\s\S]*?)(?=\n\s+for:|\n\s+- alert:|$)/g)]
+      .map((m) => ({ panel: `alert ${m[1]}`, expr: m[2]!.replace(/\s+/g, " ") }))
+    expect(alerts.length).toBeGreaterThanOrEqual(9)
+    for (const { expr, panel } of [...panels, ...alerts]) {
       const metrics = [...expr.matchAll(/\b((?:tuma|process|nodejs)_[a-z0-9_]+)\b/g)].map((m) => m[1]!)
       expect(metrics.length, `${panel}: names no metric`).toBeGreaterThan(0)
       const labelsOfQuery = new Set<string>()
