@@ -9,13 +9,13 @@
  * Swap `Database.pglite(...)` for `Database.postgres(url)` to run the same code on PostgreSQL.
  */
 import { Ids, Operator, Send } from "@tuma/core"
-import { Database, SqlOperatorStore, SqlSendStore } from "@tuma/store-sql"
+import { Database, SqlContentCounter, SqlOperatorStore, SqlSendStore } from "@tuma/store-sql"
 import { Effect, Layer } from "effect"
 
 /** The services a backend needs: `Send` (use cases) and `Operator` (set-up), over one database. */
 export const TumaLayer = (dataDir: string) =>
   Layer.mergeAll(Send.layer, Operator.layer).pipe(
-    Layer.provide(Layer.mergeAll(SqlSendStore.layer, SqlOperatorStore.layer)),
+    Layer.provide(Layer.mergeAll(SqlSendStore.layer, SqlOperatorStore.layer, SqlContentCounter.layer)),
     Layer.provide(Ids.layer),
     Layer.provide(Database.layer(Database.pglite(dataDir)))
   )

@@ -28,6 +28,8 @@ export const fromSendError = (e: SendError): ErrorResponse => {
       return { status: 409, body: { error: "recipient_opted_out", detail: e.message } }
     case "IdempotencyKeyReused":
       return { status: 409, body: { error: "duplicate_request", detail: e.message } }
+    case "DuplicateContentRateLimited":
+      return { status: 429, body: { error: "too_many_repeats", detail: e.message, retry_after: e.retry_after_seconds } }
     case "SpamPolicyViolation":
       return { status: 422, body: { error: "content_refused", detail: e.message } }
     case "AccountInactive":

@@ -4,7 +4,7 @@
  * the database when the server stops.
  */
 import { Ids, Operator, Reads, Send } from "@tuma/core"
-import { Database, SqlOperatorStore, SqlReadStore, SqlSendStore } from "@tuma/store-sql"
+import { Database, SqlContentCounter, SqlOperatorStore, SqlReadStore, SqlSendStore } from "@tuma/store-sql"
 import { Layer, ManagedRuntime } from "effect"
 
 /** The services this backend uses. */
@@ -21,7 +21,9 @@ export type Tuma = ManagedRuntime.ManagedRuntime<TumaServices, unknown>
 export const makeTuma = (database: Database.DatabaseConfig): Tuma =>
   ManagedRuntime.make(
     Layer.mergeAll(Send.layer, Reads.layer, Operator.layer).pipe(
-      Layer.provide(Layer.mergeAll(SqlSendStore.layer, SqlReadStore.layer, SqlOperatorStore.layer)),
+      Layer.provide(
+        Layer.mergeAll(SqlSendStore.layer, SqlReadStore.layer, SqlOperatorStore.layer, SqlContentCounter.layer)
+      ),
       Layer.provide(Ids.layer),
       Layer.provide(Database.layer(database))
     )

@@ -22,6 +22,7 @@
 import type {
   BulkSendV1Request,
   BulkSendV2Request,
+  DuplicateContentRateLimited,
   EmptyMessage,
   Encoding,
   EncodingChange,
@@ -69,6 +70,7 @@ import {
 import type { CountryCode } from "@tuma/domain"
 import { Clock, Context, Duration, Effect, Either, Layer, Option } from "effect"
 import type { SentMessage } from "./MessageEntry.js"
+import { ContentCounter } from "./ports/ContentCounter.js"
 import { Ids } from "./ports/Ids.js"
 import type {
   AcceptOutcome,
@@ -82,6 +84,7 @@ import type {
   WalletDebit
 } from "./ports/SendStore.js"
 import { classifyAcceptDefects, SendStore } from "./ports/SendStore.js"
+import { checkDuplicateContent } from "./send/DuplicateContent.js"
 
 // ---------------------------------------------------------------------------------------------
 // Inputs, outputs, settings
@@ -169,6 +172,7 @@ export type SendError =
   | MessageTooLong
   | TagExpressionInvalid
   | DuplicateRecipient
+  | DuplicateContentRateLimited
 
 /** Settings of the send use cases (`SendConfig`): part sizing, spam policy, idempotency lifetime, default country. */
 export interface SendSettings {
@@ -179,6 +183,10 @@ export interface SendSettings {
   readonly idempotencyTtl: Duration.Duration
   /** Country whose national format (leading 0) recipients may use; none by default. */
   readonly defaultCountry: CountryCode | undefined
+  /** decisions §7: the same (sender ID, text) at most this many times per window (default 30). */
+  readonly duplicateLimit: number
+  /** decisions §7: the window of the duplicate-content limit (default 10 minutes). */
+  readonly duplicateWindow: Duration.Duration
 }
 
 /** Settings of the send use cases; override with `Layer.succeed(SendConfig, {...})`. */
@@ -187,7 +195,9 @@ export class SendConfig extends Context.Reference<SendConfig>()("@tuma/core/Send
     partSizing: "single",
     spamPolicy: defaultSpamPolicy,
     idempotencyTtl: IDEMPOTENCY_TTL,
-    defaultCountry: undefined
+    defaultCountry: undefined,
+    duplicateLimit: 30,
+    duplicateWindow: Duration.minutes(10)
   })
 }) {}
 
@@ -431,12 +441,13 @@ export class Send extends Context.Tag("@tuma/core/Send")<Send, {
   /** POST /v2/sms/send-bulk. */
   readonly bulkV2: (caller: SendCaller, request: BulkSendV2Request) => Effect.Effect<SendOutcome<CampaignV2>, SendError>
 }>() {
-  static readonly layer: Layer.Layer<Send, never, SendStore | Ids> = Layer.effect(
+  static readonly layer: Layer.Layer<Send, never, SendStore | Ids | ContentCounter> = Layer.effect(
     Send,
     Effect.gen(function*() {
       const store = yield* SendStore
       const ids = yield* Ids
-      return Send.of(makeSend(store, ids))
+      const counter = yield* ContentCounter
+      return Send.of(makeSend(store, ids, counter))
     })
   )
 }
@@ -469,7 +480,7 @@ const failureEntry = (f: Failure): CampaignFailure => ({
   reason: f.error.message
 })
 
-const makeSend = (store: SendStore["Type"], ids: Ids["Type"]) => {
+const makeSend = (store: SendStore["Type"], ids: Ids["Type"], counter: ContentCounter["Type"]) => {
   const nowDate = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
 
   /** Replay or conflict of a stored record, if the caller's key has one. */
@@ -579,6 +590,15 @@ const makeSend = (store: SendStore["Type"], ids: Ids["Type"]) => {
   // ------------------------------------------------------------------------------------------
 
   const single = (caller: SendCaller, request: SendMessageRequest) =>
+    Effect.zipRight(
+      Effect.flatMap(
+        SendConfig,
+        (cfg) => checkDuplicateContent(counter, cfg, caller, request.sender_id, request.body)
+      ),
+      singleChecked(caller, request)
+    )
+
+  const singleChecked = (caller: SendCaller, request: SendMessageRequest) =>
     idempotent<SentMessage>(caller, SEND_ENDPOINTS.single, request, (fingerprint) =>
       Effect.gen(function*() {
         const cfg = yield* SendConfig

@@ -11,7 +11,7 @@ import { RateLimiter } from "@effect/experimental"
 import { HttpApiBuilder, HttpApiScalar, HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import type { SqlClient } from "@effect/sql"
-import { Ids, Operator, Send } from "@tuma/core"
+import { Ids, Operator, Send, SendConfig } from "@tuma/core"
 import { Admin } from "@tuma/core/Admin"
 import * as SendObserved from "@tuma/core/observability/SendObserved"
 import { Reads } from "@tuma/core/Reads"
@@ -24,13 +24,14 @@ import * as RateLimitStore from "@tuma/store-sql/RateLimitStore"
 import * as SettingsChangesSql from "@tuma/store-sql/SettingsChangesSql"
 import * as SqlAdminStore from "@tuma/store-sql/SqlAdminStore"
 import * as SqlApiKeys from "@tuma/store-sql/SqlApiKeys"
+import * as SqlContentCounter from "@tuma/store-sql/SqlContentCounter"
 import * as SqlObservability from "@tuma/store-sql/SqlObservability"
 import * as SqlOperatorStore from "@tuma/store-sql/SqlOperatorStore"
 import * as SqlReadStore from "@tuma/store-sql/SqlReadStore"
 import * as SqlSenderIdStore from "@tuma/store-sql/SqlSenderIdStore"
 import * as SqlSendStore from "@tuma/store-sql/SqlSendStore"
 import * as WebhookStoreSql from "@tuma/store-sql/WebhookStoreSql"
-import { Effect, Layer } from "effect"
+import { Duration, Effect, Layer } from "effect"
 import { createServer } from "node:http"
 import type { Server as NodeServer } from "node:http"
 import { TumaApi } from "./Api.js"
@@ -79,11 +80,14 @@ export const layerStore = (database: Database.DatabaseConfig, portal: Portal.Por
   const sql = Database.layer(database).pipe(Layer.orDie)
   // PostgreSQL: the shared SQL store behind per-process token leases; PGlite lives in one process,
   // so an in-process limiter is exact there
-  const limiter = database._tag === "Postgres"
+  const limiter: Layer.Layer<RateLimiter.RateLimiter, never, SqlClient.SqlClient> = database._tag === "Postgres"
     ? RateLimitLease.layer(RateLimitStore.layer)
     : RateLimiter.layer.pipe(Layer.provide(RateLimiter.layerStoreMemory))
   return Layer.mergeAll(
-    SendObserved.layerObserved(Send.layer, SqlSendStore.layer).pipe(Layer.provide(SqlObservability.layerTraceContext)),
+    SendObserved.layerObserved(Send.layer, SqlSendStore.layer).pipe(
+      Layer.provide(SqlObservability.layerTraceContext),
+      Layer.provide(SqlContentCounter.layerRateLimiter.pipe(Layer.provide(limiter)))
+    ),
     Operator.layer.pipe(Layer.provide(SqlOperatorStore.layer)),
     SqlApiKeys.layer,
     limiter,
@@ -104,6 +108,16 @@ export const layerStore = (database: Database.DatabaseConfig, portal: Portal.Por
     Portal.layerServices(portal)
   ).pipe(Layer.provideMerge(Ids.layer), Layer.provideMerge(sql))
 }
+
+/** The send settings the server's options override (decisions §7: the duplicate-content limit). */
+export const layerSendConfig = Layer.effect(
+  SendConfig,
+  Effect.map(ServerConfig, (config) => ({
+    ...SendConfig.defaultValue(),
+    duplicateLimit: config.rateLimit.duplicateLimit,
+    duplicateWindow: Duration.millis(config.rateLimit.duplicateWindowMillis)
+  }))
+)
 
 /** The HTTP app (routes, docs, middlewares) over the given services. */
 export const layerHttp = Layer.mergeAll(
@@ -143,6 +157,7 @@ export const layer = (options: StartOptions) => {
     Layer.provideMerge(node),
     Layer.provideMerge(Auth.AuthCache.layer),
     Layer.provideMerge(options.store ?? layerStore(options.database, options.portal)),
+    Layer.provideMerge(layerSendConfig),
     Layer.provideMerge(config)
   )
   return observability === undefined ? built : built.pipe(Layer.provideMerge(observability))

@@ -18,6 +18,7 @@ import { settingsFromEnv, WebhookConfig } from "@tuma/core/webhooks/WebhookConfi
 import { layerWebhookWorkers } from "@tuma/core/webhooks/WebhookWorkers"
 import { layerMailerFromEnv } from "@tuma/providers/mail/SmtpMailer"
 import { layerHttpWebhookSender, webhookSenderOptionsFromEnv } from "@tuma/providers/webhook/HttpWebhookSender"
+import * as SqlContentCounter from "@tuma/store-sql/SqlContentCounter"
 import * as SqlObservability from "@tuma/store-sql/SqlObservability"
 import * as SqlSendStore from "@tuma/store-sql/SqlSendStore"
 import * as WebhookStoreSql from "@tuma/store-sql/WebhookStoreSql"
@@ -115,6 +116,6 @@ export const layerStandalone = (
   env: Record<string, string | undefined> = process.env
 ): Layer.Layer<never, never, SqlClient.SqlClient> =>
   layer(options, env).pipe(
-    Layer.provide(Send.layer.pipe(Layer.provide(SqlSendStore.layer))),
+    Layer.provide(Send.layer.pipe(Layer.provide(Layer.merge(SqlSendStore.layer, SqlContentCounter.layer)))),
     Layer.provide(Ids.layer)
   )

@@ -15,6 +15,7 @@ import { Ids, Operator, Send, SendStore } from "@tuma/core"
 import { Effect, Layer, Redacted } from "effect"
 import { randomBytes } from "node:crypto"
 import * as Database from "../src/Database.js"
+import * as SqlContentCounter from "../src/SqlContentCounter.js"
 import * as SqlOperatorStore from "../src/SqlOperatorStore.js"
 import * as SqlSendStore from "../src/SqlSendStore.js"
 
@@ -152,7 +153,7 @@ const run = (label: string) =>
 
 const services = <E>(db: Layer.Layer<SqlClient.SqlClient, E>) =>
   Layer.mergeAll(Send.layer, Operator.layer).pipe(
-    Layer.provideMerge(Layer.mergeAll(timedStore, SqlOperatorStore.layer)),
+    Layer.provideMerge(Layer.mergeAll(timedStore, SqlOperatorStore.layer, SqlContentCounter.layer)),
     Layer.provide(Ids.layer),
     Layer.provideMerge(db)
   )

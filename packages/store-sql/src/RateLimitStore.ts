@@ -19,7 +19,7 @@
  */
 import { RateLimiter } from "@effect/experimental"
 import { SqlClient } from "@effect/sql"
-import { Context, Duration, Effect, Layer, Schedule } from "effect"
+import { Clock, Context, Duration, Effect, Layer, Schedule } from "effect"
 
 /** Returns unused tokens to a fixed-window counter (see the module comment). */
 export class RateLimitGiveBack extends Context.Tag("@tuma/store-sql/RateLimitGiveBack")<
@@ -125,7 +125,11 @@ export const layer: Layer.Layer<RateLimiter.RateLimiterStore | RateLimitGiveBack
   .scopedContext(
     Effect.gen(function*() {
       const { giveBack, store } = yield* make
-      yield* Effect.forkScoped(Effect.repeat(Effect.ignore(sweep), Schedule.spaced("1 minute")))
+      // paced by wall time, like the rows it deletes (timed by the database's clock): a program on a
+      // test clock that jumps ahead must not run a year of sweeps at once
+      yield* Effect.forkScoped(
+        Effect.repeat(Effect.ignore(sweep), Schedule.spaced("1 minute")).pipe(Effect.withClock(Clock.make()))
+      )
       return Context.make(RateLimiter.RateLimiterStore, store).pipe(Context.add(RateLimitGiveBack, giveBack))
     })
   )

@@ -13,12 +13,16 @@ import { SenderIds } from "@tuma/core/SenderIds"
 import type { SenderIdStatus } from "@tuma/domain"
 import { senderIdTransitions } from "@tuma/domain"
 import { Effect, Either, Layer } from "effect"
+import * as SqlContentCounter from "../src/SqlContentCounter.js"
 import * as SqlSendStore from "../src/SqlSendStore.js"
 import { forEachDriver } from "./harness.js"
 import { newAccount, operatorStack, SAMPLE, unique } from "./operatorFixtures.js"
 
 const stack = (db: Layer.Layer<SqlClient.SqlClient>) =>
-  Send.layer.pipe(Layer.provideMerge(SqlSendStore.layer), Layer.provideMerge(operatorStack(db)))
+  Send.layer.pipe(
+    Layer.provideMerge(Layer.merge(SqlSendStore.layer, SqlContentCounter.layer)),
+    Layer.provideMerge(operatorStack(db))
+  )
 
 const errorsOf = (e: unknown) => Object.keys((e as { errors?: Record<string, unknown> }).errors ?? {}).sort()
 

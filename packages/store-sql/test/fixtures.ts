@@ -6,12 +6,13 @@ import { SqlClient } from "@effect/sql"
 import { Ids, Operator, Send } from "@tuma/core"
 import type { SendCaller } from "@tuma/core"
 import { Effect, Layer } from "effect"
+import * as SqlContentCounter from "../src/SqlContentCounter.js"
 import * as SqlOperatorStore from "../src/SqlOperatorStore.js"
 import * as SqlSendStore from "../src/SqlSendStore.js"
 
 export const stack = (db: Layer.Layer<SqlClient.SqlClient>) =>
   Layer.mergeAll(Send.layer, Operator.layer).pipe(
-    Layer.provideMerge(Layer.mergeAll(SqlSendStore.layer, SqlOperatorStore.layer)),
+    Layer.provideMerge(Layer.mergeAll(SqlSendStore.layer, SqlOperatorStore.layer, SqlContentCounter.layer)),
     Layer.provideMerge(Ids.layer),
     Layer.provideMerge(db)
   )

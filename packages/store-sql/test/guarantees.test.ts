@@ -28,7 +28,9 @@ forEachDriver(stack, (it, driver) => {
         ))
         const results = yield* Effect.forEach(
           tzNumbers(1000),
-          (recipient) => Effect.either(send.single(caller, { recipient, sender_id: "TUMA", body: "Flash sale!" })),
+          // one text per recipient: the duplicate-content limit (decisions §7) is not what this tests
+          (recipient) =>
+            Effect.either(send.single(caller, { recipient, sender_id: "TUMA", body: `Flash sale for ${recipient}!` })),
           { concurrency: "unbounded" }
         )
         yield* Fiber.interrupt(watcher)

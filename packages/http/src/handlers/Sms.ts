@@ -1,18 +1,15 @@
 /**
- * Handlers of the `sms` group: sends (single + alias, bulk v1, bulk v2) over core's `Send`,
- * balance, messages and profile over core's read use cases, and the sandbox answers of
- * spec §2.2, §2.5, §4.4 and decisions §12.
+ * Handlers of the `sms` group: sends (single + alias, bulk v1, bulk v2) over core's `Send` (which
+ * also applies the duplicate-content limit), balance, messages and profile over core's `Reads`
+ * (whose `…Of` methods give a test key the sandbox answers of spec §2.2, §2.5, §4.4, decisions §12).
  */
-import { RateLimiter } from "@effect/experimental"
 import { HttpApiBuilder } from "@effect/platform"
-import type { SendCaller, SendOutcome } from "@tuma/core"
+import type { ReadOutcome, SendCaller, SendOutcome } from "@tuma/core"
 import { Send } from "@tuma/core"
-import { Reads, sandboxBalance } from "@tuma/core/Reads"
+import { Reads } from "@tuma/core/Reads"
 import type { SendMessageRequest } from "@tuma/domain"
-import { Duration, Effect } from "effect"
+import { Effect } from "effect"
 import { TumaApi } from "../Api.js"
-import { ServerConfig } from "../Config.js"
-import { makeDuplicateContentCounter } from "../DuplicateContent.js"
 import { requestUid } from "../Envelope.js"
 import { toApiFailure, unknownOutcome } from "../Errors.js"
 import { CurrentApiKey } from "../Security.js"
@@ -43,34 +40,6 @@ export const SmsLive = HttpApiBuilder.group(TumaApi, "sms", (handlers) =>
   Effect.gen(function*() {
     const send = yield* Send
     const reads = yield* Reads
-    const limiter = yield* RateLimiter.RateLimiter
-    const config = yield* ServerConfig
-    const dupWindow = Duration.millis(config.rateLimit.duplicateWindowMillis)
-    const countContent = yield* makeDuplicateContentCounter
-
-    /**
-     * decisions §7: the same (sender_id, body) more than N times in the window per account → 429.
-     * A request repeating an Idempotency-Key already seen in the window is a retry of one send and
-     * is not counted again.
-     */
-    const duplicateGuard = (key: AuthenticatedKey, payload: SendMessageRequest, idempotencyKey: string | undefined) =>
-      idempotencyKey === undefined
-        ? countDuplicate(key, payload)
-        : limiter.consume({
-          algorithm: "fixed-window",
-          window: dupWindow,
-          limit: 1,
-          key: `dupk:${key.accountId}:${key.mode}:${idempotencyKey}`
-        }).pipe(
-          Effect.matchEffect({
-            onFailure: (e) =>
-              e.reason === "Exceeded" ? Effect.void : Effect.logWarning("duplicate-content limiter unavailable", e),
-            onSuccess: () => countDuplicate(key, payload)
-          })
-        )
-
-    const countDuplicate = (key: AuthenticatedKey, payload: SendMessageRequest) =>
-      countContent(key.accountId, key.mode, payload.sender_id, payload.body)
 
     const single = ({ headers, payload }: {
       readonly payload: SendMessageRequest
@@ -78,7 +47,6 @@ export const SmsLive = HttpApiBuilder.group(TumaApi, "sms", (handlers) =>
     }) =>
       Effect.gen(function*() {
         const key = yield* CurrentApiKey
-        yield* duplicateGuard(key, payload, headers["idempotency-key"])
         const outcome = yield* send.single(callerOf(key, headers["idempotency-key"]), payload).pipe(
           Effect.mapError((e) => toApiFailure(e, { send: true })),
           unknownOutcome
@@ -86,15 +54,23 @@ export const SmsLive = HttpApiBuilder.group(TumaApi, "sms", (handlers) =>
         return yield* sent(outcome)
       })
 
+    /** The envelope of a read answer: `mode: "sandbox"` on a test key's answers. */
+    const read = <D>(outcome: ReadOutcome<D>) =>
+      Effect.map(requestUid, (request_uid) => ({
+        success: true as const,
+        request_uid,
+        ...(outcome.sandbox ? { mode: "sandbox" as const } : {}),
+        data: outcome.data
+      }))
+
     const balance = () =>
       Effect.gen(function*() {
         const key = yield* CurrentApiKey
         const request_uid = yield* requestUid
-        if (key.mode === "test") {
-          return { success: true as const, request_uid, mode: "sandbox" as const, data: sandboxBalance }
-        }
-        const data = yield* reads.balance(key.accountId)
-        return { success: true as const, request_uid, data }
+        const outcome = yield* reads.balanceOf(key)
+        return outcome.sandbox
+          ? { success: true as const, request_uid, mode: "sandbox" as const, data: outcome.data }
+          : { success: true as const, request_uid, data: outcome.data }
       })
 
     return handlers
@@ -124,43 +100,23 @@ export const SmsLive = HttpApiBuilder.group(TumaApi, "sms", (handlers) =>
         Effect.gen(function*() {
           const key = yield* CurrentApiKey
           const request_uid = yield* requestUid
-          const page = key.mode === "test"
-            ? { data: [], meta: { current_page: urlParams.page, per_page: urlParams.per_page, total: 0, last_page: 1 } }
-            : yield* reads.listMessages(key.accountId, urlParams).pipe(Effect.mapError((e) => toApiFailure(e)))
+          const page = yield* reads.messagesOf(key, urlParams).pipe(Effect.mapError((e) => toApiFailure(e)))
           return {
             success: true as const,
             request_uid,
-            ...(key.mode === "test" ? { mode: "sandbox" as const } : {}),
-            data: page.data,
-            meta: page.meta
+            ...(page.sandbox ? { mode: "sandbox" as const } : {}),
+            data: page.data.data,
+            meta: page.data.meta
           }
         }))
       .handle("getMessage", ({ path }) =>
         Effect.gen(function*() {
           const key = yield* CurrentApiKey
           const request_uid = yield* requestUid
-          if (key.mode === "test") {
-            // decisions §12: a sandbox read of any well-formed UUID is delivered, at once
-            return {
-              success: true as const,
-              request_uid,
-              mode: "sandbox" as const,
-              data: { uid: path.uid, status: "delivered" as const, delivered_at: new Date().toISOString() }
-            }
-          }
-          const data = yield* reads.getMessage(key.accountId, path.uid).pipe(Effect.mapError((e) => toApiFailure(e)))
-          return { success: true as const, request_uid, data }
+          const outcome = yield* reads.messageOf(key, path.uid).pipe(Effect.mapError((e) => toApiFailure(e)))
+          return outcome.sandbox
+            ? { success: true as const, request_uid, mode: "sandbox" as const, data: outcome.data }
+            : { success: true as const, request_uid, data: outcome.data }
         }))
-      .handle("getProfile", () =>
-        Effect.gen(function*() {
-          const key = yield* CurrentApiKey
-          const request_uid = yield* requestUid
-          const data = yield* reads.profile(key.accountId)
-          return {
-            success: true as const,
-            request_uid,
-            ...(key.mode === "test" ? { mode: "sandbox" as const } : {}),
-            data
-          }
-        }))
+      .handle("getProfile", () => Effect.flatMap(CurrentApiKey, (key) => Effect.flatMap(reads.profileOf(key), read)))
   }))

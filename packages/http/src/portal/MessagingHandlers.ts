@@ -29,7 +29,6 @@ import {
 import { Clock, Effect, Either } from "effect"
 import { TumaApi } from "../Api.js"
 import { ServerConfig } from "../Config.js"
-import { makeDuplicateContentCounter } from "../DuplicateContent.js"
 import { requestUid } from "../Envelope.js"
 import { toApiFailure, unknownOutcome } from "../Errors.js"
 import { readSenderIdRequest } from "../handlers/SenderIds.js"
@@ -136,10 +135,6 @@ export const PortalDashboardLive = HttpApiBuilder.group(
       const send = yield* Send
       const admin = yield* Admin
       const store = yield* PortalReadStore
-      const countContent = yield* makeDuplicateContentCounter
-      /** decisions §7 as on the API: counted together with the API's live sends (same counter). */
-      const duplicateGuard = (accountId: string, senderId: string, body: string) =>
-        countContent(accountId, "live", senderId, body)
 
       return handlers
         .handle("dashboard", ({ urlParams }) =>
@@ -219,7 +214,7 @@ export const PortalDashboardLive = HttpApiBuilder.group(
         .handle("sendSms", ({ headers, payload }) =>
           Effect.gen(function*() {
             const user = yield* CurrentPortalUser
-            yield* duplicateGuard(user.accountId, payload.sender_id, payload.body)
+            // decisions §7 in `send.single`: counted together with the API's live sends (same counter)
             const outcome = yield* send.single(webCaller(user, headers["idempotency-key"]), payload).pipe(
               Effect.mapError((e) => toApiFailure(e, { send: true })),
               unknownOutcome

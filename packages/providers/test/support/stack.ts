@@ -12,6 +12,7 @@ import { DeliveryConfig, type DeliveryOptions, layerDelivery } from "@tuma/core/
 import * as Database from "@tuma/store-sql/Database"
 import * as DispatchStoreSql from "@tuma/store-sql/DispatchStoreSql"
 import * as SettingsChangesSql from "@tuma/store-sql/SettingsChangesSql"
+import * as SqlContentCounter from "@tuma/store-sql/SqlContentCounter"
 import * as SqlOperatorStore from "@tuma/store-sql/SqlOperatorStore"
 import * as SqlSendStore from "@tuma/store-sql/SqlSendStore"
 import { Effect, Layer, Redacted } from "effect"
@@ -55,7 +56,7 @@ export const baseStack = (db: Layer.Layer<SqlClient.SqlClient>) =>
     DispatchStoreSql.layerWakeups,
     SettingsChangesSql.layer
   ).pipe(
-    Layer.provideMerge(Layer.mergeAll(SqlSendStore.layer, SqlOperatorStore.layer)),
+    Layer.provideMerge(Layer.mergeAll(SqlSendStore.layer, SqlOperatorStore.layer, SqlContentCounter.layer)),
     Layer.provideMerge(Ids.layer),
     Layer.provideMerge(db)
   )
