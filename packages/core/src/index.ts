@@ -4,9 +4,8 @@
  *
  * @module @tuma/core
  */
-export { Admin, type AdminService } from "./Admin.js"
+export * from "./admin/index.js"
 export * from "./MessageEntry.js"
-export * from "./Operator.js"
 export * from "./ports/AdminStore.js"
 export * from "./ports/ContentCounter.js"
 export * from "./ports/Ids.js"

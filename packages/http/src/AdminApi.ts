@@ -4,7 +4,7 @@
  * core's `Admin` schemas; webhook endpoints are `WebhookAdmin`'s. Every answer is the envelope.
  */
 import { HttpApi, HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
-import * as A from "@tuma/core/Admin"
+import * as A from "@tuma/core"
 import { StoredString } from "@tuma/domain/storedText"
 import { Schema } from "effect"
 import { Conflict, NotFound, successFields, Unprocessable } from "./Envelope.js"

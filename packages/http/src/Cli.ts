@@ -6,7 +6,7 @@
  * With the embedded database only one process may open the data directory: stop the server first,
  * or use the admin API (`/admin/v1`) while it runs.
  */
-import { Admin } from "@tuma/core/Admin"
+import { Admin } from "@tuma/core"
 import { emailProblem, PortalAccess } from "@tuma/core/portal/PortalAccess"
 import { WebhookAdmin } from "@tuma/core/webhooks/WebhookAdmin"
 import { validationFailed } from "@tuma/domain/validation"

@@ -13,11 +13,7 @@ import type {
 } from "@tuma/core/ports/AdminStore"
 import { AdminStore } from "@tuma/core/ports/AdminStore"
 import { Array as Arr, Effect, Layer } from "effect"
-import { creditWallet } from "./WalletCredit.js"
-
-const LEDGER = `l.id::text AS id, l.wallet_id, k.iso2, l.kind, l.units, l.balance_after, l.amount::text AS amount,
-  l.currency, l.message_id, l.campaign_id, l.reference, l.created_at
-  FROM wallet_ledger l JOIN wallets w ON w.id = l.wallet_id JOIN markets k ON k.id = w.market_id`
+import { LEDGER } from "./WalletCredit.js"
 
 const PROVIDER = `p.id, p.name, p.kind, p.config, p.enabled, p.created_at,
   coalesce((SELECT json_agg(json_build_object('iso2', k.iso2, 'balance', c.balance, 'updated_at', c.updated_at)
@@ -98,12 +94,6 @@ export const make = Effect.gen(function*() {
         Effect.orDie
       ),
 
-    purchase: (row) =>
-      sql.withTransaction(Effect.gen(function*() {
-        const { ledger_id } = yield* creditWallet(sql, row)
-        const [ledgerRow] = yield* sql<LedgerRow>`SELECT ${ledger} WHERE l.id = ${ledger_id}`
-        return ledgerRow
-      })).pipe(Effect.orDie),
     ledger: (accountId, options) =>
       sql<LedgerRow>`SELECT ${ledger} WHERE l.account_id = ${accountId} ${
         options.marketId === undefined ? sql`` : sql`AND w.market_id = ${options.marketId}`

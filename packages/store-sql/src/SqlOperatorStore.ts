@@ -5,7 +5,7 @@ import { SqlClient } from "@effect/sql"
 import type { AccountRow, MarketRow, SenderIdRow } from "@tuma/core"
 import { OperatorStore } from "@tuma/core"
 import { Array as Arr, Effect, Layer } from "effect"
-import { creditWallet } from "./WalletCredit.js"
+import { purchase } from "./WalletCredit.js"
 
 /** The SQL `OperatorStore` over the context's `SqlClient`. */
 export const make = Effect.gen(function*() {
@@ -34,11 +34,7 @@ export const make = Effect.gen(function*() {
       sql`INSERT INTO api_keys ${
         sql.insert({ ...row, scopes: [...row.scopes], allowed_ips: [...row.allowed_ips] } as any)
       }`.pipe(Effect.asVoid, Effect.orDie),
-    purchase: (row) =>
-      sql.withTransaction(creditWallet(sql, row)).pipe(
-        Effect.map(({ balance, wallet_id }) => ({ wallet_id, balance })),
-        Effect.orDie
-      ),
+    purchase: (row) => purchase(sql, row),
     upsertVerifiedRoute: (row) =>
       sql`INSERT INTO verified_routes ${sql.insert(row as any)}
         ON CONFLICT (account_id, market_id) DO UPDATE SET phone = excluded.phone, verified_at = excluded.verified_at`

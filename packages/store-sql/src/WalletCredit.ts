@@ -4,7 +4,7 @@
  * it inside a transaction so the balance always equals its ledger.
  */
 import type { SqlClient } from "@effect/sql"
-import type { PurchaseRow } from "@tuma/core"
+import type { LedgerRow, PurchaseRow } from "@tuma/core"
 import { Effect } from "effect"
 
 export const creditWallet = (sql: SqlClient.SqlClient, row: PurchaseRow) =>
@@ -30,3 +30,17 @@ export const creditWallet = (sql: SqlClient.SqlClient, row: PurchaseRow) =>
     } RETURNING id`
     return { wallet_id: wallet.id, balance: wallet.balance, ledger_id: entry.id }
   })
+
+/** The columns of a `LedgerRow` (from `wallet_ledger l`, its wallet `w` and market `k`). */
+export const LEDGER =
+  `l.id::text AS id, l.wallet_id, k.iso2, l.kind, l.units, l.balance_after, l.amount::text AS amount,
+  l.currency, l.message_id, l.campaign_id, l.reference, l.created_at
+  FROM wallet_ledger l JOIN wallets w ON w.id = l.wallet_id JOIN markets k ON k.id = w.market_id`
+
+/** A credit purchase in one transaction, answering its ledger row: the one purchase of the store. */
+export const purchase = (sql: SqlClient.SqlClient, row: PurchaseRow) =>
+  sql.withTransaction(Effect.gen(function*() {
+    const { ledger_id } = yield* creditWallet(sql, row)
+    const [ledgerRow] = yield* sql<LedgerRow>`SELECT ${sql.literal(LEDGER)} WHERE l.id = ${ledger_id}`
+    return ledgerRow
+  })).pipe(Effect.orDie)

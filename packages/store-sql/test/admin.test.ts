@@ -8,7 +8,7 @@
 import { SqlClient } from "@effect/sql"
 import { expect } from "@effect/vitest"
 import { Send } from "@tuma/core"
-import { Admin } from "@tuma/core/Admin"
+import { Admin } from "@tuma/core"
 import { SenderIds } from "@tuma/core/SenderIds"
 import type { SenderIdStatus } from "@tuma/domain"
 import { senderIdTransitions } from "@tuma/domain"

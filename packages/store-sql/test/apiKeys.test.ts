@@ -5,7 +5,7 @@
  */
 import { SqlClient } from "@effect/sql"
 import { expect } from "@effect/vitest"
-import { Admin, generateApiKey, isIpOrCidr } from "@tuma/core/Admin"
+import { Admin, generateApiKey, isIpOrCidr } from "@tuma/core"
 import { ApiKeys, hashApiKey } from "@tuma/core/ports/ApiKeys"
 import { Effect, Option, TestClock } from "effect"
 import * as SqlApiKeys from "../src/SqlApiKeys.js"

@@ -5,7 +5,7 @@
  */
 import { SqlClient } from "@effect/sql"
 import { Ids, Operator } from "@tuma/core"
-import { Admin as AdminTag } from "@tuma/core/Admin"
+import { Admin as AdminTag } from "@tuma/core"
 import { Reads as ReadsTag } from "@tuma/core/Reads"
 import { SenderIds as SenderIdsTag } from "@tuma/core/SenderIds"
 import { Effect, Layer } from "effect"

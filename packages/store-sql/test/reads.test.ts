@@ -4,7 +4,7 @@
  */
 import { SqlClient } from "@effect/sql"
 import { expect } from "@effect/vitest"
-import { Admin } from "@tuma/core/Admin"
+import { Admin } from "@tuma/core"
 import { MESSAGE_NOT_FOUND_TEXT, Reads } from "@tuma/core/Reads"
 import { Effect, Either } from "effect"
 import { forEachDriver } from "./harness.js"

@@ -5,7 +5,7 @@
  */
 import { SqlClient } from "@effect/sql"
 import { expect } from "@effect/vitest"
-import { Admin } from "@tuma/core/Admin"
+import { Admin } from "@tuma/core"
 import type { RequestSenderIdInput } from "@tuma/core/SenderIds"
 import { fromJsonRequest, multiplyDecimal, SenderIdConfig, SenderIds } from "@tuma/core/SenderIds"
 import { RESERVED_SENDER_IDS } from "@tuma/domain"

@@ -5,7 +5,7 @@
  */
 import type { Effect, Option } from "effect"
 import { Context } from "effect"
-import type { AccountRow, ApiKeyRow, PurchaseRow } from "./OperatorStore.js"
+import type { AccountRow, ApiKeyRow } from "./OperatorStore.js"
 import type { MarketRow } from "./SendStore.js"
 
 /** Filters of the operator's account list. */
@@ -107,8 +107,6 @@ export class AdminStore extends Context.Tag("@tuma/core/AdminStore")<AdminStore,
   /** Sets `revoked_at` unless already revoked (the first revocation time is kept). */
   readonly revokeApiKey: (id: string, at: Date) => Effect.Effect<Option.Option<ApiKeyRow>>
 
-  /** Like `OperatorStore.purchase` (wallet created if needed, credited, ledger row), answering the row. */
-  readonly purchase: (row: PurchaseRow) => Effect.Effect<LedgerRow>
   readonly ledger: (
     accountId: string,
     options: { readonly marketId?: string | undefined; readonly limit: number }

@@ -7,6 +7,7 @@
  */
 import type { Effect, Option } from "effect"
 import { Context } from "effect"
+import type { LedgerRow } from "./AdminStore.js"
 import type { MarketRow, SenderIdStatus } from "./SendStore.js"
 
 /** A stored account. */
@@ -106,8 +107,8 @@ export class OperatorStore extends Context.Tag("@tuma/core/OperatorStore")<Opera
   readonly findAccount: (id: string) => Effect.Effect<Option.Option<AccountRow>>
   readonly setAccountActive: (id: string, active: boolean, at: Date) => Effect.Effect<boolean>
   readonly insertApiKey: (row: ApiKeyRow) => Effect.Effect<void>
-  /** Creates the wallet if needed; credits it and writes the `purchase` ledger row, atomically. */
-  readonly purchase: (row: PurchaseRow) => Effect.Effect<{ readonly wallet_id: string; readonly balance: number }>
+  /** Creates the wallet if needed; credits it and writes the `purchase` ledger row, atomically; answers the row. */
+  readonly purchase: (row: PurchaseRow) => Effect.Effect<LedgerRow>
   /** Inserts or refreshes the account's verified route for the market. */
   readonly upsertVerifiedRoute: (row: VerifiedRouteRow) => Effect.Effect<void>
   /** Inserts the sender ID, or updates status/flags of the existing (account, market, name). */

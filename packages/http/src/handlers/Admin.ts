@@ -3,7 +3,7 @@
  * authentication (`RequireAdmin`: `AdminToken.ts`). Changing or revoking a key clears this process's auth cache.
  */
 import { HttpApiBuilder, HttpServerRequest } from "@effect/platform"
-import { Admin } from "@tuma/core/Admin"
+import { Admin } from "@tuma/core"
 import { emailProblem } from "@tuma/core/portal/PortalAccess"
 import { WebhookAdmin } from "@tuma/core/webhooks/WebhookAdmin"
 import type { DeliveryView, WebhookEndpoint } from "@tuma/core/webhooks/WebhookStore"

@@ -5,7 +5,7 @@
  */
 import { RateLimiter } from "@effect/experimental"
 import { HttpApiBuilder, HttpServerRequest } from "@effect/platform"
-import { Admin } from "@tuma/core/Admin"
+import { Admin } from "@tuma/core"
 import { PortalAccess, randomToken } from "@tuma/core/portal/PortalAccess"
 import { Reads } from "@tuma/core/Reads"
 import { Effect } from "effect"

@@ -6,7 +6,7 @@
  * `WebhookSender` the workers use (same address policy), synchronously.
  */
 import { HttpApiBuilder } from "@effect/platform"
-import { Admin } from "@tuma/core/Admin"
+import { Admin } from "@tuma/core"
 import { PortalReadStore } from "@tuma/core/portal/PortalReadStore"
 import { WebhookSender } from "@tuma/core/webhooks/ports"
 import { WebhookAdmin } from "@tuma/core/webhooks/WebhookAdmin"

@@ -1,17 +1,19 @@
 /**
  * `Operator`: the operator-side operations that set an account up for sending — create an account,
- * issue an API key, record a credit purchase, verify a route, grant a sender ID, add a provider with
+ * issue an API key (the same generator and scope list as `Admin`), record a credit purchase (the same
+ * checks and store call as `Admin.purchaseCredits`), verify a route, grant a sender ID, add a provider with
  * credit and a route, open a market, record an opt-out or a spam rule. Used by tests, examples, the
  * CLI and (extended) the admin API. Backed by the `OperatorStore` port; ids from `Ids`, time from
  * `Clock`.
  */
 import { Clock, Context, Effect, Layer, Option, Schema } from "effect"
-import { randomBytes } from "node:crypto"
-import { hashApiKey } from "./ports/ApiKeys.js"
-import { Ids } from "./ports/Ids.js"
-import type { AccountRow, SenderIdRow } from "./ports/OperatorStore.js"
-import { OperatorStore } from "./ports/OperatorStore.js"
-import type { MarketRow } from "./ports/SendStore.js"
+import { hashApiKey } from "../ports/ApiKeys.js"
+import { Ids } from "../ports/Ids.js"
+import type { AccountRow, SenderIdRow } from "../ports/OperatorStore.js"
+import { OperatorStore } from "../ports/OperatorStore.js"
+import type { MarketRow } from "../ports/SendStore.js"
+import { API_KEY_SCOPES, apiKeyPrefix, generateApiKey } from "./apiKeys.js"
+import { recordPurchase } from "./wallets.js"
 
 /** A refused operator set-up step (unknown account, market or provider, a duplicate, …); `message` says which. */
 export class OperatorError extends Schema.TaggedError<OperatorError>()("OperatorError", {
@@ -21,32 +23,8 @@ export class OperatorError extends Schema.TaggedError<OperatorError>()("Operator
 /** `live` keys send and charge; `test` (sandbox) keys validate exactly as live ones but never send or charge. */
 export type ApiKeyMode = "live" | "test"
 
-/** Every scope of spec §5.4. */
-export const ALL_SCOPES = ["sms:read", "sms:send", "sender-ids:read", "sender-ids:write", "profile:read"] as const
-
-const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-
-/** A new key, `tuma_live_<40 base62>` or `tuma_test_<40 base62>` (decisions §2); characters are
- * drawn without modulo bias (bytes ≥ 248 are discarded). */
-export const generateApiKey = (mode: ApiKeyMode): string => {
-  let s = ""
-  while (s.length < 40) {
-    for (const b of randomBytes(48)) {
-      if (b < 248 && s.length < 40) s += BASE62[b % 62]
-    }
-  }
-  return `tuma_${mode}_${s}`
-}
-
-/** What is stored for a key: the sha256 hex digest (the key itself is never stored). One definition,
- * in the `ApiKeys` port, shared with authentication. */
-export { hashApiKey }
-
-/** Shown in listings: `tuma_live_AbCd…`. */
-export const apiKeyPrefix = (key: string): string => key.slice(0, 14)
-
 /** A new account: name, e-mail and the optional profile fields. */
-export interface CreateAccountInput {
+export interface NewAccountInput {
   readonly name: string
   readonly email: string
   readonly phone?: string | undefined
@@ -58,7 +36,7 @@ export interface CreateAccountInput {
 }
 
 /** A newly issued API key, with the full key shown this once. */
-export interface IssuedApiKey {
+export interface NewApiKey {
   readonly id: string
   /** The full key: shown once, never stored. */
   readonly key: string
@@ -87,7 +65,7 @@ const normaliseSenderName = (raw: string) => {
  * `OperatorStore` and `Ids`.
  */
 export class Operator extends Context.Tag("@tuma/core/Operator")<Operator, {
-  readonly createAccount: (input: CreateAccountInput) => Effect.Effect<AccountRow, OperatorError>
+  readonly createAccount: (input: NewAccountInput) => Effect.Effect<AccountRow, OperatorError>
   readonly setAccountActive: (accountId: string, active: boolean) => Effect.Effect<void, OperatorError>
   readonly issueApiKey: (input: {
     readonly accountId: string
@@ -96,7 +74,7 @@ export class Operator extends Context.Tag("@tuma/core/Operator")<Operator, {
     readonly allowedIps?: ReadonlyArray<string> | undefined
     readonly expiresAt?: Date | undefined
     readonly name?: string | undefined
-  }) => Effect.Effect<IssuedApiKey, OperatorError>
+  }) => Effect.Effect<NewApiKey, OperatorError>
   /** Credits a country wallet (a `purchase` ledger entry; feeds `purchased_units`). */
   readonly purchaseCredits: (input: {
     readonly accountId: string
@@ -199,7 +177,7 @@ export class Operator extends Context.Tag("@tuma/core/Operator")<Operator, {
             const mode = input.mode ?? "live"
             const key = generateApiKey(mode)
             const id = yield* ids.uuidV4
-            const scopes = input.scopes ?? ALL_SCOPES
+            const scopes = input.scopes ?? API_KEY_SCOPES
             yield* store.insertApiKey({
               id,
               account_id: input.accountId,
@@ -221,17 +199,8 @@ export class Operator extends Context.Tag("@tuma/core/Operator")<Operator, {
             yield* positive(input.units, "units")
             yield* account(input.accountId)
             const m = yield* market(input.country)
-            const result = yield* store.purchase({
-              account_id: input.accountId,
-              market_id: m.id,
-              new_wallet_id: yield* ids.uuidV4,
-              units: input.units,
-              amount: input.amount ?? null,
-              currency: input.currency ?? null,
-              reference: input.reference ?? null,
-              at: yield* now
-            })
-            return { walletId: result.wallet_id, balance: result.balance }
+            const entry = yield* recordPurchase({ op: store, ids }, { ...input, marketId: m.id })
+            return { walletId: entry.wallet_id, balance: entry.balance_after }
           }),
         verifyRoute: (input) =>
           Effect.gen(function*() {

@@ -1,0 +1,154 @@
+/**
+ * API keys: issue (the key is answered once; only its SHA-256 is stored), list, read, update, revoke.
+ */
+import type { ValidationFailed } from "@tuma/domain"
+import { parseIsoDateTime, validationFailed } from "@tuma/domain"
+import { Effect, Either, Option } from "effect"
+import { randomBytes } from "node:crypto"
+import { isIP } from "node:net"
+import { hashApiKey } from "../ports/ApiKeys.js"
+import type { ApiKeyRow } from "../ports/OperatorStore.js"
+import type { AdminService } from "./Admin.js"
+import type { AdminContext } from "./context.js"
+import { notFound, UUID } from "./context.js"
+import { apiKeyView } from "./views.js"
+
+// ---------------------------------------------------------------------------------------------
+// Keys
+// ---------------------------------------------------------------------------------------------
+
+/** Every scope of spec §5.4. */
+export const API_KEY_SCOPES = ["sms:read", "sms:send", "sender-ids:read", "sender-ids:write", "profile:read"] as const
+
+const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+/** How many random base62 characters follow `tuma_live_` / `tuma_test_` in a key. */
+export const API_KEY_RANDOM_LENGTH = 40
+
+/**
+ * A new key: `tuma_<mode>_` + 40 base62 characters (≈ 238 bits), drawn without modulo bias. Only
+ * letters and digits, so it matches the auth middleware's key pattern and survives any URL.
+ */
+export const generateApiKey = (mode: "live" | "test"): string => {
+  let s = ""
+  while (s.length < API_KEY_RANDOM_LENGTH) {
+    for (const b of randomBytes(64)) {
+      if (b < 248 && s.length < API_KEY_RANDOM_LENGTH) s += BASE62[b % 62]
+    }
+  }
+  return `tuma_${mode}_${s}`
+}
+
+/** Shown in listings: `tuma_live_AbCd…`. */
+export const apiKeyPrefix = (key: string): string => key.slice(0, 14)
+
+/** What is stored for a key: its SHA-256 hex digest (the key itself never is); defined by the `ApiKeys` port. */
+export { hashApiKey }
+
+/** An IPv4/IPv6 address or CIDR (`10.0.0.0/8`, `2001:db8::/32`). */
+export const isIpOrCidr = (value: string): boolean => {
+  const parts = value.trim().split("/")
+  if (parts.length > 2) return false
+  const version = isIP(parts[0])
+  if (version === 0) return false
+  if (parts.length === 1) return true
+  if (!/^\d{1,3}$/.test(parts[1])) return false
+  return Number(parts[1]) <= (version === 4 ? 32 : 128)
+}
+
+/** Scopes, allowed IPs/CIDRs and expiry of a key payload, checked together (422 by field). */
+export const checkKeyFields = (
+  input: {
+    readonly scopes?: ReadonlyArray<string> | undefined
+    readonly allowed_ips?: ReadonlyArray<string> | undefined
+    readonly expires_at?: string | null | undefined
+  },
+  at: Date
+): Either.Either<{ expires: Date | null | undefined }, ValidationFailed> => {
+  const errors: Record<string, Array<string>> = {}
+  ;(input.scopes ?? []).forEach((s, i) => {
+    if (!(API_KEY_SCOPES as ReadonlyArray<string>).includes(s)) {
+      errors[`scopes.${i}`] = [`The selected scopes.${i} is invalid: scopes are ${API_KEY_SCOPES.join(", ")}.`]
+    }
+  })
+  ;(input.allowed_ips ?? []).forEach((ip, i) => {
+    if (!isIpOrCidr(ip)) errors[`allowed_ips.${i}`] = [`The allowed_ips.${i} field must be an IP address or CIDR.`]
+  })
+  let expires: Date | null | undefined = input.expires_at === null ? null : undefined
+  if (typeof input.expires_at === "string") {
+    const parsed = parseIsoDateTime(input.expires_at)
+    if (parsed === undefined) errors.expires_at = ["The expires_at field must be a valid ISO 8601 date-time."]
+    else if (parsed.getTime() <= at.getTime()) {
+      errors.expires_at = ["The expires_at field must be a date-time in the future."]
+    } else expires = parsed
+  }
+  return Object.keys(errors).length > 0 ? Either.left(validationFailed(errors)) : Either.right({ expires })
+}
+
+/** API keys: issue (the key is answered once; only its SHA-256 is stored), list, read, update, revoke. */
+export const makeApiKeys = (
+  ctx: AdminContext
+): Pick<AdminService, "issueApiKey" | "listApiKeys" | "getApiKey" | "updateApiKey" | "revokeApiKey"> => {
+  const { admin, op, ids, now, account, apiKeyRow } = ctx
+  return {
+    issueApiKey: (input) =>
+      Effect.gen(function*() {
+        const at = yield* now
+        const { expires } = yield* checkKeyFields(input, at)
+        yield* account(input.account_uid)
+        const mode = input.mode ?? "live"
+        const key = generateApiKey(mode)
+        const row: ApiKeyRow = {
+          id: yield* ids.uuidV4,
+          account_id: input.account_uid,
+          name: input.name?.trim() ?? "",
+          key_hash: hashApiKey(key),
+          prefix: apiKeyPrefix(key),
+          mode,
+          scopes: [...new Set(input.scopes ?? API_KEY_SCOPES)],
+          allowed_ips: (input.allowed_ips ?? []).map((ip) => ip.trim()),
+          expires_at: expires ?? null,
+          revoked_at: null,
+          last_used_at: null,
+          created_at: at
+        }
+        yield* op.insertApiKey(row)
+        return { key, api_key: apiKeyView(row, at) }
+      }),
+
+    listApiKeys: (accountId) =>
+      Effect.gen(function*() {
+        yield* account(accountId)
+        const at = yield* now
+        return (yield* admin.listApiKeys(accountId)).map((k) => apiKeyView(k, at))
+      }),
+
+    getApiKey: (keyId) => Effect.zipWith(apiKeyRow(keyId), now, apiKeyView),
+
+    updateApiKey: (keyId, input) =>
+      Effect.gen(function*() {
+        const at = yield* now
+        const { expires } = yield* checkKeyFields(input, at)
+        yield* apiKeyRow(keyId)
+        const updated = yield* admin.updateApiKey(keyId, {
+          name: input.name?.trim(),
+          scopes: input.scopes === undefined ? undefined : [...new Set(input.scopes)],
+          allowed_ips: input.allowed_ips?.map((ip) => ip.trim()),
+          expires_at: expires
+        })
+        return yield* Option.match(updated, {
+          onNone: () => Effect.fail(notFound("api_key", keyId)),
+          onSome: (row) => Effect.succeed(apiKeyView(row, at))
+        })
+      }),
+
+    revokeApiKey: (keyId) =>
+      Effect.gen(function*() {
+        const at = yield* now
+        const revoked = UUID.test(keyId) ? yield* admin.revokeApiKey(keyId, at) : Option.none()
+        return yield* Option.match(revoked, {
+          onNone: () => Effect.fail(notFound("api_key", keyId)),
+          onSome: (row) => Effect.succeed(apiKeyView(row, at))
+        })
+      })
+  }
+}
