@@ -7,8 +7,8 @@
 import { expect, it } from "@effect/vitest"
 import { Deferred, Effect, Layer } from "effect"
 import { DeliveryConfig, DeliveryWriter, layerWriter } from "../src/delivery/Dispatcher.js"
-import type { DispatchBatch, ReceiptRecord, SentRecord } from "../src/delivery/DispatchStore.js"
-import { DispatchStore } from "../src/delivery/DispatchStore.js"
+import type { DispatchBatch, ReceiptRecord, SentRecord } from "../src/ports/DispatchStore.js"
+import { DispatchStore } from "../src/ports/DispatchStore.js"
 
 const P = "00000000-0000-4000-8000-00000000000a"
 

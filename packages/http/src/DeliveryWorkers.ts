@@ -11,9 +11,9 @@ import type { DeliveryOptions } from "@tuma/core/delivery/Dispatcher"
 import { DeliveryConfig, layerDelivery } from "@tuma/core/delivery/Dispatcher"
 import { layerObservedDispatchStore, layerObservedProviders } from "@tuma/core/observability/DeliveryObserved"
 import { layerProvidersFromStore } from "@tuma/providers/ProvidersFromStore"
-import * as DispatchStoreSql from "@tuma/store-sql/DispatchStoreSql"
-import * as SettingsChangesSql from "@tuma/store-sql/SettingsChangesSql"
+import * as SqlDispatchStore from "@tuma/store-sql/SqlDispatchStore"
 import * as SqlObservability from "@tuma/store-sql/SqlObservability"
+import * as SqlSettingsChanges from "@tuma/store-sql/SqlSettingsChanges"
 import { Layer } from "effect"
 
 const ENV: ReadonlyArray<readonly [string, keyof DeliveryOptions]> = [
@@ -45,11 +45,11 @@ export const optionsFromEnv = (env: NodeJS.ProcessEnv = process.env): Partial<De
  */
 export const layer = (options: Partial<DeliveryOptions> = optionsFromEnv()) =>
   layerDelivery(layerObservedProviders(layerProvidersFromStore)).pipe(
-    // SettingsChangesSql.layer is the very layer `Server.layerStore` uses: one per process (memoised)
+    // SqlSettingsChanges.layer is the very layer `Server.layerStore` uses: one per process (memoised)
     Layer.provide(Layer.mergeAll(
-      layerObservedDispatchStore(DispatchStoreSql.layer).pipe(Layer.provide(SqlObservability.layerTraceContext)),
-      DispatchStoreSql.layerWakeups,
-      SettingsChangesSql.layer
+      layerObservedDispatchStore(SqlDispatchStore.layer).pipe(Layer.provide(SqlObservability.layerTraceContext)),
+      SqlDispatchStore.layerWakeups,
+      SqlSettingsChanges.layer
     )),
     Layer.provide(DeliveryConfig.layer(options)),
     // polling statements are not traced; the observed store and providers trace each message

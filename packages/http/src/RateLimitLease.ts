@@ -21,7 +21,7 @@
  * remembered for 100 ms (requests over the limit do not each cost a round trip).
  */
 import { RateLimiter } from "@effect/experimental"
-import { RateLimitGiveBack } from "@tuma/store-sql/RateLimitStore"
+import { RateLimitGiveBack } from "@tuma/store-sql/SqlRateLimitStore"
 import type { Duration } from "effect"
 import { Deferred, Effect, FiberId, Layer, Option, Schedule } from "effect"
 

@@ -20,17 +20,17 @@ import { layerWebhookAdmin } from "@tuma/core/webhooks/WebhookAdmin"
 import { settingsFromEnv, WebhookConfig } from "@tuma/core/webhooks/WebhookConfig"
 import { layerWebhookDestinationPolicyFromEnv } from "@tuma/providers/webhook/addressPolicy"
 import * as Database from "@tuma/store-sql/Database"
-import * as RateLimitStore from "@tuma/store-sql/RateLimitStore"
-import * as SettingsChangesSql from "@tuma/store-sql/SettingsChangesSql"
 import * as SqlAdminStore from "@tuma/store-sql/SqlAdminStore"
 import * as SqlApiKeys from "@tuma/store-sql/SqlApiKeys"
 import * as SqlContentCounter from "@tuma/store-sql/SqlContentCounter"
 import * as SqlObservability from "@tuma/store-sql/SqlObservability"
 import * as SqlOperatorStore from "@tuma/store-sql/SqlOperatorStore"
+import * as SqlRateLimitStore from "@tuma/store-sql/SqlRateLimitStore"
 import * as SqlReadStore from "@tuma/store-sql/SqlReadStore"
 import * as SqlSenderIdStore from "@tuma/store-sql/SqlSenderIdStore"
 import * as SqlSendStore from "@tuma/store-sql/SqlSendStore"
-import * as WebhookStoreSql from "@tuma/store-sql/WebhookStoreSql"
+import * as SqlSettingsChanges from "@tuma/store-sql/SqlSettingsChanges"
+import * as SqlWebhookStore from "@tuma/store-sql/SqlWebhookStore"
 import { Duration, Effect, Layer } from "effect"
 import { createServer } from "node:http"
 import type { Server as NodeServer } from "node:http"
@@ -81,7 +81,7 @@ export const layerStore = (database: Database.DatabaseConfig, portal: Portal.Por
   // PostgreSQL: the shared SQL store behind per-process token leases; PGlite lives in one process,
   // so an in-process limiter is exact there
   const limiter: Layer.Layer<RateLimiter.RateLimiter, never, SqlClient.SqlClient> = database._tag === "Postgres"
-    ? RateLimitLease.layer(RateLimitStore.layer)
+    ? RateLimitLease.layer(SqlRateLimitStore.layer)
     : RateLimiter.layer.pipe(Layer.provide(RateLimiter.layerStoreMemory))
   return Layer.mergeAll(
     SendObserved.layerObserved(Send.layer, SqlSendStore.layer).pipe(
@@ -99,12 +99,12 @@ export const layerStore = (database: Database.DatabaseConfig, portal: Portal.Por
       )
     ),
     layerWebhookAdmin.pipe(
-      Layer.provide(WebhookStoreSql.layer),
+      Layer.provide(SqlWebhookStore.layer),
       Layer.provide(layerWebhookDestinationPolicyFromEnv()),
       Layer.provide(Layer.sync(WebhookConfig, () => settingsFromEnv()))
     ),
     // operator changes made by any process: caches of this one are dropped (decisions §30)
-    SettingsChangesSql.layer,
+    SqlSettingsChanges.layer,
     Portal.layerServices(portal)
   ).pipe(Layer.provideMerge(Ids.layer), Layer.provideMerge(sql))
 }

@@ -21,7 +21,7 @@ import { layerHttpWebhookSender, webhookSenderOptionsFromEnv } from "@tuma/provi
 import * as SqlContentCounter from "@tuma/store-sql/SqlContentCounter"
 import * as SqlObservability from "@tuma/store-sql/SqlObservability"
 import * as SqlSendStore from "@tuma/store-sql/SqlSendStore"
-import * as WebhookStoreSql from "@tuma/store-sql/WebhookStoreSql"
+import * as SqlWebhookStore from "@tuma/store-sql/SqlWebhookStore"
 import { Effect, Layer } from "effect"
 import { lookup as dnsLookup } from "node:dns/promises"
 import { isIP } from "node:net"
@@ -41,7 +41,7 @@ export const layer = (
   return Layer.discard(layerWebhookWorkers).pipe(
     Layer.provide(
       Layer.mergeAll(
-        WebhookStoreSql.layer,
+        SqlWebhookStore.layer,
         layerObservedWebhookSender(layerHttpWebhookSender(webhookSenderOptionsFromEnv(env))).pipe(
           Layer.provide(SqlObservability.layerTraceContext)
         ),

@@ -15,7 +15,7 @@
  * closed `retireAfterMillis` later, so submits already in progress get their answers and receipts
  * still arriving on its bind are recorded.
  */
-import { DispatchStore, type ProviderRow } from "@tuma/core/delivery/DispatchStore"
+import { DispatchStore, type ProviderRow } from "@tuma/core/ports/DispatchStore"
 import type { Provider } from "@tuma/core/ports/Provider"
 import { ProviderEventSink, Providers } from "@tuma/core/ports/Provider"
 import { Effect, ExecutionStrategy, Exit, Layer, Scope } from "effect"

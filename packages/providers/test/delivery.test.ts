@@ -7,7 +7,7 @@
 import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
 import { Operator, Send } from "@tuma/core"
-import { DispatchStore } from "@tuma/core/delivery/DispatchStore"
+import { DispatchStore } from "@tuma/core/ports/DispatchStore"
 import { Effect } from "effect"
 import smpp from "smpp"
 import { answer, makeSmscSimulator, type SmscSimulator } from "../src/smsc/SmscSimulator.js"

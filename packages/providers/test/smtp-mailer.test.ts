@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Mailer } from "@tuma/core/webhooks/ports"
+import { Mailer } from "@tuma/core/ports/Notifiers"
 import { Effect, Exit } from "effect"
 import type { AddressInfo } from "node:net"
 import { SMTPServer } from "smtp-server"

@@ -17,7 +17,7 @@ import {
   WebhookConfig
 } from "@tuma/core/webhooks/index"
 import { verifyWebhookSignature } from "@tuma/domain"
-import * as WebhookStoreSql from "@tuma/store-sql/WebhookStoreSql"
+import * as SqlWebhookStore from "@tuma/store-sql/SqlWebhookStore"
 import { Effect, Layer } from "effect"
 import * as http from "node:http"
 import type { AddressInfo } from "node:net"
@@ -111,7 +111,7 @@ const webhookWorkers = (opts: {
   Layer.mergeAll(layerWebhookWorkers, layerWebhookAdmin).pipe(
     Layer.provideMerge(
       Layer.mergeAll(
-        WebhookStoreSql.layer,
+        SqlWebhookStore.layer,
         layerHttpWebhookSender({ allow: ["127.0.0.1"] }),
         layerWebhookDestinationPolicy(["127.0.0.1"]),
         WebhookConfig.layer({

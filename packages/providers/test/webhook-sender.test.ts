@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import type { WebhookRequest } from "@tuma/core/webhooks/ports"
+import type { WebhookRequest } from "@tuma/core/ports/Notifiers"
 import { buildWebhookBody, verifyWebhookSignature } from "@tuma/domain"
 import { Effect } from "effect"
 import * as http from "node:http"

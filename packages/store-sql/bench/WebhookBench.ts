@@ -41,7 +41,7 @@ import { fileURLToPath } from "node:url"
 import * as Database from "../src/Database.js"
 import { MARKET_IDS } from "../src/migrations/0002_markets.js"
 import * as SqlOperatorStore from "../src/SqlOperatorStore.js"
-import * as WebhookStoreSql from "../src/WebhookStoreSql.js"
+import * as SqlWebhookStore from "../src/SqlWebhookStore.js"
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 10_000)
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
@@ -297,7 +297,7 @@ const runOn = (label: string, db: Layer.Layer<SqlClient.SqlClient, unknown>, rx:
       Layer.mergeAll(layerWebhookWorkers, layerWebhookAdmin, Operator.layer).pipe(
         Layer.provideMerge(
           Layer.mergeAll(
-            WebhookStoreSql.layer,
+            SqlWebhookStore.layer,
             SqlOperatorStore.layer,
             layerHttpWebhookSender({ allow: ["127.0.0.1"] }),
             layerWebhookDestinationPolicy(["127.0.0.1"]),

@@ -1,9 +1,9 @@
 /**
  * The `ContentCounter` port (@tuma/core) over @effect/experimental's `RateLimiter`: fixed-window
- * counters in the shared database (`RateLimitStore`, one upsert per take), so the duplicate-content
+ * counters in the shared database (`SqlRateLimitStore`, one upsert per take), so the duplicate-content
  * limit holds across every process. Keys are stored as a SHA-256 digest (they carry message text).
  *
- * - `layer` needs only the database: a `RateLimiter` of its own over `RateLimitStore`.
+ * - `layer` needs only the database: a `RateLimiter` of its own over `SqlRateLimitStore`.
  * - `layerRateLimiter` uses the `RateLimiter` the caller assembled (the server's, with leasing).
  */
 import { RateLimiter } from "@effect/experimental"
@@ -11,7 +11,7 @@ import type { SqlClient } from "@effect/sql"
 import { ContentCounter, ContentCounterUnavailable } from "@tuma/core"
 import { Effect, Layer, Option } from "effect"
 import { createHash } from "node:crypto"
-import * as RateLimitStore from "./RateLimitStore.js"
+import * as SqlRateLimitStore from "./SqlRateLimitStore.js"
 
 const digest = (key: string) => {
   const colon = key.indexOf(":")
@@ -37,5 +37,5 @@ export const layerRateLimiter: Layer.Layer<ContentCounter, never, RateLimiter.Ra
 /** The adapter over the database alone. */
 export const layer: Layer.Layer<ContentCounter, never, SqlClient.SqlClient> = layerRateLimiter.pipe(
   Layer.provide(RateLimiter.layer),
-  Layer.provide(RateLimitStore.layer)
+  Layer.provide(SqlRateLimitStore.layer)
 )

@@ -9,8 +9,8 @@
  *   creation on (`webhook_deliveries_endpoint_idx`), so no index is added to the webhook write path.
  */
 import { SqlClient } from "@effect/sql"
-import type { CampaignRow, DeliveryWithAttempts, MessageStatus } from "@tuma/core/portal/PortalReadStore"
-import { PortalReadStore } from "@tuma/core/portal/PortalReadStore"
+import type { CampaignRow, DeliveryWithAttempts, MessageStatus } from "@tuma/core/ports/PortalReadStore"
+import { PortalReadStore } from "@tuma/core/ports/PortalReadStore"
 import { Effect, Layer } from "effect"
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i

@@ -4,8 +4,8 @@
  * transaction that changes a role or removes a user (the account's owner rows are locked first).
  */
 import { SqlClient } from "@effect/sql"
-import type { SessionRow, TokenRow, UserRow } from "@tuma/core/portal/PortalStore"
-import { PortalStore } from "@tuma/core/portal/PortalStore"
+import type { SessionRow, TokenRow, UserRow } from "@tuma/core/ports/PortalStore"
+import { PortalStore } from "@tuma/core/ports/PortalStore"
 import { Effect, Layer } from "effect"
 
 const USER_COLUMNS =

@@ -24,17 +24,12 @@ import type { SqlError } from "@effect/sql/SqlError"
 import type { AcceptPlan, IdempotencyRecord, SendSnapshot } from "@tuma/core"
 import { AcceptanceRolledBack, AcceptOutcome, SendStore } from "@tuma/core"
 import type { Tracer } from "effect"
-import { Array as Arr, Cause, Data, Deferred, Effect, Exit, Layer, Option, Queue, Schedule } from "effect"
+import { Array as Arr, Cause, Data, Deferred, Effect, Exit, Layer, Option, Queue } from "effect"
+import { retryTransient } from "./SqlRetry.js"
 
 class Insufficient extends Data.TaggedError("Insufficient")<{
   readonly shortfall: ReadonlyArray<{ market_id: string; units_required: number; units_available: number }>
 }> {}
-
-const RETRYABLE = new Set(["40001", "40P01"])
-const isRetryable = (e: unknown): boolean => {
-  const cause = (e as SqlError | undefined)?.cause as { code?: string } | undefined
-  return (e as { _tag?: string })?._tag === "SqlError" && typeof cause?.code === "string" && RETRYABLE.has(cause.code)
-}
 
 /**
  * The SQL `SendStore`: one-statement snapshot, one-transaction accept, concurrent single sends grouped into
@@ -347,7 +342,7 @@ export const make = Effect.gen(function*() {
 
   const acceptAlone = (plan: AcceptPlan): Effect.Effect<AcceptOutcome> =>
     sql.withTransaction(transaction(plan)).pipe(
-      Effect.retry({ while: isRetryable, schedule: Schedule.recurs(10) }),
+      retryTransient(10),
       Effect.catchTag("Insufficient", insufficient),
       Effect.orDie,
       // the server answered with an error: the transaction rolled back, nothing of it is stored
@@ -385,7 +380,7 @@ export const make = Effect.gen(function*() {
       return Effect.flatMap(Effect.exit(acceptAlone(group[0].plan)), (exit) => Deferred.done(group[0].done, exit))
     }
     return sql.withTransaction(groupTransaction(group.map((p) => p.plan))).pipe(
-      Effect.retry({ while: isRetryable, schedule: Schedule.recurs(10) }),
+      retryTransient(10),
       Effect.exit,
       Effect.flatMap((exit) =>
         Exit.isSuccess(exit)

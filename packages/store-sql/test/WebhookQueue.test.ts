@@ -20,7 +20,7 @@ import { layerSmtpMailer } from "@tuma/providers/mail/index"
 import { layerHttpWebhookSender, layerWebhookDestinationPolicy } from "@tuma/providers/webhook/index"
 import { Effect, Layer } from "effect"
 import * as SqlOperatorStore from "../src/SqlOperatorStore.js"
-import * as WebhookStoreSql from "../src/WebhookStoreSql.js"
+import * as SqlWebhookStore from "../src/SqlWebhookStore.js"
 import { databaseLayer, drivers } from "./harness.js"
 import type { ReceivedHook } from "./WebhookHelpers.js"
 import { eventually, finalize, insertSentMessage, startReceiver, startSmtp } from "./WebhookHelpers.js"
@@ -50,7 +50,7 @@ const webhooks = (options: {
   readonly registrationAllow?: ReadonlyArray<string>
 } = {}) => {
   const base = Layer.mergeAll(
-    WebhookStoreSql.layer,
+    SqlWebhookStore.layer,
     layerHttpWebhookSender({ allow: options.allow ?? ["127.0.0.1"] }),
     layerWebhookDestinationPolicy(options.registrationAllow ?? options.allow ?? ["127.0.0.1"]),
     WebhookConfig.layer(options.settings ?? fast()),

@@ -1,5 +1,5 @@
 /**
- * Contract suite of the SQL rate-limit store (`RateLimitStore`), against @effect/experimental's own
+ * Contract suite of the SQL rate-limit store (`SqlRateLimitStore`), against @effect/experimental's own
  * `layerStoreMemory` as the reference: the same sequence of fixed-window consumes gets the same
  * counts from both; and concurrent consumes over many keys admit exactly `limit` per key, each call
  * answered for its own key. PGlite always, PostgreSQL when configured.
@@ -7,11 +7,11 @@
 import { RateLimiter } from "@effect/experimental"
 import { expect } from "@effect/vitest"
 import { Duration, Effect, Layer } from "effect"
-import * as RateLimitStore from "../src/RateLimitStore.js"
+import * as SqlRateLimitStore from "../src/SqlRateLimitStore.js"
 import { forEachDriver } from "./harness.js"
 
 const stack = (db: Layer.Layer<import("@effect/sql").SqlClient.SqlClient>) =>
-  RateLimitStore.layer.pipe(Layer.provide(db))
+  SqlRateLimitStore.layer.pipe(Layer.provide(db))
 
 let n = 0
 const fresh = (name: string) => `test:${name}:${Date.now()}:${n++}`

@@ -21,9 +21,6 @@
 import type { Scope } from "effect"
 import { Cause, Clock, Context, Effect, Exit, FiberSet, Layer, Queue, Runtime, Schedule } from "effect"
 import { hostname } from "node:os"
-import type { DeliveryReport, OutboundSms, Provider, ProviderEvent, SubmitOutcome } from "../ports/Provider.js"
-import { ProviderEventSink, Providers } from "../ports/Provider.js"
-import { SettingsChanges } from "../ports/SettingsChanges.js"
 import type {
   ClaimedMessage,
   CreditReturn,
@@ -35,8 +32,11 @@ import type {
   RequeueRecord,
   RouteRow,
   SentRecord
-} from "./DispatchStore.js"
-import { DispatchStore, DispatchWakeups } from "./DispatchStore.js"
+} from "../ports/DispatchStore.js"
+import { DispatchStore, DispatchWakeups } from "../ports/DispatchStore.js"
+import type { DeliveryReport, OutboundSms, Provider, ProviderEvent, SubmitOutcome } from "../ports/Provider.js"
+import { ProviderEventSink, Providers } from "../ports/Provider.js"
+import { SettingsChanges } from "../ports/SettingsChanges.js"
 import { describeReceiptFailure, normalizeRef, refCandidates } from "./ProviderRef.js"
 
 export interface DeliveryOptions {

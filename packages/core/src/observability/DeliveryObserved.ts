@@ -22,8 +22,8 @@
  */
 import type { Tracer } from "effect"
 import { Effect, Exit, Layer, Option } from "effect"
-import type { ClaimedMessage } from "../delivery/DispatchStore.js"
-import { DispatchStore } from "../delivery/DispatchStore.js"
+import type { ClaimedMessage } from "../ports/DispatchStore.js"
+import { DispatchStore } from "../ports/DispatchStore.js"
 import type { Provider, SubmitOutcome } from "../ports/Provider.js"
 import { Providers } from "../ports/Provider.js"
 import * as M from "./Metrics.js"

@@ -4,7 +4,7 @@
  * `webhook.attempt` span per attempt linked to the request that accepted the message it reports.
  */
 import { Effect, Layer, Option } from "effect"
-import { WebhookSender } from "../webhooks/ports.js"
+import { WebhookSender } from "../ports/Notifiers.js"
 import * as M from "./Metrics.js"
 import { linkTo, TraceContextStore, TraceSettings } from "./Tracing.js"
 

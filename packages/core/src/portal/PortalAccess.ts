@@ -19,11 +19,11 @@ import { validationFailed } from "@tuma/domain/validation"
 import { Clock, Context, Effect, Layer, Schema } from "effect"
 import { createHash, randomBytes } from "node:crypto"
 import { Ids } from "../ports/Ids.js"
-import { Mailer } from "../webhooks/ports.js"
+import { Mailer } from "../ports/Notifiers.js"
+import type { AccountSummaryRow, Role, SessionRow, TokenRow, UserPatch, UserRow } from "../ports/PortalStore.js"
+import { PortalStore } from "../ports/PortalStore.js"
 import { DUMMY_HASH, hashPassword, passwordProblem, verifyPassword } from "./Passwords.js"
 import { PortalConfig } from "./PortalConfig.js"
-import type { AccountSummaryRow, Role, SessionRow, TokenRow, UserPatch, UserRow } from "./PortalStore.js"
-import { PortalStore } from "./PortalStore.js"
 
 // --- errors ----------------------------------------------------------------------------------
 

@@ -1,7 +1,7 @@
 /**
  * The `SettingsChanges` port: how a process learns that an operator changed a setting it caches
  * (providers, routes, markets, spam rules, accounts, API keys), in this process or another one
- * (decisions §30: within 2 s, without a restart). SQL adapter: @tuma/store-sql `SettingsChangesSql`
+ * (decisions §30: within 2 s, without a restart). SQL adapter: @tuma/store-sql `SqlSettingsChanges`
  * (a version row bumped by triggers, LISTEN/NOTIFY, and a poll of the row as the fallback).
  *
  * - `version` reads the current version (a decimal string that changes with every committed change).

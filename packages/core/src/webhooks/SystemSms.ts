@@ -10,8 +10,8 @@
  * recorded as failed (not retried); the e-mail notice still goes out.
  */
 import { Effect, Layer } from "effect"
+import { SystemSms, SystemSmsError } from "../ports/Notifiers.js"
 import { Send } from "../Send.js"
-import { SystemSms, SystemSmsError } from "./ports.js"
 
 export interface SystemSmsSettings {
   /** The account that sends (and pays for) operational SMS. */

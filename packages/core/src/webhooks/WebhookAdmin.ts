@@ -12,10 +12,10 @@ import { InvalidWebhookUrl, WebhookDeliveryNotFound, WebhookEndpointNotFound, we
 import { Clock, Context, Effect, Layer, Option } from "effect"
 import { randomBytes } from "node:crypto"
 import { Ids } from "../ports/Ids.js"
-import { WebhookDestinationPolicy } from "./ports.js"
+import { WebhookDestinationPolicy } from "../ports/Notifiers.js"
+import type { AttemptView, DeliveryStatus, DeliveryView, WebhookEndpoint } from "../ports/WebhookStore.js"
+import { WebhookStore } from "../ports/WebhookStore.js"
 import { WebhookConfig } from "./WebhookConfig.js"
-import type { AttemptView, DeliveryStatus, DeliveryView, WebhookEndpoint } from "./WebhookStore.js"
-import { WebhookStore } from "./WebhookStore.js"
 import { deliveryBody, WebhookWorkers } from "./WebhookWorkers.js"
 
 /** A new signing secret: `whsec_` + 32 random bytes, base64url. */

@@ -17,11 +17,11 @@ import type { WebhookRetryPolicy } from "@tuma/domain"
 import { buildWebhookBody, retryDelayAfter } from "@tuma/domain"
 import { Chunk, Clock, Context, Effect, FiberSet, Layer, Queue } from "effect"
 import { Ids } from "../ports/Ids.js"
-import { Mailer, SystemSms, SystemSmsError, WebhookSender } from "./ports.js"
+import { Mailer, SystemSms, SystemSmsError, WebhookSender } from "../ports/Notifiers.js"
+import type { AttemptRecord, ClaimedDelivery, ClaimedNotification, DeliveryMessage } from "../ports/WebhookStore.js"
+import { WebhookStore } from "../ports/WebhookStore.js"
 import type { WebhookSettings } from "./WebhookConfig.js"
 import { WebhookConfig } from "./WebhookConfig.js"
-import type { AttemptRecord, ClaimedDelivery, ClaimedNotification, DeliveryMessage } from "./WebhookStore.js"
-import { WebhookStore } from "./WebhookStore.js"
 
 const nowDate = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
 

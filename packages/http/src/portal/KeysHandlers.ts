@@ -7,10 +7,10 @@
  */
 import { HttpApiBuilder } from "@effect/platform"
 import { Admin } from "@tuma/core"
-import { PortalReadStore } from "@tuma/core/portal/PortalReadStore"
-import { WebhookSender } from "@tuma/core/webhooks/ports"
+import { WebhookSender } from "@tuma/core/ports/Notifiers"
+import { PortalReadStore } from "@tuma/core/ports/PortalReadStore"
+import type { WebhookEndpoint } from "@tuma/core/ports/WebhookStore"
 import { WebhookAdmin } from "@tuma/core/webhooks/WebhookAdmin"
-import type { WebhookEndpoint } from "@tuma/core/webhooks/WebhookStore"
 import { validationFailed } from "@tuma/domain"
 import { Clock, Effect } from "effect"
 import { randomUUID } from "node:crypto"

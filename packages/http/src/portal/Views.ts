@@ -2,7 +2,7 @@
  * Portal wire views of core rows, and portal failures to envelope failures.
  */
 import type { SignedIn } from "@tuma/core/portal/PortalAccess"
-import type { AccountSummaryRow, TokenRow, UserRow } from "@tuma/core/portal/PortalStore"
+import type { AccountSummaryRow, TokenRow, UserRow } from "@tuma/core/ports/PortalStore"
 import { Effect } from "effect"
 import { requestUid } from "../Envelope.js"
 import { Forbidden, TooManyRequests, Unauthorized } from "../Envelope.js"

@@ -2,8 +2,8 @@
  * E-mail notifier over SMTP (nodemailer), configured by URL: `TUMA_SMTP_URL`, e.g.
  * `smtp://127.0.0.1:2525`, `smtps://user:pass@mail.example.com:465`. Adapter of `Mailer`.
  */
-import type { MailMessage } from "@tuma/core/webhooks/ports"
-import { Mailer, MailError } from "@tuma/core/webhooks/ports"
+import type { MailMessage } from "@tuma/core/ports/Notifiers"
+import { Mailer, MailError } from "@tuma/core/ports/Notifiers"
 import { Effect, Layer } from "effect"
 import nodemailer from "nodemailer"
 

@@ -3,10 +3,10 @@
  * per-attempt deadline, and the outbound address policy checked on the address actually connected
  * to (a custom `lookup`, so a hostname that re-resolves to 127.0.0.1 later is still refused).
  *
- * Adapter of `WebhookSender` (@tuma/core/webhooks/ports).
+ * Adapter of `WebhookSender` (@tuma/core/ports/Notifiers).
  */
-import type { WebhookAttemptResult, WebhookRequest } from "@tuma/core/webhooks/ports"
-import { WebhookSender } from "@tuma/core/webhooks/ports"
+import type { WebhookAttemptResult, WebhookRequest } from "@tuma/core/ports/Notifiers"
+import { WebhookSender } from "@tuma/core/ports/Notifiers"
 import { DEFAULT_SIGNATURE_HEADER, DELIVERY_HEADER, EVENT_HEADER, signWebhook } from "@tuma/domain"
 import { Effect, Layer } from "effect"
 import * as dns from "node:dns"

@@ -12,7 +12,7 @@
  * - at every delivery attempt, on the address actually connected to (HttpWebhookSender's
  *   `lookup`), so DNS rebinding after registration cannot slip past it.
  */
-import { WebhookDestinationPolicy } from "@tuma/core/webhooks/ports"
+import { WebhookDestinationPolicy } from "@tuma/core/ports/Notifiers"
 import { Effect, Layer } from "effect"
 import * as dns from "node:dns"
 import { BlockList, isIP } from "node:net"

@@ -10,11 +10,11 @@ import { Ids, Operator, Send } from "@tuma/core"
 import type { SendCaller } from "@tuma/core"
 import { DeliveryConfig, type DeliveryOptions, layerDelivery } from "@tuma/core/delivery/Dispatcher"
 import * as Database from "@tuma/store-sql/Database"
-import * as DispatchStoreSql from "@tuma/store-sql/DispatchStoreSql"
-import * as SettingsChangesSql from "@tuma/store-sql/SettingsChangesSql"
 import * as SqlContentCounter from "@tuma/store-sql/SqlContentCounter"
+import * as SqlDispatchStore from "@tuma/store-sql/SqlDispatchStore"
 import * as SqlOperatorStore from "@tuma/store-sql/SqlOperatorStore"
 import * as SqlSendStore from "@tuma/store-sql/SqlSendStore"
+import * as SqlSettingsChanges from "@tuma/store-sql/SqlSettingsChanges"
 import { Effect, Layer, Redacted } from "effect"
 import { randomBytes } from "node:crypto"
 import { layerProvidersFromStore } from "../../src/ProvidersFromStore.js"
@@ -52,9 +52,9 @@ export const baseStack = (db: Layer.Layer<SqlClient.SqlClient>) =>
   Layer.mergeAll(
     Send.layer,
     Operator.layer,
-    DispatchStoreSql.layer,
-    DispatchStoreSql.layerWakeups,
-    SettingsChangesSql.layer
+    SqlDispatchStore.layer,
+    SqlDispatchStore.layerWakeups,
+    SqlSettingsChanges.layer
   ).pipe(
     Layer.provideMerge(Layer.mergeAll(SqlSendStore.layer, SqlOperatorStore.layer, SqlContentCounter.layer)),
     Layer.provideMerge(Ids.layer),

@@ -6,7 +6,7 @@
  * `api_keys` (except `last_used_at` stamps). A statement trigger bumps it inside the changing
  * transaction (so a reader sees the new version only once the change is visible) and sends
  * `pg_notify('tuma_settings')`, delivered at COMMIT. Processes LISTEN (PGlite: `pglite.listen`) and
- * poll the row as the fallback; see `SettingsChangesSql` and docs/architecture.md.
+ * poll the row as the fallback; see `SqlSettingsChanges` and docs/architecture.md.
  */
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"

@@ -1,6 +1,6 @@
 /**
  * The `WebhookStore` port: durable state of delivery webhooks (endpoints, the event outbox, the
- * delivery queue, attempts and owed notifications). SQL adapter: @tuma/store-sql `WebhookStoreSql`.
+ * delivery queue, attempts and owed notifications). SQL adapter: @tuma/store-sql `SqlWebhookStore`.
  *
  * Every method is one transaction. Times are passed in (read from `Clock` by the caller).
  */

@@ -1,6 +1,6 @@
 /**
  * The `DispatchStore` port: the durable side of delivery. SQL adapter: @tuma/store-sql
- * `DispatchStoreSql` (tables `dispatch_queue`, `messages`, `message_parts`, `provider_credits`,
+ * `SqlDispatchStore` (tables `dispatch_queue`, `messages`, `message_parts`, `provider_credits`,
  * `wallets`/`wallet_ledger`, `dispatch_reconcile`, `delivery_receipts_pending`, `dispatch_rate`).
  *
  * Workers call `claim` (a leased batch: FOR UPDATE SKIP LOCKED; the lease is the row's
@@ -9,7 +9,7 @@
  */
 import type { Effect } from "effect"
 import { Context } from "effect"
-import type { PartState, ProviderEncoding } from "../ports/Provider.js"
+import type { PartState, ProviderEncoding } from "./Provider.js"
 
 export interface ClaimedMessage {
   readonly id: string

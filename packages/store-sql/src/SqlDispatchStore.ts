@@ -15,18 +15,14 @@ import type {
   ReceiptRecord,
   ReconcileItem,
   RouteRow
-} from "@tuma/core/delivery/DispatchStore"
-import { DispatchStore, DispatchWakeups } from "@tuma/core/delivery/DispatchStore"
+} from "@tuma/core/ports/DispatchStore"
+import { DispatchStore, DispatchWakeups } from "@tuma/core/ports/DispatchStore"
 import { Effect, Layer, Option, Queue, Schedule, Stream } from "effect"
 import { PgliteClient } from "./PgliteClient.js"
+import { retryTransient } from "./SqlRetry.js"
 
+/** The LISTEN/NOTIFY channel that wakes the delivery workers when messages are queued. */
 export const DISPATCH_CHANNEL = "tuma_dispatch"
-
-/** Deadlocks and serialization failures are retried (whole transaction). */
-const isRetryable = (e: SqlError.SqlError): boolean => {
-  const code = (e.cause as { code?: string } | undefined)?.code
-  return code === "40001" || code === "40P01"
-}
 
 /** Candidates of receipts as parallel arrays: receipt index, provider, ref, rank. */
 const flatCandidates = (receipts: ReadonlyArray<ReceiptRecord>) => {
@@ -62,14 +58,13 @@ const arrayElement = (v: string | number | boolean | null | undefined): string =
  */
 const encodeParam = (p: unknown): unknown => Array.isArray(p) ? `{${p.map(arrayElement).join(",")}}` : p
 
+/** The SQL `DispatchStore` (claims with leases, the writer's batched outcomes, receipts). */
 export const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const q = <A extends object = any>(text: string, params: ReadonlyArray<unknown> = []) =>
     sql.unsafe<A>(text, params.map(encodeParam))
   const tx = <A, E, R>(eff: Effect.Effect<A, E | SqlError.SqlError, R>) =>
-    sql.withTransaction(eff).pipe(
-      Effect.retry({ while: (e) => (e as any)?._tag === "SqlError" && isRetryable(e as SqlError.SqlError), times: 5 })
-    )
+    sql.withTransaction(eff).pipe(retryTransient(5))
 
   // index look-ups by id (ANY(ARRAY(...))) whatever the table sizes: a hash join would read every
   // queued message of the table to claim a batch
@@ -645,6 +640,7 @@ SELECT (SELECT registered FROM me) AS registered, (SELECT array_agg(owner) FROM 
   })
 })
 
+/** `DispatchStore` over the database. */
 export const layer: Layer.Layer<DispatchStore, never, SqlClient.SqlClient> = Layer.effect(DispatchStore, make)
 
 /**

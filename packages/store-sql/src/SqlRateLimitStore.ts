@@ -33,6 +33,7 @@ export class RateLimitGiveBack extends Context.Tag("@tuma/store-sql/RateLimitGiv
 
 const NOW = "(extract(epoch from statement_timestamp()) * 1000)::bigint"
 
+/** The SQL `RateLimiterStore` and its give-back (see the module comment). */
 export const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
 

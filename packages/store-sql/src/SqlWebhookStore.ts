@@ -1,5 +1,5 @@
 /**
- * SQL adapter of `WebhookStore` (@tuma/core/webhooks/WebhookStore). Tables: migration 0200.
+ * SQL adapter of `WebhookStore` (@tuma/core/ports/WebhookStore). Tables: migration 0200.
  * Same SQL on PostgreSQL 15 and PGlite. SQL failures are defects (infrastructure, not domain).
  */
 import type { Statement } from "@effect/sql"
@@ -11,8 +11,8 @@ import type {
   DeliveryStatus,
   DeliveryView,
   WebhookEndpoint
-} from "@tuma/core/webhooks/WebhookStore"
-import { WebhookStore } from "@tuma/core/webhooks/WebhookStore"
+} from "@tuma/core/ports/WebhookStore"
+import { WebhookStore } from "@tuma/core/ports/WebhookStore"
 import type { WebhookEndpointHealth, WebhookEventType } from "@tuma/domain"
 import { applyWebhookAttempt } from "@tuma/domain"
 import { Effect, Layer } from "effect"
