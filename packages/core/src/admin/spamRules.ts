@@ -3,7 +3,7 @@
  */
 import { builtinSpamEntries, validationFailed } from "@tuma/domain"
 import { Effect, Option } from "effect"
-import { SendConfig } from "../Send.js"
+import { SendConfig } from "../send/model.js"
 import type { AdminService } from "./Admin.js"
 import type { AdminContext } from "./context.js"
 import { invalid, notFound, UUID } from "./context.js"

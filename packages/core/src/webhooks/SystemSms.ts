@@ -11,7 +11,7 @@
  */
 import { Effect, Layer } from "effect"
 import { SystemSms, SystemSmsError } from "../ports/Notifiers.js"
-import { Send } from "../Send.js"
+import { Send } from "../send/Send.js"
 
 export interface SystemSmsSettings {
   /** The account that sends (and pays for) operational SMS. */

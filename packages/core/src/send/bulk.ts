@@ -1,0 +1,367 @@
+/**
+ * Bulk sends (v1 and v2 over one path): recipients normalised, texts rendered and priced per recipient, checks per recipient (refused ones go to `failures`), one accept for the campaign.
+ */
+import type { BulkSendV1Request, BulkSendV2Request, CountryCode, NormalizedRecipient } from "@tuma/domain"
+import {
+  canonicalSenderId,
+  checkScheduledAt,
+  compileTemplate,
+  DuplicateRecipient,
+  normalizeRecipient,
+  priceCampaign,
+  renderCompiled,
+  resolveBulkV1,
+  splitBulkRecipient,
+  TagExpressionInvalid,
+  ValidationFailed,
+  validationFailed
+} from "@tuma/domain"
+import { Effect, Either } from "effect"
+import { ContentCounter } from "../ports/ContentCounter.js"
+import { Ids } from "../ports/Ids.js"
+import type { MessageItem, SendSnapshot, WalletDebit } from "../ports/SendStore.js"
+import { classifyAcceptDefects, SendStore } from "../ports/SendStore.js"
+import { Accepted, Candidate, Failure, failureEntry } from "./candidates.js"
+import { accountCheck, analyze, insufficientFor, invalidRecipients, makeChecker, mergeEncodings } from "./checks.js"
+import {
+  CampaignData,
+  CampaignV1,
+  CampaignV2,
+  SEND_ENDPOINTS,
+  SendCaller,
+  SendConfig,
+  SendError,
+  SendOutcome
+} from "./model.js"
+import type { SendSupport } from "./support.js"
+
+/** Bulk v1 and v2. */
+export const makeBulk = (
+  deps: {
+    readonly store: SendStore["Type"]
+    readonly ids: Ids["Type"]
+    readonly counter: ContentCounter["Type"]
+    readonly support: SendSupport
+  }
+) => {
+  const { store, ids } = deps
+  const { nowDate, idempotent, idempotencyClaim, shortfallError, afterAccept } = deps.support
+  // ------------------------------------------------------------------------------------------
+  // bulk (shared by v1 and v2)
+  // ------------------------------------------------------------------------------------------
+
+  interface BulkInput {
+    readonly version: "v1" | "v2"
+    readonly endpoint: string
+    readonly request: unknown
+    readonly senderId: string
+    readonly campaignName: string | null
+    readonly scheduledAt: string | null | undefined
+    readonly count: number
+    /** Normalised recipients (invalid ones already refused). */
+    readonly recipients: ReadonlyArray<NormalizedRecipient & { readonly raw: string }>
+    /** The finished text of recipient `index`. */
+    readonly textOf: (index: number) => Either.Either<string, TagExpressionInvalid>
+  }
+
+  const bulk = (caller: SendCaller, input: BulkInput) =>
+    idempotent<CampaignData & { results?: unknown; messages?: unknown }>(
+      caller,
+      input.endpoint,
+      input.request,
+      (fingerprint) =>
+        Effect.gen(function*() {
+          const cfg = yield* SendConfig
+          const now = yield* nowDate
+          const sandbox = caller.mode === "test"
+          const scheduledAt = checkScheduledAt(input.scheduledAt, now)
+          if (Either.isLeft(scheduledAt)) return yield* scheduledAt.left
+          const scheduled = scheduledAt.right
+          const senderName = canonicalSenderId(input.senderId)
+
+          // dedupe (first wins), render, convert and price every recipient
+          const failures: Array<Failure> = []
+          const candidates: Array<Candidate> = []
+          const seen = new Set<string>()
+          const analyzedByText = new Map<string, ReturnType<typeof analyze>>()
+          for (let index = 0; index < input.count; index++) {
+            const r = input.recipients[index]
+            if (seen.has(r.e164)) {
+              failures.push({
+                index,
+                recipient: r.e164,
+                error: new DuplicateRecipient({
+                  message: `${r.e164} is listed more than once; it is sent once, to its first entry.`,
+                  recipient: r.e164
+                })
+              })
+              continue
+            }
+            seen.add(r.e164)
+            const rendered = input.textOf(index)
+            if (Either.isLeft(rendered)) {
+              failures.push({ index, recipient: r.e164, error: rendered.left })
+              continue
+            }
+            let analyzed = analyzedByText.get(rendered.right)
+            if (analyzed === undefined) {
+              analyzed = analyze(rendered.right, cfg.partSizing)
+              analyzedByText.set(rendered.right, analyzed)
+            }
+            if (Either.isLeft(analyzed)) {
+              failures.push({ index, recipient: r.e164, error: analyzed.left })
+              continue
+            }
+            candidates.push({ index, e164: r.e164, country: r.country, ...analyzed.right })
+          }
+
+          const countries = [...new Set(candidates.map((c) => c.country))]
+          const plan = (snap: SendSnapshot) => {
+            const checker = makeChecker(snap, senderName, cfg.spamPolicy)
+            const failed = [...failures]
+            const accepted: Array<Omit<Accepted, "id">> = []
+            const providerUsed = new Map<string, number>()
+            const walletUsed = new Map<string, number>()
+            for (const c of candidates) {
+              const checked = checker.check(c.e164, c.country, c.text)
+              if (Either.isLeft(checked)) {
+                failed.push({ index: c.index, recipient: c.e164, error: checked.left })
+                continue
+              }
+              const { market } = checked.right
+              if (!sandbox) {
+                const p = checker.provider(market, c.units, providerUsed.get(market.id) ?? 0)
+                if (p !== undefined) {
+                  failed.push({ index: c.index, recipient: c.e164, error: p })
+                  continue
+                }
+                if (input.version === "v1") {
+                  // v1 skips the recipients the wallet cannot cover, in order
+                  const used = walletUsed.get(market.id) ?? 0
+                  const balance = checker.balanceOf(market.id)
+                  if (balance - used < c.units) {
+                    failed.push({
+                      index: c.index,
+                      recipient: c.e164,
+                      error: insufficientFor(c.country, c.units, Math.max(0, balance - used))
+                    })
+                    continue
+                  }
+                }
+                providerUsed.set(market.id, (providerUsed.get(market.id) ?? 0) + c.units)
+                walletUsed.set(market.id, (walletUsed.get(market.id) ?? 0) + c.units)
+              }
+              accepted.push({ ...c, ...checked.right })
+            }
+            return { checker, failed, accepted }
+          }
+
+          const attempt = (round: number): Effect.Effect<SendOutcome<any>, SendError> =>
+            Effect.gen(function*() {
+              const snap = yield* store.snapshot({
+                accountId: caller.accountId,
+                senderName,
+                countries,
+                recipients: candidates.map((c) => c.e164)
+              })
+              yield* accountCheck(snap)
+              const { accepted: planned, checker, failed } = plan(snap)
+              if (planned.length === 0) {
+                // nothing can be sent: refuse with the first recipient's reason
+                failed.sort((a, b) => a.index - b.index)
+                return yield* Effect.fail(failed[0].error)
+              }
+              if (!sandbox && input.version === "v2") {
+                const priced = priceCampaign(
+                  planned.map((a) => ({ country: a.country, units: a.units })),
+                  new Map(countries.map((c) => {
+                    const m = checker.markets.get(c)
+                    return [c, m === undefined ? 0 : checker.balanceOf(m.id)] as const
+                  }))
+                )
+                if (Either.isLeft(priced)) return yield* priced.left
+              }
+              failed.sort((a, b) => a.index - b.index)
+
+              const messageIds = yield* ids.uuidV7Batch(planned.length)
+              const accepted: Array<Accepted> = planned.map((a, i) => ({ ...a, id: messageIds[i] }))
+              const campaignId = yield* ids.uuidV7
+              const status = scheduled === null ? "queued" as const : "scheduled" as const
+              const name = input.campaignName ?? `Campaign ${now.toISOString().slice(0, 16).replace("T", " ")}`
+              const charges = new Map<string, { marketId: string; units: number }>()
+              let units = 0
+              for (const a of accepted) {
+                units += a.units
+                const c = charges.get(a.country)
+                if (c === undefined) charges.set(a.country, { marketId: a.market.id, units: a.units })
+                else c.units += a.units
+              }
+              const senderDisplay = accepted[0].sender.display_name
+              const base: CampaignData = {
+                uid: campaignId,
+                name,
+                status,
+                recipient_count: input.count,
+                queued_count: accepted.length,
+                failed_count: failed.length,
+                scheduled_at: scheduled === null ? null : scheduled.toISOString(),
+                failures: failed.map(failureEntry),
+                units,
+                charges: [...charges].map(([country, c]) => ({ country, units: c.units })).sort((a, b) =>
+                  a.country < b.country ? -1 : 1
+                ),
+                encoding: input.version === "v1"
+                  ? accepted[0].encoding
+                  : mergeEncodings([...new Set(accepted.map((a) => a.encoding))])
+              }
+              const data = input.version === "v1"
+                ? {
+                  ...base,
+                  results: accepted.map((a) => ({ recipient: a.e164, status, message_uid: a.id }))
+                } satisfies CampaignV1
+                : {
+                  ...base,
+                  messages: accepted.map((a) => ({
+                    message_uid: a.id,
+                    recipient: a.e164,
+                    units: a.units,
+                    status,
+                    encoding: a.encoding.final
+                  }))
+                } satisfies CampaignV2
+              if (sandbox) return { data, idempotent_replay: false, sandbox: true }
+
+              const debits: Array<WalletDebit> = [...charges.values()].map((c) => ({
+                wallet_id: checker.wallets.get(c.marketId)!.id,
+                market_id: c.marketId,
+                units: c.units
+              }))
+              const channel = caller.channel ?? "api"
+              const outcome = yield* classifyAcceptDefects(store.accept({
+                accountId: caller.accountId,
+                now,
+                idempotency: yield* idempotencyClaim(caller, input.endpoint, fingerprint, now, data),
+                debits,
+                campaign: {
+                  id: campaignId,
+                  account_id: caller.accountId,
+                  api_key_id: caller.apiKeyId,
+                  api_version: input.version,
+                  name,
+                  sender_id: senderDisplay,
+                  status,
+                  recipient_count: input.count,
+                  queued_count: accepted.length,
+                  failed_count: failed.length,
+                  units,
+                  failures: base.failures,
+                  scheduled_at: scheduled,
+                  created_at: now
+                },
+                messages: {
+                  common: {
+                    account_id: caller.accountId,
+                    api_key_id: caller.apiKeyId,
+                    campaign_id: campaignId,
+                    sender_id: senderDisplay,
+                    channel,
+                    status,
+                    idempotency_key: caller.idempotencyKey ?? null,
+                    created_at: now,
+                    scheduled_at: scheduled,
+                    queued_at: scheduled === null ? now : null
+                  },
+                  items: accepted.map((a): MessageItem => ({
+                    id: a.id,
+                    market_id: a.market.id,
+                    country: a.country,
+                    recipient: a.e164,
+                    text: a.text,
+                    encoding: a.encoding.final,
+                    parts: a.encoding.segments,
+                    units: a.units
+                  }))
+                }
+              }))
+              if (outcome._tag === "InsufficientFunds" && input.version === "v1" && round < 3) {
+                // balances moved since the snapshot: plan again (v1 skips who no longer fits)
+                return yield* attempt(round + 1)
+              }
+              return yield* afterAccept(outcome, fingerprint, data, (o) => shortfallError(o, checker.markets, units))
+            })
+          return yield* attempt(1)
+        })
+    )
+
+  // ------------------------------------------------------------------------------------------
+  // v1 and v2 front ends
+  // ------------------------------------------------------------------------------------------
+
+  const normalizeAll = (
+    raws: ReadonlyArray<string>,
+    pathOf: (index: number) => string,
+    defaultCountry: CountryCode | undefined
+  ): Either.Either<Array<NormalizedRecipient & { raw: string }>, ValidationFailed> => {
+    const out: Array<NormalizedRecipient & { raw: string }> = []
+    const errors: Record<string, Array<string>> = {}
+    let bad = false
+    for (let i = 0; i < raws.length; i++) {
+      const r = normalizeRecipient(raws[i], { defaultCountry })
+      if (Either.isLeft(r)) {
+        errors[pathOf(i)] = [r.left.message]
+        bad = true
+      } else out.push({ ...r.right, raw: raws[i] })
+    }
+    return bad ? Either.left(invalidRecipients(errors)) : Either.right(out)
+  }
+
+  const bulkV1 = (caller: SendCaller, request: BulkSendV1Request) =>
+    Effect.gen(function*() {
+      const cfg = yield* SendConfig
+      const { campaign_name, text } = resolveBulkV1(request)
+      const recipients = normalizeAll(request.recipients, (i) => `recipients.${i}`, cfg.defaultCountry)
+      if (Either.isLeft(recipients)) return yield* recipients.left
+      const rendered = Either.right(text)
+      return (yield* bulk(caller, {
+        version: "v1",
+        endpoint: SEND_ENDPOINTS.bulkV1,
+        request,
+        senderId: request.sender_id,
+        campaignName: campaign_name,
+        scheduledAt: request.scheduled_at,
+        count: request.recipients.length,
+        recipients: recipients.right,
+        textOf: () => rendered
+      })) as SendOutcome<CampaignV1>
+    })
+
+  const bulkV2 = (caller: SendCaller, request: BulkSendV2Request) =>
+    Effect.gen(function*() {
+      const cfg = yield* SendConfig
+      const split = request.recipients.map(splitBulkRecipient)
+      const recipients = normalizeAll(
+        split.map((s) => s.to),
+        (i) => typeof request.recipients[i] === "string" ? `recipients.${i}` : `recipients.${i}.to`,
+        cfg.defaultCountry
+      )
+      if (Either.isLeft(recipients)) return yield* recipients.left
+      const template = compileTemplate(request.message)
+      if (Either.isLeft(template)) {
+        return yield* validationFailed({ message: [template.left.message] })
+      }
+      const compiled = template.right
+      return (yield* bulk(caller, {
+        version: "v2",
+        endpoint: SEND_ENDPOINTS.bulkV2,
+        request,
+        senderId: request.sender_id,
+        campaignName: request.campaign_name ?? null,
+        scheduledAt: request.scheduled_at,
+        count: request.recipients.length,
+        recipients: recipients.right,
+        textOf: (i) => renderCompiled(compiled, split[i].values)
+      })) as SendOutcome<CampaignV2>
+    })
+
+  return { bulkV1, bulkV2 }
+}
