@@ -4,10 +4,12 @@
  *
  * @module @tuma/domain
  */
+export * as Cidr from "./cidr.js"
 export * from "./encoding.js"
 export * from "./errors.js"
 export * from "./gsm7.js"
 export * from "./idempotency.js"
+export * from "./optOut.js"
 export * from "./phone.js"
 export * from "./pricing.js"
 export * from "./schemas.js"

@@ -15,6 +15,7 @@ import * as SqlDispatchStore from "@tuma/store-sql/SqlDispatchStore"
 import * as SqlObservability from "@tuma/store-sql/SqlObservability"
 import * as SqlSettingsChanges from "@tuma/store-sql/SqlSettingsChanges"
 import { Layer } from "effect"
+import { hostname } from "node:os"
 
 const ENV: ReadonlyArray<readonly [string, keyof DeliveryOptions]> = [
   ["TUMA_DELIVERY_MAX_IN_FLIGHT", "maxInFlight"],
@@ -51,7 +52,7 @@ export const layer = (options: Partial<DeliveryOptions> = optionsFromEnv()) =>
       SqlDispatchStore.layerWakeups,
       SqlSettingsChanges.layer
     )),
-    Layer.provide(DeliveryConfig.layer(options)),
+    Layer.provide(DeliveryConfig.layer({ workerName: `${hostname()}:${process.pid}`, ...options })),
     // polling statements are not traced; the observed store and providers trace each message
     Layer.provide(Layer.setTracerEnabled(false))
   )

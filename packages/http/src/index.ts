@@ -8,7 +8,8 @@
 export * as AdminApi from "./AdminApi.js"
 export * as Api from "./Api.js"
 export * as Auth from "./Auth.js"
-export * as Cidr from "./Cidr.js"
+/** IP addresses and CIDR blocks (moved to `@tuma/domain`; re-exported here for existing importers). */
+export { Cidr } from "@tuma/domain"
 export * as Config from "./Config.js"
 export * as Envelope from "./Envelope.js"
 export * as Security from "./Security.js"

@@ -2,10 +2,9 @@
  * API keys: issue (the key is answered once; only its SHA-256 is stored), list, read, update, revoke.
  */
 import type { ValidationFailed } from "@tuma/domain"
-import { parseIsoDateTime, validationFailed } from "@tuma/domain"
+import { Cidr, parseIsoDateTime, validationFailed } from "@tuma/domain"
 import { Effect, Either, Option } from "effect"
 import { randomBytes } from "node:crypto"
-import { isIP } from "node:net"
 import { hashApiKey } from "../ports/ApiKeys.js"
 import type { ApiKeyRow } from "../ports/OperatorStore.js"
 import type { AdminService } from "./Admin.js"
@@ -44,16 +43,11 @@ export const apiKeyPrefix = (key: string): string => key.slice(0, 14)
 /** What is stored for a key: its SHA-256 hex digest (the key itself never is); defined by the `ApiKeys` port. */
 export { hashApiKey }
 
-/** An IPv4/IPv6 address or CIDR (`10.0.0.0/8`, `2001:db8::/32`). */
-export const isIpOrCidr = (value: string): boolean => {
-  const parts = value.trim().split("/")
-  if (parts.length > 2) return false
-  const version = isIP(parts[0])
-  if (version === 0) return false
-  if (parts.length === 1) return true
-  if (!/^\d{1,3}$/.test(parts[1])) return false
-  return Number(parts[1]) <= (version === 4 ? 32 : 128)
-}
+/**
+ * An IPv4/IPv6 address or CIDR (`10.0.0.0/8`, `2001:db8::/32`): exactly what the key's allow-list
+ * matcher (`Cidr.matcher`) will parse.
+ */
+export const isIpOrCidr = (value: string): boolean => Cidr.parseBlock(value.trim()) !== undefined
 
 /** Scopes, allowed IPs/CIDRs and expiry of a key payload, checked together (422 by field). */
 export const checkKeyFields = (

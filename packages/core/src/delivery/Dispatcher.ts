@@ -18,9 +18,9 @@
  * - Scheduled messages move to `queued` when due (`promoteScheduled` runs at start and every
  *   `scheduleIntervalMs`, so a moment missed during a restart is caught up at once).
  */
+import { isStopRequest } from "@tuma/domain"
 import type { Scope } from "effect"
-import { Cause, Clock, Context, Effect, Exit, FiberSet, Layer, Queue, Runtime, Schedule } from "effect"
-import { hostname } from "node:os"
+import { Cause, Clock, Context, Effect, Exit, FiberSet, Layer, Queue, Random, Runtime, Schedule } from "effect"
 import type {
   ClaimedMessage,
   CreditReturn,
@@ -76,6 +76,8 @@ export interface DeliveryOptions {
    * of it). Only a worker that has beaten without a gap that long judges others.
    */
   readonly takeOverAfterMs: number
+  /** Names this process in lease owners (the server passes `host:pid`; core reads no OS facts). */
+  readonly workerName: string
 }
 
 export const defaultDeliveryOptions: DeliveryOptions = {
@@ -95,7 +97,8 @@ export const defaultDeliveryOptions: DeliveryOptions = {
   pendingReceiptTtlMs: 7 * 24 * 3600_000,
   pendingSweepMs: 500,
   dispatch: true,
-  takeOverAfterMs: 10_000
+  takeOverAfterMs: 10_000,
+  workerName: "tuma"
 }
 
 export class DeliveryConfig extends Context.Reference<DeliveryConfig>()("@tuma/core/DeliveryConfig", {
@@ -104,10 +107,6 @@ export class DeliveryConfig extends Context.Reference<DeliveryConfig>()("@tuma/c
   static readonly layer = (options: Partial<DeliveryOptions>) =>
     Layer.succeed(DeliveryConfig, { ...defaultDeliveryOptions, ...options })
 }
-
-/** Words that opt a handset out when it sends them (trimmed, any case). */
-export const STOP_WORDS: ReadonlySet<string> = new Set(["STOP", "STOPALL", "UNSUBSCRIBE", "CANCEL", "END", "QUIT"])
-export const isStopRequest = (text: string): boolean => STOP_WORDS.has(text.trim().toUpperCase().replace(/[.!]+$/, ""))
 
 // ---------------------------------------------------------------------------------------------
 // The writer: group commit of every state change
@@ -175,7 +174,7 @@ export const layerWriter: Layer.Layer<DeliveryWriter, never, DispatchStore> = La
   Effect.gen(function*() {
     const store = yield* DispatchStore
     const cfg = yield* DeliveryConfig
-    const owner = `${hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`
+    const owner = `${cfg.workerName}:${(yield* Random.nextInt).toString(36).slice(-6)}`
     const stats = writerStats
     let current = newBuffer()
     const wake = yield* Queue.sliding<void>(1)

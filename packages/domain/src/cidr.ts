@@ -3,6 +3,7 @@
  * trusted proxies. A bare address is a /32 (or /128) block.
  */
 
+/** A CIDR block: IP version, base address and prefix length. */
 export interface Block {
   readonly v6: boolean
   readonly base: bigint
