@@ -27,5 +27,10 @@ export default tseslint.config(
         }
       }]
     }
+  },
+  {
+    // the pure rules and the use cases: no `any` (issue 10; store-sql, providers and http are next)
+    files: ["packages/domain/src/**/*.ts", "packages/core/src/**/*.ts"],
+    rules: { "@typescript-eslint/no-explicit-any": "error" }
   }
 )

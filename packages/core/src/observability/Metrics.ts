@@ -93,10 +93,10 @@ export const names: ReadonlyArray<string> = [
  * A metric with a fixed list of label names; `labels(v1, v2, …)` answers the label array of those
  * values, made on first use and cached (the label sets are bounded by construction).
  */
-export class Labelled<In> {
+export class Labelled<In, T = unknown, Out = unknown> {
   private readonly cache = new Map<string, ReadonlyArray<MetricLabel.MetricLabel>>()
   constructor(
-    readonly metric: Metric.Metric<any, In, any>,
+    readonly metric: Metric.Metric<T, In, Out>,
     readonly keys: ReadonlyArray<string>,
     /** A guard against unbounded sets: past this many, new sets share one "other" set. */
     readonly maxSets: number = 2000

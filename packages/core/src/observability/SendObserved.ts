@@ -13,7 +13,7 @@
  *   rows of a send that was then refused are orphans nobody reads).
  */
 import { normalizeRecipient } from "@tuma/domain"
-import { Effect, FiberRef, Layer, Option } from "effect"
+import { Effect, FiberRef, Layer, Option, Predicate } from "effect"
 import { SendStore } from "../ports/SendStore.js"
 import type { SendCaller, SendOutcome } from "../send/model.js"
 import { Send } from "../send/Send.js"
@@ -31,13 +31,24 @@ const refusedFromData = (data: unknown) => {
   if (failures !== undefined) { for (const f of failures) M.refused.update(1, f.error_code) }
 }
 
-const countSandbox = (caller: SendCaller, data: any) => {
+const recipientOf = (r: unknown): string | undefined =>
+  Predicate.hasProperty(r, "recipient") && typeof r.recipient === "string" ? r.recipient : undefined
+
+const countSandbox = (caller: SendCaller, data: unknown) => {
   const channel = caller.channel ?? "api"
-  const recipients: ReadonlyArray<{ recipient: string }> | undefined = data.results ?? data.messages
-  if (recipients !== undefined) {
-    for (const r of recipients) M.accepted.update(1, channel, countryOf(r.recipient), "sandbox")
-  } else if (typeof data.recipient === "string") {
-    M.accepted.update(1, channel, countryOf(data.recipient), "sandbox")
+  const list = Predicate.hasProperty(data, "results")
+    ? data.results
+    : Predicate.hasProperty(data, "messages")
+    ? data.messages
+    : undefined
+  if (Array.isArray(list)) {
+    for (const r of list) {
+      const recipient = recipientOf(r)
+      if (recipient !== undefined) M.accepted.update(1, channel, countryOf(recipient), "sandbox")
+    }
+  } else {
+    const recipient = recipientOf(data)
+    if (recipient !== undefined) M.accepted.update(1, channel, countryOf(recipient), "sandbox")
   }
 }
 
@@ -115,4 +126,4 @@ export const layerObserved = <E, R, E2, R2>(
       Layer.provide(send),
       Layer.provide(observedStore)
     )
-  })) as any
+  }))

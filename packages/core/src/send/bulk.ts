@@ -156,7 +156,9 @@ export const makeBulk = (
             return { checker, failed, accepted }
           }
 
-          const attempt = (round: number): Effect.Effect<SendOutcome<any>, SendError> =>
+          const attempt = (
+            round: number
+          ): Effect.Effect<SendOutcome<CampaignData & { results?: unknown; messages?: unknown }>, SendError> =>
             Effect.gen(function*() {
               const snap = yield* store.snapshot({
                 accountId: caller.accountId,
