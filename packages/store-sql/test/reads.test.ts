@@ -5,7 +5,7 @@
 import { SqlClient } from "@effect/sql"
 import { expect } from "@effect/vitest"
 import { Admin } from "@tuma/core"
-import { MESSAGE_NOT_FOUND_TEXT, Reads } from "@tuma/core/Reads"
+import { MESSAGE_NOT_FOUND_TEXT, Reads } from "@tuma/core"
 import { Effect, Either } from "effect"
 import { forEachDriver } from "./harness.js"
 import { newAccount, operatorStack, seedCampaign, seedMessage } from "./operatorFixtures.js"

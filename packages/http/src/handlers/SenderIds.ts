@@ -7,8 +7,8 @@
  */
 import type { FileSystem, HttpServerRequest, Path } from "@effect/platform"
 import { HttpApiBuilder, Multipart } from "@effect/platform"
-import type { RequestSenderIdInput } from "@tuma/core/SenderIds"
-import { fromJsonRequest, SenderIds } from "@tuma/core/SenderIds"
+import type { RequestSenderIdInput } from "@tuma/core"
+import { fromJsonRequest, SenderIds } from "@tuma/core"
 import { fieldErrorsFromIssues, validationFailed } from "@tuma/domain"
 import type { Context } from "effect"
 import { Effect, Option, ParseResult, Schema } from "effect"

@@ -6,7 +6,7 @@
 import { HttpApiBuilder } from "@effect/platform"
 import type { ReadOutcome, SendCaller, SendOutcome } from "@tuma/core"
 import { Send } from "@tuma/core"
-import { Reads } from "@tuma/core/Reads"
+import { Reads } from "@tuma/core"
 import type { SendMessageRequest } from "@tuma/domain"
 import { Effect } from "effect"
 import { TumaApi } from "../Api.js"

@@ -10,12 +10,12 @@ import type { FileSystem, Path } from "@effect/platform"
 import type { SendCaller, SendOutcome } from "@tuma/core"
 import { Send, SendConfig } from "@tuma/core"
 import { Admin } from "@tuma/core"
+import { Reads } from "@tuma/core"
+import { SenderIds } from "@tuma/core"
 import type { MessageEntry } from "@tuma/core/MessageEntry"
 import { isTimeZone } from "@tuma/core/portal/PortalAccess"
 import type { CampaignRow, DeliveryWithAttempts } from "@tuma/core/ports/PortalReadStore"
 import { PortalReadStore } from "@tuma/core/ports/PortalReadStore"
-import { Reads } from "@tuma/core/Reads"
-import { SenderIds } from "@tuma/core/SenderIds"
 import {
   analyzeBody,
   compileTemplate,

@@ -46,10 +46,10 @@ import {
 } from "@tuma/domain"
 import type { ValidationFailed } from "@tuma/domain"
 import { Clock, Context, Effect, Layer, Option } from "effect"
-import { Ids } from "./ports/Ids.js"
-import type { NewSenderIdDocument, RequirementRow, SenderIdRecordRow } from "./ports/SenderIdStore.js"
-import { SenderIdStore } from "./ports/SenderIdStore.js"
-import type { MarketRow } from "./ports/SendStore.js"
+import { Ids } from "../ports/Ids.js"
+import type { NewSenderIdDocument, RequirementRow, SenderIdRecordRow } from "../ports/SenderIdStore.js"
+import { SenderIdStore } from "../ports/SenderIdStore.js"
+import type { MarketRow } from "../ports/SendStore.js"
 
 // ---------------------------------------------------------------------------------------------
 // Settings

@@ -16,11 +16,11 @@
 import type { ValidationFailed } from "@tuma/domain"
 import { isIsoDate, MessageNotFound, PER_PAGE_DEFAULT, PER_PAGE_MAX, validationFailed } from "@tuma/domain"
 import { Clock, Context, Effect, Either, Layer, Option } from "effect"
-import type { MessageEntry } from "./MessageEntry.js"
-import { messageEntry } from "./MessageEntry.js"
-import type { MessageListFilter } from "./ports/ReadStore.js"
-import { ReadStore } from "./ports/ReadStore.js"
-import type { Channel, MessageStatus } from "./ports/SendStore.js"
+import type { MessageEntry } from "../MessageEntry.js"
+import { messageEntry } from "../MessageEntry.js"
+import type { MessageListFilter } from "../ports/ReadStore.js"
+import { ReadStore } from "../ports/ReadStore.js"
+import type { Channel, MessageStatus } from "../ports/SendStore.js"
 
 /** Filters and paging of the message list (spec §4.3) as the caller gave them; validated by `Reads.listMessages`. */
 export interface ListMessagesInput {
