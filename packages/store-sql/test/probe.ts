@@ -361,7 +361,7 @@ export class Probe extends Context.Tag("store-sql/test/Probe")<Probe, {
         apiKeyRows: (accountId) =>
           tx((t) => [...t.apiKeys.values()].filter((k) => k.account_id === accountId).map((k) => ({ ...k }))),
         lastUsedAt: (keyId) => tx((t) => t.apiKeys.get(keyId)!.last_used_at?.toISOString() ?? null),
-        apiKeysProcess: Effect.dieMessage("memory ApiKeys: not implemented yet"),
+        apiKeysProcess: Effect.provideService(Memory.MemoryApiKeys.make(), Memory.MemoryDatabase, db),
         senderIdRow: (id) =>
           tx((t) => {
             const s = t.senderIds.get(id)!
