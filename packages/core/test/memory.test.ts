@@ -4,9 +4,9 @@
  */
 import { expect, it } from "@effect/vitest"
 import { Effect, Layer, TestClock } from "effect"
-import { Ids, Memory, Operator, Send } from "../src/index.js"
+import { Ids, Memory, Operator, Reads, Send } from "../src/index.js"
 
-const app = Layer.mergeAll(Send.layer, Operator.layer).pipe(
+const app = Layer.mergeAll(Send.layer, Operator.layer, Reads.layer).pipe(
   Layer.provideMerge(Memory.layerMemory),
   Layer.provideMerge(Ids.layer)
 )
@@ -34,6 +34,11 @@ it.effect("a message sent through Send on the memory adapters is stored, charged
       status: "queued",
       queued_at: new Date(NOW).toISOString()
     })
+
+    // read back through the read use cases, as GET /v1/sms/messages/{uid} would
+    const reads = yield* Reads
+    const { encoding: _, ...entry } = out.data
+    expect(yield* reads.getMessage(account.id, out.data.uid)).toEqual(entry)
 
     const { tables } = yield* Memory.MemoryDatabase
     expect(tables.messages.get(out.data.uid)).toMatchObject({ account_id: account.id, text: "Karibu!", units: 1 })

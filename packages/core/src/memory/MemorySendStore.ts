@@ -107,7 +107,9 @@ const acceptIn = (t: Tables, plan: AcceptPlan): AcceptOutcome => {
       violation("messages", `campaign ${messageCampaign} does not exist`)
     }
   }
+  const apiKeyId = uuidOrNull(common.api_key_id)
   const messageIds = items.map((m) => uuid(m.id))
+  const marketIds = items.map((m) => uuid(m.market_id))
   const fresh = new Set<string>()
   for (const id of messageIds) {
     if (t.messages.has(id) || fresh.has(id)) violation("messages", `duplicate key: message ${id} exists`)
@@ -139,6 +141,10 @@ const acceptIn = (t: Tables, plan: AcceptPlan): AcceptOutcome => {
     })
   }
 
+  // JSON copies can throw too (a value JSON cannot hold): before the first write as well
+  const response = idem === undefined ? null : jsonCopy(idem.response)
+  const failures = c === undefined ? null : jsonCopy(c.failures)
+
   // every check passed: write it all
   if (idem !== undefined && idemKey !== undefined) {
     t.idempotencyRecords.set(idemKey, {
@@ -146,7 +152,7 @@ const acceptIn = (t: Tables, plan: AcceptPlan): AcceptOutcome => {
       key: idem.key,
       endpoint: idem.endpoint,
       fingerprint: idem.fingerprint,
-      response: jsonCopy(idem.response),
+      response,
       created_at: plan.now,
       expires_at: idem.expires_at
     })
@@ -164,20 +170,19 @@ const acceptIn = (t: Tables, plan: AcceptPlan): AcceptOutcome => {
       queued_count: c.queued_count,
       failed_count: c.failed_count,
       units: c.units,
-      failures: jsonCopy(c.failures),
+      failures,
       scheduled_at: c.scheduled_at,
       created_at: c.created_at,
       updated_at: c.created_at
     })
   }
-  const apiKeyId = uuidOrNull(common.api_key_id)
   items.forEach((m, i) => {
     const row: MessageRecord = {
       id: messageIds[i],
       account_id: messageAccount,
       api_key_id: apiKeyId,
       campaign_id: messageCampaign,
-      market_id: uuid(m.market_id),
+      market_id: marketIds[i],
       country: m.country,
       recipient: m.recipient,
       sender_id: common.sender_id,
@@ -220,7 +225,7 @@ const acceptIn = (t: Tables, plan: AcceptPlan): AcceptOutcome => {
   })
   const single = plan.campaign === undefined && items.length === 1 ? messageIds[0] : null
   for (const d of debits) {
-    const wallet = t.wallets.get(uuid(d.wallet_id))!
+    const wallet = t.wallets.get(d.wallet_id.toLowerCase())!
     wallet.balance -= d.units
     wallet.updated_at = plan.now
     const entry: LedgerRecord = {
