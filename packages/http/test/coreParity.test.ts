@@ -103,7 +103,9 @@ describe("sandbox reads answer the same through @tuma/core alone", () => {
     const coreBalance: any = await viaCore(Effect.flatMap(Reads, (r) => r.balanceOf(sandbox())))
     expect(coreBalance.right).toEqual({ data: balance.body.data, sandbox: true })
     const list = await call(server, "GET", "/v1/sms/messages?page=2&per_page=10", { key: acct.sandbox })
-    const coreList: any = await viaCore(Effect.flatMap(Reads, (r) => r.messagesOf(sandbox(), { page: 2, per_page: 10 })))
+    const coreList: any = await viaCore(
+      Effect.flatMap(Reads, (r) => r.messagesOf(sandbox(), { page: 2, per_page: 10 }))
+    )
     expect(coreList.right).toEqual({ data: { data: list.body.data, meta: list.body.meta }, sandbox: true })
   })
 })
