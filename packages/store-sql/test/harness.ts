@@ -10,6 +10,7 @@ import { SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
 import type { Vitest } from "@effect/vitest"
 import { layer } from "@effect/vitest"
+import type { TestServices } from "effect"
 import { Clock, Effect, Layer, Redacted } from "effect"
 import { randomBytes } from "node:crypto"
 import * as Database from "../src/Database.js"
@@ -90,7 +91,7 @@ export const forEachDriver = <R>(
 
 /** Adds `it.live` (with `skip`, `skipIf`, `runIf`, `only`): `it.effect` on the live clock. */
 const withLive = <R>(it: Vitest.MethodsNonLive<R>): SuiteIt<R> => {
-  const onLiveClock = (test: Vitest.Test<any>): Vitest.Test<R> => (name, self, timeout) =>
+  const onLiveClock = (test: Vitest.Test<TestServices.TestServices | R>): Vitest.Test<R> => (name, self, timeout) =>
     test(name, (ctx) => Effect.withClock(self(ctx), Clock.make()), timeout)
   const live: Vitest.Tester<R> = Object.assign(onLiveClock(it.effect), {
     ...it.effect,
