@@ -1,10 +1,11 @@
 /**
  * Tuma's use cases as Effect services (`Send`, `Reads`, `SenderIds`, `Operator`, `Admin`) and the ports
- * (`Context.Tag`s) they run over: stores, ids.
+ * (`Context.Tag`s) they run over: stores, ids. `Memory` holds in-memory adapters of the storage ports.
  *
  * @module @tuma/core
  */
 export * from "./admin/index.js"
+export * as Memory from "./memory/index.js"
 export * from "./MessageEntry.js"
 export * from "./ports/AdminStore.js"
 export * from "./ports/ContentCounter.js"

@@ -1,5 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { expect, it } from "@effect/vitest"
+import { Memory } from "@tuma/core"
 import { Effect } from "effect"
 import { runMigrations } from "../src/Migrations.js"
 import * as PgliteClient from "../src/PgliteClient.js"
@@ -13,6 +14,14 @@ forEachDriver((db) => db, (it, driver) => {
       expect(rows.find((r) => r.iso2 === "TZ")?.open).toBe(true)
       expect(rows.filter((r) => r.iso2 !== "TZ").every((r) => !r.open)).toBe(true)
       expect(rows.length).toBeGreaterThanOrEqual(4)
+    }))
+
+  it.effect("core's memory adapters seed the same markets, with the same ids", () =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const rows = yield* sql`SELECT id, iso2, calling_code, name, open FROM markets
+        WHERE id IN ${sql.in(Memory.SEED_MARKETS.map((m) => m.id))} ORDER BY id`
+      expect(rows).toEqual([...Memory.SEED_MARKETS].sort((a, b) => a.id < b.id ? -1 : 1))
     }))
 
   it.effect("running the migrations again is a no-op, also concurrently", () =>

@@ -1,21 +1,37 @@
 /**
- * Test fixtures shared by the contract suites: the full service stack over one database, and an
- * account set up for sending through the `Operator` service (as an operator would).
+ * Test fixtures shared by the contract suites: the full service stack per driver (the SQL adapters
+ * over one database, or core's memory adapters), and an account set up for sending through the
+ * `Operator` service (as an operator would).
  */
-import { SqlClient } from "@effect/sql"
-import { Ids, Operator, Send } from "@tuma/core"
-import type { SendCaller } from "@tuma/core"
+import { Ids, Memory, Operator, Send } from "@tuma/core"
+import type { ContentCounter, OperatorStore, SendCaller, SendStore } from "@tuma/core"
 import { Effect, Layer } from "effect"
 import * as SqlContentCounter from "../src/SqlContentCounter.js"
 import * as SqlOperatorStore from "../src/SqlOperatorStore.js"
 import * as SqlSendStore from "../src/SqlSendStore.js"
+import type { DriverLayers } from "./harness.js"
+import { Probe } from "./probe.js"
 
-export const stack = (db: Layer.Layer<SqlClient.SqlClient>) =>
-  Layer.mergeAll(Send.layer, Operator.layer).pipe(
-    Layer.provideMerge(Layer.mergeAll(SqlSendStore.layer, SqlOperatorStore.layer, SqlContentCounter.layer)),
-    Layer.provideMerge(Ids.layer),
-    Layer.provideMerge(db)
-  )
+const services = Layer.mergeAll(Send.layer, Operator.layer)
+
+/** What the send suites run over, on every driver. */
+export type Stack = Send | Operator | SendStore | OperatorStore | ContentCounter | Ids | Probe
+
+export const stack: DriverLayers<Stack> = {
+  sql: (db) =>
+    services.pipe(
+      Layer.provideMerge(Layer.mergeAll(SqlSendStore.layer, SqlOperatorStore.layer, SqlContentCounter.layer)),
+      Layer.provideMerge(Ids.layer),
+      Layer.provideMerge(Probe.sql),
+      Layer.provideMerge(db)
+    ),
+  memory: () =>
+    services.pipe(
+      Layer.provideMerge(Ids.layer),
+      Layer.provideMerge(Probe.memory),
+      Layer.provideMerge(Memory.layerMemory)
+    )
+}
 
 let counter = 0
 export const unique = (prefix: string) => `${prefix}${Date.now().toString(36)}${(counter++).toString(36)}`
@@ -68,30 +84,7 @@ export const setupAccount = (setup: AccountSetup = {}) =>
   })
 
 /** Everything the store holds for an account, to prove what a send did or did not write. */
-export const stateOf = (accountId: string) =>
-  Effect.gen(function*() {
-    const sql = yield* SqlClient.SqlClient
-    const [row] = yield* sql<{
-      wallets: Record<string, number> | null
-      balance: number
-      ledger: number
-      messages: number
-      queued: number
-      campaigns: number
-      idempotency: number
-      negative: number
-    }>`SELECT
-        (SELECT json_object_agg(m.iso2, w.balance) FROM wallets w JOIN markets m ON m.id = w.market_id
-          WHERE w.account_id = ${accountId}) AS wallets,
-        (SELECT coalesce(sum(balance), 0)::int FROM wallets WHERE account_id = ${accountId}) AS balance,
-        (SELECT coalesce(sum(units), 0)::int FROM wallet_ledger WHERE account_id = ${accountId}) AS ledger,
-        (SELECT count(*)::int FROM messages WHERE account_id = ${accountId}) AS messages,
-        (SELECT count(*)::int FROM dispatch_queue WHERE account_id = ${accountId}) AS queued,
-        (SELECT count(*)::int FROM campaigns WHERE account_id = ${accountId}) AS campaigns,
-        (SELECT count(*)::int FROM idempotency_records WHERE account_id = ${accountId}) AS idempotency,
-        (SELECT count(*)::int FROM wallet_ledger WHERE account_id = ${accountId} AND balance_after < 0) AS negative`
-    return { ...row, wallets: row.wallets ?? {} }
-  })
+export const stateOf = (accountId: string) => Effect.flatMap(Probe, (probe) => probe.stateOf(accountId))
 
 export const TZ1 = "+255712345678"
 export const TZ2 = "+255713345678"

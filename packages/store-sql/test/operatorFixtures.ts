@@ -1,28 +1,53 @@
 /**
- * Fixtures of the read / sender-ID / admin / API-key contract suites: the services over one
- * database, an account set up through `Admin` (as an operator would), and direct message rows
- * (the reads are under test here, not the sends).
+ * Fixtures of the read / sender-ID / admin / API-key contract suites: the services per driver (the
+ * SQL adapters over one database, or core's memory adapters), an account set up through `Admin`
+ * (as an operator would), and direct message rows (the reads are under test here, not the sends).
  */
-import { SqlClient } from "@effect/sql"
-import { Ids, Operator } from "@tuma/core"
-import { Admin as AdminTag } from "@tuma/core"
-import { Reads as ReadsTag } from "@tuma/core"
-import { SenderIds as SenderIdsTag } from "@tuma/core"
+import type { AdminStore, OperatorStore, ReadStore, SenderIdStore } from "@tuma/core"
+import { Admin as AdminTag, Ids, Memory, Operator, Reads as ReadsTag, SenderIds as SenderIdsTag } from "@tuma/core"
+import type { ApiKeys } from "@tuma/core/ports/ApiKeys"
 import { Effect, Layer } from "effect"
 import * as SqlAdminStore from "../src/SqlAdminStore.js"
 import * as SqlApiKeys from "../src/SqlApiKeys.js"
 import * as SqlOperatorStore from "../src/SqlOperatorStore.js"
 import * as SqlReadStore from "../src/SqlReadStore.js"
 import * as SqlSenderIdStore from "../src/SqlSenderIdStore.js"
+import type { DriverLayers } from "./harness.js"
+import { Probe } from "./probe.js"
 
-export const operatorStack = (db: Layer.Layer<SqlClient.SqlClient>) =>
-  Layer.mergeAll(ReadsTag.layer, SenderIdsTag.layer, AdminTag.layer, Operator.layer, SqlApiKeys.layer).pipe(
-    Layer.provideMerge(
-      Layer.mergeAll(SqlReadStore.layer, SqlSenderIdStore.layer, SqlAdminStore.layer, SqlOperatorStore.layer)
+/** What the operator-side suites run over, on every driver. */
+export type OperatorStack =
+  | ReadsTag
+  | SenderIdsTag
+  | AdminTag
+  | Operator
+  | ApiKeys
+  | ReadStore
+  | SenderIdStore
+  | AdminStore
+  | OperatorStore
+  | Ids
+  | Probe
+
+const services = Layer.mergeAll(ReadsTag.layer, SenderIdsTag.layer, AdminTag.layer, Operator.layer)
+
+export const operatorStack: DriverLayers<OperatorStack> = {
+  sql: (db) =>
+    Layer.merge(services, SqlApiKeys.layer).pipe(
+      Layer.provideMerge(
+        Layer.mergeAll(SqlReadStore.layer, SqlSenderIdStore.layer, SqlAdminStore.layer, SqlOperatorStore.layer)
+      ),
+      Layer.provideMerge(Ids.layer),
+      Layer.provideMerge(Probe.sql),
+      Layer.provideMerge(db)
     ),
-    Layer.provideMerge(Ids.layer),
-    Layer.provideMerge(db)
-  )
+  memory: () =>
+    services.pipe(
+      Layer.provideMerge(Ids.layer),
+      Layer.provideMerge(Probe.memory),
+      Layer.provideMerge(Memory.layerMemory)
+    )
+}
 
 let counter = 0
 export const unique = (prefix: string) => `${prefix}${Date.now().toString(36)}${(counter++).toString(36)}`
@@ -68,55 +93,24 @@ export interface SeedMessage {
 /** Writes one message row directly (TZ market) and answers its id. */
 export const seedMessage = (m: SeedMessage) =>
   Effect.gen(function*() {
-    const sql = yield* SqlClient.SqlClient
-    const ids = yield* Ids
-    const id = m.id ?? (yield* ids.uuidV4)
-    const [market] = yield* sql<{ id: string }>`SELECT id FROM markets WHERE iso2 = 'TZ'`
-    yield* sql`INSERT INTO messages ${
-      sql.insert({
-        id,
-        account_id: m.accountId,
-        campaign_id: m.campaignId ?? null,
-        market_id: market.id,
-        country: "TZ",
-        recipient: m.recipient ?? "+255712345678",
-        sender_id: "TUMA",
-        text: "Hello",
-        encoding: "GSM-7",
-        parts: 1,
-        units: 1,
-        channel: m.channel ?? "api",
-        status: m.status ?? "queued",
-        created_at: m.createdAt,
-        queued_at: m.createdAt,
-        updated_at: m.createdAt
-      })
-    }`
+    const id = m.id ?? (yield* (yield* Ids).uuidV4)
+    yield* (yield* Probe).seedMessage({
+      id,
+      account_id: m.accountId,
+      campaign_id: m.campaignId ?? null,
+      recipient: m.recipient ?? "+255712345678",
+      channel: m.channel ?? "api",
+      status: m.status ?? "queued",
+      created_at: m.createdAt
+    })
     return id
   })
 
 /** A campaign row (for the `campaign_uid`/`campaign_name` of message entries). */
 export const seedCampaign = (accountId: string, name: string, at: Date) =>
   Effect.gen(function*() {
-    const sql = yield* SqlClient.SqlClient
     const id = yield* (yield* Ids).uuidV4
-    yield* sql`INSERT INTO campaigns ${
-      sql.insert({
-        id,
-        account_id: accountId,
-        api_version: "v2",
-        name,
-        sender_id: "TUMA",
-        status: "queued",
-        recipient_count: 1,
-        queued_count: 1,
-        failed_count: 0,
-        units: 1,
-        scheduled_at: null,
-        created_at: at,
-        updated_at: at
-      })
-    }`
+    yield* (yield* Probe).seedCampaign({ id, account_id: accountId, name, created_at: at })
     return id
   })
 

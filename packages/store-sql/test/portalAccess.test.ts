@@ -14,6 +14,7 @@ import { Mailer } from "@tuma/core/ports/Notifiers"
 import type { MailMessage } from "@tuma/core/ports/Notifiers"
 import { Effect, Either, Layer, TestClock } from "effect"
 import * as SqlPortalStore from "../src/SqlPortalStore.js"
+import type { SqlDriverName } from "./harness.js"
 import { forEachDriver } from "./harness.js"
 import { newAccount, operatorStack, unique } from "./operatorFixtures.js"
 
@@ -23,12 +24,12 @@ const PASSWORD = "correct horse battery"
 const client = { ip: "192.0.2.10", userAgent: "test" }
 
 const outbox: Array<MailMessage> = []
-const stack = (db: Layer.Layer<SqlClient.SqlClient>) =>
+const stack = (db: Layer.Layer<SqlClient.SqlClient>, driver: SqlDriverName) =>
   PortalAccessModule.layer.pipe(
     Layer.provide(SqlPortalStore.layer),
     Layer.provide(Layer.succeed(Mailer, Mailer.of({ send: (m) => Effect.sync(() => void outbox.push(m)) }))),
     Layer.provide(Layer.succeed(PortalConfig, { ...defaultPortalSettings, lockoutThreshold: 3 })),
-    Layer.provideMerge(operatorStack(db))
+    Layer.provideMerge(Layer.merge(operatorStack.sql(db, driver), db))
   )
 
 const owner = Effect.gen(function*() {

@@ -1,14 +1,14 @@
 /**
- * Contract suite of the read use cases (spec §4.1, §4.3, §4.4, §4.10; §2.3, §2.5, §2.8) on PGlite
- * and, when TUMA_TEST_DATABASE_URL is set, PostgreSQL.
+ * Contract suite of the read use cases (spec §4.1, §4.3, §4.4, §4.10; §2.3, §2.5, §2.8) on PGlite,
+ * on PostgreSQL when TUMA_TEST_DATABASE_URL is set, and on core's memory adapters.
  */
-import { SqlClient } from "@effect/sql"
 import { expect } from "@effect/vitest"
 import { Admin } from "@tuma/core"
 import { MESSAGE_NOT_FOUND_TEXT, Reads } from "@tuma/core"
 import { Effect, Either } from "effect"
 import { forEachDriver } from "./harness.js"
 import { newAccount, operatorStack, seedCampaign, seedMessage } from "./operatorFixtures.js"
+import { Probe } from "./probe.js"
 
 const at = (iso: string) => new Date(iso)
 
@@ -188,9 +188,7 @@ forEachDriver(operatorStack, (it) => {
         ]
       })
       // a debit of the wallet lowers the figure
-      const sql = yield* SqlClient.SqlClient
-      yield* sql`UPDATE wallets SET balance = balance - 1 WHERE account_id = ${account.uid}
-        AND market_id = (SELECT id FROM markets WHERE iso2 = 'TZ')`
+      yield* Effect.flatMap(Probe, (probe) => probe.adjustWallet(account.uid, "TZ", -1))
       expect((yield* reads.balance(account.uid)).balance).toBe("1249")
     }))
 

@@ -1,15 +1,15 @@
 /**
- * Contract suite of the send use cases over the SQL store: every check of spec §1 in order,
+ * Contract suite of the send use cases over the store: every check of spec §1 in order,
  * nothing stored or charged on refusal, sandbox, idempotency, bulk v1 and v2.
- * Runs on PGlite, and on PostgreSQL when TUMA_TEST_DATABASE_URL is set.
+ * Runs on PGlite, on PostgreSQL when TUMA_TEST_DATABASE_URL is set, and on core's memory adapters.
  */
-import { SqlClient } from "@effect/sql"
 import { expect } from "@effect/vitest"
 import { Operator, Send } from "@tuma/core"
 import type { SendCaller } from "@tuma/core"
 import { Effect, TestClock } from "effect"
 import { KE1, setupAccount, stack, stateOf, TZ1, TZ2, TZ3, tzNumbers, unique } from "./fixtures.js"
 import { forEachDriver } from "./harness.js"
+import { Probe } from "./probe.js"
 
 const NOW = Date.parse("2026-03-01T10:00:00Z")
 const atNow = TestClock.setTime(NOW)
@@ -44,10 +44,10 @@ forEachDriver(stack, (it) => {
       expect(out.data.encoding).toMatchObject({ final: "GSM-7", converted: true, segments: 1 })
       const st = yield* stateOf(account.id)
       expect(st).toMatchObject({ wallets: { TZ: 9 }, balance: 9, ledger: 9, messages: 1, queued: 1, campaigns: 0 })
-      const sql = yield* SqlClient.SqlClient
-      const [m] = yield* sql<any>`SELECT * FROM messages WHERE id = ${out.data.uid}`
+      const probe = yield* Probe
+      const m = yield* probe.message(out.data.uid)
       expect(m).toMatchObject({ text: "Habari \"rafiki\"", country: "TZ", encoding: "GSM-7", parts: 1, units: 1 })
-      const [q] = yield* sql<any>`SELECT * FROM dispatch_queue WHERE message_id = ${out.data.uid}`
+      const q = yield* probe.dispatchRow(out.data.uid)
       expect(q.available_at.getTime()).toBe(NOW)
     }))
 
@@ -118,11 +118,16 @@ forEachDriver(stack, (it) => {
       yield* atNow
       const send = yield* Send
       const op = yield* Operator
-      const sql = yield* SqlClient.SqlClient
       // a private market so that other tests' providers do not interfere
       const iso2 = "ZM"
-      yield* sql`INSERT INTO markets (id, iso2, calling_code, name, open)
-        VALUES ('0b6f3c1e-5a2d-4c7e-9f10-2d5e8a7b1c99', ${iso2}, '260', 'Zambia', true) ON CONFLICT DO NOTHING`
+      yield* Effect.flatMap(Probe, (probe) =>
+        probe.insertMarket({
+          id: "0b6f3c1e-5a2d-4c7e-9f10-2d5e8a7b1c99",
+          iso2,
+          calling_code: "260",
+          name: "Zambia",
+          open: true
+        }))
       const { account, caller } = yield* setupAccount({ balances: { ZM: 0 }, providerCredit: null })
       const zm = "+260971234567"
       const attempt = codeOf(send.single(caller, { recipient: zm, sender_id: "TUMA", body: "Hello" }))
@@ -272,10 +277,8 @@ forEachDriver(stack, (it) => {
       expect(out.data).toMatchObject({ status: "scheduled", scheduled_at: at, queued_count: 2 })
       expect(out.data.messages.every((m) => m.status === "scheduled")).toBe(true)
       expect(yield* stateOf(account.id)).toMatchObject({ balance: 8, messages: 2, queued: 0, campaigns: 1 })
-      const sql = yield* SqlClient.SqlClient
-      const rows = yield* sql<
-        any
-      >`SELECT status, scheduled_at, queued_at FROM messages WHERE campaign_id = ${out.data.uid}`
+      const rows = yield* Effect.flatMap(Probe, (probe) => probe.campaignMessages(out.data.uid))
+      expect(rows.length).toBe(2)
       expect(rows.every((r) => r.status === "scheduled" && r.queued_at === null)).toBe(true)
       const past = yield* Effect.flip(
         send.bulkV1(caller, {
@@ -313,10 +316,7 @@ forEachDriver(stack, (it) => {
       ]])
       expect(d.messages.map((m) => m.units)).toEqual([1, 1, 2])
       expect(d.units).toBe(4)
-      const sql = yield* SqlClient.SqlClient
-      const rows = yield* sql<
-        { text: string }
-      >`SELECT text FROM messages WHERE campaign_id = ${d.uid} ORDER BY recipient`
+      const rows = yield* Effect.flatMap(Probe, (probe) => probe.campaignMessages(d.uid))
       expect(rows.map((r) => r.text)).toContain("Hi Asha, you owe 10000 TZS.")
       expect(rows.map((r) => r.text)).toContain("Hi, you owe TZS.")
       expect(yield* stateOf(account.id)).toMatchObject({ balance: 96, ledger: 96, messages: 3, queued: 3 })

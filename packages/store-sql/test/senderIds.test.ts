@@ -1,9 +1,9 @@
 /**
  * Contract suite of the customer's sender-ID use cases (spec §4.7–4.9, §2.6–2.7, decisions §17) on
- * PGlite and, when TUMA_TEST_DATABASE_URL is set, PostgreSQL: requirements and eligibility, every
- * error code of a request, documents by magic bytes and size ceiling, concurrency.
+ * PGlite, on PostgreSQL when TUMA_TEST_DATABASE_URL is set, and on core's memory adapters:
+ * requirements and eligibility, every error code of a request, documents by magic bytes and size
+ * ceiling, concurrency.
  */
-import { SqlClient } from "@effect/sql"
 import { expect } from "@effect/vitest"
 import { Admin } from "@tuma/core"
 import type { RequestSenderIdInput } from "@tuma/core"
@@ -12,6 +12,7 @@ import { RESERVED_SENDER_IDS } from "@tuma/domain"
 import { Effect, Either, TestClock } from "effect"
 import { forEachDriver } from "./harness.js"
 import { JPEG, newAccount, operatorStack, PDF, PNG, SAMPLE, TEXT, unique } from "./operatorFixtures.js"
+import { Probe } from "./probe.js"
 
 const TZ = "0b6f3c1e-5a2d-4c7e-9f10-2d5e8a7b1c01"
 const KE = "0b6f3c1e-5a2d-4c7e-9f10-2d5e8a7b1c02"
@@ -57,8 +58,7 @@ forEachDriver(operatorStack, (it) => {
 
       // purchases count, whatever was spent since; only purchases count
       yield* admin.purchaseCredits({ account_uid: account.uid, country: "KE", units: 600 })
-      const sql = yield* SqlClient.SqlClient
-      yield* sql`UPDATE wallets SET balance = 0 WHERE account_id = ${account.uid}`
+      yield* Effect.flatMap(Probe, (probe) => probe.emptyWallets(account.uid))
       const after = yield* senderIds.requirements(account.uid)
       expect(after.eligibility.can_request).toBe(true)
       expect(after.eligibility.purchased_units).toBe(1000)
@@ -126,10 +126,7 @@ forEachDriver(operatorStack, (it) => {
       ])
       expect(listed[0].uid).toBe(granted.uid)
       // the case chosen is kept for the handset
-      const sql = yield* SqlClient.SqlClient
-      const [row] = yield* sql<
-        { display_name: string }
-      >`SELECT display_name FROM sender_ids WHERE id = ${created.data.uid}`
+      const row = yield* Effect.flatMap(Probe, (probe) => probe.senderIdRow(created.data.uid))
       expect(row.display_name).toBe(raw.trim().replace(/\s+/g, " "))
     }))
 
@@ -259,7 +256,7 @@ forEachDriver(operatorStack, (it) => {
     Effect.gen(function*() {
       const senderIds = yield* SenderIds
       const admin = yield* Admin
-      const sql = yield* SqlClient.SqlClient
+      const probe = yield* Probe
       const account = yield* eligible()
       const licence = yield* admin.createRequirement({
         name: `Business licence ${unique("")}`,
@@ -321,9 +318,7 @@ forEachDriver(operatorStack, (it) => {
           })
         )
         expect(ok.data.submitted_document_uids.length).toBe(2)
-        const stored = yield* sql<{ kind: string; content_type: string; size_bytes: number; requirement_id: string }>`
-          SELECT kind, content_type, size_bytes, requirement_id FROM sender_id_documents
-          WHERE sender_id_id = ${ok.data.uid} ORDER BY size_bytes DESC`
+        const stored = yield* probe.senderIdDocuments(ok.data.uid)
         expect(stored).toEqual([
           { kind: "requirement", content_type: "application/pdf", size_bytes: 1024, requirement_id: licence.uid },
           { kind: "requirement", content_type: "image/jpeg", size_bytes: 64, requirement_id: photo.uid }
@@ -355,7 +350,7 @@ forEachDriver(operatorStack, (it) => {
   it.effect("protection: requires ≥1 protection document, checked by content; stored with the request", () =>
     Effect.gen(function*() {
       const senderIds = yield* SenderIds
-      const sql = yield* SqlClient.SqlClient
+      const probe = yield* Probe
       const account = yield* eligible()
       const none = yield* Effect.flip(
         senderIds.request(account.uid, request({ protection_requested: true, protection_documents: [] }))
@@ -384,10 +379,12 @@ forEachDriver(operatorStack, (it) => {
           protection_documents: [{ filename: "tm.png", bytes: PNG() }]
         })
       )
-      const [row] = yield* sql<{ protection_requested: boolean; kinds: Array<string> }>`
-        SELECT s.protection_requested, array_agg(d.kind) AS kinds FROM sender_ids s
-        JOIN sender_id_documents d ON d.sender_id_id = s.id WHERE s.id = ${ok.data.uid} GROUP BY s.id`
-      expect(row).toEqual({ protection_requested: true, kinds: ["protection"] })
+      const row = yield* probe.senderIdRow(ok.data.uid)
+      const kinds = (yield* probe.senderIdDocuments(ok.data.uid)).map((d) => d.kind)
+      expect({ protection_requested: row.protection_requested, kinds }).toEqual({
+        protection_requested: true,
+        kinds: ["protection"]
+      })
     }))
 
   it.effect("sandbox: the same checks as live, then a synthetic record that is not stored", () =>
