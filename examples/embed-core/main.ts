@@ -1,14 +1,14 @@
 /**
- * Tuma's rules inside your own backend, without the HTTP package: wire the embedded store (PGlite,
- * in-process), set an account up as an operator would, send a personalised campaign and print what
- * was charged.
+ * Tuma's rules inside your own backend, without the HTTP package: wire a store, set an account up
+ * as an operator would, send a personalised campaign and print what was charged.
  *
- *   pnpm --filter @tuma/example-embed-core start          # in memory
- *   TUMA_DATA_DIR=./.tuma/embed pnpm --filter @tuma/example-embed-core start   # persistent
+ *   pnpm --filter @tuma/example-embed-core start          # embedded PGlite, in memory
+ *   TUMA_DATA_DIR=./.tuma/embed pnpm --filter @tuma/example-embed-core start   # PGlite, persistent
+ *   TUMA_STORE=memory pnpm --filter @tuma/example-embed-core start  # core's memory adapters, no database
  *
  * Swap `Database.pglite(...)` for `Database.postgres(url)` to run the same code on PostgreSQL.
  */
-import { Ids, Operator, Send } from "@tuma/core"
+import { Ids, Memory, Operator, Send } from "@tuma/core"
 import { Database, SqlContentCounter, SqlOperatorStore, SqlSendStore } from "@tuma/store-sql"
 import { Effect, Layer } from "effect"
 
@@ -51,8 +51,14 @@ export const program = Effect.gen(function*() {
   return { account, startingBalance: purchase.balance, campaign: campaign.data }
 })
 
-export const main = (dataDir = process.env.TUMA_DATA_DIR ?? "memory://") =>
-  program.pipe(Effect.provide(TumaLayer(dataDir)))
+/** The same services over core's in-memory adapters: no database at all (one process, nothing kept). */
+export const TumaMemoryLayer = Layer.mergeAll(Send.layer, Operator.layer).pipe(
+  Layer.provide(Memory.layerMemory),
+  Layer.provide(Ids.layer)
+)
+
+export const main = (dataDir = process.env.TUMA_DATA_DIR ?? "memory://", store = process.env.TUMA_STORE) =>
+  program.pipe(Effect.provide(store === "memory" ? TumaMemoryLayer : TumaLayer(dataDir)))
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   Effect.runPromise(main()).then(({ campaign, startingBalance }) => {
