@@ -2,12 +2,12 @@
 // tarballs (no TypeScript, no tsx). It wires the embedded store, sets up an account, sends one SMS
 // and a bulk-v2 campaign, prints what was charged and exits non-zero when a figure is not expected.
 import { Ids, Operator, Reads, Send } from "@tuma/core"
-import { Database, SqlOperatorStore, SqlReadStore, SqlSendStore } from "@tuma/store-sql"
+import { Database, SqlContentCounter, SqlOperatorStore, SqlReadStore, SqlSendStore } from "@tuma/store-sql"
 import { Effect, Layer, ManagedRuntime } from "effect"
 
 const runtime = ManagedRuntime.make(
   Layer.mergeAll(Send.layer, Reads.layer, Operator.layer).pipe(
-    Layer.provide(Layer.mergeAll(SqlSendStore.layer, SqlReadStore.layer, SqlOperatorStore.layer)),
+    Layer.provide(Layer.mergeAll(SqlSendStore.layer, SqlReadStore.layer, SqlOperatorStore.layer, SqlContentCounter.layer)),
     Layer.provide(Ids.layer),
     Layer.provide(Database.layer(Database.pglite("memory://")))
   )

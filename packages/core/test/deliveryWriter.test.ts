@@ -6,7 +6,8 @@
  */
 import { expect, it } from "@effect/vitest"
 import { Deferred, Effect, Layer } from "effect"
-import { DeliveryConfig, DeliveryWriter, layerWriter } from "../src/delivery/Dispatcher.js"
+import { DeliveryConfig } from "../src/delivery/DeliveryConfig.js"
+import { DeliveryWriter, layerWriter } from "../src/delivery/DeliveryWriter.js"
 import type { DispatchBatch, ReceiptRecord, SentRecord } from "../src/ports/DispatchStore.js"
 import { DispatchStore } from "../src/ports/DispatchStore.js"
 

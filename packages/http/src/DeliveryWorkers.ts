@@ -7,8 +7,9 @@
  * TUMA_DELIVERY_LEASE_MS, TUMA_DELIVERY_POLL_MS, TUMA_DELIVERY_UNKNOWN_TIMEOUT_MS,
  * TUMA_DELIVERY_GIVE_UP_MS, TUMA_DELIVERY_TAKEOVER_MS, TUMA_DELIVERY_DISPATCH (0 = only receipts/schedules/reconciliation).
  */
-import type { DeliveryOptions } from "@tuma/core/delivery/Dispatcher"
-import { DeliveryConfig, layerDelivery } from "@tuma/core/delivery/Dispatcher"
+import type { DeliveryOptions } from "@tuma/core/delivery/DeliveryConfig"
+import { DeliveryConfig } from "@tuma/core/delivery/DeliveryConfig"
+import { layerDelivery } from "@tuma/core/delivery/Dispatcher"
 import { layerObservedDispatchStore, layerObservedProviders } from "@tuma/core/observability/DeliveryObserved"
 import { layerProvidersFromStore } from "@tuma/providers/ProvidersFromStore"
 import * as SqlDispatchStore from "@tuma/store-sql/SqlDispatchStore"

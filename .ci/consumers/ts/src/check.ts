@@ -3,13 +3,13 @@
 // `tsc --noEmit` must pass; each @ts-expect-error proves a type is real (a wrong use is refused).
 import { analyzeBody, type Encoding, InsufficientBalance } from "@tuma/domain"
 import { Ids, Operator, Reads, Send, type SendCaller, type SendError } from "@tuma/core"
-import { Database, SqlOperatorStore, SqlReadStore, SqlSendStore } from "@tuma/store-sql"
+import { Database, SqlContentCounter, SqlOperatorStore, SqlReadStore, SqlSendStore } from "@tuma/store-sql"
 import * as DatabaseModule from "@tuma/store-sql/Database"
 import { Api, Server } from "@tuma/http"
 import { Effect, Layer, ManagedRuntime } from "effect"
 
 const layer = Layer.mergeAll(Send.layer, Reads.layer, Operator.layer).pipe(
-  Layer.provide(Layer.mergeAll(SqlSendStore.layer, SqlReadStore.layer, SqlOperatorStore.layer)),
+  Layer.provide(Layer.mergeAll(SqlSendStore.layer, SqlReadStore.layer, SqlOperatorStore.layer, SqlContentCounter.layer)),
   Layer.provide(Ids.layer),
   Layer.provide(Database.layer(Database.pglite("memory://")))
 )

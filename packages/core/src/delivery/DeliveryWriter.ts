@@ -1,0 +1,244 @@
+/**
+ * The writer: group commit of every state change of delivery. Outcomes (sent, failed, requeued,
+ * unknown, receipts, opt-outs, credit returns, late acceptances) are buffered and written in one
+ * transaction per flush; `push(…, onCommit)` runs `onCommit` only after its transaction committed,
+ * so a worker slot (and a receipt's acknowledgement to the carrier) is released only then.
+ */
+import { Cause, Clock, Context, Effect, Layer, Queue, Random, Schedule } from "effect"
+import type {
+  CreditReturn,
+  DispatchBatch,
+  FailRecord,
+  LateAcceptanceRecord,
+  OptOutRecord,
+  ReceiptRecord,
+  RequeueRecord,
+  SentRecord
+} from "../ports/DispatchStore.js"
+import { DispatchStore } from "../ports/DispatchStore.js"
+import { DeliveryConfig } from "./DeliveryConfig.js"
+
+// ---------------------------------------------------------------------------------------------
+// The writer: group commit of every state change
+// ---------------------------------------------------------------------------------------------
+
+interface Buffer {
+  readonly sent: Array<SentRecord>
+  /** Single-part sent records a final receipt may still join, by part key: index in `sent`. */
+  readonly joinable: Map<string, number>
+  readonly failed: Array<FailRecord>
+  readonly requeued: Array<RequeueRecord>
+  readonly creditReturns: Array<CreditReturn>
+  readonly receipts: Array<ReceiptRecord>
+  readonly lateAcceptances: Array<LateAcceptanceRecord>
+  readonly optOuts: Array<OptOutRecord>
+  size: number
+  /** Run once the transaction holding this buffer committed (never when it did not). */
+  readonly onCommit: Array<() => void>
+}
+
+const newBuffer = (): Buffer => ({
+  sent: [],
+  joinable: new Map(),
+  failed: [],
+  requeued: [],
+  creditReturns: [],
+  receipts: [],
+  lateAcceptances: [],
+  optOuts: [],
+  size: 0,
+  onCommit: []
+})
+
+type Key = Exclude<keyof Buffer, "size" | "onCommit" | "joinable">
+type Item<K extends Key> = Buffer[K][number]
+
+export interface DeliveryWriterStats {
+  flushes: number
+  records: number
+  /** Receipts written with their message's `sent` record (one UPDATE for both). */
+  joined: number
+  applyMs: number
+  lastError: string | null
+}
+
+/** Totals of the writers of this process (benchmarks print them). */
+export const writerStats: DeliveryWriterStats = { flushes: 0, records: 0, joined: 0, applyMs: 0, lastError: null }
+
+export class DeliveryWriter extends Context.Tag("@tuma/core/DeliveryWriter")<DeliveryWriter, {
+  readonly owner: string
+  /** Queues a record; the effect completes once the transaction holding it committed. */
+  readonly write: <K extends Key>(key: K, item: Item<K>) => Effect.Effect<void>
+  /**
+   * Queues a record now (no fiber); `onCommit` runs once the transaction holding it committed.
+   * A receipt for a part (or a late answer for a message) still being written is queued after it.
+   */
+  readonly push: <K extends Key>(key: K, item: Item<K>, onCommit?: () => void) => void
+  readonly stats: DeliveryWriterStats
+}>() {}
+
+const MAX_FLUSH = 5000
+
+export const layerWriter: Layer.Layer<DeliveryWriter, never, DispatchStore> = Layer.scoped(
+  DeliveryWriter,
+  Effect.gen(function*() {
+    const store = yield* DispatchStore
+    const cfg = yield* DeliveryConfig
+    const owner = `${cfg.workerName}:${(yield* Random.nextInt).toString(36).slice(-6)}`
+    const stats = writerStats
+    let current = newBuffer()
+    const wake = yield* Queue.sliding<void>(1)
+
+    // Flushes may overlap (`flushConcurrency`); a record that depends on one still being written
+    // (a receipt for a part being recorded, a late answer for a message being recorded) waits for it.
+    const pendingKeys = new Map<string, Buffer>()
+    const partKey = (providerId: string, ref: string) => `${providerId}\u0001${ref}`
+    const forEachKey = (b: Buffer, f: (key: string) => void) => {
+      for (const r of b.sent) {
+        f(`m:${r.messageId}`)
+        for (const p of r.parts) if (p.ref !== null) f(partKey(r.providerId, p.ref))
+      }
+    }
+    const runCallbacks = (callbacks: ReadonlyArray<() => void>) => {
+      for (const f of callbacks) {
+        try {
+          f()
+        } catch (e) {
+          stats.lastError = String(e)
+        }
+      }
+    }
+
+    const applyBuffer = (b: Buffer) =>
+      Effect.gen(function*() {
+        const now = new Date(yield* Clock.currentTimeMillis)
+        const t0 = performance.now()
+        const batch: DispatchBatch = {
+          now,
+          owner,
+          sent: b.sent,
+          failed: b.failed,
+          requeued: b.requeued,
+          creditReturns: b.creditReturns,
+          receipts: b.receipts,
+          lateAcceptances: b.lateAcceptances,
+          optOuts: b.optOuts
+        }
+        yield* store.apply(batch).pipe(
+          Effect.tapErrorCause((cause) =>
+            Effect.sync(() => void (stats.lastError = Cause.pretty(cause))).pipe(
+              Effect.zipRight(Effect.logWarning("delivery write failed; retrying", cause))
+            )
+          ),
+          Effect.sandbox,
+          Effect.retry(Schedule.exponential("100 millis").pipe(Schedule.union(Schedule.spaced("5 seconds"))))
+        )
+        stats.flushes++
+        stats.records += b.size
+        stats.applyMs += performance.now() - t0
+      }).pipe(
+        Effect.orDie,
+        Effect.ensuring(Effect.sync(() => forEachKey(b, (k) => pendingKeys.delete(k)))),
+        Effect.zipRight(Effect.sync(() => runCallbacks(b.onCommit)))
+      )
+
+    /** Takes the current buffer (registering what it records) for one flush. */
+    const takeBuffer = (): Buffer | null => {
+      const b = current
+      if (b.size === 0) return null
+      current = newBuffer()
+      forEachKey(b, (k) => pendingKeys.set(k, b))
+      return b
+    }
+
+    const permits = yield* Effect.makeSemaphore(Math.max(1, cfg.flushConcurrency))
+    const scope = yield* Effect.scope
+    yield* Effect.gen(function*() {
+      while (true) {
+        yield* Queue.take(wake)
+        if (cfg.flushDelayMs > 0 && current.size < MAX_FLUSH) yield* Effect.sleep(cfg.flushDelayMs)
+        yield* permits.take(1)
+        const b = takeBuffer()
+        if (b === null) {
+          yield* permits.release(1)
+          continue
+        }
+        yield* Effect.forkIn(applyBuffer(b).pipe(Effect.ensuring(permits.release(1))), scope)
+      }
+    }).pipe(Effect.interruptible, Effect.forkScoped)
+    yield* Effect.addFinalizer(() =>
+      permits.withPermits(Math.max(1, cfg.flushConcurrency))(
+        Effect.suspend(() => {
+          const b = takeBuffer()
+          return b === null ? Effect.void : applyBuffer(b)
+        })
+      ).pipe(Effect.ignore)
+    )
+
+    const enqueue = <K extends Key>(key: K, item: Item<K>, onCommit: (() => void) | undefined) => {
+      const b = current
+      const list = b[key] as Array<Item<K>>
+      if (key === "sent") {
+        const r = item as SentRecord
+        const part = r.parts.length === 1 ? r.parts[0]! : null
+        if (part !== null && part.ref !== null && r.unknown === null && r.failureReason === null) {
+          b.joinable.set(partKey(r.providerId, part.ref), list.length)
+        }
+      }
+      list.push(item)
+      b.size++
+      if (onCommit !== undefined) b.onCommit.push(onCommit)
+      if (b.size === 1 || b.size >= MAX_FLUSH) Queue.unsafeOffer(wake, undefined)
+    }
+    /** The flushes in progress `item` must follow (none, usually). */
+    const dependencies = <K extends Key>(key: K, item: Item<K>): Array<Buffer> | null => {
+      if (pendingKeys.size === 0) return null
+      let out: Array<Buffer> | null = null
+      if (key === "receipts") {
+        const r = item as ReceiptRecord
+        for (const c of r.candidates) {
+          const b = pendingKeys.get(partKey(r.providerId, c))
+          if (b !== undefined) (out ??= []).push(b)
+        }
+      } else if (key === "lateAcceptances") {
+        const b = pendingKeys.get(`m:${(item as LateAcceptanceRecord).messageId}`)
+        if (b !== undefined) out = [b]
+      }
+      return out
+    }
+    /**
+     * A final receipt whose (single-part) message is still waiting in the current buffer joins its
+     * `sent` record: same transaction as it would have had, one row version instead of two. Only on
+     * the receipt's literal id, as the database would match first.
+     */
+    const join = (r: ReceiptRecord, onCommit: (() => void) | undefined): boolean => {
+      if (r.state === "enroute") return false
+      const b = current
+      const key = partKey(r.providerId, r.candidates[0]!)
+      const index = b.joinable.get(key)
+      if (index === undefined) return false
+      b.joinable.delete(key)
+      b.sent[index] = {
+        ...b.sent[index]!,
+        receipt: { state: r.state, deliveryStatus: r.deliveryStatus, failureReason: r.failureReason }
+      }
+      if (onCommit !== undefined) b.onCommit.push(onCommit)
+      stats.joined++
+      return true
+    }
+    const push = <K extends Key>(key: K, item: Item<K>, onCommit?: () => void): void => {
+      if (key === "receipts" && join(item as ReceiptRecord, onCommit)) return
+      const deps = dependencies(key, item)
+      if (deps === null) return enqueue(key, item, onCommit)
+      let waiting = deps.length
+      const next = () => {
+        if (--waiting === 0) enqueue(key, item, onCommit)
+      }
+      for (const b of deps) b.onCommit.push(next)
+    }
+    const write = <K extends Key>(key: K, item: Item<K>): Effect.Effect<void> =>
+      Effect.async<void>((resume) => push(key, item, () => resume(Effect.void)))
+
+    return { owner, write, push, stats }
+  })
+)
