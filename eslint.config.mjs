@@ -29,8 +29,8 @@ export default tseslint.config(
     }
   },
   {
-    // the pure rules and the use cases: no `any` (issue 10; store-sql, providers and http are next)
-    files: ["packages/domain/src/**/*.ts", "packages/core/src/**/*.ts"],
+    // no `any` (issue 10): the pure rules, the use cases and the carrier adapters; store-sql and http are next
+    files: ["packages/domain/src/**/*.ts", "packages/core/src/**/*.ts", "packages/providers/src/**/*.ts"],
     rules: { "@typescript-eslint/no-explicit-any": "error" }
   }
 )

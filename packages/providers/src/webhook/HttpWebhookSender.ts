@@ -31,7 +31,11 @@ class AddressRefused extends Error {
   readonly code = "WEBHOOK_ADDRESS_REFUSED"
 }
 
-type LookupCallback = (err: NodeJS.ErrnoException | null, address: any, family?: number) => void
+type LookupCallback = (
+  err: NodeJS.ErrnoException | null,
+  address: string | Array<dns.LookupAddress>,
+  family?: number
+) => void
 
 const makeLookup = (allow: AddressAllowList) =>
 (
@@ -40,14 +44,14 @@ const makeLookup = (allow: AddressAllowList) =>
   callback: LookupCallback
 ): void => {
   dns.lookup(hostname, { all: true, family: options.family ?? 0, hints: options.hints ?? 0 }, (err, addresses) => {
-    if (err) return callback(err, undefined)
+    if (err) return callback(err, "")
     const permitted = addresses.filter((a) => refuseAddress(a.address, allow) === null)
     if (permitted.length === 0) {
       const first = addresses[0]
       const why = first === undefined
         ? `${hostname} did not resolve`
         : refuseAddress(first.address, allow) ?? "refused"
-      return callback(new AddressRefused(`${hostname}: ${why}`), undefined)
+      return callback(new AddressRefused(`${hostname}: ${why}`), "")
     }
     if (options.all) callback(null, permitted)
     else callback(null, permitted[0].address, permitted[0].family)
@@ -171,7 +175,7 @@ export const makeHttpWebhookSenderUnsafe = (options: HttpWebhookSenderOptions = 
         path: `${url.pathname}${url.search}`,
         method: "POST",
         agent: isHttps ? pool.https : pool.http,
-        lookup: pool.lookup as any,
+        lookup: pool.lookup,
         headers,
         ...(url.username !== ""
           ? { auth: `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}` }
