@@ -20,7 +20,7 @@
  *   Unicode text is sent, with a notice.
  */
 import { Schema } from "effect"
-import * as Classify from "./encoding/classify.js"
+import * as Classify from "./codePointClass.js"
 import * as Gsm7 from "./gsm7.js"
 
 // Module-local copies: hot loops must not read imported bindings (under a CommonJS transform, such

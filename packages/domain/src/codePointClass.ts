@@ -5,7 +5,7 @@
  * @internal
  */
 import { unicodeName } from "unicode-name"
-import * as Gsm7 from "../gsm7.js"
+import * as Gsm7 from "./gsm7.js"
 
 const GSM7_UNITS = Gsm7.GSM7_UNITS
 
