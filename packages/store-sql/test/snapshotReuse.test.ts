@@ -18,7 +18,7 @@ import { forEachDriver } from "./harness.js"
 import { Probe } from "./probe.js"
 
 /** How many snapshots the store has read. */
-class Reads extends Effect.Service<Reads>()("test/SnapshotReads", { succeed: { count: 0 } }) {}
+class Reads extends Effect.Service<Reads>()("test/SnapshotReads", { succeed: { count: 0 } as { count: number } }) {}
 
 /** `SqlSendStore`, counting its snapshot reads. */
 const countingStore = Layer.effect(
