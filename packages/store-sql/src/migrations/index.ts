@@ -26,6 +26,7 @@ import m0300 from "./0300_rate_limits.js"
 import m0330 from "./0330_receipt_open_refs.js"
 import m0340 from "./0340_spam_builtin_switches.js"
 import m0350 from "./0350_send_snapshot_version.js"
+import m0360 from "./0360_content_counters.js"
 import m0400 from "./0400_portal.js"
 
 export const migrations: Record<string, Effect.Effect<unknown, unknown, SqlClient.SqlClient>> = {
@@ -47,5 +48,6 @@ export const migrations: Record<string, Effect.Effect<unknown, unknown, SqlClien
   "0330_receipt_open_refs": m0330,
   "0340_spam_builtin_switches": m0340,
   "0350_send_snapshot_version": m0350,
+  "0360_content_counters": m0360,
   "0400_portal": m0400
 }
