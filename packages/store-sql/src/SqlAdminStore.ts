@@ -101,8 +101,7 @@ export const make = Effect.gen(function*() {
   const ledger = sql.literal(LEDGER)
   const providerColumns = sql.literal(PROVIDER)
 
-  const findProvider = (id: string) =>
-    provider(sql`SELECT ${providerColumns} WHERE p.id = ${id}`).pipe(Effect.orDie)
+  const findProvider = (id: string) => provider(sql`SELECT ${providerColumns} WHERE p.id = ${id}`).pipe(Effect.orDie)
 
   return AdminStore.of({
     insertAccount: (row) =>
@@ -147,9 +146,11 @@ export const make = Effect.gen(function*() {
       ),
 
     ledger: (accountId, options) =>
-      ledgerRows(sql`SELECT ${ledger} WHERE l.account_id = ${accountId} ${
-        options.marketId === undefined ? sql`` : sql`AND w.market_id = ${options.marketId}`
-      } ORDER BY l.id DESC LIMIT ${options.limit}`).pipe(Effect.orDie),
+      ledgerRows(
+        sql`SELECT ${ledger} WHERE l.account_id = ${accountId} ${
+          options.marketId === undefined ? sql`` : sql`AND w.market_id = ${options.marketId}`
+        } ORDER BY l.id DESC LIMIT ${options.limit}`
+      ).pipe(Effect.orDie),
     setWalletEnabled: (accountId, marketId, enabled, at) =>
       sql`UPDATE wallets SET enabled = ${enabled}, updated_at = ${at}
         WHERE account_id = ${accountId} AND market_id = ${marketId} RETURNING id`.pipe(
@@ -204,7 +205,9 @@ export const make = Effect.gen(function*() {
       ),
 
     insertProvider: (row) =>
-      sql`INSERT INTO providers ${sql.insert({ ...row, config: JSON.stringify(row.config ?? {}) })} ON CONFLICT (name) DO NOTHING RETURNING id`.pipe(Effect.map((rows) => rows.length > 0), Effect.orDie),
+      sql`INSERT INTO providers ${
+        sql.insert({ ...row, config: JSON.stringify(row.config ?? {}) })
+      } ON CONFLICT (name) DO NOTHING RETURNING id`.pipe(Effect.map((rows) => rows.length > 0), Effect.orDie),
     listProviders: providers(sql`SELECT ${providerColumns} ORDER BY p.name`).pipe(Effect.orDie),
     findProvider,
     setProviderEnabled: (id, enabled) =>

@@ -92,7 +92,9 @@ const count = findOne(Schema.Struct({ n: Schema.Number }))
 const reconcileRows = findAll(ReconcileRow)
 const anyPending = findOne(Schema.Struct({ any: Schema.Boolean }))
 const delay = findOne(Schema.Struct({ delay_ms: Schema.Number }))
-const beatRow = findOne(Schema.Struct({ registered: Schema.NullOr(Schema.Boolean), dead: Schema.NullOr(Schema.Array(Schema.String)) }))
+const beatRow = findOne(
+  Schema.Struct({ registered: Schema.NullOr(Schema.Boolean), dead: Schema.NullOr(Schema.Array(Schema.String)) })
+)
 const optedOutRows = findAll(Schema.Struct({ account_id: Schema.String }))
 
 /** The value of an optional one-row answer's field, or `fallback` without a row. */

@@ -31,9 +31,8 @@ export const make = Effect.gen(function*() {
         Effect.orDie
       ),
     insertApiKey: (row) =>
-      sql`INSERT INTO api_keys ${
-        sql.insert({ ...row, scopes: [...row.scopes], allowed_ips: [...row.allowed_ips] })
-      }`.pipe(Effect.asVoid, Effect.orDie),
+      sql`INSERT INTO api_keys ${sql.insert({ ...row, scopes: [...row.scopes], allowed_ips: [...row.allowed_ips] })}`
+        .pipe(Effect.asVoid, Effect.orDie),
     purchase: (row) => purchase(sql, row),
     upsertVerifiedRoute: (row) =>
       sql`INSERT INTO verified_routes ${sql.insert({ ...row })}

@@ -173,9 +173,11 @@ export const make = Effect.gen(function*() {
             AND created_at >= ((((${now}::timestamptz AT TIME ZONE ${timeZone})::date - 6)::timestamp)
               AT TIME ZONE ${timeZone})
           GROUP BY 1, 2`)
-        const failures = yield* failureRows(sql`SELECT id, recipient, sender_id, failure_reason, failed_at, created_at FROM messages
+        const failures = yield* failureRows(
+          sql`SELECT id, recipient, sender_id, failure_reason, failed_at, created_at FROM messages
           WHERE account_id = ${accountId} AND status = 'failed'
-          ORDER BY created_at DESC, id DESC LIMIT 10`)
+          ORDER BY created_at DESC, id DESC LIMIT 10`
+        )
         return { balances, counts, failures }
       }).pipe(Effect.orDie),
 

@@ -229,8 +229,7 @@ export const make = Effect.gen(function*() {
         Effect.orDie
       ),
 
-    tokenByHash: (hash) =>
-      tokenRow(sql`SELECT * FROM portal_tokens WHERE token_hash = ${hash}`).pipe(Effect.orDie),
+    tokenByHash: (hash) => tokenRow(sql`SELECT * FROM portal_tokens WHERE token_hash = ${hash}`).pipe(Effect.orDie),
 
     useToken: (id, now) =>
       sql`UPDATE portal_tokens SET used_at = ${now}

@@ -108,8 +108,8 @@ export const make = Effect.gen(function*() {
     listMessages: (r) =>
       messages(sql`SELECT ${columns} FROM messages m LEFT JOIN campaigns c ON c.id = m.campaign_id
         WHERE ${where(r)} ORDER BY m.created_at DESC, m.id DESC LIMIT ${r.limit} OFFSET ${r.offset}`).pipe(
-          Effect.orDie
-        ),
+        Effect.orDie
+      ),
     countMessages: (f) =>
       count(sql`SELECT count(*) AS n FROM messages m WHERE ${where(f)}`).pipe(
         Effect.map((row) => row.n),

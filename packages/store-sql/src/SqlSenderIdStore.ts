@@ -199,9 +199,8 @@ export const make = Effect.gen(function*() {
         sql`SELECT ${sql.literal(DOCUMENT.replace("created_at", "created_at, content"))} WHERE id = ${documentId}`
       ).pipe(Effect.orDie),
     insertRequirement: (row) =>
-      sql`INSERT INTO sender_id_requirements ${
-        sql.insert({ ...row, accepted_formats: [...row.accepted_formats] })
-      }`.pipe(Effect.asVoid, Effect.orDie),
+      sql`INSERT INTO sender_id_requirements ${sql.insert({ ...row, accepted_formats: [...row.accepted_formats] })}`
+        .pipe(Effect.asVoid, Effect.orDie),
     deactivateRequirement: (id) =>
       sql`UPDATE sender_id_requirements SET active = false WHERE id = ${id} AND active RETURNING id`.pipe(
         Effect.map((rows) => rows.length > 0),

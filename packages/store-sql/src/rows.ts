@@ -23,8 +23,8 @@ import { Effect, Option, Schema } from "effect"
 /**
  * `rowOf<PortRow>()(schema)`: `schema` itself, accepted only when it decodes to exactly `PortRow`.
  */
-export const rowOf = <A>() => <S extends Schema.Schema.AnyNoContext>(schema: S & Schema.Schema<A, Schema.Schema.Encoded<S>>): S =>
-  schema
+export const rowOf =
+  <A>() => <S extends Schema.Schema.AnyNoContext>(schema: S & Schema.Schema<A, Schema.Schema.Encoded<S>>): S => schema
 
 /** A count or sum: `bigint` answers (strings, on both drivers) and `int` answers alike, as a number. */
 export const Count: Schema.Schema<number, string | number> = Schema.Union(Schema.Number, Schema.NumberFromString)
