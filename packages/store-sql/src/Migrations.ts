@@ -9,8 +9,9 @@
  * the Migrator runs as usual.
  */
 import { Migrator, SqlClient } from "@effect/sql"
-import { Effect } from "effect"
+import { Effect, Record as Rec, Schema } from "effect"
 import { migrations as registry } from "./migrations/index.js"
+import { findAll } from "./rows.js"
 
 /** The table recording which migrations ran. */
 export const MIGRATIONS_TABLE = "tuma_migrations"
@@ -19,6 +20,8 @@ export const MIGRATIONS_TABLE = "tuma_migrations"
 const MIGRATION_LOCK = 0x74756d61
 
 const migrator = Migrator.make({})
+
+const appliedRows = findAll(Schema.Struct({ migration_id: Schema.Number }))
 
 /**
  * Runs the pending migrations (all of Tuma's by default) in one transaction under an advisory lock, lower ids
@@ -29,9 +32,7 @@ export const runMigrations = (
 ) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const all = yield* Migrator.fromRecord(
-      migrations as Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>>
-    )
+    const all = yield* Migrator.fromRecord(Rec.map(migrations, Effect.asVoid))
     return yield* sql.withTransaction(Effect.gen(function*() {
       yield* sql`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`
       yield* sql.unsafe(`CREATE TABLE IF NOT EXISTS ${MIGRATIONS_TABLE} (
@@ -39,17 +40,13 @@ export const runMigrations = (
   created_at timestamptz NOT NULL DEFAULT now(),
   name text NOT NULL
 )`)
-      const applied = yield* sql<{ migration_id: number }>`SELECT migration_id FROM ${sql(MIGRATIONS_TABLE)}`
+      const applied = yield* appliedRows(sql`SELECT migration_id FROM ${sql(MIGRATIONS_TABLE)}`)
       const done = new Set(applied.map((r) => r.migration_id))
       const latest = Math.max(0, ...done)
       const gaps = all.filter(([id]) => id < latest && !done.has(id))
       for (const [id, name, load] of gaps) {
-        const loaded: unknown = yield* load
-        const migration = (Effect.isEffect(loaded) ? loaded : (loaded as any).default) as Effect.Effect<
-          unknown,
-          unknown,
-          SqlClient.SqlClient
-        >
+        // `fromRecord` loads the registry's own Effect (no module with a `default` to unwrap)
+        const migration: Effect.Effect<unknown, unknown, SqlClient.SqlClient> = yield* load
         yield* Effect.orDie(migration)
         yield* sql`INSERT INTO ${sql(MIGRATIONS_TABLE)} (migration_id, name) VALUES (${id}, ${name})`
       }

@@ -61,7 +61,7 @@ const makeFairLock = () => {
   }
 }
 
-type Rows = ReadonlyArray<any>
+type Rows = ReadonlyArray<object>
 
 /**
  * A PGlite `SqlClient` in the scope: statements compiled as for PostgreSQL, serialised through one FIFO lock
@@ -92,7 +92,7 @@ export const make = (config: PgliteClientConfig = {}) =>
           const results = await db.exec(sql)
           return results.length === 1 ? results[0].rows : results.map((r) => r.rows)
         })
-        : run(async () => (await db.query(sql, params as Array<unknown>)).rows)
+        : run(async () => (await db.query<object>(sql, [...params])).rows)
 
     /** `locked`: each call takes the permit (outside a transaction) or not (inside one). */
     const makeConnection = (locked: boolean): Connection => {
@@ -106,9 +106,9 @@ export const make = (config: PgliteClientConfig = {}) =>
       ) => guard(transformRows ? Effect.map(rowsOf(sql, params), transformRows) : rowsOf(sql, params))
       return {
         execute,
-        executeRaw: (sql, params) => guard(run(() => db.query(sql, params as Array<unknown>))),
+        executeRaw: (sql, params) => guard(run(() => db.query(sql, [...params]))),
         executeValues: (sql, params) =>
-          guard(run(async () => (await db.query<any>(sql, params as Array<unknown>, { rowMode: "array" })).rows)),
+          guard(run(async () => (await db.query<Array<unknown>>(sql, [...params], { rowMode: "array" })).rows)),
         executeUnprepared: execute,
         executeStream: (sql, params, transformRows) => Stream.fromIterableEffect(execute(sql, params, transformRows))
       }
@@ -125,7 +125,8 @@ export const make = (config: PgliteClientConfig = {}) =>
       compiler,
       spanAttributes: [["db.system.name", "postgresql"], ["db.namespace", "pglite"]]
     })
-    return Object.assign(client, { pglite: db }) as PgliteClient
+    const withPglite: PgliteClient = Object.assign(client, { pglite: db })
+    return withPglite
   })
 
 /** Provides `PgliteClient` and `SqlClient`. */

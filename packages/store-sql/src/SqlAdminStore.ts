@@ -2,17 +2,26 @@
  * SQL adapter of the `AdminStore` port (PostgreSQL and PGlite): the operator-side reads and writes.
  */
 import { SqlClient } from "@effect/sql"
-import type { AccountRow, ApiKeyRow, MarketRow } from "@tuma/core"
 import type {
   CountryRouteRow,
-  LedgerRow,
   OptOutRow,
   ProviderFullRow,
   SpamBuiltinSwitchRow,
   SpamRuleFullRow
 } from "@tuma/core/ports/AdminStore"
 import { AdminStore } from "@tuma/core/ports/AdminStore"
-import { Array as Arr, Effect, Layer } from "effect"
+import { Effect, Layer, Schema } from "effect"
+import {
+  AccountRowSchema,
+  ApiKeyRowSchema,
+  findAll,
+  findOne,
+  LedgerRowSchema,
+  MarketRowSchema,
+  NullableString,
+  rowOf,
+  single
+} from "./rows.js"
 import { LEDGER } from "./WalletCredit.js"
 
 const PROVIDER = `p.id, p.name, p.kind, p.config, p.enabled, p.created_at,
@@ -24,30 +33,79 @@ const PROVIDER = `p.id, p.name, p.kind, p.config, p.enabled, p.created_at,
       WHERE r.provider_id = p.id), '[]') AS routes
   FROM providers p`
 
-type ProviderSqlRow = Omit<ProviderFullRow, "credits"> & {
-  readonly credits: ReadonlyArray<{ iso2: string; balance: number; updated_at: string }>
-}
+/** A provider with its credits and routes (`json_agg`: the credit's `updated_at` is an ISO string there). */
+const ProviderFullRowSchema = rowOf<ProviderFullRow>()(Schema.Struct({
+  id: Schema.String,
+  name: Schema.String,
+  kind: Schema.String,
+  config: Schema.Unknown,
+  enabled: Schema.Boolean,
+  created_at: Schema.DateFromSelf,
+  credits: Schema.Array(Schema.Struct({ iso2: Schema.String, balance: Schema.Number, updated_at: Schema.Date })),
+  routes: Schema.Array(Schema.Struct({ iso2: Schema.String, priority: Schema.Number, enabled: Schema.Boolean }))
+}))
 
-const providerRow = (r: ProviderSqlRow): ProviderFullRow => ({
-  ...r,
-  credits: r.credits.map((c) => ({ iso2: c.iso2, balance: c.balance, updated_at: new Date(c.updated_at) }))
-})
+const OptOutRowSchema = rowOf<OptOutRow>()(Schema.Struct({
+  account_id: Schema.String,
+  recipient: Schema.String,
+  reason: NullableString,
+  created_at: Schema.DateFromSelf
+}))
+
+const SpamRuleFullRowSchema = rowOf<SpamRuleFullRow>()(Schema.Struct({
+  id: Schema.String,
+  account_id: NullableString,
+  kind: Schema.String,
+  pattern: Schema.String,
+  description: Schema.String,
+  enabled: Schema.Boolean,
+  created_at: Schema.DateFromSelf
+}))
+
+const SpamBuiltinSwitchRowSchema = rowOf<SpamBuiltinSwitchRow>()(Schema.Struct({
+  kind: Schema.String,
+  pattern: Schema.String,
+  enabled: Schema.Boolean,
+  updated_at: Schema.DateFromSelf
+}))
+
+const CountryRouteRowSchema = rowOf<CountryRouteRow>()(Schema.Struct({
+  id: Schema.String,
+  provider_id: Schema.String,
+  provider_name: Schema.String,
+  provider_enabled: Schema.Boolean,
+  priority: Schema.Number,
+  enabled: Schema.Boolean,
+  credit: Schema.Number
+}))
+
+const accounts = findAll(AccountRowSchema)
+const markets = findAll(MarketRowSchema)
+const market = findOne(MarketRowSchema)
+const apiKeys = findAll(ApiKeyRowSchema)
+const apiKey = findOne(ApiKeyRowSchema)
+const ledgerRows = findAll(LedgerRowSchema)
+const optOuts = findAll(OptOutRowSchema)
+const optOut = findOne(OptOutRowSchema)
+const spamRules = findAll(SpamRuleFullRowSchema)
+const spamRule = findOne(SpamRuleFullRowSchema)
+const builtinSwitches = findAll(SpamBuiltinSwitchRowSchema)
+const providers = findAll(ProviderFullRowSchema)
+const provider = findOne(ProviderFullRowSchema)
+const balance = single(Schema.Struct({ balance: Schema.Number }))
+const countryRouteRows = findAll(CountryRouteRowSchema)
 
 /** The SQL `AdminStore` over the context's `SqlClient`. */
 export const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const ledger = sql.literal(LEDGER)
-  const provider = sql.literal(PROVIDER)
+  const providerColumns = sql.literal(PROVIDER)
 
-  const findProvider = (id: string) =>
-    sql<ProviderSqlRow>`SELECT ${provider} WHERE p.id = ${id}`.pipe(
-      Effect.map((rows) => Arr.head(rows.map(providerRow))),
-      Effect.orDie
-    )
+  const findProvider = (id: string) => provider(sql`SELECT ${providerColumns} WHERE p.id = ${id}`).pipe(Effect.orDie)
 
   return AdminStore.of({
     insertAccount: (row) =>
-      sql<{ id: string }>`INSERT INTO accounts ${sql.insert(row as any)}
+      sql`INSERT INTO accounts ${sql.insert({ ...row })}
         ON CONFLICT ((lower(email))) DO NOTHING RETURNING id`.pipe(
         Effect.map((rows) => rows.length > 0),
         Effect.orDie
@@ -59,24 +117,18 @@ export const make = Effect.gen(function*() {
         const like = `%${f.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`
         clauses.push(sql`(lower(name) LIKE ${like} OR lower(email) LIKE ${like})`)
       }
-      return sql<AccountRow>`SELECT * FROM accounts WHERE ${sql.and(clauses)}
-        ORDER BY created_at DESC, id DESC LIMIT ${f.limit} OFFSET ${f.offset}`.pipe(Effect.orDie)
+      return accounts(sql`SELECT * FROM accounts WHERE ${sql.and(clauses)}
+        ORDER BY created_at DESC, id DESC LIMIT ${f.limit} OFFSET ${f.offset}`).pipe(Effect.orDie)
     },
-    listMarkets: sql<MarketRow>`SELECT id, iso2, calling_code, name, open FROM markets ORDER BY iso2`.pipe(
-      Effect.orDie
-    ),
+    listMarkets: markets(sql`SELECT id, iso2, calling_code, name, open FROM markets ORDER BY iso2`).pipe(Effect.orDie),
     findMarketById: (id) =>
-      sql<MarketRow>`SELECT id, iso2, calling_code, name, open FROM markets WHERE id = ${id}`.pipe(
-        Effect.map(Arr.head),
-        Effect.orDie
-      ),
+      market(sql`SELECT id, iso2, calling_code, name, open FROM markets WHERE id = ${id}`).pipe(Effect.orDie),
 
     listApiKeys: (accountId) =>
-      sql<ApiKeyRow>`SELECT * FROM api_keys WHERE account_id = ${accountId} ORDER BY created_at DESC, id`.pipe(
+      apiKeys(sql`SELECT * FROM api_keys WHERE account_id = ${accountId} ORDER BY created_at DESC, id`).pipe(
         Effect.orDie
       ),
-    findApiKey: (id) =>
-      sql<ApiKeyRow>`SELECT * FROM api_keys WHERE id = ${id}`.pipe(Effect.map(Arr.head), Effect.orDie),
+    findApiKey: (id) => apiKey(sql`SELECT * FROM api_keys WHERE id = ${id}`).pipe(Effect.orDie),
     updateApiKey: (id, patch) => {
       const set: Record<string, unknown> = {}
       if (patch.name !== undefined) set.name = patch.name
@@ -84,20 +136,21 @@ export const make = Effect.gen(function*() {
       if (patch.allowed_ips !== undefined) set.allowed_ips = [...patch.allowed_ips]
       if (patch.expires_at !== undefined) set.expires_at = patch.expires_at
       const statement = Object.keys(set).length === 0
-        ? sql<ApiKeyRow>`SELECT * FROM api_keys WHERE id = ${id}`
-        : sql<ApiKeyRow>`UPDATE api_keys SET ${sql.update(set)} WHERE id = ${id} RETURNING *`
-      return statement.pipe(Effect.map(Arr.head), Effect.orDie)
+        ? sql`SELECT * FROM api_keys WHERE id = ${id}`
+        : sql`UPDATE api_keys SET ${sql.update(set)} WHERE id = ${id} RETURNING *`
+      return apiKey(statement).pipe(Effect.orDie)
     },
     revokeApiKey: (id, at) =>
-      sql<ApiKeyRow>`UPDATE api_keys SET revoked_at = coalesce(revoked_at, ${at}) WHERE id = ${id} RETURNING *`.pipe(
-        Effect.map(Arr.head),
+      apiKey(sql`UPDATE api_keys SET revoked_at = coalesce(revoked_at, ${at}) WHERE id = ${id} RETURNING *`).pipe(
         Effect.orDie
       ),
 
     ledger: (accountId, options) =>
-      sql<LedgerRow>`SELECT ${ledger} WHERE l.account_id = ${accountId} ${
-        options.marketId === undefined ? sql`` : sql`AND w.market_id = ${options.marketId}`
-      } ORDER BY l.id DESC LIMIT ${options.limit}`.pipe(Effect.orDie),
+      ledgerRows(
+        sql`SELECT ${ledger} WHERE l.account_id = ${accountId} ${
+          options.marketId === undefined ? sql`` : sql`AND w.market_id = ${options.marketId}`
+        } ORDER BY l.id DESC LIMIT ${options.limit}`
+      ).pipe(Effect.orDie),
     setWalletEnabled: (accountId, marketId, enabled, at) =>
       sql`UPDATE wallets SET enabled = ${enabled}, updated_at = ${at}
         WHERE account_id = ${accountId} AND market_id = ${marketId} RETURNING id`.pipe(
@@ -111,11 +164,11 @@ export const make = Effect.gen(function*() {
       ),
 
     listOptOuts: (accountId) =>
-      sql<OptOutRow>`SELECT account_id, recipient, reason, created_at FROM opt_outs
-        WHERE account_id = ${accountId} ORDER BY created_at DESC, recipient`.pipe(Effect.orDie),
+      optOuts(sql`SELECT account_id, recipient, reason, created_at FROM opt_outs
+        WHERE account_id = ${accountId} ORDER BY created_at DESC, recipient`).pipe(Effect.orDie),
     findOptOut: (accountId, recipient) =>
-      sql<OptOutRow>`SELECT account_id, recipient, reason, created_at FROM opt_outs
-        WHERE account_id = ${accountId} AND recipient = ${recipient}`.pipe(Effect.map(Arr.head), Effect.orDie),
+      optOut(sql`SELECT account_id, recipient, reason, created_at FROM opt_outs
+        WHERE account_id = ${accountId} AND recipient = ${recipient}`).pipe(Effect.orDie),
     deleteOptOut: (accountId, recipient) =>
       sql`DELETE FROM opt_outs WHERE account_id = ${accountId} AND recipient = ${recipient} RETURNING recipient`.pipe(
         Effect.map((rows) => rows.length > 0),
@@ -123,14 +176,14 @@ export const make = Effect.gen(function*() {
       ),
 
     listSpamRules: (f) =>
-      (f.accountId === undefined
-        ? sql<SpamRuleFullRow>`SELECT * FROM spam_rules ORDER BY created_at, id`
-        : f.accountId === null
-        ? sql<SpamRuleFullRow>`SELECT * FROM spam_rules WHERE account_id IS NULL ORDER BY created_at, id`
-        : sql<SpamRuleFullRow>`SELECT * FROM spam_rules WHERE account_id = ${f.accountId} ORDER BY created_at, id`)
-        .pipe(Effect.orDie),
-    findSpamRule: (id) =>
-      sql<SpamRuleFullRow>`SELECT * FROM spam_rules WHERE id = ${id}`.pipe(Effect.map(Arr.head), Effect.orDie),
+      spamRules(
+        f.accountId === undefined
+          ? sql`SELECT * FROM spam_rules ORDER BY created_at, id`
+          : f.accountId === null
+          ? sql`SELECT * FROM spam_rules WHERE account_id IS NULL ORDER BY created_at, id`
+          : sql`SELECT * FROM spam_rules WHERE account_id = ${f.accountId} ORDER BY created_at, id`
+      ).pipe(Effect.orDie),
+    findSpamRule: (id) => spamRule(sql`SELECT * FROM spam_rules WHERE id = ${id}`).pipe(Effect.orDie),
     deleteSpamRule: (id) =>
       sql`DELETE FROM spam_rules WHERE id = ${id} RETURNING id`.pipe(
         Effect.map((rows) => rows.length > 0),
@@ -141,8 +194,8 @@ export const make = Effect.gen(function*() {
         Effect.map((rows) => rows.length > 0),
         Effect.orDie
       ),
-    listSpamBuiltinSwitches: sql<SpamBuiltinSwitchRow>`SELECT kind, pattern, enabled, updated_at
-      FROM spam_builtin_switches`.pipe(Effect.orDie),
+    listSpamBuiltinSwitches: builtinSwitches(sql`SELECT kind, pattern, enabled, updated_at
+      FROM spam_builtin_switches`).pipe(Effect.orDie),
     setSpamBuiltinSwitch: (row) =>
       sql`INSERT INTO spam_builtin_switches (kind, pattern, enabled, updated_at)
         VALUES (${row.kind}, ${row.pattern}, ${row.enabled}, ${row.updated_at})
@@ -152,13 +205,10 @@ export const make = Effect.gen(function*() {
       ),
 
     insertProvider: (row) =>
-      sql<{ id: string }>`INSERT INTO providers ${
-        sql.insert({ ...row, config: JSON.stringify(row.config ?? {}) } as any)
+      sql`INSERT INTO providers ${
+        sql.insert({ ...row, config: JSON.stringify(row.config ?? {}) })
       } ON CONFLICT (name) DO NOTHING RETURNING id`.pipe(Effect.map((rows) => rows.length > 0), Effect.orDie),
-    listProviders: sql<ProviderSqlRow>`SELECT ${provider} ORDER BY p.name`.pipe(
-      Effect.map((rows) => rows.map(providerRow)),
-      Effect.orDie
-    ),
+    listProviders: providers(sql`SELECT ${providerColumns} ORDER BY p.name`).pipe(Effect.orDie),
     findProvider,
     setProviderEnabled: (id, enabled) =>
       sql`UPDATE providers SET enabled = ${enabled} WHERE id = ${id} RETURNING id`.pipe(
@@ -166,11 +216,11 @@ export const make = Effect.gen(function*() {
         Effect.orDie
       ),
     addProviderCredit: (providerId, marketId, units, at) =>
-      sql<{ balance: number }>`INSERT INTO provider_credits (provider_id, market_id, balance, updated_at)
+      balance(sql`INSERT INTO provider_credits (provider_id, market_id, balance, updated_at)
         VALUES (${providerId}, ${marketId}, greatest(0, ${units}::integer), ${at})
         ON CONFLICT (provider_id, market_id)
         DO UPDATE SET balance = greatest(0, provider_credits.balance + ${units}::integer), updated_at = excluded.updated_at
-        RETURNING balance`.pipe(Effect.map((rows) => rows[0].balance), Effect.orDie),
+        RETURNING balance`).pipe(Effect.map((row) => row.balance), Effect.orDie),
     replaceCountryRoutes: (marketId, routes, at) =>
       sql.withTransaction(Effect.gen(function*() {
         yield* sql`UPDATE provider_routes SET enabled = false WHERE market_id = ${marketId}`
@@ -181,11 +231,11 @@ export const make = Effect.gen(function*() {
         }
       })).pipe(Effect.orDie),
     countryRoutes: (marketId) =>
-      sql<CountryRouteRow>`SELECT r.id, r.provider_id, p.name AS provider_name, p.enabled AS provider_enabled,
+      countryRouteRows(sql`SELECT r.id, r.provider_id, p.name AS provider_name, p.enabled AS provider_enabled,
           r.priority, r.enabled, coalesce(c.balance, 0) AS credit
         FROM provider_routes r JOIN providers p ON p.id = r.provider_id
         LEFT JOIN provider_credits c ON c.provider_id = r.provider_id AND c.market_id = r.market_id
-        WHERE r.market_id = ${marketId} ORDER BY r.enabled DESC, r.priority, p.name`.pipe(Effect.orDie)
+        WHERE r.market_id = ${marketId} ORDER BY r.enabled DESC, r.priority, p.name`).pipe(Effect.orDie)
   })
 })
 

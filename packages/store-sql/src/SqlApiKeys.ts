@@ -15,7 +15,8 @@
 import { SqlClient } from "@effect/sql"
 import type { ApiKeyRecord } from "@tuma/core/ports/ApiKeys"
 import { ApiKeys } from "@tuma/core/ports/ApiKeys"
-import { Clock, Duration, Effect, Layer, Option } from "effect"
+import { Clock, Duration, Effect, Layer, Option, Schema } from "effect"
+import { findOne, NullableDate } from "./rows.js"
 
 /** Options of the SQL `ApiKeys` look-up. */
 export interface SqlApiKeysOptions {
@@ -23,17 +24,21 @@ export interface SqlApiKeysOptions {
   readonly touchInterval?: Duration.DurationInput | undefined
 }
 
-interface KeyRow {
-  readonly id: string
-  readonly account_id: string
-  readonly mode: "live" | "test"
-  readonly scopes: ReadonlyArray<string>
-  readonly allowed_ips: ReadonlyArray<string>
-  readonly expires_at: Date | null
-  readonly revoked_at: Date | null
-  readonly last_used_at: Date | null
-  readonly account_active: boolean
-}
+/** A key with its account's `active` (the auth look-up's one row). */
+const KeyRow = Schema.Struct({
+  id: Schema.String,
+  account_id: Schema.String,
+  mode: Schema.Literal("live", "test"),
+  scopes: Schema.Array(Schema.String),
+  allowed_ips: Schema.Array(Schema.String),
+  expires_at: NullableDate,
+  revoked_at: NullableDate,
+  last_used_at: NullableDate,
+  account_active: Schema.Boolean
+})
+type KeyRow = typeof KeyRow.Type
+
+const keyRow = findOne(KeyRow)
 
 const MAX_TRACKED = 100_000
 
@@ -65,12 +70,12 @@ export const make = (options: SqlApiKeysOptions = {}) =>
     return ApiKeys.of({
       findByHash: (keyHash) =>
         Effect.gen(function*() {
-          const rows = yield* sql<KeyRow>`SELECT k.id, k.account_id, k.mode, k.scopes, k.allowed_ips, k.expires_at,
+          const found = yield* keyRow(sql`SELECT k.id, k.account_id, k.mode, k.scopes, k.allowed_ips, k.expires_at,
               k.revoked_at, k.last_used_at, a.active AS account_active
             FROM api_keys k JOIN accounts a ON a.id = k.account_id
-            WHERE k.key_hash = ${keyHash}`.pipe(Effect.orDie)
-          if (rows.length === 0) return Option.none<ApiKeyRecord>()
-          const row = rows[0]
+            WHERE k.key_hash = ${keyHash}`).pipe(Effect.orDie)
+          if (Option.isNone(found)) return Option.none<ApiKeyRecord>()
+          const row = found.value
           const now = yield* Clock.currentTimeMillis
           const usable = row.account_active &&
             (row.revoked_at === null || row.revoked_at.getTime() > now) &&

@@ -17,9 +17,89 @@ import type {
   RouteRow
 } from "@tuma/core/ports/DispatchStore"
 import { DispatchStore, DispatchWakeups } from "@tuma/core/ports/DispatchStore"
-import { Effect, Layer, Option, Queue, Schedule, Stream } from "effect"
+import { Effect, Layer, Option, Queue, Schedule, Schema, Stream } from "effect"
 import { PgliteClient } from "./PgliteClient.js"
+import { findAll, findOne, NullableDate, NullableString } from "./rows.js"
 import { retryTransient } from "./SqlRetry.js"
+
+// The rows this adapter reads, each decoded by a decoder built once (module load), in the claim
+// loop and the writer as everywhere else.
+
+const ClaimedRow = Schema.Struct({
+  id: Schema.String,
+  account_id: Schema.String,
+  market_id: Schema.String,
+  country: Schema.String,
+  recipient: Schema.String,
+  sender_id: Schema.String,
+  text: Schema.String,
+  encoding: Schema.Literal("GSM-7", "Unicode"),
+  parts: Schema.Number,
+  units: Schema.Number,
+  queued_at: NullableDate,
+  created_at: Schema.DateFromSelf,
+  attempts: Schema.Number
+})
+
+const RouteSqlRow = Schema.Struct({
+  market_id: Schema.String,
+  provider_id: Schema.String,
+  name: Schema.String,
+  priority: Schema.Number,
+  max_per_second: Schema.NullOr(Schema.Number)
+})
+
+const ProviderSqlRow = Schema.Struct({
+  id: Schema.String,
+  name: Schema.String,
+  kind: Schema.String,
+  config: Schema.NullOr(Schema.Record({ key: Schema.String, value: Schema.Unknown }))
+})
+
+const PendingReceiptRow = Schema.Struct({
+  provider_id: Schema.String,
+  refs: Schema.Array(Schema.String),
+  state: Schema.Literal("delivered", "failed", "enroute"),
+  delivery_status: Schema.String,
+  error_code: NullableString,
+  failure_reason: NullableString,
+  received_at: Schema.DateFromSelf
+})
+
+const ReconcileRow = Schema.Struct({
+  message_id: Schema.String,
+  provider_id: Schema.String,
+  reference: Schema.String,
+  ids: Schema.NullOr(Schema.Array(Schema.String))
+})
+
+const FailedRow = Schema.Struct({
+  id: Schema.String,
+  account_id: Schema.String,
+  market_id: Schema.String,
+  units: Schema.Number,
+  refund: Schema.Boolean
+})
+
+const claimedRows = findAll(ClaimedRow)
+const routeRows = findAll(RouteSqlRow)
+const providerRows = findAll(ProviderSqlRow)
+const granted = findOne(Schema.Struct({ granted: Schema.Number }))
+const receiptCounts = findOne(Schema.Struct({ matched: Schema.Number, pending: Schema.Number }))
+const pendingReceipts = findAll(PendingReceiptRow)
+const failedRows = findAll(FailedRow)
+const count = findOne(Schema.Struct({ n: Schema.Number }))
+const reconcileRows = findAll(ReconcileRow)
+const anyPending = findOne(Schema.Struct({ any: Schema.Boolean }))
+const delay = findOne(Schema.Struct({ delay_ms: Schema.Number }))
+const beatRow = findOne(
+  Schema.Struct({ registered: Schema.NullOr(Schema.Boolean), dead: Schema.NullOr(Schema.Array(Schema.String)) })
+)
+const optedOutRows = findAll(Schema.Struct({ account_id: Schema.String }))
+
+/** The value of an optional one-row answer's field, or `fallback` without a row. */
+const field = <A, K extends keyof A, B>(row: Option.Option<A>, key: K, fallback: B): A[K] | B =>
+  Option.isSome(row) ? row.value[key] : fallback
 
 /** The LISTEN/NOTIFY channel that wakes the delivery workers when messages are queued. */
 export const DISPATCH_CHANNEL = "tuma_dispatch"
@@ -61,15 +141,14 @@ const encodeParam = (p: unknown): unknown => Array.isArray(p) ? `{${p.map(arrayE
 /** The SQL `DispatchStore` (claims with leases, the writer's batched outcomes, receipts). */
 export const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
-  const q = <A extends object = any>(text: string, params: ReadonlyArray<unknown> = []) =>
-    sql.unsafe<A>(text, params.map(encodeParam))
+  const q = (text: string, params: ReadonlyArray<unknown> = []) => sql.unsafe(text, params.map(encodeParam))
   const tx = <A, E, R>(eff: Effect.Effect<A, E | SqlError.SqlError, R>) =>
     sql.withTransaction(eff).pipe(retryTransient(5))
 
   // index look-ups by id (ANY(ARRAY(...))) whatever the table sizes: a hash join would read every
   // queued message of the table to claim a batch
   const claim: DispatchStore["Type"]["claim"] = ({ leaseUntil, limit, now, owner }) =>
-    q<any>(
+    claimedRows(q(
       `WITH c AS (
   SELECT message_id FROM dispatch_queue
   WHERE available_at <= $1
@@ -89,9 +168,9 @@ export const make = Effect.gen(function*() {
 )
 SELECT m.*, l.attempts FROM m JOIN l ON l.message_id = m.id`,
       [now, limit, owner, leaseUntil]
-    ).pipe(
+    )).pipe(
       Effect.map((rows): ReadonlyArray<ClaimedMessage> =>
-        rows.map((r: any) => ({
+        rows.map((r) => ({
           id: r.id,
           accountId: r.account_id,
           marketId: r.market_id,
@@ -110,33 +189,33 @@ SELECT m.*, l.attempts FROM m JOIN l ON l.message_id = m.id`,
       Effect.orDie
     )
 
-  const routes: Effect.Effect<ReadonlyArray<RouteRow>> = q<any>(
+  const routes: Effect.Effect<ReadonlyArray<RouteRow>> = routeRows(q(
     `SELECT r.market_id, r.provider_id, p.name, r.priority, (p.config->>'maxPerSecond')::float8 AS max_per_second
 FROM provider_routes r JOIN providers p ON p.id = r.provider_id
 WHERE r.enabled AND p.enabled
 ORDER BY r.market_id, r.priority, p.name`
-  ).pipe(
+  )).pipe(
     Effect.map((rows) =>
-      rows.map((r: any) => ({
+      rows.map((r) => ({
         marketId: r.market_id,
         providerId: r.provider_id,
         providerName: r.name,
         priority: r.priority,
-        maxPerSecond: r.max_per_second === null ? null : Number(r.max_per_second)
+        maxPerSecond: r.max_per_second
       }))
     ),
     Effect.orDie
   )
 
-  const providers: Effect.Effect<ReadonlyArray<ProviderRow>> = q<any>(
+  const providers: Effect.Effect<ReadonlyArray<ProviderRow>> = providerRows(q(
     `SELECT id, name, kind, config FROM providers WHERE enabled ORDER BY name`
-  ).pipe(
-    Effect.map((rows) => rows.map((r: any) => ({ id: r.id, name: r.name, kind: r.kind, config: r.config ?? {} }))),
+  )).pipe(
+    Effect.map((rows) => rows.map((r) => ({ id: r.id, name: r.name, kind: r.kind, config: r.config ?? {} }))),
     Effect.orDie
   )
 
   const reserveCredit: DispatchStore["Type"]["reserveCredit"] = (providerId, marketId, units, now) =>
-    q<{ granted: number }>(
+    granted(q(
       `WITH c AS (
   SELECT provider_id, market_id, balance FROM provider_credits
   WHERE provider_id = $1 AND market_id = $2 FOR UPDATE
@@ -145,7 +224,7 @@ UPDATE provider_credits p SET balance = p.balance - LEAST(c.balance, $3), update
 FROM c WHERE p.provider_id = c.provider_id AND p.market_id = c.market_id
 RETURNING LEAST(c.balance, $3)::int AS granted`,
       [providerId, marketId, units, now]
-    ).pipe(Effect.map((rows) => rows[0]?.granted ?? 0), Effect.orDie)
+    )).pipe(Effect.map((row) => field(row, "granted", 0)), Effect.orDie)
 
   /**
    * Receipts in one statement. Each is matched by the first of its candidate refs (most literal
@@ -157,7 +236,7 @@ RETURNING LEAST(c.balance, $3)::int AS granted`,
    * unmatched receipts are kept in `delivery_receipts_pending`.
    */
   const applyReceipts = (receipts: ReadonlyArray<ReceiptRecord>, now: Date) =>
-    receipts.length === 0 ? Effect.succeed({ matched: 0, pending: 0 }) : q<{ matched: number; pending: number }>(
+    receipts.length === 0 ? Effect.succeed({ matched: 0, pending: 0 }) : receiptCounts(q(
       `WITH r AS (
   SELECT * FROM unnest($2::int[], $3::uuid[], $4::text[], $5::text[], $6::text[], $7::text[], $8::timestamptz[], $9::text[])
     AS r(i, pid, state, ds, err, reason, at, refs)
@@ -250,7 +329,7 @@ SELECT (SELECT count(*) FROM best)::int AS matched, (SELECT count(*) FROM pend):
         receipts.map((r) => r.candidates.join("\u0001")),
         ...flatCandidates(receipts)
       ]
-    ).pipe(Effect.map((rows) => rows[0]!))
+    )).pipe(Effect.map(Option.getOrElse(() => ({ matched: 0, pending: 0 }))))
 
   /**
    * Pending receipts whose message or part is now recorded, taken out of `delivery_receipts_pending`
@@ -258,7 +337,7 @@ SELECT (SELECT count(*) FROM best)::int AS matched, (SELECT count(*) FROM pend):
    */
   const applyPendingReceipts = (now: Date) =>
     Effect.gen(function*() {
-      const rows = yield* q<any>(
+      const rows = yield* pendingReceipts(q(
         `DELETE FROM delivery_receipts_pending o
 WHERE EXISTS (SELECT 1 FROM messages m
     WHERE m.provider_id = o.provider_id AND m.provider_ref = ANY(o.refs) AND m.status = 'sent')
@@ -266,8 +345,8 @@ WHERE EXISTS (SELECT 1 FROM messages m
     WHERE p.provider_id = o.provider_id AND p.provider_ref = ANY(o.refs) AND p.state IN ('enroute', 'unknown')
       AND pm.status = 'sent')
 RETURNING o.provider_id, o.refs, o.state, o.delivery_status, o.error_code, o.failure_reason, o.received_at`
-      )
-      const receipts = rows.map((r: any): ReceiptRecord => ({
+      ))
+      const receipts = rows.map((r): ReceiptRecord => ({
         providerId: r.provider_id,
         candidates: r.refs,
         state: r.state,
@@ -437,7 +516,7 @@ WHERE m.id = u.mid AND u.idx = 0 AND m.provider_ref IS NULL`,
       // 3. failed before any acceptance (refund per decisions §20)
       if (batch.failed.length > 0) {
         const f = batch.failed
-        const rows = yield* q<{ id: string; account_id: string; market_id: string; units: number; refund: boolean }>(
+        const rows = yield* failedRows(q(
           `UPDATE messages m SET status = 'failed', failed_at = GREATEST($1, COALESCE(m.queued_at, m.created_at)),
   failure_reason = u.reason,
   failure_context = jsonb_build_object('error_code', u.code, 'acceptance_state', 'DEFINITELY_NOT_ACCEPTED'),
@@ -446,7 +525,7 @@ FROM unnest($2::uuid[], $3::text[], $4::text[], $5::bool[]) AS u(id, reason, cod
 WHERE m.id = u.id AND m.status IN ('queued', 'processing')
 RETURNING m.id, m.account_id, m.market_id, m.units, u.refund`,
           [now, f.map((r) => r.messageId), f.map((r) => r.reason), f.map((r) => r.code), f.map((r) => r.refund)]
-        )
+        ))
         yield* refund(rows.filter((r) => r.refund), now)
         done.push(...f.map((r) => r.messageId))
       }
@@ -483,7 +562,7 @@ WHERE c.provider_id = s.pid AND c.market_id = s.mid`,
       let optedOut = 0
       if (batch.optOuts.length > 0) {
         const o = batch.optOuts
-        const rows = yield* q(
+        const rows = yield* optedOutRows(q(
           `INSERT INTO opt_outs (account_id, recipient, reason, created_at)
 SELECT DISTINCT ON (acct.account_id, u.recipient) acct.account_id, u.recipient, 'Inbound "' || u.text || '" to ' || u.to_addr, $1
 FROM unnest($2::text[], $3::text[], $4::text[]) AS u(recipient, to_addr, text)
@@ -494,7 +573,7 @@ JOIN LATERAL (
 ON CONFLICT (account_id, recipient) DO NOTHING
 RETURNING account_id`,
           [now, o.map((x) => x.recipient), o.map((x) => x.to), o.map((x) => x.text)]
-        )
+        ))
         optedOut = rows.length
       }
       return {
@@ -505,7 +584,7 @@ RETURNING account_id`,
     })).pipe(Effect.orDie)
 
   const promoteScheduled: DispatchStore["Type"]["promoteScheduled"] = (now, limit) =>
-    q<{ n: number }>(
+    count(q(
       `WITH due AS (
   SELECT id FROM messages WHERE status = 'scheduled' AND scheduled_at <= $1
   ORDER BY scheduled_at LIMIT $2 FOR UPDATE SKIP LOCKED
@@ -523,10 +602,10 @@ RETURNING account_id`,
 )
 SELECT count(*)::int AS n FROM moved`,
       [now, limit]
-    ).pipe(Effect.map((rows) => rows[0]?.n ?? 0), Effect.orDie)
+    )).pipe(Effect.map((row) => field(row, "n", 0)), Effect.orDie)
 
   const dueReconciliations: DispatchStore["Type"]["dueReconciliations"] = (now, limit, leaseUntil) =>
-    q<any>(
+    reconcileRows(q(
       `WITH d AS (
   SELECT message_id FROM dispatch_reconcile WHERE deadline <= $1 ORDER BY deadline LIMIT $2 FOR UPDATE SKIP LOCKED
 )
@@ -538,9 +617,9 @@ RETURNING r.message_id, r.provider_id, r.reference,
     (SELECT array_remove(ARRAY[m.provider_message_id], NULL) FROM messages m WHERE m.id = r.message_id),
     '{}') AS ids`,
       [now, limit, leaseUntil]
-    ).pipe(
+    )).pipe(
       Effect.map((rows): ReadonlyArray<ReconcileItem> =>
-        rows.map((r: any) => ({
+        rows.map((r) => ({
           messageId: r.message_id,
           providerId: r.provider_id,
           reference: r.reference,
@@ -576,25 +655,25 @@ WHERE d.message_id = m.id AND d.available_at <= $1 AND m.status NOT IN ('queued'
 
   const matchPendingReceipts: DispatchStore["Type"]["matchPendingReceipts"] = (now) =>
     Effect.gen(function*() {
-      const [any] = yield* q<{ any: boolean }>(`SELECT EXISTS (SELECT 1 FROM delivery_receipts_pending) AS any`)
-      if (!any?.any) return 0
+      const pending = yield* anyPending(q(`SELECT EXISTS (SELECT 1 FROM delivery_receipts_pending) AS any`))
+      if (!field(pending, "any", false)) return 0
       return yield* tx(applyPendingReceipts(now))
     }).pipe(Effect.orDie)
 
   const reserveSlots: DispatchStore["Type"]["reserveSlots"] = (providerId, count, perSecond) =>
-    q<{ delay_ms: number }>(
+    delay(q(
       `INSERT INTO dispatch_rate (provider_id, next_slot)
 VALUES ($1, clock_timestamp() + make_interval(secs => $2::float8 / $3::float8))
 ON CONFLICT (provider_id) DO UPDATE
   SET next_slot = GREATEST(dispatch_rate.next_slot, clock_timestamp()) + make_interval(secs => $2::float8 / $3::float8)
 RETURNING (EXTRACT(EPOCH FROM (next_slot - clock_timestamp())) * 1000 - ($2::float8 / $3::float8) * 1000)::float8 AS delay_ms`,
       [providerId, count, perSecond]
-    ).pipe(Effect.map((rows) => Math.max(0, Number(rows[0]?.delay_ms ?? 0))), Effect.orDie)
+    )).pipe(Effect.map((row) => Math.max(0, field(row, "delay_ms", 0))), Effect.orDie)
 
   // the queue is scanned (no index on lease_owner) only when some worker fell silent: rare
   const heartbeat: DispatchStore["Type"]["heartbeat"] = (owner, now, takeOverAfterMs) =>
     tx(Effect.gen(function*() {
-      const [beat] = yield* q<{ registered: boolean; dead: ReadonlyArray<string> | null }>(
+      const beat = yield* beatRow(q(
         `WITH me AS (
   INSERT INTO dispatch_workers (owner, started_at, heartbeat_at) VALUES ($1, clock_timestamp(), clock_timestamp())
   ON CONFLICT (owner) DO UPDATE SET heartbeat_at = excluded.heartbeat_at
@@ -607,21 +686,21 @@ RETURNING (EXTRACT(EPOCH FROM (next_slot - clock_timestamp())) * 1000 - ($2::flo
 )
 SELECT (SELECT registered FROM me) AS registered, (SELECT array_agg(owner) FROM dead) AS dead`,
         [owner, takeOverAfterMs]
-      )
-      const dead = beat?.dead ?? []
+      ))
+      const dead = field(beat, "dead", null) ?? []
       let released = 0
       if (dead.length > 0) {
-        const [r] = yield* q<{ n: number }>(
+        const r = yield* count(q(
           `WITH u AS (
   UPDATE dispatch_queue SET available_at = $2, lease_until = NULL
   WHERE lease_owner = ANY($1::text[]) AND available_at > $2
   RETURNING 1
 ) SELECT count(*)::int AS n FROM u`,
           [dead, now]
-        )
-        released = r?.n ?? 0
+        ))
+        released = field(r, "n", 0)
       }
-      return { registered: beat?.registered === true, released }
+      return { registered: field(beat, "registered", null) === true, released }
     })).pipe(Effect.orDie)
 
   return DispatchStore.of({

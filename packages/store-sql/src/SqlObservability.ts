@@ -12,7 +12,12 @@ import { SqlClient } from "@effect/sql"
 import * as M from "@tuma/core/observability/Metrics"
 import { TraceContextStore } from "@tuma/core/observability/Tracing"
 import type { Chunk } from "effect"
-import { Deferred, Effect, Layer, Queue } from "effect"
+import { Deferred, Effect, Layer, Queue, Schema } from "effect"
+import { findAll, single } from "./rows.js"
+
+const traceRows = findAll(Schema.Struct({ message_id: Schema.String, traceparent: Schema.String }))
+const depths = single(Schema.Struct({ dispatch: Schema.Number, webhooks: Schema.Number, disabled: Schema.Number }))
+const credits = findAll(Schema.Struct({ provider: Schema.String, country: Schema.String, units: Schema.Number }))
 
 /** uuids need no quoting inside an array literal. */
 const uuidArray = (ids: ReadonlyArray<string>) => `{${ids.join(",")}}`
@@ -61,10 +66,10 @@ export const layerTraceContext = Layer.scoped(
           Effect.flatMap(Deferred.make<void>(), (done) =>
             Effect.zipRight(Queue.offer(pending, { ids: messageIds, traceparent, done }), Deferred.await(done))),
       load: (messageIds) =>
-        messageIds.length === 0 ? Effect.succeed(new Map()) : sql.unsafe<{ message_id: string; traceparent: string }>(
+        messageIds.length === 0 ? Effect.succeed(new Map()) : traceRows(sql.unsafe(
           `SELECT message_id, traceparent FROM message_trace_context WHERE message_id = ANY($1::uuid[])`,
           [uuidArray(messageIds)]
-        ).pipe(
+        )).pipe(
           Effect.map((rows) => new Map(rows.map((r) => [r.message_id, r.traceparent] as const))),
           Effect.catchAllCause((c) =>
             Effect.as(Effect.logWarning("trace context not loaded", c), new Map<string, string>())
@@ -78,24 +83,24 @@ export const layerTraceContext = Layer.scoped(
 export const layerSamplers = Layer.scopedDiscard(Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   yield* M.registerSampler(
-    sql<{ dispatch: number; webhooks: number; disabled: number }>`SELECT
+    depths(sql`SELECT
       (SELECT count(*) FROM dispatch_queue)::int AS dispatch,
       (SELECT count(*) FROM webhook_deliveries WHERE status = 'pending')::int AS webhooks,
-      (SELECT count(*) FROM webhook_endpoints WHERE NOT enabled)::int AS disabled`.pipe(
-      Effect.tap(([r]) =>
+      (SELECT count(*) FROM webhook_endpoints WHERE NOT enabled)::int AS disabled`).pipe(
+      Effect.tap((r) =>
         Effect.sync(() => {
-          M.dispatchQueueDepth.unsafeUpdate(r!.dispatch, [])
-          M.webhookQueueDepth.unsafeUpdate(r!.webhooks, [])
-          M.webhookEndpointsDisabled.unsafeUpdate(r!.disabled, [])
+          M.dispatchQueueDepth.unsafeUpdate(r.dispatch, [])
+          M.webhookQueueDepth.unsafeUpdate(r.webhooks, [])
+          M.webhookEndpointsDisabled.unsafeUpdate(r.disabled, [])
         })
       ),
       Effect.orDie
     )
   )
   yield* M.registerSampler(
-    sql<{ provider: string; country: string; units: number }>`SELECT p.name AS provider, m.iso2 AS country,
+    credits(sql`SELECT p.name AS provider, m.iso2 AS country,
       c.balance::int AS units
-      FROM provider_credits c JOIN providers p ON p.id = c.provider_id JOIN markets m ON m.id = c.market_id`.pipe(
+      FROM provider_credits c JOIN providers p ON p.id = c.provider_id JOIN markets m ON m.id = c.market_id`).pipe(
       Effect.tap((rows) =>
         Effect.sync(() => {
           for (const r of rows) M.creditUnits.update(r.units, r.provider, r.country)

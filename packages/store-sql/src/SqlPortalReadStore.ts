@@ -9,24 +9,128 @@
  *   creation on (`webhook_deliveries_endpoint_idx`), so no index is added to the webhook write path.
  */
 import { SqlClient } from "@effect/sql"
-import type { CampaignRow, DeliveryWithAttempts, MessageStatus } from "@tuma/core/ports/PortalReadStore"
+import type {
+  CampaignRow,
+  DashboardRows,
+  DayStatusCount,
+  DeliveryWithAttempts,
+  MessageTimelineRow
+} from "@tuma/core/ports/PortalReadStore"
 import { PortalReadStore } from "@tuma/core/ports/PortalReadStore"
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Schema } from "effect"
+import { findAll, findFirst, NullableDate, NullableString, rowOf, single } from "./rows.js"
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 type CampaignBase = Omit<CampaignRow, "delivery">
+type Attempt = DeliveryWithAttempts["attempt_log"][number]
+type DeliveryBase = Omit<DeliveryWithAttempts, "attempt_log">
 
+const Status = Schema.Literal("scheduled", "queued", "processing", "sent", "delivered", "failed")
+
+const BalanceRow = rowOf<DashboardRows["balances"][number]>()(Schema.Struct({
+  country: Schema.String,
+  calling_code: NullableString,
+  balance: Schema.Number,
+  enabled: Schema.Boolean
+}))
+
+const DayStatusCountSchema = rowOf<DayStatusCount>()(Schema.Struct({
+  day: Schema.String,
+  status: Status,
+  n: Schema.Number
+}))
+
+const FailureRow = rowOf<DashboardRows["failures"][number]>()(Schema.Struct({
+  id: Schema.String,
+  recipient: Schema.String,
+  sender_id: Schema.String,
+  failure_reason: NullableString,
+  failed_at: NullableDate,
+  created_at: Schema.DateFromSelf
+}))
+
+const CampaignBaseSchema = rowOf<CampaignBase>()(Schema.Struct({
+  id: Schema.String,
+  name: Schema.String,
+  sender_id: Schema.String,
+  api_version: Schema.Literal("v1", "v2"),
+  api_key_id: NullableString,
+  status: Schema.String,
+  recipient_count: Schema.Number,
+  queued_count: Schema.Number,
+  failed_count: Schema.Number,
+  units: Schema.Number,
+  failures: Schema.Unknown,
+  scheduled_at: NullableDate,
+  created_at: Schema.DateFromSelf
+}))
+
+const MessageTimelineRowSchema = rowOf<MessageTimelineRow>()(Schema.Struct({
+  id: Schema.String,
+  text: Schema.String,
+  country: Schema.String,
+  created_at: Schema.DateFromSelf,
+  scheduled_at: NullableDate,
+  queued_at: NullableDate,
+  sent_at: NullableDate,
+  delivered_at: NullableDate,
+  failed_at: NullableDate,
+  failure_reason: NullableString,
+  dr_checked_at: NullableDate,
+  dr_status: NullableString,
+  dr_delivery_status: NullableString
+}))
+
+const DeliveryBaseSchema = rowOf<DeliveryBase>()(Schema.Struct({
+  id: Schema.String,
+  endpoint_id: Schema.String,
+  event: Schema.String,
+  status: Schema.String,
+  message_id: Schema.String,
+  recipient: Schema.String,
+  attempts: Schema.Number,
+  next_attempt_at: NullableDate,
+  last_status: Schema.NullOr(Schema.Number),
+  last_error: NullableString,
+  completed_at: NullableDate
+}))
+
+/** An attempt with its delivery (`latency_ms` is an `int`). */
+const AttemptRow = Schema.extend(
+  rowOf<Attempt>()(Schema.Struct({
+    attempt: Schema.Number,
+    attempted_at: Schema.DateFromSelf,
+    outcome: Schema.Literal("success", "failure"),
+    response_status: Schema.NullOr(Schema.Number),
+    latency_ms: Schema.Number,
+    error: NullableString
+  })),
+  Schema.Struct({ delivery_id: Schema.String })
+)
+
+const campaignCounts = findAll(Schema.Struct({ campaign_id: Schema.String, status: Schema.String, n: Schema.Number }))
+const attemptRows = findAll(AttemptRow)
+const balanceRows = findAll(BalanceRow)
+const countRows = findAll(DayStatusCountSchema)
+const failureRows = findAll(FailureRow)
+const total = single(Schema.Struct({ total: Schema.Number }))
+const campaignRows = findAll(CampaignBaseSchema)
+const timeline = findFirst(MessageTimelineRowSchema)
+const deliveryRows = findAll(DeliveryBaseSchema)
+const secretRow = findFirst(Schema.Struct({ url: Schema.String, secret: Schema.String }))
+
+/** The SQL `PortalReadStore` over the context's `SqlClient`. */
 export const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
 
   const withDelivery = (rows: ReadonlyArray<CampaignBase>) =>
     Effect.gen(function*() {
-      if (rows.length === 0) return [] as Array<CampaignRow>
+      if (rows.length === 0) return []
       const ids = rows.map((r) => r.id)
-      const counts = yield* sql<{ campaign_id: string; status: string; n: number }>`
+      const counts = yield* campaignCounts(sql`
         SELECT campaign_id, status, count(*)::int AS n FROM messages
-        WHERE campaign_id IN ${sql.in(ids)} GROUP BY campaign_id, status`
+        WHERE campaign_id IN ${sql.in(ids)} GROUP BY campaign_id, status`)
       const by = new Map<string, Record<string, number>>()
       for (const c of counts) {
         const m = by.get(c.campaign_id) ?? {}
@@ -36,17 +140,17 @@ export const make = Effect.gen(function*() {
       return rows.map((r): CampaignRow => ({ ...r, delivery: by.get(r.id) ?? {} }))
     })
 
-  const attemptsOf = (deliveries: ReadonlyArray<Omit<DeliveryWithAttempts, "attempt_log">>) =>
+  const attemptsOf = (deliveries: ReadonlyArray<DeliveryBase>) =>
     Effect.gen(function*() {
-      if (deliveries.length === 0) return [] as Array<DeliveryWithAttempts>
-      const attempts = yield* sql<DeliveryWithAttempts["attempt_log"][number] & { delivery_id: string }>`
+      if (deliveries.length === 0) return []
+      const attempts = yield* attemptRows(sql`
         SELECT delivery_id, attempt, attempted_at, outcome, response_status, latency_ms, error
         FROM webhook_attempts WHERE delivery_id IN ${sql.in(deliveries.map((d) => d.id))}
-        ORDER BY delivery_id, attempt`
-      const by = new Map<string, Array<DeliveryWithAttempts["attempt_log"][number]>>()
+        ORDER BY delivery_id, attempt`)
+      const by = new Map<string, Array<Attempt>>()
       for (const { delivery_id, ...a } of attempts) {
         const list = by.get(delivery_id) ?? []
-        list.push({ ...a, latency_ms: Number(a.latency_ms) })
+        list.push(a)
         by.set(delivery_id, list)
       }
       return deliveries.map((d): DeliveryWithAttempts => ({ ...d, attempt_log: by.get(d.id) ?? [] }))
@@ -58,92 +162,83 @@ export const make = Effect.gen(function*() {
   return PortalReadStore.of({
     dashboard: (accountId, timeZone, now) =>
       Effect.gen(function*() {
-        const balances = yield* sql<
-          { country: string; calling_code: string | null; balance: number; enabled: boolean }
-        >`
+        const balances = yield* balanceRows(sql`
           SELECT m.iso2 AS country, m.calling_code, w.balance, w.enabled
           FROM wallets w JOIN markets m ON m.id = w.market_id
-          WHERE w.account_id = ${accountId} ORDER BY m.iso2`
-        const counts = yield* sql<{ day: string; status: MessageStatus; n: number }>`
+          WHERE w.account_id = ${accountId} ORDER BY m.iso2`)
+        const counts = yield* countRows(sql`
           SELECT to_char((created_at AT TIME ZONE ${timeZone})::date, 'YYYY-MM-DD') AS day, status, count(*)::int AS n
           FROM messages
           WHERE account_id = ${accountId}
             AND created_at >= ((((${now}::timestamptz AT TIME ZONE ${timeZone})::date - 6)::timestamp)
               AT TIME ZONE ${timeZone})
-          GROUP BY 1, 2`
-        const failures = yield* sql<{
-          id: string
-          recipient: string
-          sender_id: string
-          failure_reason: string | null
-          failed_at: Date | null
-          created_at: Date
-        }>`SELECT id, recipient, sender_id, failure_reason, failed_at, created_at FROM messages
+          GROUP BY 1, 2`)
+        const failures = yield* failureRows(
+          sql`SELECT id, recipient, sender_id, failure_reason, failed_at, created_at FROM messages
           WHERE account_id = ${accountId} AND status = 'failed'
           ORDER BY created_at DESC, id DESC LIMIT 10`
+        )
         return { balances, counts, failures }
       }).pipe(Effect.orDie),
 
     campaigns: (accountId, page, perPage) =>
       Effect.gen(function*() {
-        const [{ total }] = yield* sql<{ total: number }>`
-          SELECT count(*)::int AS total FROM campaigns WHERE account_id = ${accountId}`
-        const rows = yield* sql<CampaignBase>`SELECT ${CAMPAIGN_COLUMNS} FROM campaigns
+        const { total: n } = yield* total(sql`
+          SELECT count(*)::int AS total FROM campaigns WHERE account_id = ${accountId}`)
+        const rows = yield* campaignRows(sql`SELECT ${CAMPAIGN_COLUMNS} FROM campaigns
           WHERE account_id = ${accountId} ORDER BY created_at DESC, id DESC
-          LIMIT ${perPage} OFFSET ${(page - 1) * perPage}`
-        return { rows: yield* withDelivery(rows), total }
+          LIMIT ${perPage} OFFSET ${(page - 1) * perPage}`)
+        return { rows: yield* withDelivery(rows), total: n }
       }).pipe(Effect.orDie),
 
     campaign: (accountId, campaignId) =>
       !UUID.test(campaignId) ? Effect.succeed(undefined) : Effect.gen(function*() {
-        const rows = yield* sql<CampaignBase>`SELECT ${CAMPAIGN_COLUMNS} FROM campaigns
-          WHERE id = ${campaignId} AND account_id = ${accountId}`
+        const rows = yield* campaignRows(sql`SELECT ${CAMPAIGN_COLUMNS} FROM campaigns
+          WHERE id = ${campaignId} AND account_id = ${accountId}`)
         return (yield* withDelivery(rows))[0]
       }).pipe(Effect.orDie),
 
     messageTimeline: (accountId, messageId) =>
-      !UUID.test(messageId) ? Effect.succeed(undefined) : sql<any>`
+      !UUID.test(messageId) ? Effect.succeed(undefined) : timeline(sql`
         SELECT id, text, country, created_at, scheduled_at, queued_at, sent_at, delivered_at, failed_at,
           failure_reason, dr_checked_at, dr_status, dr_delivery_status
-        FROM messages WHERE id = ${messageId} AND account_id = ${accountId}`.pipe(
-        Effect.map((rows) => rows[0]),
-        Effect.orDie
-      ),
+        FROM messages WHERE id = ${messageId} AND account_id = ${accountId}`).pipe(Effect.orDie),
 
     deliveries: (accountId, by, limit) =>
       Effect.gen(function*() {
         const columns = sql.literal(`d.id, d.endpoint_id, d.event, d.status, d.message_id, m.recipient, d.attempts,
           CASE WHEN d.status = 'pending' THEN d.next_attempt_at END AS next_attempt_at, d.last_status, d.last_error,
           d.completed_at`)
-        let rows: ReadonlyArray<Omit<DeliveryWithAttempts, "attempt_log">>
+        let rows: ReadonlyArray<DeliveryBase>
         if ("messageId" in by) {
           if (!UUID.test(by.messageId)) return []
-          rows = yield* sql<any>`
+          rows = yield* deliveryRows(sql`
             SELECT ${columns}
             FROM messages m
             JOIN webhook_endpoints e ON e.api_key_id = m.api_key_id AND e.account_id = ${accountId}
             JOIN webhook_deliveries d ON d.endpoint_id = e.id AND d.created_at >= m.created_at
               AND d.message_id = m.id
             WHERE m.id = ${by.messageId} AND m.account_id = ${accountId}
-            ORDER BY d.created_at, d.id LIMIT ${limit}`
+            ORDER BY d.created_at, d.id LIMIT ${limit}`)
         } else {
           if (!UUID.test(by.endpointId)) return []
-          rows = yield* sql<any>`
+          rows = yield* deliveryRows(sql`
             SELECT ${columns}
             FROM webhook_endpoints e
             JOIN webhook_deliveries d ON d.endpoint_id = e.id
             JOIN messages m ON m.id = d.message_id
             WHERE e.id = ${by.endpointId} AND e.account_id = ${accountId}
-            ORDER BY d.created_at DESC, d.id DESC LIMIT ${limit}`
+            ORDER BY d.created_at DESC, d.id DESC LIMIT ${limit}`)
         }
         return yield* attemptsOf(rows)
       }).pipe(Effect.orDie),
 
     endpointSecret: (accountId, endpointId) =>
-      !UUID.test(endpointId) ? Effect.succeed(undefined) : sql<{ url: string; secret: string }>`
-        SELECT url, secret FROM webhook_endpoints WHERE id = ${endpointId} AND account_id = ${accountId}`
-        .pipe(Effect.map((rows) => rows[0]), Effect.orDie)
+      !UUID.test(endpointId) ? Effect.succeed(undefined) : secretRow(sql`
+        SELECT url, secret FROM webhook_endpoints WHERE id = ${endpointId} AND account_id = ${accountId}`)
+        .pipe(Effect.orDie)
   })
 })
 
+/** `PortalReadStore` on SQL. */
 export const layer: Layer.Layer<PortalReadStore, never, SqlClient.SqlClient> = Layer.effect(PortalReadStore, make)

@@ -4,46 +4,101 @@
  * transaction that changes a role or removes a user (the account's owner rows are locked first).
  */
 import { SqlClient } from "@effect/sql"
-import type { SessionRow, TokenRow, UserRow } from "@tuma/core/ports/PortalStore"
+import type { AccountSummaryRow, SessionRow, TokenRow, UserRow } from "@tuma/core/ports/PortalStore"
 import { PortalStore } from "@tuma/core/ports/PortalStore"
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Option, Schema } from "effect"
+import { findAll, findFirst, findOne, IdRow, NullableDate, NullableString, rowOf, single } from "./rows.js"
 
 const USER_COLUMNS =
   "id, account_id, email, name, password_hash, role, locale, time_zone, created_at, updated_at, last_sign_in_at"
 
+const Role = Schema.Literal("owner", "member")
+
+const UserRowSchema = rowOf<UserRow>()(Schema.Struct({
+  id: Schema.String,
+  account_id: Schema.String,
+  email: Schema.String,
+  name: Schema.String,
+  password_hash: Schema.String,
+  role: Role,
+  locale: Schema.Literal("en", "sw"),
+  time_zone: Schema.String,
+  created_at: Schema.DateFromSelf,
+  updated_at: Schema.DateFromSelf,
+  last_sign_in_at: NullableDate
+}))
+
+const SessionRowSchema = rowOf<SessionRow>()(Schema.Struct({
+  id_hash: Schema.String,
+  user_id: Schema.String,
+  account_id: Schema.String,
+  csrf_token: Schema.String,
+  created_at: Schema.DateFromSelf,
+  last_seen_at: Schema.DateFromSelf,
+  absolute_expires_at: Schema.DateFromSelf
+}))
+
+const TokenRowSchema = rowOf<TokenRow>()(Schema.Struct({
+  id: Schema.String,
+  kind: Schema.Literal("invitation", "password_reset"),
+  token_hash: Schema.String,
+  account_id: Schema.String,
+  email: Schema.String,
+  role: Schema.NullOr(Role),
+  user_id: NullableString,
+  invited_by: NullableString,
+  created_at: Schema.DateFromSelf,
+  expires_at: Schema.DateFromSelf,
+  used_at: NullableDate,
+  revoked_at: NullableDate
+}))
+
+const AccountSummaryRowSchema = rowOf<AccountSummaryRow>()(Schema.Struct({
+  id: Schema.String,
+  name: Schema.String,
+  email: Schema.String,
+  active: Schema.Boolean
+}))
+
+const accountRow = findFirst(AccountSummaryRowSchema)
+const userRow = findFirst(UserRowSchema)
+const userRows = findAll(UserRowSchema)
+const updatedUser = single(UserRowSchema)
+const sessionRow = findOne(SessionRowSchema)
+const tokenRow = findFirst(TokenRowSchema)
+const tokenRows = findAll(TokenRowSchema)
+const ids = findAll(IdRow)
+const roleRow = findFirst(Schema.Struct({ role: Role }))
+const lockRow = findOne(Schema.Struct({ locked_until: NullableDate }))
+const lockedUntil = <E, R>(rows: Effect.Effect<ReadonlyArray<unknown>, E, R>) =>
+  lockRow(rows).pipe(Effect.map(Option.match({ onNone: () => null, onSome: (row) => row.locked_until })))
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
+/** The SQL `PortalStore` over the context's `SqlClient`. */
 export const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const users = sql.literal(USER_COLUMNS)
 
   const ownersLocked = (accountId: string) =>
-    sql<{ id: string }>`SELECT id FROM portal_users WHERE account_id = ${accountId} AND role = 'owner' FOR UPDATE`
+    ids(sql`SELECT id FROM portal_users WHERE account_id = ${accountId} AND role = 'owner' FOR UPDATE`)
 
   return PortalStore.of({
     account: (accountId) =>
-      sql<{ id: string; name: string; email: string; active: boolean }>`
-        SELECT id, name, email, active FROM accounts WHERE id = ${accountId}`.pipe(
-        Effect.map((rows) => rows[0]),
-        Effect.orDie
-      ),
+      accountRow(sql`SELECT id, name, email, active FROM accounts WHERE id = ${accountId}`).pipe(Effect.orDie),
 
     userByEmail: (email) =>
-      sql<UserRow>`SELECT ${users} FROM portal_users WHERE lower(email) = ${email.toLowerCase()}`.pipe(
-        Effect.map((rows) => rows[0]),
-        Effect.orDie
-      ),
+      userRow(sql`SELECT ${users} FROM portal_users WHERE lower(email) = ${email.toLowerCase()}`).pipe(Effect.orDie),
 
     user: (accountId, userId) =>
       UUID.test(userId)
-        ? sql<UserRow>`SELECT ${users} FROM portal_users WHERE id = ${userId} AND account_id = ${accountId}`.pipe(
-          Effect.map((rows) => rows[0]),
+        ? userRow(sql`SELECT ${users} FROM portal_users WHERE id = ${userId} AND account_id = ${accountId}`).pipe(
           Effect.orDie
         )
         : Effect.succeed(undefined),
 
     users: (accountId) =>
-      sql<UserRow>`SELECT ${users} FROM portal_users WHERE account_id = ${accountId} ORDER BY created_at, id`.pipe(
+      userRows(sql`SELECT ${users} FROM portal_users WHERE account_id = ${accountId} ORDER BY created_at, id`).pipe(
         Effect.orDie
       ),
 
@@ -59,14 +114,14 @@ export const make = Effect.gen(function*() {
 
     updateUser: (accountId, userId, patch, now) =>
       UUID.test(userId)
-        ? sql<UserRow>`UPDATE portal_users SET
+        ? userRow(sql`UPDATE portal_users SET
               name = COALESCE(${patch.name ?? null}, name),
               locale = COALESCE(${patch.locale ?? null}, locale),
               time_zone = COALESCE(${patch.time_zone ?? null}, time_zone),
               password_hash = COALESCE(${patch.password_hash ?? null}, password_hash),
               updated_at = ${now}
             WHERE id = ${userId} AND account_id = ${accountId}
-            RETURNING ${users}`.pipe(Effect.map((rows) => rows[0]), Effect.orDie)
+            RETURNING ${users}`).pipe(Effect.orDie)
         : Effect.succeed(undefined),
 
     setRole: (accountId, userId, role, now) =>
@@ -75,12 +130,12 @@ export const make = Effect.gen(function*() {
         : sql.withTransaction(
           Effect.gen(function*() {
             const owners = yield* ownersLocked(accountId)
-            const [target] = yield* sql<UserRow>`SELECT ${users} FROM portal_users
-              WHERE id = ${userId} AND account_id = ${accountId} FOR UPDATE`
+            const target = yield* userRow(sql`SELECT ${users} FROM portal_users
+              WHERE id = ${userId} AND account_id = ${accountId} FOR UPDATE`)
             if (target === undefined) return { _tag: "NotFound" as const }
             if (target.role === "owner" && role !== "owner" && owners.length <= 1) return { _tag: "LastOwner" as const }
-            const [user] = yield* sql<UserRow>`UPDATE portal_users SET role = ${role}, updated_at = ${now}
-              WHERE id = ${userId} AND account_id = ${accountId} RETURNING ${users}`
+            const user = yield* updatedUser(sql`UPDATE portal_users SET role = ${role}, updated_at = ${now}
+              WHERE id = ${userId} AND account_id = ${accountId} RETURNING ${users}`)
             return { _tag: "Done" as const, user }
           })
         ).pipe(Effect.orDie),
@@ -91,8 +146,8 @@ export const make = Effect.gen(function*() {
         : sql.withTransaction(
           Effect.gen(function*() {
             const owners = yield* ownersLocked(accountId)
-            const [target] = yield* sql<{ role: string }>`SELECT role FROM portal_users
-              WHERE id = ${userId} AND account_id = ${accountId} FOR UPDATE`
+            const target = yield* roleRow(sql`SELECT role FROM portal_users
+              WHERE id = ${userId} AND account_id = ${accountId} FOR UPDATE`)
             if (target === undefined) return "NotFound" as const
             if (target.role === "owner" && owners.length <= 1) return "LastOwner" as const
             yield* sql`UPDATE portal_tokens SET invited_by = NULL WHERE invited_by = ${userId}`
@@ -111,17 +166,17 @@ export const make = Effect.gen(function*() {
           ${s.absolute_expires_at}, ${s.ip}, ${s.user_agent})`.pipe(Effect.asVoid, Effect.orDie),
 
     session: (idHash) =>
-      sql<SessionRow>`SELECT s.id_hash, s.user_id, s.account_id, s.csrf_token, s.created_at,
+      sessionRow(sql`SELECT s.id_hash, s.user_id, s.account_id, s.csrf_token, s.created_at,
           s.last_seen_at, s.absolute_expires_at
-        FROM portal_sessions s WHERE s.id_hash = ${idHash}`.pipe(
-        Effect.flatMap((rows) => {
-          const session = rows[0]
-          if (session === undefined) return Effect.succeed(undefined)
-          return sql<UserRow>`SELECT ${users} FROM portal_users
-            WHERE id = ${session.user_id} AND account_id = ${session.account_id}`.pipe(
-            Effect.map((u) => u[0] === undefined ? undefined : { session, user: u[0] })
-          )
-        }),
+        FROM portal_sessions s WHERE s.id_hash = ${idHash}`).pipe(
+        Effect.flatMap(Option.match({
+          onNone: () => Effect.succeed(undefined),
+          onSome: (session) =>
+            userRow(sql`SELECT ${users} FROM portal_users
+              WHERE id = ${session.user_id} AND account_id = ${session.account_id}`).pipe(
+              Effect.map((user) => user === undefined ? undefined : { session, user })
+            )
+        })),
         Effect.orDie
       ),
 
@@ -147,14 +202,11 @@ export const make = Effect.gen(function*() {
         RETURNING id_hash`.pipe(Effect.map((rows) => rows.length), Effect.orDie),
 
     lockedUntil: (key, now) =>
-      sql<{ locked_until: Date | null }>`SELECT locked_until FROM portal_login_failures
-        WHERE key = ${key} AND locked_until > ${now}`.pipe(
-        Effect.map((rows) => rows[0]?.locked_until ?? null),
-        Effect.orDie
-      ),
+      lockedUntil(sql`SELECT locked_until FROM portal_login_failures
+        WHERE key = ${key} AND locked_until > ${now}`).pipe(Effect.orDie),
 
     recordFailure: ({ key, lockUntil, now, threshold, windowStart }) =>
-      sql<{ locked_until: Date | null }>`
+      lockedUntil(sql`
         INSERT INTO portal_login_failures AS f (key, failures, window_start, locked_until)
         VALUES (${key}, 1, ${now}, CASE WHEN 1 >= ${threshold}::int THEN ${lockUntil}::timestamptz END)
         ON CONFLICT (key) DO UPDATE SET
@@ -164,10 +216,7 @@ export const make = Effect.gen(function*() {
             WHEN (CASE WHEN f.window_start < ${windowStart} THEN 1 ELSE f.failures + 1 END) >= ${threshold}::int
               THEN ${lockUntil}::timestamptz
             ELSE f.locked_until END
-        RETURNING CASE WHEN locked_until > ${now} THEN locked_until END AS locked_until`.pipe(
-        Effect.map((rows) => rows[0]?.locked_until ?? null),
-        Effect.orDie
-      ),
+        RETURNING CASE WHEN locked_until > ${now} THEN locked_until END AS locked_until`).pipe(Effect.orDie),
 
     clearFailures: (key) => sql`DELETE FROM portal_login_failures WHERE key = ${key}`.pipe(Effect.asVoid, Effect.orDie),
 
@@ -180,11 +229,7 @@ export const make = Effect.gen(function*() {
         Effect.orDie
       ),
 
-    tokenByHash: (hash) =>
-      sql<TokenRow>`SELECT * FROM portal_tokens WHERE token_hash = ${hash}`.pipe(
-        Effect.map((rows) => rows[0]),
-        Effect.orDie
-      ),
+    tokenByHash: (hash) => tokenRow(sql`SELECT * FROM portal_tokens WHERE token_hash = ${hash}`).pipe(Effect.orDie),
 
     useToken: (id, now) =>
       sql`UPDATE portal_tokens SET used_at = ${now}
@@ -194,10 +239,10 @@ export const make = Effect.gen(function*() {
       ),
 
     pendingInvitations: (accountId, now) =>
-      sql<TokenRow>`SELECT * FROM portal_tokens
+      tokenRows(sql`SELECT * FROM portal_tokens
         WHERE account_id = ${accountId} AND kind = 'invitation' AND used_at IS NULL AND revoked_at IS NULL
           AND expires_at > ${now}
-        ORDER BY created_at DESC, id`.pipe(Effect.orDie),
+        ORDER BY created_at DESC, id`).pipe(Effect.orDie),
 
     revokeInvitation: (accountId, id, now) =>
       sql`UPDATE portal_tokens SET revoked_at = ${now}
@@ -212,4 +257,5 @@ export const make = Effect.gen(function*() {
   })
 })
 
+/** `PortalStore` on SQL. */
 export const layer: Layer.Layer<PortalStore, never, SqlClient.SqlClient> = Layer.effect(PortalStore, make)

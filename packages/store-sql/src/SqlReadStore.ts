@@ -9,11 +9,86 @@ import { SqlClient } from "@effect/sql"
 import type { MessageEntryRow } from "@tuma/core/MessageEntry"
 import type { MessageListFilter, ProfileRow, VerifiedRouteMarketRow, WalletMarketRow } from "@tuma/core/ports/ReadStore"
 import { ReadStore } from "@tuma/core/ports/ReadStore"
-import { Array as Arr, Effect, Layer, Option } from "effect"
+import { Effect, Layer, Option, Schema } from "effect"
+import { Count, findAll, findOne, NullableDate, NullableString, rowOf, single } from "./rows.js"
 
 const MESSAGE_COLUMNS = `m.id, m.recipient, m.sender_id, m.units, m.channel, m.status, m.provider_message_id,
   m.queued_at, m.sent_at, m.delivered_at, m.failure_reason, m.campaign_id, c.name AS campaign_name,
   m.failure_context, m.dr_checked_at, m.dr_status, m.dr_delivery_status`
+
+const MessageEntryRowSchema = rowOf<MessageEntryRow>()(Schema.Struct({
+  id: Schema.String,
+  recipient: Schema.String,
+  sender_id: Schema.String,
+  units: Schema.Number,
+  channel: Schema.Literal("api", "web"),
+  status: Schema.Literal("scheduled", "queued", "processing", "sent", "delivered", "failed"),
+  provider_message_id: NullableString,
+  queued_at: NullableDate,
+  sent_at: NullableDate,
+  delivered_at: NullableDate,
+  failure_reason: NullableString,
+  campaign_id: NullableString,
+  campaign_name: Schema.optional(NullableString),
+  failure_context: Schema.Unknown,
+  dr_checked_at: NullableDate,
+  dr_status: NullableString,
+  dr_delivery_status: NullableString
+}))
+
+const WalletMarketRowSchema = rowOf<WalletMarketRow>()(Schema.Struct({
+  id: Schema.String,
+  market_id: Schema.String,
+  iso2: Schema.String,
+  calling_code: Schema.String,
+  market_name: Schema.String,
+  balance: Schema.Number,
+  enabled: Schema.Boolean
+}))
+
+const VerifiedRouteMarketRowSchema = rowOf<VerifiedRouteMarketRow>()(Schema.Struct({
+  id: Schema.String,
+  market_id: Schema.String,
+  iso2: Schema.String,
+  calling_code: Schema.String,
+  market_name: Schema.String,
+  market_open: Schema.Boolean,
+  phone: Schema.String,
+  verified_at: Schema.DateFromSelf
+}))
+
+/** An account with its country's columns (all null without a country), as one flat row. */
+const ProfileSqlRow = Schema.Struct({
+  id: Schema.String,
+  name: Schema.String,
+  email: Schema.String,
+  phone: NullableString,
+  phone_verified_at: NullableDate,
+  active: Schema.Boolean,
+  country_id: NullableString,
+  iso2: NullableString,
+  calling_code: NullableString,
+  country_name: NullableString
+})
+
+const messages = findAll(MessageEntryRowSchema)
+const message = findOne(MessageEntryRowSchema)
+const count = single(Schema.Struct({ n: Count }))
+const walletRows = findAll(WalletMarketRowSchema)
+const routeRows = findAll(VerifiedRouteMarketRowSchema)
+const profileRow = findOne(ProfileSqlRow)
+
+const toProfile = (r: typeof ProfileSqlRow.Type): ProfileRow => ({
+  id: r.id,
+  name: r.name,
+  email: r.email,
+  phone: r.phone,
+  phone_verified_at: r.phone_verified_at,
+  active: r.active,
+  country: r.country_id === null || r.iso2 === null || r.calling_code === null || r.country_name === null
+    ? null
+    : { id: r.country_id, iso2: r.iso2, calling_code: r.calling_code, name: r.country_name }
+})
 
 /** The SQL `ReadStore` over the context's `SqlClient`. */
 export const make = Effect.gen(function*() {
@@ -31,53 +106,32 @@ export const make = Effect.gen(function*() {
 
   return ReadStore.of({
     listMessages: (r) =>
-      sql<MessageEntryRow>`SELECT ${columns} FROM messages m LEFT JOIN campaigns c ON c.id = m.campaign_id
-        WHERE ${where(r)} ORDER BY m.created_at DESC, m.id DESC LIMIT ${r.limit} OFFSET ${r.offset}`.pipe(Effect.orDie),
+      messages(sql`SELECT ${columns} FROM messages m LEFT JOIN campaigns c ON c.id = m.campaign_id
+        WHERE ${where(r)} ORDER BY m.created_at DESC, m.id DESC LIMIT ${r.limit} OFFSET ${r.offset}`).pipe(
+        Effect.orDie
+      ),
     countMessages: (f) =>
-      sql<{ n: string }>`SELECT count(*) AS n FROM messages m WHERE ${where(f)}`.pipe(
-        Effect.map((rows) => Number(rows[0]?.n ?? 0)),
+      count(sql`SELECT count(*) AS n FROM messages m WHERE ${where(f)}`).pipe(
+        Effect.map((row) => row.n),
         Effect.orDie
       ),
     findMessage: (accountId, messageId) =>
-      sql<MessageEntryRow>`SELECT ${columns} FROM messages m LEFT JOIN campaigns c ON c.id = m.campaign_id
-        WHERE m.id = ${messageId} AND m.account_id = ${accountId}`.pipe(Effect.map(Arr.head), Effect.orDie),
+      message(sql`SELECT ${columns} FROM messages m LEFT JOIN campaigns c ON c.id = m.campaign_id
+        WHERE m.id = ${messageId} AND m.account_id = ${accountId}`).pipe(Effect.orDie),
     wallets: (accountId) =>
-      sql<WalletMarketRow>`SELECT w.id, w.market_id, k.iso2, k.calling_code, k.name AS market_name, w.balance, w.enabled
+      walletRows(sql`SELECT w.id, w.market_id, k.iso2, k.calling_code, k.name AS market_name, w.balance, w.enabled
         FROM wallets w JOIN markets k ON k.id = w.market_id
-        WHERE w.account_id = ${accountId} ORDER BY k.iso2`.pipe(Effect.orDie),
+        WHERE w.account_id = ${accountId} ORDER BY k.iso2`).pipe(Effect.orDie),
     verifiedRoutes: (accountId) =>
-      sql<VerifiedRouteMarketRow>`SELECT r.id, r.market_id, k.iso2, k.calling_code, k.name AS market_name,
+      routeRows(sql`SELECT r.id, r.market_id, k.iso2, k.calling_code, k.name AS market_name,
           k.open AS market_open, r.phone, r.verified_at
         FROM verified_routes r JOIN markets k ON k.id = r.market_id
-        WHERE r.account_id = ${accountId} ORDER BY k.iso2`.pipe(Effect.orDie),
+        WHERE r.account_id = ${accountId} ORDER BY k.iso2`).pipe(Effect.orDie),
     profile: (accountId) =>
-      sql<{
-        id: string
-        name: string
-        email: string
-        phone: string | null
-        phone_verified_at: Date | null
-        active: boolean
-        country_id: string | null
-        iso2: string | null
-        calling_code: string | null
-        country_name: string | null
-      }>`SELECT a.id, a.name, a.email, a.phone, a.phone_verified_at, a.active,
+      profileRow(sql`SELECT a.id, a.name, a.email, a.phone, a.phone_verified_at, a.active,
           k.id AS country_id, k.iso2, k.calling_code, k.name AS country_name
-        FROM accounts a LEFT JOIN markets k ON k.id = a.country_id WHERE a.id = ${accountId}`.pipe(
-        Effect.map((rows) =>
-          Option.map(Arr.head(rows), (r): ProfileRow => ({
-            id: r.id,
-            name: r.name,
-            email: r.email,
-            phone: r.phone,
-            phone_verified_at: r.phone_verified_at,
-            active: r.active,
-            country: r.country_id === null
-              ? null
-              : { id: r.country_id, iso2: r.iso2!, calling_code: r.calling_code!, name: r.country_name! }
-          }))
-        ),
+        FROM accounts a LEFT JOIN markets k ON k.id = a.country_id WHERE a.id = ${accountId}`).pipe(
+        Effect.map(Option.map(toProfile)),
         Effect.orDie
       )
   })

@@ -6,10 +6,20 @@
  * - A status move is `UPDATE … WHERE id = $id AND status = $from` (compare-and-set).
  */
 import { SqlClient } from "@effect/sql"
-import type { MarketRow } from "@tuma/core"
 import type { RequirementRow, SenderIdDocumentRow, SenderIdRecordRow } from "@tuma/core/ports/SenderIdStore"
 import { SenderIdStore } from "@tuma/core/ports/SenderIdStore"
-import { Array as Arr, Effect, Layer, Option } from "effect"
+import { Effect, Layer, Option, Schema } from "effect"
+import {
+  Count,
+  findAll,
+  findOne,
+  IdRow,
+  MarketRowSchema,
+  NullableString,
+  rowOf,
+  SenderIdStatusSchema,
+  single
+} from "./rows.js"
 
 const RECORD = `s.id, s.account_id, s.market_id, k.iso2, k.calling_code, k.name AS market_name, s.name,
   s.display_name, s.status, s.is_default, s.is_global, s.sample_message, s.purpose, s.protection_requested,
@@ -24,47 +34,100 @@ const REQUIREMENT = `id, market_id, name, is_required, accepted_formats, max_siz
 const DOCUMENT = `id, sender_id_id, requirement_id, kind, filename, content_type, size_bytes, created_at
   FROM sender_id_documents`
 
+const SenderIdRecordRowSchema = rowOf<SenderIdRecordRow>()(Schema.Struct({
+  id: Schema.String,
+  account_id: Schema.String,
+  market_id: Schema.String,
+  iso2: Schema.String,
+  calling_code: Schema.String,
+  market_name: Schema.String,
+  name: Schema.String,
+  display_name: Schema.String,
+  status: SenderIdStatusSchema,
+  is_default: Schema.Boolean,
+  is_global: Schema.Boolean,
+  sample_message: Schema.String,
+  purpose: NullableString,
+  protection_requested: Schema.Boolean,
+  rejection_reason: NullableString,
+  suspension_reason: NullableString,
+  document_ids: Schema.Array(Schema.String),
+  requested_at: Schema.DateFromSelf,
+  updated_at: Schema.DateFromSelf
+}))
+
+const RequirementRowSchema = rowOf<RequirementRow>()(Schema.Struct({
+  id: Schema.String,
+  market_id: NullableString,
+  name: Schema.String,
+  is_required: Schema.Boolean,
+  accepted_formats: Schema.Array(Schema.String),
+  max_size_kb: Schema.Number,
+  active: Schema.Boolean,
+  created_at: Schema.DateFromSelf
+}))
+
+const SenderIdDocumentRowSchema = rowOf<SenderIdDocumentRow>()(Schema.Struct({
+  id: Schema.String,
+  sender_id_id: Schema.String,
+  requirement_id: NullableString,
+  kind: Schema.Literal("requirement", "protection"),
+  filename: Schema.String,
+  content_type: Schema.String,
+  size_bytes: Schema.Number,
+  created_at: Schema.DateFromSelf
+}))
+
+const records = findAll(SenderIdRecordRowSchema)
+const record = findOne(SenderIdRecordRowSchema)
+const market = findOne(MarketRowSchema)
+const markets = findAll(MarketRowSchema)
+const requirementRows = findAll(RequirementRowSchema)
+const documentRows = findAll(SenderIdDocumentRowSchema)
+const documentWithContent = findOne(
+  Schema.extend(SenderIdDocumentRowSchema, Schema.Struct({ content: Schema.Uint8ArrayFromSelf }))
+)
+const sum = single(Schema.Struct({ n: Schema.NullOr(Count) }))
+const taken = single(Schema.Struct({ taken: Schema.Boolean }))
+const ids = findAll(IdRow)
+
 /** The SQL `SenderIdStore` over the context's `SqlClient`. */
 export const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
-  const record = sql.literal(RECORD)
+  const recordColumns = sql.literal(RECORD)
   const requirement = sql.literal(REQUIREMENT)
   const document = sql.literal(DOCUMENT)
 
-  const find = (id: string) => sql<SenderIdRecordRow>`SELECT ${record} WHERE s.id = ${id}`.pipe(Effect.map(Arr.head))
+  const find = (id: string) => record(sql`SELECT ${recordColumns} WHERE s.id = ${id}`)
 
   return SenderIdStore.of({
     listForAccount: (accountId) =>
-      sql<SenderIdRecordRow>`SELECT ${record} WHERE s.account_id = ${accountId}
-        ORDER BY s.requested_at DESC, s.id DESC`.pipe(Effect.orDie),
+      records(sql`SELECT ${recordColumns} WHERE s.account_id = ${accountId}
+        ORDER BY s.requested_at DESC, s.id DESC`).pipe(Effect.orDie),
     list: (f) => {
       const clauses = [sql`true`]
       if (f.accountId !== undefined) clauses.push(sql`s.account_id = ${f.accountId}`)
       if (f.status !== undefined) clauses.push(sql`s.status = ${f.status}`)
-      return sql<SenderIdRecordRow>`SELECT ${record} WHERE ${sql.and(clauses)}
-        ORDER BY s.requested_at DESC, s.id DESC LIMIT ${f.limit} OFFSET ${f.offset}`.pipe(Effect.orDie)
+      return records(sql`SELECT ${recordColumns} WHERE ${sql.and(clauses)}
+        ORDER BY s.requested_at DESC, s.id DESC LIMIT ${f.limit} OFFSET ${f.offset}`).pipe(Effect.orDie)
     },
     find: (id) => find(id).pipe(Effect.orDie),
     purchasedUnits: (accountId) =>
-      sql<{ n: string | null }>`SELECT sum(units) AS n FROM wallet_ledger
-        WHERE account_id = ${accountId} AND kind = 'purchase'`.pipe(
-        Effect.map((rows) => Number(rows[0]?.n ?? 0)),
+      sum(sql`SELECT sum(units) AS n FROM wallet_ledger
+        WHERE account_id = ${accountId} AND kind = 'purchase'`).pipe(
+        Effect.map((row) => row.n ?? 0),
         Effect.orDie
       ),
     findMarketById: (id) =>
-      sql<MarketRow>`SELECT id, iso2, calling_code, name, open FROM markets WHERE id = ${id}`.pipe(
-        Effect.map(Arr.head),
-        Effect.orDie
-      ),
+      market(sql`SELECT id, iso2, calling_code, name, open FROM markets WHERE id = ${id}`).pipe(Effect.orDie),
     findMarketByIso2: (iso2) =>
-      sql<MarketRow>`SELECT id, iso2, calling_code, name, open FROM markets WHERE iso2 = ${iso2.toUpperCase()}`.pipe(
-        Effect.map(Arr.head),
+      market(sql`SELECT id, iso2, calling_code, name, open FROM markets WHERE iso2 = ${iso2.toUpperCase()}`).pipe(
         Effect.orDie
       ),
     verifiedMarkets: (accountId) =>
-      sql<MarketRow>`SELECT k.id, k.iso2, k.calling_code, k.name, k.open
+      markets(sql`SELECT k.id, k.iso2, k.calling_code, k.name, k.open
         FROM verified_routes r JOIN markets k ON k.id = r.market_id
-        WHERE r.account_id = ${accountId} ORDER BY k.iso2`.pipe(Effect.orDie),
+        WHERE r.account_id = ${accountId} ORDER BY k.iso2`).pipe(Effect.orDie),
     requirements: (options) => {
       const clauses = [options.includeInactive === true ? sql`true` : sql`active`]
       if (options.marketIds !== undefined) {
@@ -74,18 +137,18 @@ export const make = Effect.gen(function*() {
             : sql`(market_id IS NULL OR market_id = ANY(${[...options.marketIds]}::uuid[]))`
         )
       }
-      return sql<RequirementRow>`SELECT ${requirement} WHERE ${sql.and(clauses)} ORDER BY created_at, id`.pipe(
+      return requirementRows(sql`SELECT ${requirement} WHERE ${sql.and(clauses)} ORDER BY created_at, id`).pipe(
         Effect.orDie
       )
     },
     nameTaken: (accountId, marketId, name) =>
-      sql<{ taken: boolean }>`SELECT EXISTS (
+      taken(sql`SELECT EXISTS (
           SELECT 1 FROM sender_ids WHERE market_id = ${marketId} AND name = ${name}
             AND (account_id = ${accountId} OR (protection_requested AND status <> 'rejected'))
-        ) AS taken`.pipe(Effect.map((rows) => rows[0]?.taken === true), Effect.orDie),
+        ) AS taken`).pipe(Effect.map((row) => row.taken), Effect.orDie),
     insert: (row) =>
       sql.withTransaction(Effect.gen(function*() {
-        const inserted = yield* sql<{ id: string }>`INSERT INTO sender_ids ${
+        const inserted = yield* ids(sql`INSERT INTO sender_ids ${
           sql.insert({
             id: row.id,
             account_id: row.account_id,
@@ -101,7 +164,7 @@ export const make = Effect.gen(function*() {
             requested_at: row.at,
             updated_at: row.at
           })
-        } ON CONFLICT (account_id, market_id, name) DO NOTHING RETURNING id`
+        } ON CONFLICT (account_id, market_id, name) DO NOTHING RETURNING id`)
         if (inserted.length === 0) return Option.none()
         if (row.documents.length > 0) {
           yield* sql`INSERT INTO sender_id_documents ${
@@ -121,24 +184,23 @@ export const make = Effect.gen(function*() {
         return yield* find(row.id)
       })).pipe(Effect.orDie),
     changeStatus: (c) =>
-      sql<{ id: string }>`UPDATE sender_ids SET status = ${c.to}, rejection_reason = ${c.rejection_reason},
+      sql`UPDATE sender_ids SET status = ${c.to}, rejection_reason = ${c.rejection_reason},
           suspension_reason = ${c.suspension_reason}, updated_at = ${c.at}
         WHERE id = ${c.id} AND status = ${c.from} RETURNING id`.pipe(
         Effect.flatMap((rows) => (rows.length === 0 ? Effect.succeedNone : find(c.id))),
         Effect.orDie
       ),
     documents: (senderIdId) =>
-      sql<SenderIdDocumentRow>`SELECT ${document} WHERE sender_id_id = ${senderIdId} ORDER BY created_at, id`.pipe(
+      documentRows(sql`SELECT ${document} WHERE sender_id_id = ${senderIdId} ORDER BY created_at, id`).pipe(
         Effect.orDie
       ),
     documentContent: (documentId) =>
-      sql<SenderIdDocumentRow & { content: Uint8Array }>`SELECT ${
-        sql.literal(DOCUMENT.replace("created_at", "created_at, content"))
-      } WHERE id = ${documentId}`.pipe(Effect.map(Arr.head), Effect.orDie),
+      documentWithContent(
+        sql`SELECT ${sql.literal(DOCUMENT.replace("created_at", "created_at, content"))} WHERE id = ${documentId}`
+      ).pipe(Effect.orDie),
     insertRequirement: (row) =>
-      sql`INSERT INTO sender_id_requirements ${
-        sql.insert({ ...row, accepted_formats: [...row.accepted_formats] } as any)
-      }`.pipe(Effect.asVoid, Effect.orDie),
+      sql`INSERT INTO sender_id_requirements ${sql.insert({ ...row, accepted_formats: [...row.accepted_formats] })}`
+        .pipe(Effect.asVoid, Effect.orDie),
     deactivateRequirement: (id) =>
       sql`UPDATE sender_id_requirements SET active = false WHERE id = ${id} AND active RETURNING id`.pipe(
         Effect.map((rows) => rows.length > 0),

@@ -12,8 +12,11 @@
 import { SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
 import { SettingsChanges } from "@tuma/core/ports/SettingsChanges"
-import { Effect, Layer, Option, Queue, Schedule, Stream } from "effect"
+import { Effect, Layer, Option, Queue, Schedule, Schema, Stream } from "effect"
 import { PgliteClient } from "./PgliteClient.js"
+import { findOne } from "./rows.js"
+
+const versionRow = findOne(Schema.Struct({ v: Schema.String }))
 
 /** The PostgreSQL notification channel on which settings changes are announced. */
 export const SETTINGS_CHANNEL = "tuma_settings"
@@ -25,8 +28,8 @@ export const SETTINGS_CHANNEL = "tuma_settings"
 export const make = (options: { readonly pollMillis?: number } = {}) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const version = sql<{ v: string }>`SELECT version::text AS v FROM settings_version WHERE id = 1`.pipe(
-      Effect.map((rows) => rows[0]?.v ?? "0"),
+    const version = versionRow(sql`SELECT version::text AS v FROM settings_version WHERE id = 1`).pipe(
+      Effect.map(Option.match({ onNone: () => "0", onSome: (row) => row.v })),
       Effect.orDie
     )
     const subscribers = new Set<Queue.Queue<void>>()

@@ -13,22 +13,24 @@ import type {
   WebhookEndpoint
 } from "@tuma/core/ports/WebhookStore"
 import { WebhookStore } from "@tuma/core/ports/WebhookStore"
-import type { WebhookEndpointHealth, WebhookEventType } from "@tuma/domain"
-import { applyWebhookAttempt } from "@tuma/domain"
-import { Effect, Layer } from "effect"
+import type { WebhookEndpointHealth } from "@tuma/domain"
+import { applyWebhookAttempt, WebhookEventType } from "@tuma/domain"
+import { Effect, Layer, Option, Schema } from "effect"
+import { findAll, findOne, IdRow, NullableDate, NullableString, single } from "./rows.js"
 
-interface EndpointRow {
-  readonly id: string
-  readonly account_id: string
-  readonly api_key_id: string
-  readonly url: string
-  readonly enabled: boolean
-  readonly consecutive_failures: number
-  readonly disabled_at: Date | null
-  readonly disabled_reason: string | null
-  readonly created_at: Date
-  readonly updated_at: Date
-}
+const EndpointRow = Schema.Struct({
+  id: Schema.String,
+  account_id: Schema.String,
+  api_key_id: Schema.String,
+  url: Schema.String,
+  enabled: Schema.Boolean,
+  consecutive_failures: Schema.Number,
+  disabled_at: NullableDate,
+  disabled_reason: NullableString,
+  created_at: Schema.DateFromSelf,
+  updated_at: Schema.DateFromSelf
+})
+type EndpointRow = typeof EndpointRow.Type
 
 const toEndpoint = (r: EndpointRow): WebhookEndpoint => ({
   id: r.id,
@@ -46,17 +48,17 @@ const toEndpoint = (r: EndpointRow): WebhookEndpoint => ({
 const ENDPOINT_COLUMNS =
   "id, account_id, api_key_id, url, enabled, consecutive_failures, disabled_at, disabled_reason, created_at, updated_at"
 
-interface MessageColumns {
-  readonly message_id: string
-  readonly message_status: "delivered" | "failed"
-  readonly recipient: string
-  readonly sender_id: string
-  readonly failure_reason: string | null
-  readonly final_at: Date
-  readonly created_at: Date
-}
+const MessageColumns = Schema.Struct({
+  message_id: Schema.String,
+  message_status: Schema.Literal("delivered", "failed"),
+  recipient: Schema.String,
+  sender_id: Schema.String,
+  failure_reason: NullableString,
+  final_at: Schema.DateFromSelf,
+  created_at: Schema.DateFromSelf
+})
 
-const toMessage = (r: MessageColumns) => ({
+const toMessage = (r: typeof MessageColumns.Type) => ({
   messageId: r.message_id,
   messageStatus: r.message_status,
   recipient: r.recipient,
@@ -73,20 +75,67 @@ const DELIVERY_COLUMNS =
   CASE WHEN d.event = 'sms.delivered' THEN 'delivered' ELSE 'failed' END AS message_status,
   m.recipient, m.sender_id, m.failure_reason`
 
-interface DeliveryRow extends MessageColumns {
-  readonly id: string
-  readonly endpoint_id: string
-  readonly event: WebhookEventType
-  readonly status: DeliveryStatus
-  readonly attempts: number
-  readonly next_attempt_at: Date
-  readonly last_status: number | null
-  readonly last_error: string | null
-  readonly redelivery_of: string | null
-  readonly completed_at: Date | null
-}
+const DeliveryStatusSchema = Schema.Literal("pending", "succeeded", "failed", "skipped") satisfies Schema.Schema<
+  DeliveryStatus
+>
 
-const toDelivery = (r: DeliveryRow): DeliveryView => ({
+const DeliveryRow = Schema.extend(
+  MessageColumns,
+  Schema.Struct({
+    id: Schema.String,
+    endpoint_id: Schema.String,
+    event: WebhookEventType,
+    status: DeliveryStatusSchema,
+    attempts: Schema.Number,
+    next_attempt_at: Schema.DateFromSelf,
+    last_status: Schema.NullOr(Schema.Number),
+    last_error: NullableString,
+    redelivery_of: NullableString,
+    completed_at: NullableDate
+  })
+)
+
+const ClaimedRow = Schema.extend(DeliveryRow, Schema.Struct({ url: Schema.String, secret: Schema.String }))
+
+const AttemptRow = Schema.Struct({
+  delivery_id: Schema.String,
+  attempt: Schema.Number,
+  attempted_at: Schema.DateFromSelf,
+  outcome: Schema.Literal("success", "failure"),
+  response_status: Schema.NullOr(Schema.Number),
+  latency_ms: Schema.Number,
+  error: NullableString
+})
+
+const NotificationRow = Schema.Struct({
+  id: Schema.String,
+  endpoint_id: Schema.String,
+  channel: Schema.Literal("email", "sms"),
+  attempts: Schema.Number,
+  url: Schema.String,
+  consecutive_failures: Schema.Number,
+  disabled_at: NullableDate,
+  account_id: Schema.String,
+  name: Schema.String,
+  email: Schema.String,
+  phone: NullableString
+})
+
+const endpointRows = findAll(EndpointRow)
+const endpointRow = findOne(EndpointRow)
+const endpointHealth = findAll(
+  Schema.Struct({ id: Schema.String, enabled: Schema.Boolean, consecutive_failures: Schema.Number })
+)
+const accountOf = single(Schema.Struct({ account_id: Schema.String }))
+const nextDue = findOne(Schema.Struct({ at: NullableDate }))
+const deliveryRows = findAll(DeliveryRow)
+const deliveryRow = findOne(DeliveryRow)
+const claimedRows = findAll(ClaimedRow)
+const attemptRows = findAll(AttemptRow)
+const idRows = findAll(IdRow)
+const notificationRows = findAll(NotificationRow)
+
+const toDelivery = (r: typeof DeliveryRow.Type): DeliveryView => ({
   ...toMessage(r),
   id: r.id,
   endpointId: r.endpoint_id,
@@ -105,61 +154,53 @@ export const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
 
   const endpointQuery = (where: Statement.Fragment) =>
-    sql<EndpointRow>`SELECT ${sql.literal(ENDPOINT_COLUMNS)} FROM webhook_endpoints ${where}`
+    sql`SELECT ${sql.literal(ENDPOINT_COLUMNS)} FROM webhook_endpoints ${where}`
 
-  const one = <A>(rows: ReadonlyArray<A>): A | null => rows[0] ?? null
+  /** The endpoint of the statement's first row, or null. */
+  const endpoint = <E, R>(rows: Effect.Effect<ReadonlyArray<unknown>, E, R>) =>
+    endpointRow(rows).pipe(Effect.map(Option.match({ onNone: () => null, onSome: toEndpoint })))
 
   const service = WebhookStore.of({
     createEndpoint: (input) =>
-      sql<EndpointRow>`
+      endpoint(sql`
         INSERT INTO webhook_endpoints (id, account_id, api_key_id, url, secret, enabled, consecutive_failures,
                                        created_at, updated_at)
         SELECT ${input.id}, k.account_id, k.id, ${input.url}, ${input.secret}, true, 0, ${input.now}, ${input.now}
         FROM api_keys k WHERE k.id = ${input.apiKeyId}
-        RETURNING ${sql.literal(ENDPOINT_COLUMNS)}`.pipe(
-        Effect.map((rows) => rows.length === 0 ? null : toEndpoint(rows[0])),
-        Effect.orDie
-      ),
+        RETURNING ${sql.literal(ENDPOINT_COLUMNS)}`).pipe(Effect.orDie),
 
-    getEndpoint: (id) =>
-      endpointQuery(sql`WHERE id = ${id}`).pipe(Effect.map((r) => one(r.map(toEndpoint))), Effect.orDie),
+    getEndpoint: (id) => endpoint(endpointQuery(sql`WHERE id = ${id}`)).pipe(Effect.orDie),
 
     listEndpoints: (filter) =>
-      endpointQuery(sql`WHERE true
+      endpointRows(endpointQuery(sql`WHERE true
         ${filter.accountId === undefined ? sql`` : sql`AND account_id = ${filter.accountId}`}
         ${filter.apiKeyId === undefined ? sql`` : sql`AND api_key_id = ${filter.apiKeyId}`}
-        ORDER BY created_at, id`).pipe(Effect.map((r) => r.map(toEndpoint)), Effect.orDie),
+        ORDER BY created_at, id`)).pipe(Effect.map((r) => r.map(toEndpoint)), Effect.orDie),
 
     enableEndpoint: (id, now) =>
-      sql<EndpointRow>`
+      endpoint(sql`
         UPDATE webhook_endpoints SET enabled = true, consecutive_failures = 0, disabled_at = NULL,
                disabled_reason = NULL, updated_at = ${now}
-        WHERE id = ${id} RETURNING ${sql.literal(ENDPOINT_COLUMNS)}`.pipe(
-        Effect.map((r) => one(r.map(toEndpoint))),
-        Effect.orDie
-      ),
+        WHERE id = ${id} RETURNING ${sql.literal(ENDPOINT_COLUMNS)}`).pipe(Effect.orDie),
 
     disableEndpoint: (id, reason, now) =>
       sql.withTransaction(Effect.gen(function*() {
-        const rows = yield* sql<EndpointRow>`
+        const disabled = yield* endpoint(sql`
           UPDATE webhook_endpoints SET enabled = false, disabled_at = COALESCE(disabled_at, ${now}),
                  disabled_reason = ${reason}, updated_at = ${now}
-          WHERE id = ${id} RETURNING ${sql.literal(ENDPOINT_COLUMNS)}`
-        if (rows.length === 0) return null
+          WHERE id = ${id} RETURNING ${sql.literal(ENDPOINT_COLUMNS)}`)
+        if (disabled === null) return null
         yield* skipPending([id], reason, now)
-        return toEndpoint(rows[0])
+        return disabled
       })).pipe(Effect.orDie),
 
     setSecret: (id, secret, now) =>
-      sql<EndpointRow>`
+      endpoint(sql`
         UPDATE webhook_endpoints SET secret = ${secret}, updated_at = ${now}
-        WHERE id = ${id} RETURNING ${sql.literal(ENDPOINT_COLUMNS)}`.pipe(
-        Effect.map((r) => one(r.map(toEndpoint))),
-        Effect.orDie
-      ),
+        WHERE id = ${id} RETURNING ${sql.literal(ENDPOINT_COLUMNS)}`).pipe(Effect.orDie),
 
     claimDue: (limit, now, leaseUntil) =>
-      sql<DeliveryRow & { url: string; secret: string }>`
+      claimedRows(sql`
         WITH due AS (
           SELECT id FROM webhook_deliveries w
           WHERE status = 'pending' AND next_attempt_at <= ${now}
@@ -171,7 +212,7 @@ export const make = Effect.gen(function*() {
         UPDATE webhook_deliveries d SET next_attempt_at = ${leaseUntil}, updated_at = ${now}
         FROM due, webhook_endpoints e, messages m
         WHERE d.id = due.id AND e.id = d.endpoint_id AND e.enabled AND m.id = d.message_id
-        RETURNING ${sql.literal(DELIVERY_COLUMNS)}, e.url, e.secret`.pipe(
+        RETURNING ${sql.literal(DELIVERY_COLUMNS)}, e.url, e.secret`).pipe(
         Effect.map((rows) =>
           rows.map((r): ClaimedDelivery => ({
             ...toMessage(r),
@@ -190,9 +231,9 @@ export const make = Effect.gen(function*() {
       records.length === 0 ? Effect.succeed({ disabledEndpoints: [] }) : sql.withTransaction(Effect.gen(function*() {
         // Endpoints first (in id order): every writer locks endpoints before their deliveries.
         const endpointIds = [...new Set(records.map((r) => r.endpointId))].sort()
-        const endpoints = yield* sql<{ id: string; enabled: boolean; consecutive_failures: number }>`
+        const endpoints = yield* endpointHealth(sql`
           SELECT id, enabled, consecutive_failures FROM webhook_endpoints
-          WHERE id = ANY(${endpointIds}::uuid[]) ORDER BY id FOR UPDATE`
+          WHERE id = ANY(${endpointIds}::uuid[]) ORDER BY id FOR UPDATE`)
         const health = new Map<string, WebhookEndpointHealth & { readonly was: WebhookEndpointHealth }>()
         for (const e of endpoints) {
           const h = { consecutiveFailures: e.consecutive_failures, disabled: !e.enabled }
@@ -271,10 +312,8 @@ export const make = Effect.gen(function*() {
           yield* skipPending(justDisabled, "endpoint disabled after consecutive failures", now)
           const rows: Array<Record<string, unknown>> = []
           for (const endpointId of justDisabled) {
-            const accountId = yield* sql<{ account_id: string }>`
-              SELECT account_id FROM webhook_endpoints WHERE id = ${endpointId}`.pipe(
-              Effect.map((r) => r[0].account_id)
-            )
+            const { account_id: accountId } = yield* accountOf(sql`
+              SELECT account_id FROM webhook_endpoints WHERE id = ${endpointId}`)
             for (const channel of ["email", "sms"] as const) {
               rows.push({
                 id: yield* notificationIds,
@@ -293,40 +332,32 @@ export const make = Effect.gen(function*() {
         return { disabledEndpoints: justDisabled }
       })).pipe(Effect.orDie),
 
-    nextDueAt: sql<{ at: Date | null }>`
-      SELECT min(next_attempt_at) AS at FROM webhook_deliveries WHERE status = 'pending'`.pipe(
-      Effect.map((r) => r[0]?.at ?? null),
+    nextDueAt: nextDue(sql`
+      SELECT min(next_attempt_at) AS at FROM webhook_deliveries WHERE status = 'pending'`).pipe(
+      Effect.map(Option.match({ onNone: () => null, onSome: (r) => r.at })),
       Effect.orDie
     ),
 
     listDeliveries: (endpointId, options) =>
-      sql<DeliveryRow>`
+      deliveryRows(sql`
         SELECT ${sql.literal(DELIVERY_COLUMNS)}
         FROM webhook_deliveries d JOIN messages m ON m.id = d.message_id
         WHERE d.endpoint_id = ${endpointId}
           ${options.status === undefined ? sql`` : sql`AND d.status = ${options.status}`}
           ${options.before === undefined ? sql`` : sql`AND d.created_at < ${options.before}`}
         ORDER BY d.created_at DESC, d.id DESC
-        LIMIT ${options.limit}`.pipe(Effect.map((r) => r.map(toDelivery)), Effect.orDie),
+        LIMIT ${options.limit}`).pipe(Effect.map((r) => r.map(toDelivery)), Effect.orDie),
 
     getDelivery: (id) =>
-      sql<DeliveryRow>`
+      deliveryRow(sql`
         SELECT ${sql.literal(DELIVERY_COLUMNS)}
         FROM webhook_deliveries d JOIN messages m ON m.id = d.message_id
-        WHERE d.id = ${id}`.pipe(Effect.map((r) => one(r.map(toDelivery))), Effect.orDie),
+        WHERE d.id = ${id}`).pipe(Effect.map(Option.match({ onNone: () => null, onSome: toDelivery })), Effect.orDie),
 
     listAttempts: (deliveryId) =>
-      sql<{
-        delivery_id: string
-        attempt: number
-        attempted_at: Date
-        outcome: "success" | "failure"
-        response_status: number | null
-        latency_ms: number
-        error: string | null
-      }>`
+      attemptRows(sql`
         SELECT delivery_id, attempt, attempted_at, outcome, response_status, latency_ms, error
-        FROM webhook_attempts WHERE delivery_id = ${deliveryId} ORDER BY attempt, id`.pipe(
+        FROM webhook_attempts WHERE delivery_id = ${deliveryId} ORDER BY attempt, id`).pipe(
         Effect.map((rows) =>
           rows.map((r): AttemptView => ({
             deliveryId: r.delivery_id,
@@ -334,7 +365,7 @@ export const make = Effect.gen(function*() {
             attemptedAt: r.attempted_at,
             outcome: r.outcome,
             responseStatus: r.response_status,
-            latencyMs: Number(r.latency_ms),
+            latencyMs: r.latency_ms,
             error: r.error
           }))
         ),
@@ -344,12 +375,12 @@ export const make = Effect.gen(function*() {
     redeliver: (endpointId, select, now, newId) =>
       sql.withTransaction(Effect.gen(function*() {
         const sources = "deliveryId" in select
-          ? yield* sql<{ id: string }>`
-              SELECT id FROM webhook_deliveries WHERE id = ${select.deliveryId} AND endpoint_id = ${endpointId}`
-          : yield* sql<{ id: string }>`
+          ? yield* idRows(sql`
+              SELECT id FROM webhook_deliveries WHERE id = ${select.deliveryId} AND endpoint_id = ${endpointId}`)
+          : yield* idRows(sql`
               SELECT DISTINCT ON (message_id) id FROM webhook_deliveries
               WHERE endpoint_id = ${endpointId} AND final_at >= ${select.since}
-              ORDER BY message_id, created_at`
+              ORDER BY message_id, created_at`)
         if (sources.length === 0) return []
         const pairs: Array<{ source: string; id: string }> = []
         for (const s of sources) pairs.push({ source: s.id, id: yield* newId })
@@ -365,19 +396,7 @@ export const make = Effect.gen(function*() {
       })).pipe(Effect.orDie),
 
     claimNotifications: (limit, now, leaseUntil) =>
-      sql<{
-        id: string
-        endpoint_id: string
-        channel: "email" | "sms"
-        attempts: number
-        url: string
-        consecutive_failures: number
-        disabled_at: Date | null
-        account_id: string
-        name: string
-        email: string
-        phone: string | null
-      }>`
+      notificationRows(sql`
         WITH due AS (
           SELECT id FROM webhook_notifications
           WHERE status = 'pending' AND next_attempt_at <= ${now}
@@ -388,7 +407,7 @@ export const make = Effect.gen(function*() {
         FROM due, webhook_endpoints e, accounts a
         WHERE n.id = due.id AND e.id = n.endpoint_id AND a.id = n.account_id
         RETURNING n.id, n.endpoint_id, n.channel, n.attempts, e.url, e.consecutive_failures, e.disabled_at,
-                  a.id AS account_id, a.name, a.email, a.phone`.pipe(
+                  a.id AS account_id, a.name, a.email, a.phone`).pipe(
         Effect.map((rows) =>
           rows.map((r): ClaimedNotification => ({
             id: r.id,

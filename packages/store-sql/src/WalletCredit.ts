@@ -4,18 +4,23 @@
  * it inside a transaction so the balance always equals its ledger.
  */
 import type { SqlClient } from "@effect/sql"
-import type { LedgerRow, PurchaseRow } from "@tuma/core"
-import { Effect } from "effect"
+import type { PurchaseRow } from "@tuma/core"
+import { Effect, Schema } from "effect"
+import { IdRow, LedgerRowSchema, single } from "./rows.js"
+
+const walletRow = single(Schema.Struct({ id: Schema.String, balance: Schema.Number }))
+const idRow = single(IdRow)
+const ledgerRow = single(LedgerRowSchema)
 
 export const creditWallet = (sql: SqlClient.SqlClient, row: PurchaseRow) =>
   Effect.gen(function*() {
-    const [wallet] = yield* sql<{ id: string; balance: number }>`
+    const wallet = yield* walletRow(sql`
       INSERT INTO wallets (id, account_id, market_id, balance, created_at, updated_at)
       VALUES (${row.new_wallet_id}, ${row.account_id}, ${row.market_id}, ${row.units}, ${row.at}, ${row.at})
       ON CONFLICT (account_id, market_id)
       DO UPDATE SET balance = wallets.balance + excluded.balance, updated_at = excluded.updated_at
-      RETURNING id, balance`
-    const [entry] = yield* sql<{ id: string }>`INSERT INTO wallet_ledger ${
+      RETURNING id, balance`)
+    const entry = yield* idRow(sql`INSERT INTO wallet_ledger ${
       sql.insert({
         wallet_id: wallet.id,
         account_id: row.account_id,
@@ -27,7 +32,7 @@ export const creditWallet = (sql: SqlClient.SqlClient, row: PurchaseRow) =>
         reference: row.reference,
         created_at: row.at
       })
-    } RETURNING id`
+    } RETURNING id`)
     return { wallet_id: wallet.id, balance: wallet.balance, ledger_id: entry.id }
   })
 
@@ -41,6 +46,5 @@ export const LEDGER =
 export const purchase = (sql: SqlClient.SqlClient, row: PurchaseRow) =>
   sql.withTransaction(Effect.gen(function*() {
     const { ledger_id } = yield* creditWallet(sql, row)
-    const [ledgerRow] = yield* sql<LedgerRow>`SELECT ${sql.literal(LEDGER)} WHERE l.id = ${ledger_id}`
-    return ledgerRow
+    return yield* ledgerRow(sql`SELECT ${sql.literal(LEDGER)} WHERE l.id = ${ledger_id}`)
   })).pipe(Effect.orDie)

@@ -31,6 +31,14 @@ export type OperatorStack =
 
 const services = Layer.mergeAll(ReadsTag.layer, SenderIdsTag.layer, AdminTag.layer, Operator.layer)
 
+/** The operator-side services on core's memory adapters, with every memory port and the `MemoryDatabase`. */
+export const operatorMemory = () =>
+  services.pipe(
+    Layer.provideMerge(Ids.layer),
+    Layer.provideMerge(Probe.memory),
+    Layer.provideMerge(Memory.layerMemory)
+  )
+
 export const operatorStack: DriverLayers<OperatorStack> = {
   sql: (db) =>
     Layer.merge(services, SqlApiKeys.layer).pipe(
@@ -41,12 +49,7 @@ export const operatorStack: DriverLayers<OperatorStack> = {
       Layer.provideMerge(Probe.sql),
       Layer.provideMerge(db)
     ),
-  memory: () =>
-    services.pipe(
-      Layer.provideMerge(Ids.layer),
-      Layer.provideMerge(Probe.memory),
-      Layer.provideMerge(Memory.layerMemory)
-    )
+  memory: operatorMemory
 }
 
 let counter = 0

@@ -15,14 +15,15 @@
  * )
  * ```
  *
- * Not here (yet): the delivery, webhook, portal and settings ports (`DispatchStore`, `WebhookStore`,
- * `PortalStore`, `PortalReadStore`, `SettingsChanges`).
+ * Not here (yet): the delivery, webhook and portal-read ports (`DispatchStore`, `WebhookStore`,
+ * `PortalReadStore`).
  */
 import { Layer } from "effect"
 import type { AdminStore } from "../ports/AdminStore.js"
 import type { ApiKeys } from "../ports/ApiKeys.js"
 import { ContentCounter } from "../ports/ContentCounter.js"
 import type { OperatorStore } from "../ports/OperatorStore.js"
+import type { PortalStore } from "../ports/PortalStore.js"
 import type { ReadStore } from "../ports/ReadStore.js"
 import type { SenderIdStore } from "../ports/SenderIdStore.js"
 import type { SendStore } from "../ports/SendStore.js"
@@ -30,6 +31,7 @@ import * as MemoryAdminStore from "./MemoryAdminStore.js"
 import * as MemoryApiKeys from "./MemoryApiKeys.js"
 import { MemoryDatabase } from "./MemoryDatabase.js"
 import * as MemoryOperatorStore from "./MemoryOperatorStore.js"
+import * as MemoryPortalStore from "./MemoryPortalStore.js"
 import * as MemoryReadStore from "./MemoryReadStore.js"
 import * as MemorySenderIdStore from "./MemorySenderIdStore.js"
 import * as MemorySendStore from "./MemorySendStore.js"
@@ -38,6 +40,7 @@ export * as MemoryAdminStore from "./MemoryAdminStore.js"
 export * as MemoryApiKeys from "./MemoryApiKeys.js"
 export * from "./MemoryDatabase.js"
 export * as MemoryOperatorStore from "./MemoryOperatorStore.js"
+export * as MemoryPortalStore from "./MemoryPortalStore.js"
 export * as MemoryReadStore from "./MemoryReadStore.js"
 export * as MemorySenderIdStore from "./MemorySenderIdStore.js"
 export * as MemorySendStore from "./MemorySendStore.js"
@@ -50,6 +53,7 @@ export type MemoryPorts =
   | ApiKeys
   | SenderIdStore
   | AdminStore
+  | PortalStore
   | ContentCounter
 
 /** Every memory adapter over the context's `MemoryDatabase` (to share one database with other layers). */
@@ -60,6 +64,7 @@ export const layerPorts: Layer.Layer<MemoryPorts, never, MemoryDatabase> = Layer
   MemoryApiKeys.layerMemory,
   MemorySenderIdStore.layerMemory,
   MemoryAdminStore.layerMemory,
+  MemoryPortalStore.layerMemory,
   ContentCounter.layerMemory
 )
 
