@@ -50,18 +50,4 @@ export default tseslint.config(
       }]
     }
   },
-  {
-    // TEMPORARY: the send hot path is being rewritten by the lead (issue 12); these three files still
-    // type their statements and cast. Remove this override once they decode their rows by Schema.
-    files: [
-      "packages/store-sql/src/SqlSendStore.ts",
-      "packages/store-sql/src/SqlRateLimitStore.ts",
-      "packages/store-sql/src/SqlContentCounter.ts"
-    ],
-    rules: {
-      "@typescript-eslint/no-explicit-any": "off",
-      "@typescript-eslint/consistent-type-assertions": "off",
-      "no-restricted-syntax": "off"
-    }
-  }
 )

@@ -18,8 +18,9 @@
  */
 import { SqlClient } from "@effect/sql"
 import { ContentCounter, ContentCounterUnavailable } from "@tuma/core"
-import { Clock, Deferred, Duration, Effect, Exit, Layer, Option, Queue, Schedule } from "effect"
+import { Clock, Deferred, Duration, Effect, Exit, Layer, Option, Queue, Schedule, Schema } from "effect"
 import { createHash } from "node:crypto"
+import { Count, findAll } from "./rows.js"
 import { retryTransient } from "./SqlRetry.js"
 
 /** The database's clock, in epoch milliseconds. */
@@ -40,6 +41,8 @@ interface Take {
   readonly done: Deferred.Deferred<Option.Option<Duration.Duration>, ContentCounterUnavailable>
 }
 
+const counterRows = findAll(Schema.Struct({ key: Schema.String, count: Count, ttl: Count }))
+
 /** The counter over the database (scoped: it owns the batching fiber and the sweep). */
 export const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
@@ -55,7 +58,7 @@ export const make = Effect.gen(function*() {
         else same.push(t)
       }
       const keys = [...byKey.keys()].sort()
-      const rows = yield* sql<{ key: string; count: string | number; ttl: string | number }>`
+      const rows = yield* counterRows(sql`
         INSERT INTO content_counters AS c (key, count, ends_at)
         SELECT t.key, t.n, ${sql.unsafe(NOW)} + t.window_ms
         FROM unnest(${keys}::text[], ${keys.map((k) => byKey.get(k)!.length)}::int[],
@@ -64,11 +67,11 @@ export const make = Effect.gen(function*() {
         ON CONFLICT (key) DO UPDATE SET
           count = CASE WHEN c.ends_at <= ${sql.unsafe(NOW)} THEN excluded.count ELSE c.count + excluded.count END,
           ends_at = CASE WHEN c.ends_at <= ${sql.unsafe(NOW)} THEN excluded.ends_at ELSE c.ends_at END
-        RETURNING key, count, ends_at - ${sql.unsafe(NOW)} AS ttl`.pipe(retryTransient(5))
+        RETURNING key, count, ends_at - ${sql.unsafe(NOW)} AS ttl`.pipe(retryTransient(5)))
       return yield* Effect.forEach(rows, (row) => {
         const takes = byKey.get(row.key) ?? []
-        const before = Number(row.count) - takes.length
-        const retryAfter = Duration.millis(Math.max(0, Number(row.ttl)))
+        const before = row.count - takes.length
+        const retryAfter = Duration.millis(Math.max(0, row.ttl))
         return Effect.forEach(takes, (t, j) =>
           Deferred.succeed(t.done, before + j + 1 > t.limit ? Option.some(retryAfter) : Option.none()))
       }, { discard: true })

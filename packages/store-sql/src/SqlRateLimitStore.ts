@@ -19,7 +19,8 @@
  */
 import { RateLimiter } from "@effect/experimental"
 import { SqlClient } from "@effect/sql"
-import { Clock, Context, Duration, Effect, Layer, Schedule } from "effect"
+import { Clock, Context, Duration, Effect, Layer, Schedule, Schema } from "effect"
+import { Count, single } from "./rows.js"
 
 /** Returns unused tokens to a fixed-window counter (see the module comment). */
 export class RateLimitGiveBack extends Context.Tag("@tuma/store-sql/RateLimitGiveBack")<
@@ -32,6 +33,9 @@ export class RateLimitGiveBack extends Context.Tag("@tuma/store-sql/RateLimitGiv
 >() {}
 
 const NOW = "(extract(epoch from statement_timestamp()) * 1000)::bigint"
+
+const counterRow = single(Schema.Struct({ count: Count, ttl: Count, rejected: Schema.Boolean }))
+const bucketRow = single(Schema.Struct({ remaining: Count }))
 
 /** The SQL `RateLimiterStore` and its give-back (see the module comment). */
 export const make = Effect.gen(function*() {
@@ -48,7 +52,7 @@ export const make = Effect.gen(function*() {
   }) => {
     const inc = Math.round(Duration.toMillis(options.refillRate) * options.tokens)
     const limit = options.limit ?? null
-    return sql<{ count: string | number; ttl: string | number; rejected: boolean }>`
+    return counterRow(sql`
       INSERT INTO rate_limit_counters AS c (key, count, expires_at, rejected)
       VALUES (${options.key}, ${options.tokens}, ${sql.unsafe(NOW)} + ${inc}, false)
       ON CONFLICT (key) DO UPDATE SET
@@ -62,14 +66,9 @@ export const make = Effect.gen(function*() {
           ELSE c.expires_at + ${inc} END,
         rejected = (c.expires_at > ${sql.unsafe(NOW)} AND ${limit}::bigint IS NOT NULL
           AND c.count + ${options.tokens} > ${limit}::bigint)
-      RETURNING count, expires_at - ${sql.unsafe(NOW)} AS ttl, rejected`.pipe(
+      RETURNING count, expires_at - ${sql.unsafe(NOW)} AS ttl, rejected`).pipe(
       Effect.mapError(storeError),
-      Effect.map((rows) => {
-        const row = rows[0]
-        const count = Number(row.count)
-        const ttl = Number(row.ttl)
-        return [row.rejected ? count + options.tokens : count, ttl] as const
-      })
+      Effect.map((row) => [row.rejected ? row.count + options.tokens : row.count, row.ttl] as const)
     )
   }
 
@@ -84,7 +83,7 @@ export const make = Effect.gen(function*() {
     // refilled = least(limit, tokens + floor((now - last_refill) / refill))
     const refilled = `least(${options.limit}::bigint, b.tokens + floor((${NOW} - b.last_refill) / ${refill})::bigint)`
     const after = `${refilled} - ${options.tokens}`
-    return sql<{ remaining: string | number }>`
+    return bucketRow(sql`
       INSERT INTO rate_limit_buckets AS b (key, tokens, last_refill, last_result)
       VALUES (${options.key}, ${options.limit - options.tokens}, ${sql.unsafe(NOW)}, ${options.limit - options.tokens})
       ON CONFLICT (key) DO UPDATE SET
@@ -92,9 +91,9 @@ export const make = Effect.gen(function*() {
           THEN ${sql.unsafe(after)} ELSE ${sql.unsafe(refilled)} END,
         last_refill = b.last_refill + floor((${sql.unsafe(NOW)} - b.last_refill) / ${refill})::bigint * ${refill},
         last_result = ${sql.unsafe(after)}
-      RETURNING last_result AS remaining`.pipe(
+      RETURNING last_result AS remaining`).pipe(
       Effect.mapError(storeError),
-      Effect.map((rows) => Number(rows[0].remaining))
+      Effect.map((row) => row.remaining)
     )
   }
 

@@ -20,12 +20,88 @@
  * A serialization failure or deadlock (40001/40P01) retries the whole transaction.
  */
 import { SqlClient } from "@effect/sql"
-import type { SqlError } from "@effect/sql/SqlError"
-import type { AcceptPlan, IdempotencyRecord, SendSnapshot } from "@tuma/core"
+import type {
+  AcceptPlan,
+  IdempotencyRecord,
+  ProviderCapacityRow,
+  SenderIdGrantRow,
+  SendSnapshot,
+  SpamRuleRow,
+  WalletRow
+} from "@tuma/core"
 import { AcceptanceRolledBack, AcceptOutcome, SendStore } from "@tuma/core"
 import type { Tracer } from "effect"
-import { Array as Arr, Cause, Data, Deferred, Effect, Exit, Layer, Option, Queue } from "effect"
+import { Array as Arr, Cause, Data, Deferred, Effect, Exit, Layer, Option, Predicate, Queue, Schema } from "effect"
+import { Count, findAll, findOne, MarketRowSchema, rowOf, SenderIdStatusSchema, single } from "./rows.js"
 import { retryTransient } from "./SqlRetry.js"
+
+// Rows, decoded by Schema (store-sql/src/rows.ts) ---------------------------------------------
+
+const SenderIdGrant = rowOf<SenderIdGrantRow>()(Schema.Struct({
+  id: Schema.String,
+  market_id: Schema.String,
+  name: Schema.String,
+  display_name: Schema.String,
+  status: SenderIdStatusSchema,
+  is_global: Schema.Boolean
+}))
+
+/** The snapshot statement's one JSON column. */
+const snapshotRow = single(Schema.Struct({
+  s: Schema.Struct({
+    account: Schema.NullOr(Schema.Struct({ id: Schema.String, active: Schema.Boolean })),
+    senderIds: Schema.Array(SenderIdGrant),
+    markets: Schema.Array(MarketRowSchema),
+    verifiedMarketIds: Schema.Array(Schema.String),
+    wallets: Schema.Array(
+      rowOf<WalletRow>()(Schema.Struct({
+        id: Schema.String,
+        market_id: Schema.String,
+        balance: Schema.Number,
+        enabled: Schema.Boolean
+      }))
+    ),
+    providerCapacity: Schema.Array(
+      rowOf<ProviderCapacityRow>()(
+        Schema.Struct({ market_id: Schema.String, routes: Schema.Number, credit: Schema.Number })
+      )
+    ),
+    optedOut: Schema.Array(Schema.String),
+    spamRules: Schema.Array(
+      rowOf<SpamRuleRow>()(Schema.Struct({
+        id: Schema.String,
+        kind: Schema.String,
+        pattern: Schema.String,
+        description: Schema.String
+      }))
+    ),
+    spamBuiltinOff: Schema.Array(Schema.String),
+    settingsVersion: Schema.NullOr(Schema.String)
+  })
+}))
+
+const IdempotencyRecordRow = rowOf<IdempotencyRecord>()(Schema.Struct({
+  key: Schema.String,
+  endpoint: Schema.String,
+  fingerprint: Schema.String,
+  response: Schema.Unknown,
+  created_at: Schema.DateFromSelf,
+  expires_at: Schema.DateFromSelf
+}))
+const idempotencyRow = findOne(IdempotencyRecordRow)
+const takenRows = findAll(Schema.Struct({ ...IdempotencyRecordRow.fields, account_id: Schema.String }))
+const claimRows = findAll(Schema.Struct({ account_id: Schema.String, key: Schema.String }))
+const walletIdRows = findAll(Schema.Struct({ wallet_id: Schema.String }))
+const balanceRows = findAll(Schema.Struct({ id: Schema.String, balance: Count }))
+const countRow = single(Schema.Struct({ n: Count }))
+const guardRow = single(Schema.Struct({ version: Schema.String, opted: Schema.NullOr(Schema.Array(Schema.Number)) }))
+
+/** The SQLSTATE of a failed statement, if the server answered one. */
+const sqlState = (e: unknown): string | undefined => {
+  if (!Predicate.isTagged(e, "SqlError") || !Predicate.hasProperty(e, "cause")) return undefined
+  const cause = e.cause
+  return Predicate.hasProperty(cause, "code") && typeof cause.code === "string" ? cause.code : undefined
+}
 
 class Insufficient extends Data.TaggedError("Insufficient")<{
   readonly shortfall: ReadonlyArray<{ market_id: string; units_required: number; units_available: number }>
@@ -44,7 +120,7 @@ export const make = Effect.gen(function*() {
     countries: ReadonlyArray<string>
     recipients: ReadonlyArray<string>
   }) =>
-    sql<{ s: SendSnapshot }>`SELECT json_build_object(
+    snapshotRow(sql`SELECT json_build_object(
   'account', (SELECT json_build_object('id', a.id, 'active', a.active) FROM accounts a WHERE a.id = ${r.accountId}),
   'senderIds', (SELECT coalesce(json_agg(json_build_object('id', s.id, 'market_id', s.market_id, 'name', s.name,
       'display_name', s.display_name, 'status', s.status, 'is_global', s.is_global)), '[]'::json)
@@ -74,29 +150,18 @@ export const make = Effect.gen(function*() {
   'spamBuiltinOff', (SELECT coalesce(json_agg(b.pattern), '[]'::json)
     FROM spam_builtin_switches b WHERE b.kind = 'blocked_phrase' AND NOT b.enabled),
   'settingsVersion', (SELECT version::text FROM settings_version WHERE id = 1)
-) AS s`.pipe(
-      Effect.map((rows) => {
-        const s = rows[0].s as any
-        return { ...s, account: s.account ?? undefined } as SendSnapshot
-      }),
+) AS s`).pipe(
+      Effect.map(({ s }): SendSnapshot => ({
+        ...s,
+        account: s.account ?? undefined,
+        settingsVersion: s.settingsVersion ?? undefined
+      })),
       Effect.orDie
     )
-
-  const recordOf = (row: any): IdempotencyRecord => ({
-    key: row.key,
-    endpoint: row.endpoint,
-    fingerprint: row.fingerprint,
-    response: row.response,
-    created_at: row.created_at,
-    expires_at: row.expires_at
-  })
 
   const findIdempotency = (accountId: string, key: string, now: Date) =>
-    sql`SELECT key, endpoint, fingerprint, response, created_at, expires_at FROM idempotency_records
-        WHERE account_id = ${accountId} AND key = ${key} AND expires_at > ${now}`.pipe(
-      Effect.map((rows) => Option.map(Arr.head(rows), recordOf)),
-      Effect.orDie
-    )
+    idempotencyRow(sql`SELECT key, endpoint, fingerprint, response, created_at, expires_at FROM idempotency_records
+        WHERE account_id = ${accountId} AND key = ${key} AND expires_at > ${now}`).pipe(Effect.orDie)
 
   /**
    * The guards of reused-snapshot plans (`AcceptGuard`), checked inside the accept's transaction: the
@@ -106,13 +171,12 @@ export const make = Effect.gen(function*() {
     Effect.gen(function*() {
       const guarded = indexes.filter((i) => plans[i].guard !== undefined)
       if (guarded.length === 0) return new Set<number>()
-      const rows = yield* sql<{ version: string; opted: ReadonlyArray<number> | null }>`SELECT
+      const { opted, version } = yield* guardRow(sql`SELECT
           (SELECT version::text FROM settings_version WHERE id = 1) AS version,
           (SELECT array_agg(t.i) FROM unnest(${guarded}::int[], ${guarded.map((i) => plans[i].accountId)}::uuid[],
               ${guarded.map((i) => plans[i].guard!.recipient)}::text[]) AS t(i, a, r)
-            WHERE EXISTS (SELECT 1 FROM opt_outs o WHERE o.account_id = t.a AND o.recipient = t.r)) AS opted`
-      const { opted, version } = rows[0]
-      const stale = new Set<number>((opted ?? []).map(Number))
+            WHERE EXISTS (SELECT 1 FROM opt_outs o WHERE o.account_id = t.a AND o.recipient = t.r)) AS opted`)
+      const stale = new Set<number>(opted ?? [])
       for (const i of guarded) if (plans[i].guard!.settingsVersion !== version) stale.add(i)
       return stale
     })
@@ -133,9 +197,10 @@ export const make = Effect.gen(function*() {
           WHERE idempotency_records.expires_at <= excluded.created_at
           RETURNING key`
         if (claimed.length === 0) {
-          const rows = yield* sql`SELECT key, endpoint, fingerprint, response, created_at, expires_at
-            FROM idempotency_records WHERE account_id = ${plan.accountId} AND key = ${idem.key}`
-          return AcceptOutcome.KeyTaken({ record: recordOf(rows[0]) })
+          const record = yield* idempotencyRow(sql`SELECT key, endpoint, fingerprint, response, created_at, expires_at
+            FROM idempotency_records WHERE account_id = ${plan.accountId} AND key = ${idem.key}`)
+          if (Option.isNone(record)) return yield* Effect.dieMessage("an idempotency key held by no record")
+          return AcceptOutcome.KeyTaken({ record: record.value })
         }
       }
 
@@ -173,7 +238,7 @@ export const make = Effect.gen(function*() {
           yield* sql`SELECT id FROM wallets WHERE id = ANY(${walletIds}::uuid[]) ORDER BY id FOR UPDATE`
         }
         const single = plan.campaign === undefined && items.length === 1 ? items[0].id : null
-        const debited = yield* sql<{ wallet_id: string }>`WITH d AS (
+        const debited = yield* walletIdRows(sql`WITH d AS (
             UPDATE wallets w SET balance = w.balance - d.units, updated_at = ${plan.now}
             FROM unnest(${walletIds}::uuid[], ${debits.map((d) => d.units)}::int[]) AS d(id, units)
             WHERE w.id = d.id AND w.balance >= d.units
@@ -183,12 +248,12 @@ export const make = Effect.gen(function*() {
           SELECT d.id, d.account_id, 'debit', -d.units, d.balance, ${single}::uuid,
             ${plan.campaign?.id ?? null}::uuid, ${plan.now}
           FROM d
-          RETURNING wallet_id`
+          RETURNING wallet_id`)
         if (debited.length < debits.length) {
           const ok = new Set(debited.map((r) => r.wallet_id))
           const missing = debits.filter((d) => !ok.has(d.wallet_id))
-          const balances = yield* sql<{ id: string; balance: number }>`SELECT id, balance FROM wallets
-            WHERE id = ANY(${missing.map((d) => d.wallet_id)}::uuid[])`
+          const balances = yield* balanceRows(sql`SELECT id, balance FROM wallets
+            WHERE id = ANY(${missing.map((d) => d.wallet_id)}::uuid[])`)
           return yield* new Insufficient({
             shortfall: missing.map((d) => ({
               market_id: d.market_id,
@@ -224,7 +289,7 @@ export const make = Effect.gen(function*() {
       })
       if (keyed.length > 0) {
         const idem = keyed.map((i) => plans[i].idempotency!)
-        const claimed = yield* sql<{ account_id: string; key: string }>`INSERT INTO idempotency_records
+        const claimed = yield* claimRows(sql`INSERT INTO idempotency_records
             (account_id, key, endpoint, fingerprint, response, created_at, expires_at)
           SELECT * FROM unnest(${keyed.map((i) => plans[i].accountId)}::uuid[], ${idem.map((c) => c.key)}::text[],
             ${idem.map((c) => c.endpoint)}::text[], ${idem.map((c) => c.fingerprint)}::text[],
@@ -234,21 +299,23 @@ export const make = Effect.gen(function*() {
             fingerprint = excluded.fingerprint, response = excluded.response,
             created_at = excluded.created_at, expires_at = excluded.expires_at
           WHERE idempotency_records.expires_at <= excluded.created_at
-          RETURNING account_id, key`
+          RETURNING account_id, key`)
         const ok = new Set(claimed.map((r) => `${r.account_id} ${r.key}`))
         const taken = keyed.filter((i) => !ok.has(`${plans[i].accountId} ${plans[i].idempotency!.key}`))
         if (taken.length > 0) {
-          const rows = yield* sql`SELECT r.account_id, r.key, r.endpoint, r.fingerprint, r.response, r.created_at,
+          const rows = yield* takenRows(
+            sql`SELECT r.account_id, r.key, r.endpoint, r.fingerprint, r.response, r.created_at,
               r.expires_at
             FROM idempotency_records r
             JOIN unnest(${taken.map((i) => plans[i].accountId)}::uuid[], ${
-            taken.map((i) => plans[i].idempotency!.key)
-          }::text[]) AS t(a, k) ON r.account_id = t.a AND r.key = t.k`
+              taken.map((i) => plans[i].idempotency!.key)
+            }::text[]) AS t(a, k) ON r.account_id = t.a AND r.key = t.k`
+          )
           for (const i of taken) {
-            const row = rows.find((r: any) =>
-              r.account_id === plans[i].accountId && r.key === plans[i].idempotency!.key
-            )
-            outcomes[i] = AcceptOutcome.KeyTaken({ record: recordOf(row) })
+            const row = rows.find((r) => r.account_id === plans[i].accountId && r.key === plans[i].idempotency!.key)
+            if (row === undefined) return yield* Effect.dieMessage("an idempotency key held by no record")
+            const { account_id: _, ...record } = row
+            outcomes[i] = AcceptOutcome.KeyTaken({ record })
           }
         }
         for (const i of keyed) if (outcomes[i] === undefined) live.push(i)
@@ -270,9 +337,9 @@ export const make = Effect.gen(function*() {
       ]
       const balance = new Map<string, number>()
       if (walletIds.length > 0) {
-        const rows = yield* sql<{ id: string; balance: number }>`SELECT id, balance FROM wallets
-          WHERE id = ANY(${walletIds}::uuid[]) ORDER BY id FOR UPDATE`
-        for (const r of rows) balance.set(r.id, Number(r.balance))
+        const rows = yield* balanceRows(sql`SELECT id, balance FROM wallets
+          WHERE id = ANY(${walletIds}::uuid[]) ORDER BY id FOR UPDATE`)
+        for (const r of rows) balance.set(r.id, r.balance)
       }
 
       const accepted: Array<number> = []
@@ -315,7 +382,7 @@ export const make = Effect.gen(function*() {
         const totals = new Map<string, number>()
         for (const l of ledger) totals.set(l.wallet, (totals.get(l.wallet) ?? 0) + l.units)
         const now = plans[accepted[0]].now
-        const debited = yield* sql<{ n: number }>`WITH m AS (
+        const debited = yield* countRow(sql`WITH m AS (
             INSERT INTO messages (id, account_id, api_key_id, campaign_id, market_id, country, recipient, sender_id,
               text, encoding, parts, units, channel, status, idempotency_key, created_at, scheduled_at, queued_at,
               updated_at)
@@ -350,8 +417,8 @@ export const make = Effect.gen(function*() {
             FROM unnest(${ledger.map((l) => l.wallet)}::uuid[], ${ledger.map((l) => l.account)}::uuid[],
               ${ledger.map((l) => l.units)}::int[], ${ledger.map((l) => l.after)}::int[],
               ${ledger.map((l) => l.message)}::uuid[]) AS l(wallet_id, account_id, units, balance_after, message_id))
-          SELECT count(*)::int AS n FROM d`
-        if (debited[0].n !== totals.size) {
+          SELECT count(*)::int AS n FROM d`)
+        if (debited.n !== totals.size) {
           return yield* Effect.dieMessage("group accept: a locked wallet could not cover its debit")
         }
       }
@@ -364,8 +431,8 @@ export const make = Effect.gen(function*() {
    * as pg_terminate_backend, 58 system error, XX internal): then a COMMIT may have been applied.
    */
   const refusedByServer = (defect: unknown): boolean => {
-    const code = ((defect as SqlError | undefined)?.cause as { code?: unknown } | undefined)?.code
-    return typeof code === "string" && /^[0-9A-Z]{5}$/.test(code) && !/^(08|57|58|XX)/.test(code)
+    const code = sqlState(defect)
+    return code !== undefined && /^[0-9A-Z]{5}$/.test(code) && !/^(08|57|58|XX)/.test(code)
   }
 
   const insufficient = (e: Insufficient) => Effect.succeed(AcceptOutcome.InsufficientFunds({ shortfall: e.shortfall }))
@@ -402,7 +469,7 @@ export const make = Effect.gen(function*() {
   const serverRefused = (cause: Cause.Cause<unknown>): boolean =>
     Arr.some(
       [...Cause.failures(cause), ...Cause.defects(cause)],
-      (e) => typeof ((e as SqlError | undefined)?.cause as { code?: unknown } | undefined)?.code === "string"
+      (e) => sqlState(e) !== undefined
     )
 
   const runGroup = (group: ReadonlyArray<Pending>): Effect.Effect<void> => {
