@@ -65,7 +65,7 @@ export const make = Effect.gen(function*() {
       if (f.to !== undefined) clauses.push(sql`at < ${f.to}`)
       if (f.before !== undefined) clauses.push(sql`id < ${f.before}::bigint`)
       return sql<AuditSqlRow>`SELECT ${columns} FROM audit_log WHERE ${sql.and(clauses)}
-        ORDER BY id DESC LIMIT ${f.limit ?? 100}`.pipe(
+        ORDER BY audit_log.id DESC LIMIT ${f.limit ?? 100}`.pipe(
         Effect.map((rows) => rows.map(entry)),
         Effect.orDie
       )
