@@ -40,6 +40,7 @@ import { ReadStore } from "../ports/ReadStore.js"
 import { SenderIdStore } from "../ports/SenderIdStore.js"
 import { makeAccounts } from "./accounts.js"
 import { makeApiKeys } from "./apiKeys.js"
+import { withAuditTrail } from "./auditTrail.js"
 import { makeAdminContext } from "./context.js"
 import {
   CountryRoutesInput,
@@ -200,17 +201,18 @@ export class Admin extends Context.Tag("@tuma/core/Admin")<Admin, AdminService>(
   > = Layer
     .effect(
       Admin,
-      Effect.map(makeAdminContext, (ctx): AdminService => ({
-        ...makeAccounts(ctx),
-        ...makeApiKeys(ctx),
-        ...makeWallets(ctx),
-        ...makeRoutes(ctx),
-        ...makeMarkets(ctx),
-        ...makeSenderIdReview(ctx),
-        ...makeRequirements(ctx),
-        ...makeOptOuts(ctx),
-        ...makeSpamRules(ctx),
-        ...makeProviders(ctx)
-      }))
+      Effect.map(makeAdminContext, (ctx): AdminService =>
+        withAuditTrail(ctx, {
+          ...makeAccounts(ctx),
+          ...makeApiKeys(ctx),
+          ...makeWallets(ctx),
+          ...makeRoutes(ctx),
+          ...makeMarkets(ctx),
+          ...makeSenderIdReview(ctx),
+          ...makeRequirements(ctx),
+          ...makeOptOuts(ctx),
+          ...makeSpamRules(ctx),
+          ...makeProviders(ctx)
+        }))
     )
 }
