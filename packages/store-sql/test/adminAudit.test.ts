@@ -173,7 +173,7 @@ forEachDriver(stack, (it) => {
       const actor = operator()
       const as = Effect.provideService(Actor, actor)
       const account = yield* newAccount()
-      const refused = [
+      const refused: ReadonlyArray<Effect.Effect<unknown, unknown>> = [
         admin.purchaseCredits({ account_uid: account.uid, country: "TZ", units: 0 }),
         admin.purchaseCredits({ account_uid: "0a8f6f1e-0000-4000-8000-000000000000", country: "TZ", units: 5 }),
         admin.approveSenderId("0a8f6f1e-0000-4000-8000-000000000000"),
