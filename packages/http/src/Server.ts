@@ -108,7 +108,7 @@ export const layerStore = (database: Database.DatabaseConfig, portal: Portal.Por
     // the audit log of operator actions (issue 15): `Audit` and its store, for the admin API and the console
     Audit.layer.pipe(Layer.provideMerge(SqlAuditStore.layer)),
     layerWebhookAdmin.pipe(
-      Layer.provide(SqlWebhookStore.layer),
+      Layer.provide(Layer.merge(SqlWebhookStore.layer, SqlAuditStore.layer)),
       Layer.provide(layerWebhookDestinationPolicyFromEnv()),
       Layer.provide(Layer.sync(WebhookConfig, () => settingsFromEnv()))
     ),

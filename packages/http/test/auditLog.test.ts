@@ -12,6 +12,7 @@ import type { TestServer } from "./harness.js"
 import {
   call,
   expectFirstFieldErrorMessage,
+  setupAccount,
   startServer,
   startServerOnPostgres,
   testDatabaseUrl,
@@ -131,6 +132,31 @@ for (const [driver, start] of drivers) {
       const everything = await admin("GET", "/audit-log?limit=500")
       expect(everything.text).not.toContain(key.body.data.key)
       expect(everything.text).not.toContain("very-secret-pw")
+    })
+
+    it("webhook endpoint changes and redeliveries are recorded; the secret is not", async () => {
+      const { liveId } = await server.run(setupAccount())
+      const created = await admin("POST", "/webhooks", { api_key_uid: liveId, url: "https://hooks.example.com/audit" })
+      expect(created.status).toBe(201)
+      const uid = created.body.data.endpoint.uid
+      expect((await admin("POST", `/webhooks/${uid}/disable`, { reason: "maintenance" })).status).toBe(200)
+      expect((await admin("POST", `/webhooks/${uid}/enable`)).status).toBe(200)
+      const regenerated = await admin("POST", `/webhooks/${uid}/regenerate-secret`)
+      expect(regenerated.status).toBe(200)
+      const since = new Date(Date.now() - 60_000).toISOString()
+      expect((await admin("POST", `/webhooks/${uid}/redeliver`, { since })).status).toBe(202)
+      const log = await admin("GET", `/audit-log?target=${encodeURIComponent(`webhook:${uid}`)}`)
+      expect(log.body.data.map((e: any) => [e.action, e.actor_name])).toEqual([
+        ["webhook.redeliver_since", "admin-token"],
+        ["webhook.regenerate_secret", "admin-token"],
+        ["webhook.enable", "admin-token"],
+        ["webhook.disable", "admin-token"],
+        ["webhook.create", "admin-token"]
+      ])
+      expect(log.body.data[3]).toMatchObject({ before: { enabled: true }, after: { enabled: false } })
+      expect(log.body.data[1].after).toEqual({ secret: "***" })
+      expect(log.text).not.toContain(created.body.data.secret)
+      expect(log.text).not.toContain(regenerated.body.data.secret)
     })
 
     it("the database refuses UPDATE, DELETE and TRUNCATE of audit_log", async () => {
