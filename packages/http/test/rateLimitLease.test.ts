@@ -58,8 +58,11 @@ it("a limit above one token per millisecond (a store window of 0 ms) still lease
   let ok = 0
   for (let round = 0; round < 10; round++) {
     const results = await Promise.all(
-      Array.from({ length: 100 }, () =>
-        Effect.runPromise(Effect.either(limiter.consume({ key: "big", limit: 1_000_000_000, window: "1 minute" }))))
+      Array.from(
+        { length: 100 },
+        () =>
+          Effect.runPromise(Effect.either(limiter.consume({ key: "big", limit: 1_000_000_000, window: "1 minute" })))
+      )
     )
     ok += results.filter((r) => r._tag === "Right").length
   }
