@@ -77,13 +77,16 @@ export const withAuditTrail = (ctx: AdminContext, s: AdminService): AdminService
 
   const accountBefore = (id: string) => Effect.map(account(id), accountView)
   const keyBefore = (id: string) => Effect.zipWith(ctx.apiKeyRow(id), now, apiKeyView)
+  // `account` first: it answers 404 for a malformed id before any store reads it
   const walletBefore = (accountId: string, country: string) =>
     Effect.gen(function*() {
+      yield* account(accountId)
       const m = yield* market(country)
       return (yield* walletsOf(accountId)).find((w) => w.country_uid === m.id) ?? null
     })
   const routeBefore = (accountId: string, country: string) =>
     Effect.gen(function*() {
+      yield* account(accountId)
       const m = yield* market(country)
       return (yield* routesOf(accountId)).find((r) => r.country_uid === m.id) ?? null
     })
@@ -92,6 +95,7 @@ export const withAuditTrail = (ctx: AdminContext, s: AdminService): AdminService
     Effect.map(op.findMarket(country.toUpperCase()), (m) => Option.getOrNull(Option.map(m, marketView)))
   const optOutBefore = (accountId: string, recipient: string) =>
     Effect.gen(function*() {
+      yield* account(accountId)
       const e = yield* e164(recipient)
       return Option.getOrNull(Option.map(yield* admin.findOptOut(accountId, e), optOutView))
     })

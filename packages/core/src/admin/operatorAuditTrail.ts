@@ -7,6 +7,7 @@
 import { Effect, Option } from "effect"
 import type { AuditService } from "../audit/Audit.js"
 import type { OperatorStore } from "../ports/OperatorStore.js"
+import { UUID } from "./context.js"
 import type { Operator } from "./Operator.js"
 
 /** `service` with every step recorded through `audit` (every step of `Operator` changes something). */
@@ -37,7 +38,10 @@ export const withOperatorAuditTrail = (
     )
   const nothing = Effect.succeed(null)
   const activeOf = (accountId: string) =>
-    Effect.map(store.findAccount(accountId), (a) => Option.getOrNull(Option.map(a, (row) => ({ active: row.active }))))
+    UUID.test(accountId)
+      ? Effect.map(store.findAccount(accountId), (a) =>
+        Option.getOrNull(Option.map(a, (row) => ({ active: row.active }))))
+      : nothing
   const openOf = (country: string) =>
     Effect.map(
       store.findMarket(country.toUpperCase()),
