@@ -3,12 +3,13 @@
  * SQL adapters over one database, or core's memory adapters), an account set up through `Admin`
  * (as an operator would), and direct message rows (the reads are under test here, not the sends).
  */
-import type { AdminStore, OperatorStore, ReadStore, SenderIdStore } from "@tuma/core"
+import type { AdminStore, AuditStore, OperatorStore, ReadStore, SenderIdStore } from "@tuma/core"
 import { Admin as AdminTag, Ids, Memory, Operator, Reads as ReadsTag, SenderIds as SenderIdsTag } from "@tuma/core"
 import type { ApiKeys } from "@tuma/core/ports/ApiKeys"
 import { Effect, Layer } from "effect"
 import * as SqlAdminStore from "../src/SqlAdminStore.js"
 import * as SqlApiKeys from "../src/SqlApiKeys.js"
+import * as SqlAuditStore from "../src/SqlAuditStore.js"
 import * as SqlOperatorStore from "../src/SqlOperatorStore.js"
 import * as SqlReadStore from "../src/SqlReadStore.js"
 import * as SqlSenderIdStore from "../src/SqlSenderIdStore.js"
@@ -26,6 +27,7 @@ export type OperatorStack =
   | SenderIdStore
   | AdminStore
   | OperatorStore
+  | AuditStore
   | Ids
   | Probe
 
@@ -43,7 +45,13 @@ export const operatorStack: DriverLayers<OperatorStack> = {
   sql: (db) =>
     Layer.merge(services, SqlApiKeys.layer).pipe(
       Layer.provideMerge(
-        Layer.mergeAll(SqlReadStore.layer, SqlSenderIdStore.layer, SqlAdminStore.layer, SqlOperatorStore.layer)
+        Layer.mergeAll(
+          SqlReadStore.layer,
+          SqlSenderIdStore.layer,
+          SqlAdminStore.layer,
+          SqlOperatorStore.layer,
+          SqlAuditStore.layer
+        )
       ),
       Layer.provideMerge(Ids.layer),
       Layer.provideMerge(Probe.sql),

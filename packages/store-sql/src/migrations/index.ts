@@ -1,6 +1,6 @@
 /**
  * The migration registry: every migration of the schema, keyed `NNNN_name` (the @effect/sql
- * Migrator's `fromRecord` format). Ranges: 0001–0099 store, 0100–0199 delivery, 0200–0299 webhooks, 0400–0499 portal.
+ * Migrator's `fromRecord` format). Ranges: 0001–0099 store, 0100–0199 delivery, 0200–0299 webhooks, 0400–0499 portal, 0600–0699 audit log.
  *
  * To add one: create `NNNN_name.ts` in this folder with a default export
  * `Effect<unknown, unknown, SqlClient>` and add one line below. SQL must run on PostgreSQL 15 and on
@@ -28,6 +28,7 @@ import m0340 from "./0340_spam_builtin_switches.js"
 import m0350 from "./0350_send_snapshot_version.js"
 import m0360 from "./0360_content_counters.js"
 import m0400 from "./0400_portal.js"
+import m0600 from "./0600_audit_log.js"
 
 export const migrations: Record<string, Effect.Effect<unknown, unknown, SqlClient.SqlClient>> = {
   "0001_schema": m0001,
@@ -49,5 +50,6 @@ export const migrations: Record<string, Effect.Effect<unknown, unknown, SqlClien
   "0340_spam_builtin_switches": m0340,
   "0350_send_snapshot_version": m0350,
   "0360_content_counters": m0360,
-  "0400_portal": m0400
+  "0400_portal": m0400,
+  "0600_audit_log": m0600
 }
