@@ -27,6 +27,7 @@ import type { PortalStore } from "../ports/PortalStore.js"
 import type { ReadStore } from "../ports/ReadStore.js"
 import type { SenderIdStore } from "../ports/SenderIdStore.js"
 import type { SendStore } from "../ports/SendStore.js"
+import type { SettingsChanges } from "../ports/SettingsChanges.js"
 import * as MemoryAdminStore from "./MemoryAdminStore.js"
 import * as MemoryApiKeys from "./MemoryApiKeys.js"
 import { MemoryDatabase } from "./MemoryDatabase.js"
@@ -35,6 +36,7 @@ import * as MemoryPortalStore from "./MemoryPortalStore.js"
 import * as MemoryReadStore from "./MemoryReadStore.js"
 import * as MemorySenderIdStore from "./MemorySenderIdStore.js"
 import * as MemorySendStore from "./MemorySendStore.js"
+import * as MemorySettingsChanges from "./MemorySettingsChanges.js"
 
 export * as MemoryAdminStore from "./MemoryAdminStore.js"
 export * as MemoryApiKeys from "./MemoryApiKeys.js"
@@ -44,6 +46,7 @@ export * as MemoryPortalStore from "./MemoryPortalStore.js"
 export * as MemoryReadStore from "./MemoryReadStore.js"
 export * as MemorySenderIdStore from "./MemorySenderIdStore.js"
 export * as MemorySendStore from "./MemorySendStore.js"
+export * as MemorySettingsChanges from "./MemorySettingsChanges.js"
 
 /** Every port the memory adapters implement. */
 export type MemoryPorts =
@@ -54,6 +57,7 @@ export type MemoryPorts =
   | SenderIdStore
   | AdminStore
   | PortalStore
+  | SettingsChanges
   | ContentCounter
 
 /** Every memory adapter over the context's `MemoryDatabase` (to share one database with other layers). */
@@ -65,6 +69,7 @@ export const layerPorts: Layer.Layer<MemoryPorts, never, MemoryDatabase> = Layer
   MemorySenderIdStore.layerMemory,
   MemoryAdminStore.layerMemory,
   MemoryPortalStore.layerMemory,
+  MemorySettingsChanges.layerMemory,
   ContentCounter.layerMemory
 )
 
