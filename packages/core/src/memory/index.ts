@@ -15,14 +15,15 @@
  * )
  * ```
  *
- * Not here (yet): the delivery, webhook and portal-read ports (`DispatchStore`, `WebhookStore`,
- * `PortalReadStore`).
+ * Not here (yet): the delivery and webhook ports (`DispatchStore`, `WebhookStore`); without them
+ * `MemoryPortalReadStore` answers no webhook deliveries.
  */
 import { Layer } from "effect"
 import type { AdminStore } from "../ports/AdminStore.js"
 import type { ApiKeys } from "../ports/ApiKeys.js"
 import { ContentCounter } from "../ports/ContentCounter.js"
 import type { OperatorStore } from "../ports/OperatorStore.js"
+import type { PortalReadStore } from "../ports/PortalReadStore.js"
 import type { PortalStore } from "../ports/PortalStore.js"
 import type { ReadStore } from "../ports/ReadStore.js"
 import type { SenderIdStore } from "../ports/SenderIdStore.js"
@@ -32,6 +33,7 @@ import * as MemoryAdminStore from "./MemoryAdminStore.js"
 import * as MemoryApiKeys from "./MemoryApiKeys.js"
 import { MemoryDatabase } from "./MemoryDatabase.js"
 import * as MemoryOperatorStore from "./MemoryOperatorStore.js"
+import * as MemoryPortalReadStore from "./MemoryPortalReadStore.js"
 import * as MemoryPortalStore from "./MemoryPortalStore.js"
 import * as MemoryReadStore from "./MemoryReadStore.js"
 import * as MemorySenderIdStore from "./MemorySenderIdStore.js"
@@ -42,6 +44,7 @@ export * as MemoryAdminStore from "./MemoryAdminStore.js"
 export * as MemoryApiKeys from "./MemoryApiKeys.js"
 export * from "./MemoryDatabase.js"
 export * as MemoryOperatorStore from "./MemoryOperatorStore.js"
+export * as MemoryPortalReadStore from "./MemoryPortalReadStore.js"
 export * as MemoryPortalStore from "./MemoryPortalStore.js"
 export * as MemoryReadStore from "./MemoryReadStore.js"
 export * as MemorySenderIdStore from "./MemorySenderIdStore.js"
@@ -57,6 +60,7 @@ export type MemoryPorts =
   | SenderIdStore
   | AdminStore
   | PortalStore
+  | PortalReadStore
   | SettingsChanges
   | ContentCounter
 
@@ -69,6 +73,7 @@ export const layerPorts: Layer.Layer<MemoryPorts, never, MemoryDatabase> = Layer
   MemorySenderIdStore.layerMemory,
   MemoryAdminStore.layerMemory,
   MemoryPortalStore.layerMemory,
+  MemoryPortalReadStore.layerMemory,
   MemorySettingsChanges.layerMemory,
   ContentCounter.layerMemory
 )
