@@ -6,9 +6,10 @@
  *   time: the decoded type must be exactly the port's (a missing, extra or differently typed
  *   column does not compile).
  * - `findAll` / `findOne` / `findFirst` / `single` decode a statement's rows with a decoder built
- *   once, when the adapter's layer is built (the same decode half as `@effect/sql`'s `SqlSchema`,
- *   for statements assembled from fragments, where a request Schema would add nothing). Adapters
- *   whose request is one plain value use `SqlSchema` itself.
+ *   once, at module load: the decode half of `@effect/sql`'s `SqlSchema.findAll/findOne/single`,
+ *   without its request half. The statements are assembled from fragments (optional filters,
+ *   `sql.literal` column lists, `unnest` arrays) over parameters that are already typed values, so a
+ *   request Schema per statement would encode nothing and check nothing.
  * - A row that does not match its Schema fails with a `ParseError`; the adapters turn it into a
  *   defect with the SQL errors (`Effect.orDie`): it is a schema drift, not a domain failure.
  *

@@ -323,8 +323,16 @@ forEachDriver(operatorStack, (it) => {
           { kind: "requirement", content_type: "application/pdf", size_bytes: 1024, requirement_id: licence.uid },
           { kind: "requirement", content_type: "image/jpeg", size_bytes: 64, requirement_id: photo.uid }
         ])
-        const detail = yield* admin.getSenderIdDocument(ok.data.submitted_document_uids[0])
-        expect(detail.content.length).toBeGreaterThan(0)
+        // the bytes as uploaded (bytea: a Buffer on PostgreSQL, a Uint8Array on PGlite, decoded alike)
+        const contents = yield* Effect.forEach(
+          ok.data.submitted_document_uids,
+          (uid) =>
+            Effect.map(admin.getSenderIdDocument(uid), (d) => {
+              expect(d.content).toBeInstanceOf(Uint8Array)
+              return [...d.content].join(",")
+            })
+        )
+        expect(contents.sort()).toEqual([[...PDF(1024)].join(","), [...JPEG()].join(",")].sort())
 
         // multipart paths
         const multipart = yield* Effect.flip(senderIds.request(

@@ -22,6 +22,7 @@ import {
   marketRow,
   providerNameTaken,
   providerRecord,
+  settingsChanged,
   upsertProviderRoute,
   uuid
 } from "./internal.js"
@@ -56,6 +57,7 @@ export const make = Effect.map(MemoryDatabase, (db) =>
         const record = accountRecord(t, row)
         if (emailTaken(t, row.email)) return false
         t.accounts.set(record.id, record)
+        settingsChanged(t)
         return true
       }),
     listAccounts: (f) =>
@@ -90,6 +92,7 @@ export const make = Effect.map(MemoryDatabase, (db) =>
         if (patch.scopes !== undefined) k.scopes = [...patch.scopes]
         if (patch.allowed_ips !== undefined) k.allowed_ips = [...patch.allowed_ips]
         if (patch.expires_at !== undefined) k.expires_at = patch.expires_at
+        settingsChanged(t)
         return O.some(apiKeyRow(k))
       }),
     revokeApiKey: (id, at) =>
@@ -97,6 +100,7 @@ export const make = Effect.map(MemoryDatabase, (db) =>
         const k = t.apiKeys.get(uuid(id))
         if (k === undefined) return O.none()
         k.revoked_at ??= at
+        settingsChanged(t)
         return O.some(apiKeyRow(k))
       }),
 
@@ -158,12 +162,18 @@ export const make = Effect.map(MemoryDatabase, (db) =>
           .map((r) => ({ ...r }))
       }),
     findSpamRule: (id) => db.transact((t) => O.map(O.fromNullable(t.spamRules.get(uuid(id))), (r) => ({ ...r }))),
-    deleteSpamRule: (id) => db.transact((t) => t.spamRules.delete(uuid(id))),
+    deleteSpamRule: (id) =>
+      db.transact((t) => {
+        const deleted = t.spamRules.delete(uuid(id))
+        if (deleted) settingsChanged(t)
+        return deleted
+      }),
     setSpamRuleEnabled: (id, enabled) =>
       db.transact((t) => {
         const r = t.spamRules.get(uuid(id))
         if (r === undefined) return false
         r.enabled = enabled
+        settingsChanged(t)
         return true
       }),
     listSpamBuiltinSwitches: db.transact((t) => [...t.spamBuiltinSwitches.values()].map((w) => ({ ...w }))),
@@ -177,6 +187,7 @@ export const make = Effect.map(MemoryDatabase, (db) =>
         const record = providerRecord(t, row)
         if (providerNameTaken(t, row.name)) return false
         t.providers.set(record.id, record)
+        settingsChanged(t)
         return true
       }),
     listProviders: db.transact((t) =>
@@ -191,6 +202,7 @@ export const make = Effect.map(MemoryDatabase, (db) =>
         const p = t.providers.get(uuid(id))
         if (p === undefined) return false
         p.enabled = enabled
+        settingsChanged(t)
         return true
       }),
     addProviderCredit: (providerId, marketId, units, at) =>
@@ -216,6 +228,7 @@ export const make = Effect.map(MemoryDatabase, (db) =>
           check(existing || !t.providerRoutes.has(uuid(r.id)), "provider_routes", `duplicate key: route ${r.id}`)
         }
         for (const r of t.providerRoutes.values()) if (r.market_id === m) r.enabled = false
+        settingsChanged(t)
         routes.forEach((r, priority) =>
           upsertProviderRoute(t, {
             id: r.id,

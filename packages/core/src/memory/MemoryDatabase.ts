@@ -289,6 +289,11 @@ export interface Tables {
   readonly portalLoginFailures: Map<string, PortalLoginFailureRecord>
   /** The last id the wallet ledger's identity sequence handed out. */
   ledgerSequence: number
+  /**
+   * `settings_version` (migration 0060): moved by every write to a table some process caches
+   * (providers, provider routes, markets, spam rules, accounts, API keys but their `last_used_at`).
+   */
+  settingsVersion: number
 }
 
 /** The markets migration 0002 seeds (same fixed ids): Tanzania open, its neighbours closed. */
@@ -324,7 +329,8 @@ export const makeTables = (): Tables => ({
   portalSessions: new Map(),
   portalTokens: new Map(),
   portalLoginFailures: new Map(),
-  ledgerSequence: 0
+  ledgerSequence: 0,
+  settingsVersion: 1
 })
 
 /**
@@ -345,12 +351,31 @@ export interface MemoryDatabaseService {
    * check before it writes; what it throws becomes a defect.
    */
   readonly transact: <A>(f: (tables: Tables) => A) => Effect.Effect<A>
+  /**
+   * Calls `listener` after every `transact` that moved `settingsVersion` (the memory NOTIFY of
+   * settings changes); answers the unsubscribe.
+   */
+  readonly onSettingsChanged: (listener: () => void) => () => void
 }
 
 /** Builds a database over fresh tables (seeded markets only). */
 export const makeMemoryDatabase = (): MemoryDatabaseService => {
   const tables = makeTables()
-  return { tables, transact: (f) => Effect.sync(() => f(tables)) }
+  const listeners = new Set<() => void>()
+  return {
+    tables,
+    transact: (f) =>
+      Effect.sync(() => {
+        const before = tables.settingsVersion
+        const result = f(tables)
+        if (tables.settingsVersion !== before) { for (const listener of listeners) listener() }
+        return result
+      }),
+    onSettingsChanged: (listener) => {
+      listeners.add(listener)
+      return () => void listeners.delete(listener)
+    }
+  }
 }
 
 /** The shared in-memory tables of the memory adapters (one per `MemoryDatabase.layer` build). */

@@ -20,6 +20,7 @@ import {
   providerRecord,
   senderIdRow,
   setProviderCredit,
+  settingsChanged,
   upsertProviderRoute,
   uuid,
   uuidOrNull
@@ -42,6 +43,7 @@ export const make = Effect.map(MemoryDatabase, (db) =>
           if (m.iso2 === iso2) {
             m.open = open
             found = true
+            settingsChanged(t)
           }
         }
         return found
@@ -51,6 +53,7 @@ export const make = Effect.map(MemoryDatabase, (db) =>
         const record = accountRecord(t, row)
         check(!emailTaken(t, row.email), "accounts", `duplicate key: an account with e-mail ${row.email} exists`)
         t.accounts.set(record.id, record)
+        settingsChanged(t)
       }),
     findAccount: (id) => db.transact((t) => O.map(O.fromNullable(t.accounts.get(uuid(id))), accountRow)),
     setAccountActive: (id, active, at) =>
@@ -59,6 +62,7 @@ export const make = Effect.map(MemoryDatabase, (db) =>
         if (account === undefined) return false
         account.active = active
         account.updated_at = at
+        settingsChanged(t)
         return true
       }),
     insertApiKey: (row) =>
@@ -76,6 +80,7 @@ export const make = Effect.map(MemoryDatabase, (db) =>
           scopes: [...row.scopes],
           allowed_ips: [...row.allowed_ips]
         })
+        settingsChanged(t)
       }),
     purchase: (row) => db.transact((t) => ledgerRow(t, creditWallet(t, row))),
     upsertVerifiedRoute: (row) =>
@@ -133,6 +138,7 @@ export const make = Effect.map(MemoryDatabase, (db) =>
         const record = providerRecord(t, row)
         check(!providerNameTaken(t, row.name), "providers", `duplicate key: a provider named ${row.name} exists`)
         t.providers.set(record.id, record)
+        settingsChanged(t)
       }),
     setProviderCredit: (providerId, marketId, balance, at) =>
       db.transact((t) => setProviderCredit(t, providerId, marketId, balance, at)),
@@ -151,6 +157,7 @@ export const make = Effect.map(MemoryDatabase, (db) =>
         check(!t.spamRules.has(id), "spam_rules", `duplicate key: spam rule ${id} exists`)
         check(accountId === null || t.accounts.has(accountId), "spam_rules", `account ${accountId} does not exist`)
         t.spamRules.set(id, { ...row, id, account_id: accountId, enabled: true })
+        settingsChanged(t)
       })
   }))
 

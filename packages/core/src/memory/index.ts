@@ -15,8 +15,8 @@
  * )
  * ```
  *
- * Not here (yet): the delivery, webhook and portal-read ports (`DispatchStore`, `WebhookStore`,
- * `PortalReadStore`).
+ * Not here (yet): the delivery and webhook ports (`DispatchStore`, `WebhookStore`); without them
+ * `MemoryPortalReadStore` answers no webhook deliveries.
  */
 import { Layer } from "effect"
 import type { AdminStore } from "../ports/AdminStore.js"
@@ -24,29 +24,35 @@ import type { ApiKeys } from "../ports/ApiKeys.js"
 import type { AuditStore } from "../ports/AuditStore.js"
 import { ContentCounter } from "../ports/ContentCounter.js"
 import type { OperatorStore } from "../ports/OperatorStore.js"
+import type { PortalReadStore } from "../ports/PortalReadStore.js"
 import type { PortalStore } from "../ports/PortalStore.js"
 import type { ReadStore } from "../ports/ReadStore.js"
 import type { SenderIdStore } from "../ports/SenderIdStore.js"
 import type { SendStore } from "../ports/SendStore.js"
+import type { SettingsChanges } from "../ports/SettingsChanges.js"
 import * as MemoryAdminStore from "./MemoryAdminStore.js"
 import * as MemoryApiKeys from "./MemoryApiKeys.js"
 import * as MemoryAuditStore from "./MemoryAuditStore.js"
 import { MemoryDatabase } from "./MemoryDatabase.js"
 import * as MemoryOperatorStore from "./MemoryOperatorStore.js"
+import * as MemoryPortalReadStore from "./MemoryPortalReadStore.js"
 import * as MemoryPortalStore from "./MemoryPortalStore.js"
 import * as MemoryReadStore from "./MemoryReadStore.js"
 import * as MemorySenderIdStore from "./MemorySenderIdStore.js"
 import * as MemorySendStore from "./MemorySendStore.js"
+import * as MemorySettingsChanges from "./MemorySettingsChanges.js"
 
 export * as MemoryAdminStore from "./MemoryAdminStore.js"
 export * as MemoryApiKeys from "./MemoryApiKeys.js"
 export * as MemoryAuditStore from "./MemoryAuditStore.js"
 export * from "./MemoryDatabase.js"
 export * as MemoryOperatorStore from "./MemoryOperatorStore.js"
+export * as MemoryPortalReadStore from "./MemoryPortalReadStore.js"
 export * as MemoryPortalStore from "./MemoryPortalStore.js"
 export * as MemoryReadStore from "./MemoryReadStore.js"
 export * as MemorySenderIdStore from "./MemorySenderIdStore.js"
 export * as MemorySendStore from "./MemorySendStore.js"
+export * as MemorySettingsChanges from "./MemorySettingsChanges.js"
 
 /** Every port the memory adapters implement. */
 export type MemoryPorts =
@@ -57,6 +63,8 @@ export type MemoryPorts =
   | SenderIdStore
   | AdminStore
   | PortalStore
+  | PortalReadStore
+  | SettingsChanges
   | ContentCounter
   | AuditStore
 
@@ -69,6 +77,8 @@ export const layerPorts: Layer.Layer<MemoryPorts, never, MemoryDatabase> = Layer
   MemorySenderIdStore.layerMemory,
   MemoryAdminStore.layerMemory,
   MemoryPortalStore.layerMemory,
+  MemoryPortalReadStore.layerMemory,
+  MemorySettingsChanges.layerMemory,
   ContentCounter.layerMemory,
   MemoryAuditStore.layerMemory
 )

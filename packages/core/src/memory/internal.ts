@@ -185,6 +185,11 @@ export const setProviderCredit = (t: Tables, providerId: string, marketId: strin
   t.providerCredits.set(key(p, m), { provider_id: p, market_id: m, balance, updated_at: at })
 }
 
+/** Moves `settings_version`: a cached setting changed (the memory twin of migration 0060's triggers). */
+export const settingsChanged = (t: Tables): void => {
+  t.settingsVersion++
+}
+
 /** Inserts a provider route, or moves the existing (market, provider) one to this priority/enabled. */
 export const upsertProviderRoute = (
   t: Tables,
@@ -198,11 +203,13 @@ export const upsertProviderRoute = (
   if (existing !== undefined) {
     existing.priority = row.priority
     existing.enabled = row.enabled
+    settingsChanged(t)
     return
   }
   const id = uuid(row.id)
   check(!t.providerRoutes.has(id), "provider_routes", `duplicate key: route ${id} exists`)
   t.providerRoutes.set(id, { ...row, id, provider_id: p, market_id: m })
+  settingsChanged(t)
 }
 
 /** The `OperatorStore` view of a stored sender-ID record. */
