@@ -167,4 +167,22 @@ forEachDriver((db) => stack(db), (it) => {
         shortfall: [{ country: "TZ", units_required: 1, units_available: 0 }]
       })
     }))
+
+  it.effect("a sandbox send never reuses the snapshot: an opted-out recipient is refused while live sends reuse it", () =>
+    Effect.gen(function*() {
+      yield* TestClock.setTime(NOW)
+      const send = yield* Send
+      const op = yield* Operator
+      const sql = yield* SqlClient.SqlClient
+      const { account, caller } = yield* setupAccount({ balances: { TZ: 10 } })
+      const test = yield* op.issueApiKey({ accountId: account.id, mode: "test" })
+      const sandbox = { ...caller, apiKeyId: test.id, mode: "test" as const }
+      const [a, b] = tzNumbers(2, 700)
+      yield* send.single(sandbox, { recipient: a, sender_id: "TUMA", body: body() })
+      yield* send.single(caller, { recipient: a, sender_id: "TUMA", body: body() })
+      yield* sql`INSERT INTO opt_outs (account_id, recipient, reason, created_at)
+        VALUES (${account.id}, ${b}, 'STOP', now())`
+      expect(yield* codeOf(send.single(sandbox, { recipient: b, sender_id: "TUMA", body: body() })))
+        .toBe("RECIPIENT_OPTED_OUT")
+    }))
 })

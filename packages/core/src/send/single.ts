@@ -139,7 +139,9 @@ export const makeSingle = (
           })
         }
 
-        return yield* Effect.flatMap(snapshots.get(snapshotRequest, reuseMillis), decide)
+        // a sandbox send has no accept to re-check a reused snapshot: it reads a fresh one
+        const first = sandbox ? snapshots.fresh(snapshotRequest, reuseMillis) : snapshots.get(snapshotRequest, reuseMillis)
+        return yield* Effect.flatMap(first, decide)
       }))
 
   return single

@@ -17,9 +17,9 @@
  *   accepted after it commits, in every process.
  * - **Provider credit** (the one input that changes with traffic, not with settings) is at most
  *   `SendConfig.snapshotReuseMillis` old (default 1 s; 0 switches the cache off); the dispatcher's own credit check is authoritative.
- * - Entries are dropped when the settings change (`SettingsChanges`, when the layer has it: this also
- *   bounds what a sandbox send, which has no `accept`, may see) and after that time; at most
- *   `maxEntries` are kept.
+ * - A sandbox send (no `accept` to re-check anything) is always checked on a fresh snapshot.
+ * - Entries are dropped when the settings change (`SettingsChanges`, when the layer has it) and after
+ *   that time; at most `maxEntries` are kept.
  */
 import { Clock, Effect } from "effect"
 import type { SendSnapshot, SendStore, SnapshotRequest } from "../ports/SendStore.js"

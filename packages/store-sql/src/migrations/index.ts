@@ -1,6 +1,10 @@
 /**
  * The migration registry: every migration of the schema, keyed `NNNN_name` (the @effect/sql
- * Migrator's `fromRecord` format). Ranges: 0001–0099 store, 0100–0199 delivery, 0200–0299 webhooks, 0400–0499 portal, 0600–0699 audit log.
+ * Migrator's `fromRecord` format). Ranges: 0001–0099 store, 0100–0199 delivery, 0200–0299 webhooks,
+ * 0400–0499 portal, 0600–0699 audit log, 0700–0799 send speed (issue 12).
+ *
+ * The Migrator runs only migrations numbered above the newest one a database has, so a new migration
+ * is always numbered above every committed one, whatever its range.
  *
  * To add one: create `NNNN_name.ts` in this folder with a default export
  * `Effect<unknown, unknown, SqlClient>` and add one line below. SQL must run on PostgreSQL 15 and on
@@ -25,10 +29,11 @@ import m0209 from "./0209_webhook_no_private_flag.js"
 import m0300 from "./0300_rate_limits.js"
 import m0330 from "./0330_receipt_open_refs.js"
 import m0340 from "./0340_spam_builtin_switches.js"
-import m0350 from "./0350_send_snapshot_version.js"
-import m0360 from "./0360_content_counters.js"
 import m0400 from "./0400_portal.js"
 import m0600 from "./0600_audit_log.js"
+import m0700 from "./0700_send_snapshot_version.js"
+import m0710 from "./0710_content_counters.js"
+import m0720 from "./0720_notify_payloads.js"
 
 export const migrations: Record<string, Effect.Effect<unknown, unknown, SqlClient.SqlClient>> = {
   "0001_schema": m0001,
@@ -48,8 +53,9 @@ export const migrations: Record<string, Effect.Effect<unknown, unknown, SqlClien
   "0300_rate_limits": m0300,
   "0330_receipt_open_refs": m0330,
   "0340_spam_builtin_switches": m0340,
-  "0350_send_snapshot_version": m0350,
-  "0360_content_counters": m0360,
   "0400_portal": m0400,
-  "0600_audit_log": m0600
+  "0600_audit_log": m0600,
+  "0700_send_snapshot_version": m0700,
+  "0710_content_counters": m0710,
+  "0720_notify_payloads": m0720
 }

@@ -1,5 +1,5 @@
 /**
- * 0360 — the duplicate-content counters (decisions §7) get a table of their own (issue 12):
+ * 0710 — the duplicate-content counters (decisions §7) get a table of their own (issue 12):
  * `SqlContentCounter` takes many counters in one statement, with fixed windows on the database's
  * clock (`ends_at`, epoch milliseconds). `key` is a digest of (account, mode, sender ID, text).
  */
