@@ -32,7 +32,8 @@ forEachDriver((db) => db, (it, driver) => {
       // the trigger fires per INSERT statement on dispatch_queue, even one that inserts nothing
       const got = yield* heard(
         "tuma_dispatch",
-        (sql) => sql`INSERT INTO dispatch_queue (message_id, account_id, available_at, created_at)
+        (sql) =>
+          sql`INSERT INTO dispatch_queue (message_id, account_id, available_at, created_at)
           SELECT id, account_id, now(), now() FROM messages WHERE false`
       )
       expect(Option.isSome(got)).toBe(true)

@@ -140,7 +140,9 @@ export const makeSingle = (
         }
 
         // a sandbox send has no accept to re-check a reused snapshot: it reads a fresh one
-        const first = sandbox ? snapshots.fresh(snapshotRequest, reuseMillis) : snapshots.get(snapshotRequest, reuseMillis)
+        const first = sandbox
+          ? snapshots.fresh(snapshotRequest, reuseMillis)
+          : snapshots.get(snapshotRequest, reuseMillis)
         return yield* Effect.flatMap(first, decide)
       }))
 
