@@ -32,7 +32,6 @@ import type {
 import { AcceptanceRolledBack, AcceptOutcome, SendStore } from "@tuma/core"
 import type { Tracer } from "effect"
 import { Array as Arr, Cause, Data, Deferred, Effect, Exit, Layer, Option, Predicate, Queue, Schema } from "effect"
-import { PgliteClient } from "./PgliteClient.js"
 import { Count, findAll, findOne, MarketRowSchema, rowOf, SenderIdStatusSchema, single } from "./rows.js"
 import { retryTransient } from "./SqlRetry.js"
 
@@ -508,19 +507,7 @@ export const make = Effect.gen(function*() {
       captureStackTrace: false
     }))
 
-  // PGlite runs its statements on this thread: while a group's transaction runs no request reaches the
-  // queue, so without a pause every group would hold one send. A short wait (wall time) after the first
-  // plan lets the requests already received reach it. PostgreSQL needs none: requests keep arriving
-  // while a group's statements are on the wire.
-  const linger = Option.isSome(yield* Effect.serviceOption(PgliteClient))
-    ? Effect.async<void>((resume) => {
-      const timer = setTimeout(() => resume(Effect.void), PGLITE_LINGER_MILLIS)
-      return Effect.sync(() => clearTimeout(timer))
-    })
-    : Effect.void
-
   yield* Queue.take(pending).pipe(
-    Effect.zipLeft(linger),
     Effect.flatMap((first) => Effect.map(Queue.takeUpTo(pending, GROUP_MAX - 1), (rest) => [first, ...rest])),
     Effect.flatMap(tracedGroup),
     Effect.forever,
@@ -543,8 +530,6 @@ export const make = Effect.gen(function*() {
 })
 
 const GROUP_MAX = 128
-/** How long the PGlite group commit waits for more plans after the first (see `linger`). */
-const PGLITE_LINGER_MILLIS = 2
 
 /** `SendStore` on SQL (scoped: it owns the group-commit fiber). */
 export const layer: Layer.Layer<SendStore, never, SqlClient.SqlClient> = Layer.scoped(SendStore, make)
