@@ -192,24 +192,27 @@ export class SenderIds extends Context.Tag("@tuma/core/SenderIds")<SenderIds, {
               (d) => Effect.map(ids.uuidV4, (id) => ({ ...d, id }))
             )
             const at = new Date(yield* Clock.currentTimeMillis)
+            const pending = {
+              account_id: accountId,
+              market_id: market.id,
+              name,
+              display_name: input.sender_id.trim().replace(/\s+/g, " "),
+              status: "pending" as const,
+              is_default: false,
+              is_global: false,
+              sample_message: input.sample_message.trim(),
+              purpose: input.purpose,
+              protection_requested: input.protection_requested === true
+            }
             if (options?.sandbox === true) {
               return {
                 message: SENDER_ID_CREATED_MESSAGE,
                 data: senderIdRecord({
+                  ...pending,
                   id: yield* ids.uuidV4,
-                  account_id: accountId,
-                  market_id: market.id,
                   iso2: market.iso2,
                   calling_code: market.calling_code,
                   market_name: market.name,
-                  name,
-                  display_name: input.sender_id.trim().replace(/\s+/g, " "),
-                  status: "pending",
-                  is_default: false,
-                  is_global: false,
-                  sample_message: input.sample_message.trim(),
-                  purpose: input.purpose,
-                  protection_requested: input.protection_requested === true,
                   rejection_reason: null,
                   suspension_reason: null,
                   document_ids: documents.map((d) => d.id),
@@ -218,21 +221,7 @@ export class SenderIds extends Context.Tag("@tuma/core/SenderIds")<SenderIds, {
                 })
               }
             }
-            const inserted = yield* store.insert({
-              id: yield* ids.uuidV7,
-              account_id: accountId,
-              market_id: market.id,
-              name,
-              display_name: input.sender_id.trim().replace(/\s+/g, " "),
-              status: "pending",
-              is_default: false,
-              is_global: false,
-              sample_message: input.sample_message.trim(),
-              purpose: input.purpose,
-              protection_requested: input.protection_requested === true,
-              at,
-              documents
-            })
+            const inserted = yield* store.insert({ ...pending, id: yield* ids.uuidV7, at, documents })
             if (Option.isNone(inserted)) return yield* alreadyRequested()
             return { message: SENDER_ID_CREATED_MESSAGE, data: senderIdRecord(inserted.value) }
           })
