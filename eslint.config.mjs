@@ -29,8 +29,13 @@ export default tseslint.config(
     }
   },
   {
-    // no `any` (issue 10): the pure rules, the use cases and the carrier adapters; store-sql and http are next
-    files: ["packages/domain/src/**/*.ts", "packages/core/src/**/*.ts", "packages/providers/src/**/*.ts"],
+    // no `any` (issue 10): the pure rules, the use cases, the carrier adapters and the HTTP service
+    files: [
+      "packages/domain/src/**/*.ts",
+      "packages/core/src/**/*.ts",
+      "packages/providers/src/**/*.ts",
+      "packages/http/src/**/*.ts"
+    ],
     rules: { "@typescript-eslint/no-explicit-any": "error" }
   },
   {
@@ -49,5 +54,10 @@ export default tseslint.config(
         message: "Decode the rows with a Schema (store-sql/src/rows.ts) instead of typing the statement."
       }]
     }
+  },
+  {
+    // no unchecked casts in the HTTP service (issue 10): unknown data is decoded by Schema or narrowed
+    files: ["packages/http/src/**/*.ts"],
+    rules: { "@typescript-eslint/consistent-type-assertions": ["error", { assertionStyle: "never" }] }
   },
 )

@@ -3,22 +3,28 @@
  * (every request is refused with 401 when the token is not configured). Payloads and views are
  * core's `Admin` schemas; webhook endpoints are `WebhookAdmin`'s. Every answer is the envelope.
  */
-import { HttpApi, HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { HttpApi, HttpApiEndpoint, OpenApi } from "@effect/platform"
 import * as A from "@tuma/core"
 import { StoredString } from "@tuma/domain/storedText"
 import { Schema } from "effect"
-import { Conflict, NotFound, successFields, Unprocessable } from "./Envelope.js"
+import {
+  all,
+  BooleanFromQuery,
+  done,
+  group as contractGroup,
+  NumberFromQuery,
+  ok,
+  okList,
+  WebhookAttempt,
+  WebhookDelivery,
+  WebhookEndpoint,
+  withoutDecodeError,
+  withSecret
+} from "./apiSchemas.js"
+import { successFields } from "./Envelope.js"
 import { RequireAdmin } from "./Security.js"
 
-const all = { parseOptions: { errors: "all", onExcessProperty: "ignore" } } as const
-
-const ok = <S extends Schema.Schema.Any>(data: S, identifier: string) =>
-  Schema.Struct({ ...successFields, data }).annotations({ identifier })
-const okList = <S extends Schema.Schema.Any>(item: S, identifier: string) =>
-  Schema.Struct({ ...successFields, data: Schema.Array(item) }).annotations({ identifier })
-const Done = Schema.Struct({ ...successFields, data: Schema.Struct({ ok: Schema.Literal(true) }) }).annotations({
-  identifier: "AdminDone"
-})
+const Done = done("AdminDone")
 
 const AccountPath = Schema.Struct({ account_uid: StoredString })
 const KeyPath = Schema.Struct({ key_uid: StoredString })
@@ -27,60 +33,19 @@ const CountryPath = Schema.Struct({ country: StoredString })
 const ProviderPath = Schema.Struct({ provider_uid: StoredString })
 const WebhookPath = Schema.Struct({ webhook_uid: StoredString })
 
-const NumberFromQuery = Schema.NumberFromString
-const BooleanFromQuery = Schema.transform(Schema.Literal("true", "false", "1", "0"), Schema.Boolean, {
-  strict: true,
-  decode: (s) => s === "true" || s === "1",
-  encode: (b) => (b ? "true" : "false")
-})
-
 // --- webhook views (WebhookAdmin answers camelCase records; the API answers snake_case) -----
 
 /** A webhook endpoint as the admin API answers it (its secret never). */
-export const WebhookEndpointView = Schema.Struct({
-  uid: Schema.String,
-  account_uid: Schema.String,
-  api_key_uid: Schema.String,
-  url: Schema.String,
-  enabled: Schema.Boolean,
-  consecutive_failures: Schema.Number,
-  disabled_at: Schema.NullOr(Schema.String),
-  disabled_reason: Schema.NullOr(Schema.String),
-  created_at: Schema.String,
-  updated_at: Schema.String
-}).annotations({ identifier: "AdminWebhookEndpoint" })
+export const WebhookEndpointView = WebhookEndpoint.annotations({ identifier: "AdminWebhookEndpoint" })
 
 /** A webhook endpoint with its signing secret, answered once at creation and regeneration. */
-export const WebhookWithSecret = Schema.Struct({
-  endpoint: WebhookEndpointView,
-  /** Shown once, at creation and regeneration. */
-  secret: Schema.String
-}).annotations({ identifier: "AdminWebhookWithSecret" })
+export const WebhookWithSecret = withSecret(WebhookEndpointView, "AdminWebhookWithSecret")
 
 /** A webhook delivery as the admin API answers it: event, status, attempts, next retry. */
-export const WebhookDeliveryView = Schema.Struct({
-  uid: Schema.String,
-  endpoint_uid: Schema.String,
-  event: Schema.String,
-  status: Schema.String,
-  message_uid: Schema.String,
-  recipient: Schema.String,
-  attempts: Schema.Number,
-  next_attempt_at: Schema.NullOr(Schema.String),
-  last_status: Schema.NullOr(Schema.Number),
-  last_error: Schema.NullOr(Schema.String),
-  completed_at: Schema.NullOr(Schema.String)
-}).annotations({ identifier: "AdminWebhookDelivery" })
+export const WebhookDeliveryView = WebhookDelivery.annotations({ identifier: "AdminWebhookDelivery" })
 
 /** One attempt of a webhook delivery: when, the answer's status or the error, duration. */
-export const WebhookAttemptView = Schema.Struct({
-  attempt: Schema.Number,
-  attempted_at: Schema.String,
-  outcome: Schema.Literal("success", "failure"),
-  response_status: Schema.NullOr(Schema.Number),
-  latency_ms: Schema.Number,
-  error: Schema.NullOr(Schema.String)
-}).annotations({ identifier: "AdminWebhookAttempt" })
+export const WebhookAttemptView = WebhookAttempt.annotations({ identifier: "AdminWebhookAttempt" })
 
 /** A webhook delivery with its attempts and the exact body posted. */
 export const WebhookDeliveryDetailView = Schema.Struct({
@@ -121,12 +86,7 @@ const OptionalReasonInput = Schema.Struct({
 }).annotations({ identifier: "AdminOptionalReason", ...all })
 
 const group = <const Name extends string>(name: Name, title: string) =>
-  HttpApiGroup.make(name)
-    .middleware(RequireAdmin)
-    .addError(Unprocessable)
-    .addError(NotFound)
-    .addError(Conflict)
-    .annotate(OpenApi.Title, title)
+  contractGroup(name, title).middleware(RequireAdmin)
 
 // --- groups -------------------------------------------------------------------------------
 
@@ -480,8 +440,7 @@ export class AdminAudit extends group("adminAudit", "Admin: audit log")
   )
 {}
 
-const base = HttpApi.make("admin")
-;(base as any).errorSchema = Schema.Never
+const base = withoutDecodeError(HttpApi.make("admin"))
 
 /** The operator API under `/admin/v1`, behind the `TUMA_ADMIN_TOKEN` bearer. */
 export class AdminApi extends base

@@ -2,9 +2,10 @@
  * The HTTP contract of Tuma (spec §4, decisions.md), as one `HttpApi`: the server, the OpenAPI
  * document and the typed client are all derived from it.
  */
-import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
+import { HttpApi, HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { AdminApi } from "./AdminApi.js"
+import { senderIdMultipart, withoutDecodeError } from "./apiSchemas.js"
 import {
   BadRequest,
   Conflict,
@@ -20,20 +21,14 @@ import {
 import { PortalApi } from "./PortalApi.js"
 import * as Req from "./Requests.js"
 import * as Res from "./Responses.js"
-import {
-  RequireProfileRead,
-  RequireSenderIdsRead,
-  RequireSenderIdsWrite,
-  RequireSmsRead,
-  RequireSmsSend
-} from "./Security.js"
+import * as Security from "./Security.js"
 
 // --- balance -----------------------------------------------------------------------------
 
 const balance = <const Name extends string>(name: Name, path: HttpApiEndpoint.PathSegment) =>
   HttpApiEndpoint.get(name, path)
     .addSuccess(Res.BalanceResponse)
-    .middleware(RequireSmsRead)
+    .middleware(Security.RequireSmsRead)
 
 // --- sends --------------------------------------------------------------------------------
 
@@ -45,7 +40,7 @@ const sendSingle = <const Name extends string>(name: Name, path: HttpApiEndpoint
     .addError(Unprocessable)
     .addError(Conflict)
     .addError(ServiceUnavailable)
-    .middleware(RequireSmsSend)
+    .middleware(Security.RequireSmsSend)
 
 /** API group: sending (single, bulk v1 and v2), messages, balance and profile, with the spec's aliases. */
 export class SmsGroup extends HttpApiGroup.make("sms")
@@ -58,7 +53,7 @@ export class SmsGroup extends HttpApiGroup.make("sms")
       .setUrlParams(Req.ListMessagesQuery)
       .addSuccess(Res.ListMessagesResponse)
       .addError(Unprocessable)
-      .middleware(RequireSmsRead)
+      .middleware(Security.RequireSmsRead)
       .annotate(OpenApi.Summary, "List messages (newest first)")
   )
   .add(
@@ -66,7 +61,7 @@ export class SmsGroup extends HttpApiGroup.make("sms")
       .setPath(Req.MessageUidPath)
       .addSuccess(Res.GetMessageResponse)
       .addError(Unprocessable)
-      .middleware(RequireSmsRead)
+      .middleware(Security.RequireSmsRead)
       .annotate(OpenApi.Summary, "Read one message")
   )
   .add(
@@ -77,7 +72,7 @@ export class SmsGroup extends HttpApiGroup.make("sms")
       .addError(Unprocessable)
       .addError(Conflict)
       .addError(ServiceUnavailable)
-      .middleware(RequireSmsSend)
+      .middleware(Security.RequireSmsSend)
       .annotate(OpenApi.Summary, "Bulk send, v1")
   )
   .add(
@@ -88,13 +83,13 @@ export class SmsGroup extends HttpApiGroup.make("sms")
       .addError(Unprocessable)
       .addError(Conflict)
       .addError(ServiceUnavailable)
-      .middleware(RequireSmsSend)
+      .middleware(Security.RequireSmsSend)
       .annotate(OpenApi.Summary, "Bulk send, v2 (tags, pre-pricing)")
   )
   .add(
     HttpApiEndpoint.get("getProfile", "/v1/sms/profile")
       .addSuccess(Res.ProfileResponse)
-      .middleware(RequireProfileRead)
+      .middleware(Security.RequireProfileRead)
       .annotate(OpenApi.Summary, "Read the account profile")
   )
   .annotate(OpenApi.Title, "SMS")
@@ -103,27 +98,13 @@ export class SmsGroup extends HttpApiGroup.make("sms")
 // --- sender IDs ---------------------------------------------------------------------------
 
 const listSenderIds = <const Name extends string>(name: Name, path: HttpApiEndpoint.PathSegment) =>
-  HttpApiEndpoint.get(name, path).addSuccess(Res.ListSenderIdsResponse).middleware(RequireSenderIdsRead)
+  HttpApiEndpoint.get(name, path).addSuccess(Res.ListSenderIdsResponse).middleware(Security.RequireSenderIdsRead)
 
 const requirements = <const Name extends string>(name: Name, path: HttpApiEndpoint.PathSegment) =>
-  HttpApiEndpoint.get(name, path).addSuccess(Res.RequirementsResponse).middleware(RequireSenderIdsRead)
+  HttpApiEndpoint.get(name, path).addSuccess(Res.RequirementsResponse).middleware(Security.RequireSenderIdsRead)
 
 /** JSON with base64 documents, or multipart with `documents[<requirement_uid>]` / `protection_documents[]` parts. */
-export const SenderIdMultipart = HttpApiSchema.Multipart(
-  Schema.Struct({
-    sender_id: Schema.String,
-    country_uid: Schema.optional(Schema.String),
-    sample_message: Schema.String,
-    purpose: Req.Purpose,
-    protection_requested: Schema.optional(Schema.Literal("true", "false", "1", "0")),
-    "documents[<requirement_uid>]": Schema.optional(
-      Schema.String.annotations({ format: "binary", description: "One file part per requirement uid" })
-    ),
-    "protection_documents[]": Schema.optional(
-      Schema.String.annotations({ format: "binary", description: "One or more protection documents" })
-    )
-  }).annotations({ identifier: "SenderIdRequestMultipart" })
-)
+export const SenderIdMultipart = senderIdMultipart(Req.Purpose, "SenderIdRequestMultipart")
 
 const requestSenderId = <const Name extends string>(name: Name, path: HttpApiEndpoint.PathSegment) =>
   HttpApiEndpoint.post(name, path)
@@ -131,7 +112,7 @@ const requestSenderId = <const Name extends string>(name: Name, path: HttpApiEnd
     .addSuccess(Res.SenderIdCreatedResponse, { status: 201 })
     .addError(Unprocessable)
     .addError(Conflict)
-    .middleware(RequireSenderIdsWrite)
+    .middleware(Security.RequireSenderIdsWrite)
 
 /** API group: sender IDs (list, requirements, request as JSON or multipart). */
 export class SenderIdsGroup extends HttpApiGroup.make("senderIds")
@@ -183,6 +164,9 @@ export class SystemGroup extends HttpApiGroup.make("system")
 const dropSchemaIds = (node: unknown): unknown => {
   if (Array.isArray(node)) return node.map(dropSchemaIds)
   if (node === null || typeof node !== "object") return node
+  return dropSchemaIdsOf(node)
+}
+const dropSchemaIdsOf = (node: object): Record<string, unknown> => {
   const out: Record<string, unknown> = {}
   for (const [k, v] of Object.entries(node)) {
     if (k === "$id" && typeof v === "string" && v.startsWith("/schemas/")) continue
@@ -191,9 +175,7 @@ const dropSchemaIds = (node: unknown): unknown => {
   return out
 }
 
-const base = HttpApi.make("tuma") // The builder's own decode errors never reach a client: the envelope middleware turns them into
- // 422/400 envelopes. Drop HttpApiDecodeError from the documented and client-decoded errors.
-;(base as any).errorSchema = Schema.Never
+const base = withoutDecodeError(HttpApi.make("tuma"))
 
 /**
  * The public REST API (spec): its `HttpApi` definition, from which the server, the typed client and the
@@ -214,7 +196,7 @@ export class TumaApi extends base
   .addError(InternalError)
   .annotate(OpenApi.Title, "Tuma SMS API")
   .annotate(OpenApi.Version, "1.0.0")
-  .annotate(OpenApi.Transform, (spec) => dropSchemaIds(spec) as Record<string, any>)
+  .annotate(OpenApi.Transform, dropSchemaIdsOf)
   .annotate(
     OpenApi.Description,
     "Send SMS, track delivery, request sender IDs. Every response carries `request_uid` and `X-Request-Id`; " +

@@ -7,13 +7,14 @@
  * With the embedded database only one process may open the data directory: stop the server first,
  * or use the admin API (`/admin/v1`) while it runs.
  */
+import * as A from "@tuma/core"
 import { Admin, Audit } from "@tuma/core"
 import { Actor, cliActor } from "@tuma/core/audit/Actor"
 import { emailProblem, PortalAccess } from "@tuma/core/portal/PortalAccess"
 import { WebhookAdmin } from "@tuma/core/webhooks/WebhookAdmin"
 import { validationFailed } from "@tuma/domain/validation"
 import * as Database from "@tuma/store-sql/Database"
-import { Effect, Layer, Redacted } from "effect"
+import { Effect, Layer, Option, Redacted, Schema } from "effect"
 import { userInfo } from "node:os"
 import { parseArgs } from "node:util"
 import { inviteOwner } from "./portal/OwnerInvitation.js"
@@ -71,9 +72,16 @@ const num = (v: string | undefined, name: string) => {
   if (!Number.isFinite(n)) throw new Error(`--${name} must be a number`)
   return n
 }
-/** Drops undefined values (the admin inputs use exact optional fields). */
-const clean = <A extends Record<string, unknown>>(a: A): any =>
-  Object.fromEntries(Object.entries(a).filter(([, v]) => v !== undefined))
+/** Flags as an admin input, decoded by its Schema as the admin API decodes a body (absent flags left out). */
+const input = <A, I>(schema: Schema.Schema<A, I>, flags: Readonly<Record<string, unknown>>): A =>
+  Schema.decodeUnknownSync(schema)(Object.fromEntries(Object.entries(flags).filter(([, v]) => v !== undefined)))
+
+/** What a failed command prints: the failure's message, code and field errors. */
+const Failure = Schema.Struct({
+  message: Schema.String,
+  error_code: Schema.optional(Schema.String),
+  errors: Schema.optional(Schema.Unknown)
+})
 
 const admin = <A, E>(f: (a: Admin["Type"]) => Effect.Effect<A, E>) => Effect.flatMap(Admin, f)
 const hooks = <A, E>(f: (w: WebhookAdmin["Type"]) => Effect.Effect<A, E>) => Effect.flatMap(WebhookAdmin, f)
@@ -86,7 +94,7 @@ export const commands: Record<string, Command> = {
     flags: ["actor", "action", "target", "from", "to", "limit", "before"],
     run: (f) =>
       Effect.flatMap(Audit, (audit) =>
-        audit.page(clean({
+        audit.page({
           actor: opt(f, "actor"),
           action: opt(f, "action"),
           target: opt(f, "target"),
@@ -94,7 +102,7 @@ export const commands: Record<string, Command> = {
           to: opt(f, "to"),
           limit: opt(f, "limit"),
           before: opt(f, "before")
-        })))
+        }))
   },
   "accounts create": {
     usage: "--name NAME --email EMAIL [--owner-email EMAIL] [--phone +255…] [--country TZ] [--phone-verified]",
@@ -106,7 +114,7 @@ export const commands: Record<string, Command> = {
         const problem = emailProblem(ownerEmail)
         if (problem !== undefined) return yield* validationFailed({ owner_email: [problem] })
         const account = yield* admin((a) =>
-          a.createAccount(clean({
+          a.createAccount(input(A.CreateAccountInput, {
             name: req(f, "name"),
             email: req(f, "email"),
             phone: opt(f, "phone"),
@@ -122,7 +130,7 @@ export const commands: Record<string, Command> = {
   "accounts list": {
     usage: "[--search TEXT]",
     flags: ["search"],
-    run: (f) => admin((a) => a.listAccounts(clean({ search: opt(f, "search") })))
+    run: (f) => admin((a) => a.listAccounts(input(A.ListAccountsInput, { search: opt(f, "search") })))
   },
   "accounts show": { usage: "ACCOUNT_UID", run: (_, a) => admin((x) => x.getAccount(arg(a, 0, "ACCOUNT_UID"))) },
   "accounts suspend": { usage: "ACCOUNT_UID", run: (_, a) => admin((x) => x.suspendAccount(arg(a, 0, "ACCOUNT_UID"))) },
@@ -135,9 +143,9 @@ export const commands: Record<string, Command> = {
     flags: ["account", "mode", "name", "scopes", "allowed-ips", "expires-at"],
     run: (f) =>
       admin((a) =>
-        a.issueApiKey(clean({
+        a.issueApiKey(input(A.IssueApiKeyInput, {
           account_uid: req(f, "account"),
-          mode: opt(f, "mode") as "live" | "test" | undefined,
+          mode: opt(f, "mode"),
           name: opt(f, "name"),
           scopes: list(opt(f, "scopes")),
           allowed_ips: list(opt(f, "allowed-ips")),
@@ -153,7 +161,7 @@ export const commands: Record<string, Command> = {
       admin((x) =>
         x.updateApiKey(
           arg(a, 0, "KEY_UID"),
-          clean({
+          input(A.UpdateApiKeyInput, {
             name: opt(f, "name"),
             scopes: list(opt(f, "scopes")),
             allowed_ips: f["allowed-ips"] === undefined ? undefined : list(opt(f, "allowed-ips")) ?? [],
@@ -168,7 +176,7 @@ export const commands: Record<string, Command> = {
     flags: ["account", "country", "units", "amount", "currency", "reference"],
     run: (f) =>
       admin((a) =>
-        a.purchaseCredits(clean({
+        a.purchaseCredits(input(A.PurchaseInput, {
           account_uid: req(f, "account"),
           country: req(f, "country"),
           units: num(req(f, "units"), "units"),
@@ -195,7 +203,9 @@ export const commands: Record<string, Command> = {
     usage: "[--account UID] [--status pending|approved|rejected|suspended]",
     flags: ["account", "status"],
     run: (f) =>
-      admin((a) => a.listSenderIds(clean({ account_uid: opt(f, "account"), status: opt(f, "status") as any })))
+      admin((a) =>
+        a.listSenderIds(input(A.ListSenderIdsInput, { account_uid: opt(f, "account"), status: opt(f, "status") }))
+      )
   },
   "sender-ids show": { usage: "SENDER_ID_UID", run: (_, a) => admin((x) => x.getSenderId(arg(a, 0, "SENDER_ID_UID"))) },
   "sender-ids grant": {
@@ -204,7 +214,7 @@ export const commands: Record<string, Command> = {
     booleans: ["default", "global"],
     run: (f) =>
       admin((a) =>
-        a.grantSenderId(clean({
+        a.grantSenderId(input(A.GrantSenderIdInput, {
           account_uid: req(f, "account"),
           sender_id: req(f, "sender-id"),
           country: req(f, "country"),
@@ -237,7 +247,7 @@ export const commands: Record<string, Command> = {
     booleans: ["required"],
     run: (f) =>
       admin((a) =>
-        a.createRequirement(clean({
+        a.createRequirement(input(A.CreateRequirementInput, {
           name: req(f, "name"),
           is_required: f.required === true,
           accepted_formats: list(opt(f, "formats")),
@@ -256,7 +266,13 @@ export const commands: Record<string, Command> = {
     flags: ["account", "recipient", "reason"],
     run: (f) =>
       admin((a) =>
-        a.addOptOut(clean({ account_uid: req(f, "account"), recipient: req(f, "recipient"), reason: opt(f, "reason") }))
+        a.addOptOut(
+          input(A.OptOutInput, {
+            account_uid: req(f, "account"),
+            recipient: req(f, "recipient"),
+            reason: opt(f, "reason")
+          })
+        )
       )
   },
   "opt-outs list": { usage: "ACCOUNT_UID", run: (_, a) => admin((x) => x.listOptOuts(arg(a, 0, "ACCOUNT_UID"))) },
@@ -269,7 +285,7 @@ export const commands: Record<string, Command> = {
     flags: ["account", "kind", "pattern", "description"],
     run: (f) =>
       admin((a) =>
-        a.addSpamRule(clean({
+        a.addSpamRule(input(A.SpamRuleInput, {
           account_uid: opt(f, "account") ?? null,
           kind: req(f, "kind"),
           pattern: req(f, "pattern"),
@@ -292,7 +308,7 @@ export const commands: Record<string, Command> = {
     flags: ["name", "kind", "config", "country", "credit"],
     run: (f) =>
       admin((a) =>
-        a.createProvider(clean({
+        a.createProvider(input(A.CreateProviderInput, {
           name: req(f, "name"),
           kind: opt(f, "kind"),
           config: opt(f, "config") === undefined ? undefined : JSON.parse(req(f, "config")),
@@ -379,21 +395,26 @@ export const run = async (command: string | undefined, rest: ReadonlyArray<strin
   for (const f of entry.flags ?? []) options[f] = { type: "string" }
   for (const f of entry.booleans ?? []) options[f] = { type: "boolean" }
   const { positionals, values } = parseArgs({ args: [...args], options, allowPositionals: true })
-  const program = Effect.suspend(() => entry.run(values as Flags, positionals)).pipe(
+  const program = Effect.suspend(() => entry.run(values, positionals)).pipe(
     // every change is recorded in the audit log as done by `cli:<os user>`
     Effect.provideService(Actor, cliActor(osUser())),
     Effect.provide(Server.layerStore(databaseFromEnv()).pipe(Layer.orDie))
   )
-  const exit = await Effect.runPromiseExit(program as Effect.Effect<unknown, unknown>)
+  const exit = await Effect.runPromiseExit(program)
   if (exit._tag === "Success") {
     console.log(JSON.stringify(exit.value, null, 2))
     return
   }
-  const failure = exit.cause._tag === "Fail" ? exit.cause.error as any : undefined
+  const failure = exit.cause._tag === "Fail" ? Schema.decodeUnknownOption(Failure)(exit.cause.error) : Option.none()
   console.error(
-    failure !== undefined
+    Option.isSome(failure)
       ? JSON.stringify(
-        { success: false, message: failure.message, error_code: failure.error_code, errors: failure.errors },
+        {
+          success: false,
+          message: failure.value.message,
+          error_code: failure.value.error_code,
+          errors: failure.value.errors
+        },
         null,
         2
       )

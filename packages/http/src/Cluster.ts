@@ -21,7 +21,6 @@
 import cluster from "node:cluster"
 import type { Worker } from "node:cluster"
 import { createServer } from "node:http"
-import type { AddressInfo } from "node:net"
 import { availableParallelism } from "node:os"
 import { mergeExpositions } from "./ObservabilityMerge.js"
 
@@ -98,8 +97,9 @@ export const runPrimary = (options: {
           })
         })
         server.listen(options.metrics.port, options.metrics.host, () => {
-          const a = server.address() as AddressInfo
-          console.log(`metrics on http://${options.metrics.host}:${a.port}/metrics`)
+          const a = server.address()
+          const port = typeof a === "object" && a !== null ? a.port : options.metrics.port
+          console.log(`metrics on http://${options.metrics.host}:${port}/metrics`)
         })
         server.unref()
       }

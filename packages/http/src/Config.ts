@@ -77,13 +77,21 @@ export const makeServerOptions = (overrides: {
   maxBodyBytes: overrides.maxBodyBytes ?? defaultServerOptions.maxBodyBytes,
   maxUploadBytes: overrides.maxUploadBytes ?? defaultServerOptions.maxUploadBytes,
   maxConcurrentUploadsPerKey: overrides.maxConcurrentUploadsPerKey ?? defaultServerOptions.maxConcurrentUploadsPerKey,
-  auth: { ...defaultServerOptions.auth, ...stripUndefined(overrides.auth ?? {}) },
-  rateLimit: { ...defaultServerOptions.rateLimit, ...stripUndefined(overrides.rateLimit ?? {}) },
+  auth: withDefaults(defaultServerOptions.auth, overrides.auth),
+  rateLimit: withDefaults(defaultServerOptions.rateLimit, overrides.rateLimit),
   accessLog: overrides.accessLog ?? defaultServerOptions.accessLog
 })
 
-const stripUndefined = <A extends object>(a: A): any => {
-  const out: any = {}
-  for (const [k, v] of Object.entries(a)) if (v !== undefined) out[k] = v
+/** `defaults` with every field `overrides` sets (a field left `undefined` keeps its default). */
+const withDefaults = <A extends object>(
+  defaults: A,
+  overrides: { readonly [K in keyof A]?: A[K] | undefined } | undefined
+): A => {
+  const out = { ...defaults }
+  if (overrides === undefined) return out
+  for (const key in overrides) {
+    const v = overrides[key]
+    if (v !== undefined) out[key] = v
+  }
   return out
 }

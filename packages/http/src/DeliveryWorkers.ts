@@ -18,7 +18,12 @@ import * as SqlSettingsChanges from "@tuma/store-sql/SqlSettingsChanges"
 import { Layer } from "effect"
 import { hostname } from "node:os"
 
-const ENV: ReadonlyArray<readonly [string, keyof DeliveryOptions]> = [
+/** The options that are numbers. */
+type NumericOption = { readonly [K in keyof DeliveryOptions]: DeliveryOptions[K] extends number ? K : never }[
+  keyof DeliveryOptions
+]
+
+const ENV: ReadonlyArray<readonly [string, NumericOption]> = [
   ["TUMA_DELIVERY_MAX_IN_FLIGHT", "maxInFlight"],
   ["TUMA_DELIVERY_CLAIM_BATCH", "claimBatch"],
   ["TUMA_DELIVERY_LEASE_MS", "leaseMs"],
@@ -29,7 +34,7 @@ const ENV: ReadonlyArray<readonly [string, keyof DeliveryOptions]> = [
 ]
 
 export const optionsFromEnv = (env: NodeJS.ProcessEnv = process.env): Partial<DeliveryOptions> => {
-  const out: Record<string, number | boolean> = {}
+  const out: { -readonly [K in keyof DeliveryOptions]?: DeliveryOptions[K] } = {}
   for (const [name, key] of ENV) {
     const v = env[name]
     if (v === undefined || v === "") continue
@@ -38,7 +43,7 @@ export const optionsFromEnv = (env: NodeJS.ProcessEnv = process.env): Partial<De
     out[key] = n
   }
   if (env.TUMA_DELIVERY_DISPATCH === "0") out.dispatch = false
-  return out as Partial<DeliveryOptions>
+  return out
 }
 
 /**

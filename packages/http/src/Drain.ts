@@ -18,7 +18,7 @@
  * Requests are counted at the socket (from the node "request" event to the response's `finish`),
  * so an answer is finished when its last byte is handed to the socket, not when the handler returns.
  */
-import type { Server, ServerResponse } from "node:http"
+import type { IncomingMessage, Server, ServerResponse } from "node:http"
 import type { Socket } from "node:net"
 import { Server as NetServer } from "node:net"
 
@@ -43,9 +43,9 @@ export const trackConnections = (server: Server): Drain => {
     sockets.set(socket, { busy: 0, lastActive: Date.now() })
     socket.once("close", () => sockets.delete(socket))
   })
-  server.on("request", (request, response: ServerResponse) => {
+  server.on("request", (request: IncomingMessage, response: ServerResponse) => {
     responses.add(response)
-    const state = sockets.get(request.socket as Socket)
+    const state = sockets.get(request.socket)
     if (state !== undefined) state.busy++
     let ended = false
     const done = () => {

@@ -78,20 +78,17 @@ export interface ApiFailure {
   [FailureHeaders]?: Record<string, string>
 }
 
-const ann = (status: number, description: string) => HttpApiSchema.annotations<any>({ status, description })
+const ann = <A>(status: number, description: string) => HttpApiSchema.annotations<A>({ status, description })
 
-const make = <A>(Cls: new(props: any) => A) => (input: FailureInput, headers?: Record<string, string>): A => {
-  const props: Record<string, unknown> = {}
-  for (const key in input) {
-    const v = (input as any)[key]
-    if (v !== undefined) props[key] = v
+const make =
+  <A extends object>(Cls: new(props: FailureInput) => A) =>
+  (input: FailureInput, headers?: Record<string, string>): A => {
+    const out = new Cls(input)
+    if (headers !== undefined) {
+      Object.defineProperty(out, FailureHeaders, { value: headers, enumerable: false })
+    }
+    return out
   }
-  const out = new Cls(props) as any
-  if (headers !== undefined) {
-    Object.defineProperty(out, FailureHeaders, { value: headers, enumerable: false })
-  }
-  return out
-}
 
 /** 400 failure envelope. */
 export class BadRequest extends Schema.Class<BadRequest>("BadRequest")(
@@ -196,7 +193,7 @@ export class ServiceUnavailable extends Schema.Class<ServiceUnavailable>("Servic
   static of = make<ServiceUnavailable>(ServiceUnavailable)
 }
 
-const statusOf = new Map<abstract new(...args: any) => unknown, number>([
+const statusOf = new Map<unknown, number>([
   [BadRequest, 400],
   [Unauthorized, 401],
   [Forbidden, 403],
@@ -213,14 +210,16 @@ const statusOf = new Map<abstract new(...args: any) => unknown, number>([
 
 /** The HTTP status of an envelope failure, or undefined when `u` is not one. */
 export const failureStatus = (u: unknown): number | undefined =>
-  typeof u === "object" && u !== null ? statusOf.get((u as any).constructor) : undefined
+  typeof u === "object" && u !== null ? statusOf.get(u.constructor) : undefined
+
+/** Whether `u` is one of the envelope failures above. */
+export const isApiFailure = (u: unknown): u is ApiFailure => failureStatus(u) !== undefined
 
 /** The body of an envelope failure as sent: every defined field, `request_uid` filled in. */
 export const failureBody = (failure: ApiFailure, requestId: string): Record<string, unknown> => {
   const body: Record<string, unknown> = { success: false, request_uid: requestId, message: failure.message }
-  for (const key of Object.keys(failure)) {
+  for (const [key, v] of Object.entries(failure)) {
     if (key === "success" || key === "request_uid" || key === "message") continue
-    const v = (failure as any)[key]
     if (v !== undefined) body[key] = v
   }
   return body

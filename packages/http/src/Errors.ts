@@ -8,7 +8,8 @@ import { validationFailed } from "@tuma/domain/validation"
 import { Cause, Effect } from "effect"
 import { Conflict, NotFound, ServiceUnavailable, TooManyRequests, Unprocessable } from "./Envelope.js"
 
-interface DomainFailure {
+/** What every domain failure carries (the TaggedErrors of @tuma/domain and core). */
+export interface DomainFailure {
   readonly _tag: string
   readonly error_code: string
   readonly message: string
@@ -37,11 +38,11 @@ export const toApiFailure = (e: DomainFailure, options: { readonly send?: boolea
   // decisions §29: a 422 with field errors says the first of them in `message`, whoever built it
   const fieldErrors = e.errors !== undefined && Object.values(e.errors).some((list) => list.length > 0)
   const input = {
-    message: fieldErrors ? validationFailed(e.errors as Record<string, Array<string>>).message : e.message,
+    message: fieldErrors ? validationFailed(e.errors).message : e.message,
     error_code: e.error_code,
     ...(options.send ? { acceptance_state: "DEFINITELY_NOT_ACCEPTED" as const } : {}),
     ...(specError[e.error_code] !== undefined ? { error: specError[e.error_code] } : {}),
-    ...(e.errors !== undefined ? { errors: e.errors as Record<string, Array<string>> } : {}),
+    ...(e.errors !== undefined ? { errors: e.errors } : {}),
     ...(e.units_required !== undefined ? { units_required: e.units_required } : {}),
     ...(e.units_available !== undefined ? { units_available: e.units_available } : {}),
     ...(e.shortfall !== undefined ? { shortfall: e.shortfall } : {})

@@ -51,7 +51,7 @@ export const guardJsonDepth = (
       )
     }
     return Effect.try({
-      try: () => (text === "" ? null : JSON.parse(text) as unknown),
+      try: (): unknown => (text === "" ? null : JSON.parse(text)),
       catch: (cause) => new HttpServerError.RequestError({ request, reason: "Decode", cause })
     })
   })

@@ -12,9 +12,11 @@
  * The success path costs one id, one FiberRef scope and one header.
  */
 import {
+  FileSystem,
   HttpApi,
   HttpApiBuilder,
   HttpApiError,
+  HttpApiGroup,
   HttpIncomingMessage,
   HttpServerError,
   HttpServerRequest,
@@ -25,12 +27,13 @@ import type { HttpApp } from "@effect/platform"
 import { currentLogUids } from "@tuma/core/observability/LogContext"
 import { TraceSettings } from "@tuma/core/observability/Tracing"
 import { fieldErrorsFromIssues, validationFailed } from "@tuma/domain"
-import { Cause, Effect, Option } from "effect"
+import { Cause, Context, Effect, Option } from "effect"
 import { randomUUID } from "node:crypto"
 import { adminTokenProblem, isAdminPath } from "./AdminToken.js"
 import type { ServerOptions } from "./Config.js"
 import { ServerConfig } from "./Config.js"
-import { currentRequestId, failureBody, FailureHeaders, failureStatus } from "./Envelope.js"
+import type { ApiFailure } from "./Envelope.js"
+import { currentRequestId, failureBody, FailureHeaders, failureStatus, isApiFailure } from "./Envelope.js"
 import { storeUnavailable } from "./Errors.js"
 import { guardJsonDepth, JsonTooDeep } from "./JsonDepth.js"
 import { observeRequest, routeResolver } from "./Observability.js"
@@ -49,9 +52,12 @@ const toRegex = (path: string) =>
   )
 
 /** Every (method, path) the API serves, from the contract itself. */
-export const routeTable = (api: HttpApi.HttpApi.Any, extra: ReadonlyArray<readonly [string, string]>) => {
+export const routeTable = <Id extends string, Groups extends HttpApiGroup.HttpApiGroup.Any, E, R>(
+  api: HttpApi.HttpApi<Id, Groups, E, R>,
+  extra: ReadonlyArray<readonly [string, string]>
+) => {
   const entries: Array<RouteEntry> = []
-  HttpApi.reflect(api as any, {
+  HttpApi.reflect(api, {
     onGroup() {},
     onEndpoint({ endpoint }) {
       entries.push({ method: endpoint.method, path: endpoint.path, regex: toRegex(endpoint.path) })
@@ -102,7 +108,7 @@ const isTooLarge = (u: unknown, depth = 0): boolean => {
     // a limit reached while a file part is written to disk arrives wrapped (InternalError → … → ReachedLimit)
     return depth < 4 && isTooLarge(u.cause, depth + 1)
   }
-  return typeof u === "object" && u !== null && (u as { _tag?: unknown })._tag === "ReachedLimit"
+  return typeof u === "object" && u !== null && "_tag" in u && u._tag === "ReachedLimit"
 }
 
 /** A boundary parameter of 1–70 characters (RFC 2046), quoted or not. */
@@ -120,8 +126,8 @@ export const InFlight = { count: 0 }
 export const makeEnvelope = (options: ServerOptions, routes: ReadonlyArray<RouteEntry>, tracing = false) => {
   const accessLog = options.accessLog
   const routeOf = routeResolver(routes)
-  const maxBody = Option.some(options.maxBodyBytes)
-  const maxUpload = Option.some(options.maxUploadBytes)
+  const maxBody = Option.some(FileSystem.Size(options.maxBodyBytes))
+  const maxUpload = Option.some(FileSystem.Size(options.maxUploadBytes))
 
   const notFound = (requestId: string, request: HttpServerRequest.HttpServerRequest) => {
     const path = request.url.split("?")[0]
@@ -152,8 +158,8 @@ export const makeEnvelope = (options: ServerOptions, routes: ReadonlyArray<Route
     const error = Option.isSome(failure) ? failure.value : Option.getOrUndefined(Cause.dieOption(cause))
     if (error !== undefined) {
       const status = failureStatus(error)
-      if (status !== undefined) {
-        return Effect.succeed(json(status, failureBody(error as any, requestId), (error as any)[FailureHeaders]))
+      if (status !== undefined && isApiFailure(error)) {
+        return Effect.succeed(json(status, failureBody(error, requestId), error[FailureHeaders]))
       }
       if (error instanceof HttpApiError.HttpApiDecodeError) {
         return Effect.succeed(decodeErrorResponse(requestId, request, error))
@@ -197,8 +203,8 @@ export const makeEnvelope = (options: ServerOptions, routes: ReadonlyArray<Route
     )
     if (request.method === "POST" && sendPaths.has(request.url.split("?", 1)[0])) {
       // a send that failed outside the use case (authentication, look-ups) was certainly not stored
-      const unavailable = storeUnavailable()
-      return Effect.as(logged, json(503, failureBody(unavailable, requestId), (unavailable as any)[FailureHeaders]))
+      const unavailable: ApiFailure = storeUnavailable()
+      return Effect.as(logged, json(503, failureBody(unavailable, requestId), unavailable[FailureHeaders]))
     }
     return Effect.as(
       logged,
@@ -210,9 +216,7 @@ export const makeEnvelope = (options: ServerOptions, routes: ReadonlyArray<Route
 
   return (app: HttpApp.Default): HttpApp.Default =>
     Effect.withFiberRuntime((fiber) => {
-      const request = fiber.currentContext.unsafeMap.get(
-        HttpServerRequest.HttpServerRequest.key
-      ) as HttpServerRequest.HttpServerRequest
+      const request = Context.unsafeGet(fiber.currentContext, HttpServerRequest.HttpServerRequest)
       const requestId = randomUUID()
       const started = performance.now()
       const path = request.url.split("?", 1)[0]
@@ -288,7 +292,7 @@ export const makeEnvelope = (options: ServerOptions, routes: ReadonlyArray<Route
             Effect.annotateCurrentSpan({ request_uid: requestId, "http.route": route, "http.status": response.status })
           )
           : (x) => x,
-        Effect.provideService(HttpIncomingMessage.MaxBodySize, limit as any),
+        Effect.provideService(HttpIncomingMessage.MaxBodySize, limit),
         // JSON bodies are parsed only after a depth scan (400 beyond maxJsonDepth levels)
         Effect.provideService(HttpServerRequest.HttpServerRequest, guardJsonDepth(request)),
         Effect.locally(currentRequestId, requestId),
@@ -299,7 +303,10 @@ export const makeEnvelope = (options: ServerOptions, routes: ReadonlyArray<Route
 }
 
 /** The envelope as an `HttpApiBuilder.middleware` layer (innermost, sees raw errors). */
-export const layerEnvelope = (api: HttpApi.HttpApi.Any, extraRoutes: ReadonlyArray<readonly [string, string]>) =>
+export const layerEnvelope = <Id extends string, Groups extends HttpApiGroup.HttpApiGroup.Any, E, R>(
+  api: HttpApi.HttpApi<Id, Groups, E, R>,
+  extraRoutes: ReadonlyArray<readonly [string, string]>
+) =>
   HttpApiBuilder.middleware(
     Effect.zipWith(
       ServerConfig,

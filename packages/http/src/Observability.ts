@@ -128,7 +128,14 @@ const metricsListener = (options: ObservabilityOptions["metrics"], port: number)
     const address = yield* Effect.acquireRelease(
       Effect.async<AddressInfo, Error>((resume) => {
         server.once("error", (e) => resume(Effect.fail(e)))
-        server.listen(port, options.host, () => resume(Effect.succeed(server.address() as AddressInfo)))
+        server.listen(port, options.host, () => {
+          const address = server.address()
+          resume(
+            typeof address === "object" && address !== null
+              ? Effect.succeed(address)
+              : Effect.fail(new Error("the metrics listener has no TCP address"))
+          )
+        })
       }),
       () => Effect.async<void>((resume) => void server.close(() => resume(Effect.void)))
     ).pipe(Effect.orDie)

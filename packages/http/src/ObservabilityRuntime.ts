@@ -64,7 +64,10 @@ export const register = Effect.gen(function*() {
   const delay = monitorEventLoopDelay({ resolution: 20 })
   const gc = new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) {
-      const kind = (entry as unknown as { detail?: { kind?: number } }).detail?.kind ?? 0
+      const detail: unknown = "detail" in entry ? entry.detail : undefined
+      const kind = typeof detail === "object" && detail !== null && "kind" in detail && typeof detail.kind === "number"
+        ? detail.kind
+        : 0
       gcKind.update(entry.duration / 1000, GC_KINDS[kind] ?? "other")
     }
   })

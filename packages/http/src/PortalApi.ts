@@ -15,35 +15,33 @@
  * - `PortalSession` endpoints answer 401 without a valid session; `PortalOwner` endpoints 403 for
  *   a member.
  */
-import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiMiddleware, HttpApiSchema, OpenApi } from "@effect/platform"
+import { HttpApi, HttpApiEndpoint, HttpApiMiddleware, HttpApiSchema, OpenApi } from "@effect/platform"
+import * as Views from "@tuma/core/admin/views"
 import { Encoding } from "@tuma/domain/encoding"
 import * as D from "@tuma/domain/schemas"
 import { StoredString } from "@tuma/domain/storedText"
 import { Context, Schema } from "effect"
 import {
-  Conflict,
-  Forbidden,
-  NotFound,
-  ServiceUnavailable,
-  successFields,
-  TooManyRequests,
-  Unauthorized,
-  Unprocessable
-} from "./Envelope.js"
+  all,
+  done,
+  group,
+  NullTs,
+  NumberFromQuery,
+  ok,
+  okList,
+  opt,
+  senderIdMultipart,
+  Ts,
+  WebhookAttempt,
+  WebhookDelivery,
+  WebhookEndpoint,
+  withoutDecodeError,
+  withSecret
+} from "./apiSchemas.js"
+import { Forbidden, NotFound, ServiceUnavailable, successFields, TooManyRequests, Unauthorized } from "./Envelope.js"
 import * as Res from "./Responses.js"
 
-const all = { parseOptions: { errors: "all", onExcessProperty: "ignore" } } as const
-
-const Ts = Schema.String.annotations({ description: "ISO 8601 timestamp" })
-const NullTs = Schema.NullOr(Ts)
-const opt = <A, I, R>(s: Schema.Schema<A, I, R>) => Schema.optionalWith(s, { exact: true })
-const NumberFromQuery = Schema.NumberFromString
-
-const ok = <S extends Schema.Schema.Any>(data: S, identifier: string) =>
-  Schema.Struct({ ...successFields, data }).annotations({ identifier })
-const okList = <S extends Schema.Schema.Any>(item: S, identifier: string) =>
-  Schema.Struct({ ...successFields, data: Schema.Array(item) }).annotations({ identifier })
-export const PortalDone = ok(Schema.Struct({ ok: Schema.Literal(true) }), "PortalDone")
+export const PortalDone = done("PortalDone")
 
 // --- security ------------------------------------------------------------------------------
 
@@ -111,12 +109,9 @@ export const PortalUser = Schema.Struct({
 }).annotations({ identifier: "PortalUser" })
 export type PortalUser = typeof PortalUser.Type
 
-export const PortalAccount = Schema.Struct({
-  uid: Schema.String,
-  name: Schema.String,
-  email: Schema.String,
-  active: Schema.Boolean
-}).annotations({ identifier: "PortalAccount" })
+export const PortalAccount = Views.AccountView.pick("uid", "name", "email", "active").annotations({
+  identifier: "PortalAccount"
+})
 export type PortalAccount = typeof PortalAccount.Type
 
 export const SessionView = Schema.Struct({
@@ -260,15 +255,7 @@ export const CampaignPreview = Schema.Struct({
 }).annotations({ identifier: "PortalCampaignPreview" })
 export type CampaignPreview = typeof CampaignPreview.Type
 
-export const DeliveryFigures = Schema.Struct({
-  scheduled: Schema.Number,
-  queued: Schema.Number,
-  processing: Schema.Number,
-  sent: Schema.Number,
-  delivered: Schema.Number,
-  failed: Schema.Number,
-  total: Schema.Number
-}).annotations({ identifier: "PortalDeliveryFigures" })
+export const DeliveryFigures = StatusCounts.annotations({ identifier: "PortalDeliveryFigures" })
 
 export const CampaignSummary = Schema.Struct({
   uid: Schema.String,
@@ -313,27 +300,10 @@ export const MessageList = Schema.Struct({
   meta: Res.PageMeta
 }).annotations({ identifier: "PortalMessageList" })
 
-export const WebhookAttemptView = Schema.Struct({
-  attempt: Schema.Number,
-  attempted_at: Ts,
-  outcome: Schema.Literal("success", "failure"),
-  response_status: Schema.NullOr(Schema.Number),
-  latency_ms: Schema.Number,
-  error: Schema.NullOr(Schema.String)
-}).annotations({ identifier: "PortalWebhookAttempt" })
+export const WebhookAttemptView = WebhookAttempt.annotations({ identifier: "PortalWebhookAttempt" })
 
 export const WebhookDeliveryView = Schema.Struct({
-  uid: Schema.String,
-  endpoint_uid: Schema.String,
-  event: Schema.String,
-  status: Schema.String,
-  message_uid: Schema.String,
-  recipient: Schema.String,
-  attempts: Schema.Number,
-  next_attempt_at: NullTs,
-  last_status: Schema.NullOr(Schema.Number),
-  last_error: Schema.NullOr(Schema.String),
-  completed_at: NullTs,
+  ...WebhookDelivery.fields,
   attempt_log: Schema.Array(WebhookAttemptView)
 }).annotations({ identifier: "PortalWebhookDelivery" })
 export type WebhookDeliveryView = typeof WebhookDeliveryView.Type
@@ -362,37 +332,11 @@ export const SenderIdRequestInput = D.SenderIdRequest.annotations({ identifier: 
 
 /** The same request as multipart/form-data: file parts `documents[<requirement_uid>]` and
  * `protection_documents[]` (what a browser's FormData sends). */
-export const SenderIdRequestMultipart = HttpApiSchema.Multipart(
-  Schema.Struct({
-    sender_id: Schema.String,
-    country_uid: Schema.optional(Schema.String),
-    sample_message: Schema.String,
-    purpose: Schema.String,
-    protection_requested: Schema.optional(Schema.Literal("true", "false", "1", "0")),
-    "documents[<requirement_uid>]": Schema.optional(
-      Schema.String.annotations({ format: "binary", description: "One file part per requirement uid" })
-    ),
-    "protection_documents[]": Schema.optional(
-      Schema.String.annotations({ format: "binary", description: "One or more protection documents" })
-    )
-  }).annotations({ identifier: "PortalSenderIdRequestMultipart" })
-)
+export const SenderIdRequestMultipart = senderIdMultipart(Schema.String, "PortalSenderIdRequestMultipart")
 
 // API keys
 
-export const ApiKeyView = Schema.Struct({
-  uid: Schema.String,
-  name: Schema.String,
-  prefix: Schema.String,
-  mode: Schema.Literal("live", "test"),
-  status: Schema.Literal("active", "revoked", "expired"),
-  scopes: Schema.Array(Schema.String),
-  allowed_ips: Schema.Array(Schema.String),
-  expires_at: NullTs,
-  revoked_at: NullTs,
-  last_used_at: NullTs,
-  created_at: Ts
-}).annotations({ identifier: "PortalApiKey" })
+export const ApiKeyView = Views.ApiKeyView.omit("account_uid").annotations({ identifier: "PortalApiKey" })
 export type ApiKeyView = typeof ApiKeyView.Type
 
 export const CreateApiKeyInput = Schema.Struct({
@@ -407,34 +351,20 @@ export const CreateApiKeyInput = Schema.Struct({
   expires_at: opt(Schema.NullOr(StoredString))
 }).annotations({ identifier: "PortalCreateApiKey", ...all })
 
-export const CreatedApiKey = Schema.Struct({
-  /** The full key: shown once, never stored. */
-  key: Schema.String,
-  api_key: ApiKeyView
-}).annotations({ identifier: "PortalCreatedApiKey" })
+export const CreatedApiKey = Schema.Struct({ ...Views.IssuedApiKey.fields, api_key: ApiKeyView }).annotations({
+  identifier: "PortalCreatedApiKey"
+})
 
 const KeyPath = Schema.Struct({ key_uid: Schema.String })
 
 // webhooks
 
-export const WebhookEndpointView = Schema.Struct({
-  uid: Schema.String,
-  api_key_uid: Schema.String,
-  url: Schema.String,
-  enabled: Schema.Boolean,
-  consecutive_failures: Schema.Number,
-  disabled_at: NullTs,
-  disabled_reason: Schema.NullOr(Schema.String),
-  created_at: Ts,
-  updated_at: Ts
-}).annotations({ identifier: "PortalWebhookEndpoint" })
+export const WebhookEndpointView = WebhookEndpoint.omit("account_uid").annotations({
+  identifier: "PortalWebhookEndpoint"
+})
 export type WebhookEndpointView = typeof WebhookEndpointView.Type
 
-export const WebhookWithSecret = Schema.Struct({
-  endpoint: WebhookEndpointView,
-  /** Shown once, at creation and regeneration. */
-  secret: Schema.String
-}).annotations({ identifier: "PortalWebhookWithSecret" })
+export const WebhookWithSecret = withSecret(WebhookEndpointView, "PortalWebhookWithSecret")
 
 export const CreateWebhookInput = Schema.Struct({
   api_key_uid: StoredString,
@@ -455,28 +385,9 @@ const WebhookPath = Schema.Struct({ webhook_uid: Schema.String })
 
 // balance
 
-export const WalletView = Schema.Struct({
-  wallet_uid: Schema.String,
-  country: Schema.String,
-  calling_code: Schema.String,
-  balance: Schema.Number,
-  enabled: Schema.Boolean
-}).annotations({ identifier: "PortalWallet" })
+export const WalletView = Views.WalletView.omit("country_uid").annotations({ identifier: "PortalWallet" })
 
-export const LedgerEntryView = Schema.Struct({
-  id: Schema.String,
-  wallet_uid: Schema.String,
-  country: Schema.String,
-  kind: Schema.Literal("purchase", "debit", "refund", "adjustment"),
-  units: Schema.Number,
-  balance_after: Schema.Number,
-  amount: Schema.NullOr(Schema.String),
-  currency: Schema.NullOr(Schema.String),
-  message_uid: Schema.NullOr(Schema.String),
-  campaign_uid: Schema.NullOr(Schema.String),
-  reference: Schema.NullOr(Schema.String),
-  created_at: Ts
-}).annotations({ identifier: "PortalLedgerEntry" })
+export const LedgerEntryView = Views.LedgerEntryView.annotations({ identifier: "PortalLedgerEntry" })
 
 export const LedgerQuery = Schema.Struct({
   country: opt(StoredString),
@@ -531,13 +442,6 @@ const UserPath = Schema.Struct({ user_uid: Schema.String })
 const InvitationPath = Schema.Struct({ invitation_uid: Schema.String })
 
 // --- groups --------------------------------------------------------------------------------
-
-const group = <const Name extends string>(name: Name, title: string) =>
-  HttpApiGroup.make(name)
-    .addError(Unprocessable)
-    .addError(NotFound)
-    .addError(Conflict)
-    .annotate(OpenApi.Title, title)
 
 export class PortalSessionGroup extends group("portalSession", "Portal: session")
   .add(
@@ -842,8 +746,7 @@ export class PortalAccountGroup extends group("portalAccount", "Portal: balance,
   )
 {}
 
-const base = HttpApi.make("portal") // the envelope middleware answers decode errors as 422 envelopes (see Api.ts)
-;(base as any).errorSchema = Schema.Never
+const base = withoutDecodeError(HttpApi.make("portal"))
 
 /** The portal API alone (the browser app's typed client is built from it). */
 export class PortalApi extends base

@@ -8,7 +8,7 @@
 import * as D from "@tuma/domain"
 import { Schema } from "effect"
 
-const all = { parseOptions: { errors: "all", onExcessProperty: "ignore" } } as const
+import { all } from "./apiSchemas.js"
 
 export const SendSingleRequest = D.SendMessageRequest.annotations(all)
 export const SendBulkV1Request = D.BulkSendV1Request.annotations(all)

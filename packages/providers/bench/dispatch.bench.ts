@@ -27,8 +27,10 @@ import * as PersistedQueue from "@effect/experimental/PersistedQueue"
 import { SqlClient } from "@effect/sql"
 import * as SqlPersistedQueue from "@effect/sql/SqlPersistedQueue"
 import { Send } from "@tuma/core"
-import { writerStats } from "@tuma/core/delivery/DeliveryWriter"
-import { dispatcherStats } from "@tuma/core/delivery/Dispatcher"
+import type { DeliveryWriterStats } from "@tuma/core/delivery/DeliveryWriter"
+import { DeliveryWriter } from "@tuma/core/delivery/DeliveryWriter"
+import type { DispatcherStats } from "@tuma/core/delivery/Dispatcher"
+import { DispatcherCounts } from "@tuma/core/delivery/Dispatcher"
 import * as Database from "@tuma/store-sql/Database"
 import { Context, Effect, Layer, Schema } from "effect"
 import { fork } from "node:child_process"
@@ -167,6 +169,10 @@ const bareClient = (sim: { readonly port: number }, n = N) =>
   })
 
 /** One pipeline run: `n` messages accepted (not timed), then one worker until all are delivered. */
+/** The last run's writer totals and every run's dispatcher totals (each run's workers count their own). */
+let writerStats: DeliveryWriterStats | null = null
+const dispatcherStats: DispatcherStats = { claimed: 0, sent: 0, failed: 0, requeued: 0, unknown: 0 }
+
 const pipelineRun = (name: string, database: string | null, sim: { readonly port: number }, n = N) =>
   Effect.gen(function*() {
     const { account, caller, providerIds } = yield* setupAccount({
@@ -185,6 +191,9 @@ const pipelineRun = (name: string, database: string | null, sim: { readonly port
     const meter = cpuMeter(name, database)
     yield* Effect.gen(function*() {
       while ((yield* count) < n) yield* Effect.sleep("100 millis")
+      writerStats = (yield* DeliveryWriter).stats
+      const counts = yield* DispatcherCounts
+      for (const k of ["claimed", "sent", "failed", "requeued", "unknown"] as const) dispatcherStats[k] += counts[k]
     }).pipe(Effect.provide(workers({ pollIntervalMs: 50, ...JSON.parse(process.env.BENCH_OPTIONS ?? "{}") })))
     const [row] = yield* sql<{ last: Date; not_final: number }>`SELECT max(delivered_at) AS last,
       count(*) FILTER (WHERE status <> 'delivered')::int AS not_final FROM messages WHERE account_id = ${account.id}`

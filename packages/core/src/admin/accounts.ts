@@ -7,7 +7,7 @@ import type { AccountRow } from "../ports/OperatorStore.js"
 import type { AdminService } from "./Admin.js"
 import type { AdminContext } from "./context.js"
 import { clampLimit, EMAIL } from "./context.js"
-import { accountView, apiKeyView } from "./views.js"
+import { accountView, apiKeyView } from "./viewsOf.js"
 
 /** Accounts: create, read, list, suspend, activate. */
 export const makeAccounts = (

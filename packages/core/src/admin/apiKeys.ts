@@ -10,7 +10,7 @@ import type { ApiKeyRow } from "../ports/OperatorStore.js"
 import type { AdminService } from "./Admin.js"
 import type { AdminContext } from "./context.js"
 import { notFound, UUID } from "./context.js"
-import { apiKeyView } from "./views.js"
+import { apiKeyView } from "./viewsOf.js"
 
 // ---------------------------------------------------------------------------------------------
 // Keys

@@ -21,7 +21,7 @@ import {
   providerView,
   senderIdAdminView,
   spamRuleView
-} from "./views.js"
+} from "./viewsOf.js"
 
 /**
  * The use cases that change nothing. Every other method of `AdminService` must be wrapped below:

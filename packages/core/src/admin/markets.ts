@@ -5,7 +5,7 @@ import { Effect, Option } from "effect"
 import type { AdminService } from "./Admin.js"
 import type { AdminContext } from "./context.js"
 import { notFound } from "./context.js"
-import { marketView } from "./views.js"
+import { marketView } from "./viewsOf.js"
 
 /** Markets: list, open, close. */
 export const makeMarkets = (ctx: AdminContext): Pick<AdminService, "listMarkets" | "setMarketOpen"> => {

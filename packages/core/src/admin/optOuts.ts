@@ -5,7 +5,7 @@ import { Effect, Option } from "effect"
 import type { AdminService } from "./Admin.js"
 import type { AdminContext } from "./context.js"
 import { notFound } from "./context.js"
-import { optOutView } from "./views.js"
+import { optOutView } from "./viewsOf.js"
 
 /** Opt-outs (recipients normalised to E.164): add, remove, list. */
 export const makeOptOuts = (ctx: AdminContext): Pick<AdminService, "addOptOut" | "removeOptOut" | "listOptOuts"> => {

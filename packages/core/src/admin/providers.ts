@@ -7,7 +7,8 @@ import type { MarketRow } from "../ports/SendStore.js"
 import type { AdminService } from "./Admin.js"
 import type { AdminContext } from "./context.js"
 import { invalid, nonNegativeInt, UUID } from "./context.js"
-import { countryRouteView, PROVIDER_KINDS, providerView } from "./views.js"
+import { PROVIDER_KINDS } from "./views.js"
+import { countryRouteView, providerView } from "./viewsOf.js"
 
 /** Providers: create (with credit per country), list, enable/disable, credit, routes per country in order. */
 export const makeProviders = (

@@ -6,7 +6,7 @@ import { Effect } from "effect"
 import type { AdminService } from "./Admin.js"
 import type { AdminContext } from "./context.js"
 import { nonNegativeInt, notFound, UUID } from "./context.js"
-import { requirementView } from "./views.js"
+import { requirementView } from "./viewsOf.js"
 
 /** Sender-ID requirement documents: create, list, delete (deactivate). */
 export const makeRequirements = (

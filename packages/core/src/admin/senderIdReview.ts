@@ -13,7 +13,7 @@ import { Effect, Option } from "effect"
 import type { AdminService } from "./Admin.js"
 import type { AdminContext } from "./context.js"
 import { clampLimit, invalid, notFound, UUID } from "./context.js"
-import { documentView, senderIdAdminView } from "./views.js"
+import { documentView, senderIdAdminView } from "./viewsOf.js"
 
 /** Sender IDs: list, read (with documents), grant, and the moves of decisions §18 (approve, reject, suspend, reinstate) as compare-and-set on the status. */
 export const makeSenderIdReview = (

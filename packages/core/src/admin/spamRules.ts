@@ -7,7 +7,8 @@ import { SendConfig } from "../send/model.js"
 import type { AdminService } from "./Admin.js"
 import type { AdminContext } from "./context.js"
 import { invalid, notFound, UUID } from "./context.js"
-import { BUILTIN_DESCRIPTION, SPAM_RULE_KINDS, SpamRuleView, spamRuleView } from "./views.js"
+import { SPAM_RULE_KINDS, SpamRuleView } from "./views.js"
+import { BUILTIN_DESCRIPTION, spamRuleView } from "./viewsOf.js"
 
 /** Spam rules (`blocked_phrase`, `blocked_domain`; per account or global, and the built-in entries): add, remove, list, switch. */
 export const makeSpamRules = (

@@ -9,7 +9,7 @@ import type { OperatorStore } from "../ports/OperatorStore.js"
 import type { AdminService } from "./Admin.js"
 import type { AdminContext } from "./context.js"
 import { clampLimit, invalid, nonNegativeInt, notFound } from "./context.js"
-import { ledgerView } from "./views.js"
+import { ledgerView } from "./viewsOf.js"
 
 /** A credit purchase as both `Admin` and `Operator` take it (account and market already looked up). */
 export interface Purchase {

@@ -62,9 +62,6 @@ export interface DeliveryWriterStats {
   lastError: string | null
 }
 
-/** Totals of the writers of this process (benchmarks print them). */
-export const writerStats: DeliveryWriterStats = { flushes: 0, records: 0, joined: 0, applyMs: 0, lastError: null }
-
 export class DeliveryWriter extends Context.Tag("@tuma/core/DeliveryWriter")<DeliveryWriter, {
   readonly owner: string
   /** Queues a record; the effect completes once the transaction holding it committed. */
@@ -85,7 +82,7 @@ export const layerWriter: Layer.Layer<DeliveryWriter, never, DispatchStore> = La
     const store = yield* DispatchStore
     const cfg = yield* DeliveryConfig
     const owner = `${cfg.workerName}:${(yield* Random.nextInt).toString(36).slice(-6)}`
-    const stats = writerStats
+    const stats: DeliveryWriterStats = { flushes: 0, records: 0, joined: 0, applyMs: 0, lastError: null }
     let current = newBuffer()
     const wake = yield* Queue.sliding<void>(1)
 

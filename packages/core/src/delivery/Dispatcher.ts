@@ -25,7 +25,7 @@
  * and the settings (`DeliveryConfig.ts`) are their own modules.
  */
 import type { Scope } from "effect"
-import { Cause, Clock, Effect, Exit, FiberSet, Layer, Queue, Schedule } from "effect"
+import { Cause, Clock, Context, Effect, Exit, FiberSet, Layer, Queue, Schedule } from "effect"
 import type { ClaimedMessage, RouteRow } from "../ports/DispatchStore.js"
 import { DispatchStore, DispatchWakeups } from "../ports/DispatchStore.js"
 import type { OutboundSms, Provider, SubmitOutcome } from "../ports/Provider.js"
@@ -45,6 +45,7 @@ interface Gate {
   readonly take: (n: number) => Effect.Effect<void>
 }
 
+/** Totals of one dispatcher (counted on the hot path, outside Effect; benchmarks print them). */
 export interface DispatcherStats {
   claimed: number
   sent: number
@@ -53,7 +54,8 @@ export interface DispatcherStats {
   unknown: number
 }
 
-export const dispatcherStats: DispatcherStats = { claimed: 0, sent: 0, failed: 0, requeued: 0, unknown: 0 }
+/** The totals of this layer's dispatcher (`layerWorkers` provides a fresh record). */
+export class DispatcherCounts extends Context.Tag("@tuma/core/DispatcherCounts")<DispatcherCounts, DispatcherStats>() {}
 
 /** A transient refusal: the next route is tried. */
 interface Refusal {
@@ -94,7 +96,7 @@ const submitAll = (
 export const runDispatcher: Effect.Effect<
   never,
   never,
-  DispatchStore | DispatchWakeups | Providers | DeliveryWriter | SettingsChanges | Scope.Scope
+  DispatchStore | DispatchWakeups | Providers | DeliveryWriter | SettingsChanges | DispatcherCounts | Scope.Scope
 > = Effect.gen(function*() {
   const store = yield* DispatchStore
   const wakeups = yield* DispatchWakeups
@@ -105,7 +107,7 @@ export const runDispatcher: Effect.Effect<
   const clock = yield* Effect.clock
   const fibers = yield* FiberSet.make()
   const runInSet = yield* FiberSet.runtime(fibers)<never>()
-  const stats = dispatcherStats
+  const stats = yield* DispatcherCounts
 
   let routesByMarket = new Map<string, ReadonlyArray<RouteRow>>()
   let nameById = new Map<string, string>()
@@ -593,10 +595,17 @@ export const runDispatcher: Effect.Effect<
 
 /** The workers as a layer (they run for the life of the layer's scope). */
 export const layerWorkers: Layer.Layer<
-  never,
+  DispatcherCounts,
   never,
   DispatchStore | DispatchWakeups | Providers | DeliveryWriter | SettingsChanges
-> = Layer.scopedDiscard(Effect.forkScoped(runDispatcher))
+> = Layer.scoped(
+  DispatcherCounts,
+  Effect.gen(function*() {
+    const stats: DispatcherStats = { claimed: 0, sent: 0, failed: 0, requeued: 0, unknown: 0 }
+    yield* Effect.forkScoped(Effect.provideService(runDispatcher, DispatcherCounts, stats))
+    return stats
+  })
+)
 
 /**
  * Everything delivery needs on top of the store adapters: the writer, the event sink the providers

@@ -16,74 +16,29 @@
 import type { ValidationFailed } from "@tuma/domain/errors"
 import { ResourceConflict, ResourceNotFound } from "@tuma/domain/errors"
 import { validationFailed } from "@tuma/domain/validation"
-import { Clock, Context, Effect, Layer, Schema } from "effect"
-import { createHash, randomBytes } from "node:crypto"
+import { Context, Effect, Layer } from "effect"
 import { Ids } from "../ports/Ids.js"
 import { Mailer } from "../ports/Notifiers.js"
 import type { AccountSummaryRow, Role, SessionRow, TokenRow, UserPatch, UserRow } from "../ports/PortalStore.js"
 import { PortalStore } from "../ports/PortalStore.js"
-import { DUMMY_HASH, hashPassword, passwordProblem, verifyPassword } from "./Passwords.js"
-import { PortalConfig } from "./PortalConfig.js"
+import { makePortalContext } from "./context.js"
+import {
+  Authenticated,
+  ClientInfo,
+  emailProblem,
+  InvalidCredentials,
+  invitationLink,
+  isTimeZone,
+  LoginLocked,
+  normalizeEmail,
+  randomToken,
+  resetLink,
+  sha256,
+  SignedIn
+} from "./model.js"
+import { DUMMY_HASH, hashPassword, verifyPassword } from "./Passwords.js"
 
-// --- errors ----------------------------------------------------------------------------------
-
-export class InvalidCredentials extends Schema.TaggedError<InvalidCredentials>()("InvalidCredentials", {
-  message: Schema.String
-}) {
-  readonly error_code = "INVALID_CREDENTIALS" as const
-}
-
-export class LoginLocked extends Schema.TaggedError<LoginLocked>()("LoginLocked", {
-  message: Schema.String,
-  retry_after_seconds: Schema.Number
-}) {
-  readonly error_code = "LOGIN_LOCKED" as const
-}
-
-// --- shapes ----------------------------------------------------------------------------------
-
-export interface SignedIn {
-  /** The raw session id: goes into the cookie, never stored. */
-  readonly sessionId: string
-  readonly session: SessionRow
-  readonly user: UserRow
-  readonly account: AccountSummaryRow
-}
-
-export interface Authenticated {
-  readonly session: SessionRow
-  readonly user: UserRow
-}
-
-export interface ClientInfo {
-  readonly ip: string | null
-  readonly userAgent: string | null
-}
-
-export const randomToken = (): string => randomBytes(32).toString("base64url")
-export const sha256 = (s: string): string => createHash("sha256").update(s).digest("base64url")
-
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
-const normalizeEmail = (email: string) => email.trim().toLowerCase()
-
-/** Why an e-mail address is refused, or undefined. */
-export const emailProblem = (email: string) =>
-  EMAIL.test(email.trim()) && email.length <= 254 ? undefined : "The email must be a valid email address."
-
-/** IANA zone names the runtime knows. */
-export const isTimeZone = (tz: string): boolean => {
-  try {
-    new Intl.DateTimeFormat("en", { timeZone: tz })
-    return tz.length > 0 && tz.length <= 64
-  } catch {
-    return false
-  }
-}
-
-export const invitationLink = (base: string, token: string) =>
-  `${base.replace(/\/+$/, "")}/portal/accept-invitation?token=${encodeURIComponent(token)}`
-export const resetLink = (base: string, token: string) =>
-  `${base.replace(/\/+$/, "")}/portal/reset-password?token=${encodeURIComponent(token)}`
+export * from "./model.js"
 
 // --- the service -----------------------------------------------------------------------------
 
@@ -156,69 +111,8 @@ export class PortalAccess extends Context.Tag("@tuma/core/PortalAccess")<PortalA
 }>() {}
 
 export const makePortalAccess = Effect.gen(function*() {
-  const store = yield* PortalStore
-  const ids = yield* Ids
-  const mailer = yield* Mailer
-  const config = yield* PortalConfig
-  const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
-
-  const notFound = (resource: string, id: string, message: string) => new ResourceNotFound({ message, resource, id })
-
-  const lockedError = (until: Date, at: Date) =>
-    new LoginLocked({
-      message: "Too many failed sign-ins. Try again later or reset your password.",
-      retry_after_seconds: Math.max(1, Math.ceil((until.getTime() - at.getTime()) / 1000))
-    })
-
-  const newSession = (user: UserRow, presented: string | undefined, client: ClientInfo) =>
-    Effect.gen(function*() {
-      const t = yield* now
-      // no fixation: whatever id the client came with is ended; the new one is random
-      if (presented !== undefined && presented !== "") yield* store.deleteSession(sha256(presented))
-      const sessionId = randomToken()
-      const session: SessionRow = {
-        id_hash: sha256(sessionId),
-        user_id: user.id,
-        account_id: user.account_id,
-        csrf_token: randomToken(),
-        created_at: t,
-        last_seen_at: t,
-        absolute_expires_at: new Date(t.getTime() + config.sessionAbsoluteMs)
-      }
-      yield* store.createSession({ ...session, ip: client.ip, user_agent: client.userAgent?.slice(0, 300) ?? null })
-      yield* store.recordSignIn(user.id, t)
-      const account = yield* store.account(user.account_id)
-      return { sessionId, session, user: { ...user, last_sign_in_at: t }, account: account! }
-    })
-
-  const sendMail = (to: string, subject: string, text: string) =>
-    mailer.send({ to, subject, text }).pipe(
-      Effect.catchAll((e) => Effect.logWarning(`portal e-mail to ${to} not sent`, e))
-    )
-
-  const liveToken = (token: string, kind: TokenRow["kind"]) =>
-    Effect.gen(function*() {
-      const t = yield* now
-      const row = token === "" ? undefined : yield* store.tokenByHash(sha256(token))
-      if (
-        row === undefined || row.kind !== kind || row.used_at !== null || row.revoked_at !== null ||
-        row.expires_at.getTime() <= t.getTime()
-      ) {
-        return yield* notFound(
-          kind,
-          "",
-          kind === "invitation"
-            ? "This invitation is not valid: it was used, revoked or has expired."
-            : "This password reset link is not valid: it was used or has expired."
-        )
-      }
-      return row
-    })
-
-  const checkPassword = (password: string, field = "password") => {
-    const problem = passwordProblem(password)
-    return problem === undefined ? Effect.void : Effect.fail(validationFailed({ [field]: [problem] }))
-  }
+  const { store, ids, config, now, notFound, lockedError, newSession, sendMail, liveToken, checkPassword } =
+    yield* makePortalContext
 
   const service: PortalAccess["Type"] = {
     signIn: ({ client, email, password, presentedSessionId }) =>

@@ -5,7 +5,7 @@
  */
 import type { Effect, Option } from "effect"
 import { Context } from "effect"
-import type { AccountRow, ApiKeyRow } from "./OperatorStore.js"
+import type { AccountRow, ApiKeyRow, ProviderRow } from "./OperatorStore.js"
 import type { MarketRow } from "./SendStore.js"
 
 /** Filters of the operator's account list. */
@@ -70,13 +70,7 @@ export interface SpamBuiltinSwitchRow {
 }
 
 /** A stored provider with its settings (`config` holds credentials: never answered). */
-export interface ProviderFullRow {
-  readonly id: string
-  readonly name: string
-  readonly kind: string
-  readonly config: unknown
-  readonly enabled: boolean
-  readonly created_at: Date
+export interface ProviderFullRow extends ProviderRow {
   readonly credits: ReadonlyArray<{ readonly iso2: string; readonly balance: number; readonly updated_at: Date }>
   readonly routes: ReadonlyArray<{ readonly iso2: string; readonly priority: number; readonly enabled: boolean }>
 }
@@ -130,14 +124,7 @@ export class AdminStore extends Context.Tag("@tuma/core/AdminStore")<AdminStore,
   readonly setSpamBuiltinSwitch: (row: SpamBuiltinSwitchRow) => Effect.Effect<void>
 
   /** false when a provider with that name exists; nothing written then. */
-  readonly insertProvider: (row: {
-    readonly id: string
-    readonly name: string
-    readonly kind: string
-    readonly config: unknown
-    readonly enabled: boolean
-    readonly created_at: Date
-  }) => Effect.Effect<boolean>
+  readonly insertProvider: (row: ProviderRow) => Effect.Effect<boolean>
   readonly listProviders: Effect.Effect<ReadonlyArray<ProviderFullRow>>
   readonly findProvider: (id: string) => Effect.Effect<Option.Option<ProviderFullRow>>
   readonly setProviderEnabled: (id: string, enabled: boolean) => Effect.Effect<boolean>

@@ -12,7 +12,8 @@ export interface WebhookRequest {
   /** The exact bytes to send and sign (built once, stored, resent unchanged on retries). */
   readonly body: string
   readonly secret: string
-  readonly event: WebhookEventType
+  /** The event; `webhook.test` for the portal's test event. */
+  readonly event: WebhookEventType | "webhook.test"
   /** `X-Service-Delivery`: one id per delivery, the same across its retries. */
   readonly deliveryId: string
   /** Per-attempt deadline in ms (decisions.md §23: 10 s). */

@@ -68,7 +68,9 @@ export interface SenderIdRow {
   readonly id: string
   readonly account_id: string
   readonly market_id: string
+  /** Uppercase. */
   readonly name: string
+  /** The case chosen by the requester. */
   readonly display_name: string
   readonly status: SenderIdStatus
   readonly is_default: boolean

@@ -6,8 +6,9 @@
  */
 import type { Effect } from "effect"
 import { Context } from "effect"
+import type { MessageStatus } from "./SendStore.js"
 
-export type MessageStatus = "scheduled" | "queued" | "processing" | "sent" | "delivered" | "failed"
+export type { MessageStatus } from "./SendStore.js"
 
 export interface DayStatusCount {
   /** `YYYY-MM-DD` in the asked time zone. */

@@ -5,31 +5,18 @@
  */
 import type { Effect, Option } from "effect"
 import { Context } from "effect"
+import type { SenderIdRow } from "./OperatorStore.js"
 import type { MarketRow, SenderIdStatus } from "./SendStore.js"
 
 /** A sender-ID record with its market and submitted document ids (what §2.6 shows). */
-export interface SenderIdRecordRow {
-  readonly id: string
-  readonly account_id: string
-  readonly market_id: string
+export interface SenderIdRecordRow extends SenderIdRow {
   readonly iso2: string
   readonly calling_code: string
   readonly market_name: string
-  /** Uppercase. */
-  readonly name: string
-  /** The case chosen by the requester. */
-  readonly display_name: string
-  readonly status: SenderIdStatus
-  readonly is_default: boolean
-  readonly is_global: boolean
-  readonly sample_message: string
-  readonly purpose: string | null
   readonly protection_requested: boolean
   readonly rejection_reason: string | null
   readonly suspension_reason: string | null
   readonly document_ids: ReadonlyArray<string>
-  readonly requested_at: Date
-  readonly updated_at: Date
 }
 
 /** A stored sender-ID document requirement. */
@@ -56,17 +43,7 @@ export interface NewSenderIdDocument {
 }
 
 /** A new `pending` sender-ID record. */
-export interface NewSenderId {
-  readonly id: string
-  readonly account_id: string
-  readonly market_id: string
-  readonly name: string
-  readonly display_name: string
-  readonly status: SenderIdStatus
-  readonly is_default: boolean
-  readonly is_global: boolean
-  readonly sample_message: string
-  readonly purpose: string | null
+export interface NewSenderId extends Omit<SenderIdRow, "requested_at" | "updated_at"> {
   readonly protection_requested: boolean
   readonly at: Date
   readonly documents: ReadonlyArray<NewSenderIdDocument>

@@ -78,15 +78,8 @@ export interface DeliveryView extends DeliveryMessage {
   readonly completedAt: Date | null
 }
 
-export interface AttemptView {
-  readonly deliveryId: string
-  readonly attempt: number
-  readonly attemptedAt: Date
-  readonly outcome: "success" | "failure"
-  readonly responseStatus: number | null
-  readonly latencyMs: number
-  readonly error: string | null
-}
+/** One attempt as the admin reads it. */
+export interface AttemptView extends Omit<AttemptRecord, "endpointId" | "nextAttemptAt"> {}
 
 export interface ClaimedNotification {
   readonly id: string

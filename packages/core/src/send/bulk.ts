@@ -1,7 +1,7 @@
 /**
  * Bulk sends (v1 and v2 over one path): recipients normalised, texts rendered and priced per recipient, checks per recipient (refused ones go to `failures`), one accept for the campaign.
  */
-import type { BulkSendV1Request, BulkSendV2Request, CountryCode, NormalizedRecipient } from "@tuma/domain"
+import type { BulkSendV1Request, BulkSendV2Request, CountryCode, Encoding, NormalizedRecipient } from "@tuma/domain"
 import {
   canonicalSenderId,
   checkScheduledAt,
@@ -17,7 +17,6 @@ import {
   validationFailed
 } from "@tuma/domain"
 import { Effect, Either } from "effect"
-import { ContentCounter } from "../ports/ContentCounter.js"
 import { Ids } from "../ports/Ids.js"
 import type { MessageItem, SendSnapshot, WalletDebit } from "../ports/SendStore.js"
 import { classifyAcceptDefects, SendStore } from "../ports/SendStore.js"
@@ -35,24 +34,72 @@ import {
 } from "./model.js"
 import type { SendSupport } from "./support.js"
 
+/**
+ * What differs between bulk v1 and v2, as data: the one bulk path below reads it and never asks
+ * which version it runs.
+ */
+export interface BulkPolicy<D extends CampaignData> {
+  /** `campaigns.api_version`. */
+  readonly version: "v1" | "v2"
+  /** The idempotency fingerprint's endpoint name. */
+  readonly endpoint: string
+  /**
+   * A live campaign's wallet rule: `skip` (v1) leaves out, in order, the recipients a country's
+   * wallet can no longer cover; `allOrNothing` (v2) refuses the campaign unless every country's
+   * wallet covers its part (`priceCampaign`).
+   */
+  readonly wallet: "skip" | "allOrNothing"
+  /** How many times a live accept is planned again when balances moved since the snapshot (v1: 3). */
+  readonly acceptRounds: number
+  /** The campaign's encoding: v1 the text's (one text), v2 merged over the rendered texts. */
+  readonly encodingOf: (accepted: ReadonlyArray<Accepted>) => Encoding
+  /** The answer's `data`: v1 `results`, v2 `messages` with each recipient's price. */
+  readonly answer: (base: CampaignData, accepted: ReadonlyArray<Accepted>) => D
+}
+
+/** Bulk v1 (spec §4.4): one text; recipients the wallet cannot cover are skipped; `results`. */
+export const BULK_V1: BulkPolicy<CampaignV1> = {
+  version: "v1",
+  endpoint: SEND_ENDPOINTS.bulkV1,
+  wallet: "skip",
+  acceptRounds: 3,
+  encodingOf: (accepted) => accepted[0].encoding,
+  answer: (base, accepted) => ({
+    ...base,
+    results: accepted.map((a) => ({ recipient: a.e164, status: base.status, message_uid: a.id }))
+  })
+}
+
+/** Bulk v2 (spec §4.5): a template per recipient; all or nothing on the wallets; `messages`. */
+export const BULK_V2: BulkPolicy<CampaignV2> = {
+  version: "v2",
+  endpoint: SEND_ENDPOINTS.bulkV2,
+  wallet: "allOrNothing",
+  acceptRounds: 1,
+  encodingOf: (accepted) => mergeEncodings([...new Set(accepted.map((a) => a.encoding))]),
+  answer: (base, accepted) => ({
+    ...base,
+    messages: accepted.map((a) => ({
+      message_uid: a.id,
+      recipient: a.e164,
+      units: a.units,
+      status: base.status,
+      encoding: a.encoding.final
+    }))
+  })
+}
+
 /** Bulk v1 and v2. */
 export const makeBulk = (
-  deps: {
-    readonly store: SendStore["Type"]
-    readonly ids: Ids["Type"]
-    readonly counter: ContentCounter["Type"]
-    readonly support: SendSupport
-  }
+  deps: { readonly store: SendStore["Type"]; readonly ids: Ids["Type"]; readonly support: SendSupport }
 ) => {
   const { store, ids } = deps
   const { nowDate, idempotent, idempotencyClaim, shortfallError, afterAccept } = deps.support
   // ------------------------------------------------------------------------------------------
-  // bulk (shared by v1 and v2)
+  // bulk (one path; the version's differences are its `BulkPolicy`)
   // ------------------------------------------------------------------------------------------
 
   interface BulkInput {
-    readonly version: "v1" | "v2"
-    readonly endpoint: string
     readonly request: unknown
     readonly senderId: string
     readonly campaignName: string | null
@@ -64,10 +111,10 @@ export const makeBulk = (
     readonly textOf: (index: number) => Either.Either<string, TagExpressionInvalid>
   }
 
-  const bulk = (caller: SendCaller, input: BulkInput) =>
-    idempotent<CampaignData & { results?: unknown; messages?: unknown }>(
+  const bulk = <D extends CampaignData>(caller: SendCaller, policy: BulkPolicy<D>, input: BulkInput) =>
+    idempotent<D>(
       caller,
-      input.endpoint,
+      policy.endpoint,
       input.request,
       (fingerprint) =>
         Effect.gen(function*() {
@@ -135,8 +182,7 @@ export const makeBulk = (
                   failed.push({ index: c.index, recipient: c.e164, error: p })
                   continue
                 }
-                if (input.version === "v1") {
-                  // v1 skips the recipients the wallet cannot cover, in order
+                if (policy.wallet === "skip") {
                   const used = walletUsed.get(market.id) ?? 0
                   const balance = checker.balanceOf(market.id)
                   if (balance - used < c.units) {
@@ -156,9 +202,7 @@ export const makeBulk = (
             return { checker, failed, accepted }
           }
 
-          const attempt = (
-            round: number
-          ): Effect.Effect<SendOutcome<CampaignData & { results?: unknown; messages?: unknown }>, SendError> =>
+          const attempt = (round: number): Effect.Effect<SendOutcome<D>, SendError> =>
             Effect.gen(function*() {
               const snap = yield* store.snapshot({
                 accountId: caller.accountId,
@@ -173,7 +217,7 @@ export const makeBulk = (
                 failed.sort((a, b) => a.index - b.index)
                 return yield* Effect.fail(failed[0].error)
               }
-              if (!sandbox && input.version === "v2") {
+              if (!sandbox && policy.wallet === "allOrNothing") {
                 const priced = priceCampaign(
                   planned.map((a) => ({ country: a.country, units: a.units })),
                   new Map(countries.map((c) => {
@@ -212,25 +256,9 @@ export const makeBulk = (
                 charges: [...charges].map(([country, c]) => ({ country, units: c.units })).sort((a, b) =>
                   a.country < b.country ? -1 : 1
                 ),
-                encoding: input.version === "v1"
-                  ? accepted[0].encoding
-                  : mergeEncodings([...new Set(accepted.map((a) => a.encoding))])
+                encoding: policy.encodingOf(accepted)
               }
-              const data = input.version === "v1"
-                ? {
-                  ...base,
-                  results: accepted.map((a) => ({ recipient: a.e164, status, message_uid: a.id }))
-                } satisfies CampaignV1
-                : {
-                  ...base,
-                  messages: accepted.map((a) => ({
-                    message_uid: a.id,
-                    recipient: a.e164,
-                    units: a.units,
-                    status,
-                    encoding: a.encoding.final
-                  }))
-                } satisfies CampaignV2
+              const data = policy.answer(base, accepted)
               if (sandbox) return { data, idempotent_replay: false, sandbox: true }
 
               const debits: Array<WalletDebit> = [...charges.values()].map((c) => ({
@@ -242,13 +270,13 @@ export const makeBulk = (
               const outcome = yield* classifyAcceptDefects(store.accept({
                 accountId: caller.accountId,
                 now,
-                idempotency: yield* idempotencyClaim(caller, input.endpoint, fingerprint, now, data),
+                idempotency: yield* idempotencyClaim(caller, policy.endpoint, fingerprint, now, data),
                 debits,
                 campaign: {
                   id: campaignId,
                   account_id: caller.accountId,
                   api_key_id: caller.apiKeyId,
-                  api_version: input.version,
+                  api_version: policy.version,
                   name,
                   sender_id: senderDisplay,
                   status,
@@ -285,8 +313,8 @@ export const makeBulk = (
                   }))
                 }
               }))
-              if (outcome._tag === "InsufficientFunds" && input.version === "v1" && round < 3) {
-                // balances moved since the snapshot: plan again (v1 skips who no longer fits)
+              if (outcome._tag === "InsufficientFunds" && round < policy.acceptRounds) {
+                // balances moved since the snapshot: plan again (a `skip` policy leaves out who no longer fits)
                 return yield* attempt(round + 1)
               }
               return yield* afterAccept(outcome, fingerprint, data, (o) => shortfallError(o, checker.markets, units))
@@ -324,9 +352,7 @@ export const makeBulk = (
       const recipients = normalizeAll(request.recipients, (i) => `recipients.${i}`, cfg.defaultCountry)
       if (Either.isLeft(recipients)) return yield* recipients.left
       const rendered = Either.right(text)
-      return (yield* bulk(caller, {
-        version: "v1",
-        endpoint: SEND_ENDPOINTS.bulkV1,
+      return yield* bulk(caller, BULK_V1, {
         request,
         senderId: request.sender_id,
         campaignName: campaign_name,
@@ -334,7 +360,7 @@ export const makeBulk = (
         count: request.recipients.length,
         recipients: recipients.right,
         textOf: () => rendered
-      })) as SendOutcome<CampaignV1>
+      })
     })
 
   const bulkV2 = (caller: SendCaller, request: BulkSendV2Request) =>
@@ -352,9 +378,7 @@ export const makeBulk = (
         return yield* validationFailed({ message: [template.left.message] })
       }
       const compiled = template.right
-      return (yield* bulk(caller, {
-        version: "v2",
-        endpoint: SEND_ENDPOINTS.bulkV2,
+      return yield* bulk(caller, BULK_V2, {
         request,
         senderId: request.sender_id,
         campaignName: request.campaign_name ?? null,
@@ -362,7 +386,7 @@ export const makeBulk = (
         count: request.recipients.length,
         recipients: recipients.right,
         textOf: (i) => renderCompiled(compiled, split[i].values)
-      })) as SendOutcome<CampaignV2>
+      })
     })
 
   return { bulkV1, bulkV2 }

@@ -31,6 +31,7 @@ import type { MarketRow, SenderIdGrantRow, SendSnapshot } from "../ports/SendSto
 // Checks over a snapshot
 // ---------------------------------------------------------------------------------------------
 
+/** Why one recipient (or the whole of a single send) is refused by the checks over a snapshot. */
 export type RecipientRefusal =
   | SenderIdNotApproved
   | CountryNotAvailable

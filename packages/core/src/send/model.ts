@@ -2,33 +2,19 @@
  * What the send use cases take and answer: the caller, outcomes, campaign data, the refusals (`SendError`), the settings (`SendConfig`) and the endpoint names of the idempotency fingerprint.
  */
 import type {
+  AccountInactive,
   CountryCode,
   DuplicateContentRateLimited,
-  EmptyMessage,
   Encoding,
-  MessageTooLong,
-  PartSizing,
-  SpamPolicy
-} from "@tuma/domain"
-import {
-  AccountInactive,
-  CountryNotAvailable,
-  defaultSpamPolicy,
-  DuplicateRecipient,
-  IDEMPOTENCY_TTL,
   IdempotencyKeyReused,
-  InsufficientBalance,
-  NoProviderRoute,
-  ProviderCreditExhausted,
-  RecipientOptedOut,
-  RouteNotVerified,
-  SenderIdNotApproved,
-  SpamPolicyViolation,
-  TagExpressionInvalid,
+  PartSizing,
+  SpamPolicy,
   ValidationFailed
 } from "@tuma/domain"
+import { defaultSpamPolicy, IDEMPOTENCY_TTL } from "@tuma/domain"
 import { Context, Duration } from "effect"
 import type { Channel } from "../ports/SendStore.js"
+import type { RecipientRefusal } from "./checks.js"
 
 // ---------------------------------------------------------------------------------------------
 // Inputs, outputs, settings
@@ -99,23 +85,13 @@ export interface CampaignV2 extends CampaignData {
   }>
 }
 
-/** Errors of a refused send: all `DEFINITELY_NOT_ACCEPTED`. */
+/** Errors of a refused send: all `DEFINITELY_NOT_ACCEPTED`. A recipient's refusals (`RecipientRefusal`,
+ * the checks over the snapshot) and the refusals of the request as a whole. */
 export type SendError =
+  | RecipientRefusal
   | ValidationFailed
   | AccountInactive
-  | SenderIdNotApproved
-  | CountryNotAvailable
-  | RouteNotVerified
-  | RecipientOptedOut
-  | SpamPolicyViolation
-  | NoProviderRoute
-  | ProviderCreditExhausted
-  | InsufficientBalance
   | IdempotencyKeyReused
-  | EmptyMessage
-  | MessageTooLong
-  | TagExpressionInvalid
-  | DuplicateRecipient
   | DuplicateContentRateLimited
 
 /** Settings of the send use cases (`SendConfig`): part sizing, spam policy, idempotency lifetime, default country. */

@@ -16,10 +16,12 @@ import { TumaApi } from "../Api.js"
 import { AuthCache } from "../Auth.js"
 import { ServerConfig } from "../Config.js"
 import { requestUid, Unauthorized } from "../Envelope.js"
+import type { DomainFailure } from "../Errors.js"
 import { toApiFailure } from "../Errors.js"
 import { inviteOwner } from "../portal/OwnerInvitation.js"
 import { PortalRequest } from "../portal/Session.js"
 import { RequireAdmin } from "../Security.js"
+import { endpointView } from "../webhookViews.js"
 import { AdminAuditLive } from "./AdminAudit.js"
 
 export const layerAdminAuth = Layer.effect(
@@ -42,27 +44,15 @@ export const layerAdminAuth = Layer.effect(
 )
 
 /** Envelope of an admin answer. */
-const ok = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+const ok = <A, E extends DomainFailure, R>(effect: Effect.Effect<A, E, R>) =>
   Effect.flatMap(
-    Effect.mapError(effect, (e: any) => toApiFailure(e)),
+    Effect.mapError(effect, (e) => toApiFailure(e)),
     (data) => Effect.map(requestUid, (request_uid) => ({ success: true as const, request_uid, data }))
   )
-const done = <E, R>(effect: Effect.Effect<unknown, E, R>) => ok(Effect.as(effect, { ok: true as const }))
+const done = <E extends DomainFailure, R>(effect: Effect.Effect<unknown, E, R>) =>
+  ok(Effect.as(effect, { ok: true as const }))
 
 const iso = (d: Date | null) => (d === null ? null : d.toISOString())
-
-const endpointView = (e: WebhookEndpoint) => ({
-  uid: e.id,
-  account_uid: e.accountId,
-  api_key_uid: e.apiKeyId,
-  url: e.url,
-  enabled: e.enabled,
-  consecutive_failures: e.consecutiveFailures,
-  disabled_at: iso(e.disabledAt),
-  disabled_reason: e.disabledReason,
-  created_at: e.createdAt.toISOString(),
-  updated_at: e.updatedAt.toISOString()
-})
 
 const deliveryView = (d: DeliveryView) => ({
   uid: d.id,

@@ -33,14 +33,16 @@ export const fromMultipart = (persisted: Multipart.Persisted) =>
   Effect.gen(function*() {
     const field = (name: string) => {
       const v = persisted[name]
-      return typeof v === "string" ? v : Array.isArray(v) && typeof v[0] === "string" ? v[0] as string : undefined
+      const first = typeof v === "string" ? v : v?.[0]
+      return typeof first === "string" ? first : undefined
     }
     const documents: Array<{ requirement_uid: string; filename: string; bytes: Uint8Array }> = []
     const protection: Array<{ filename: string; bytes: Uint8Array }> = []
     for (const [name, value] of Object.entries(persisted)) {
       if (typeof value === "string" || value.length === 0 || typeof value[0] === "string") continue
       const doc = DOC_PART.exec(name)
-      for (const file of value as ReadonlyArray<Multipart.PersistedFile>) {
+      for (const file of value) {
+        if (typeof file === "string") continue
         const bytes = new Uint8Array(yield* Effect.promise(() => readFile(file.path)))
         if (doc !== null) documents.push({ requirement_uid: doc[1], filename: file.name, bytes })
         else if (PROTECTION_PART.test(name)) protection.push({ filename: file.name, bytes })

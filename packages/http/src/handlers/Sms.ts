@@ -4,16 +4,17 @@
  * (whose `…Of` methods give a test key the sandbox answers of spec §2.2, §2.5, §4.4, decisions §12).
  */
 import { HttpApiBuilder } from "@effect/platform"
-import type { ReadOutcome, SendCaller, SendOutcome } from "@tuma/core"
+import type { ReadOutcome, SendCaller } from "@tuma/core"
 import { Send } from "@tuma/core"
 import { Reads } from "@tuma/core"
 import type { SendMessageRequest } from "@tuma/domain"
 import { Effect } from "effect"
 import { TumaApi } from "../Api.js"
 import { requestUid } from "../Envelope.js"
-import { toApiFailure, unknownOutcome } from "../Errors.js"
+import { toApiFailure } from "../Errors.js"
 import { CurrentApiKey } from "../Security.js"
 import type { AuthenticatedKey } from "../Security.js"
+import { sendAnswer } from "../sendAnswer.js"
 
 const callerOf = (key: AuthenticatedKey, idempotencyKey: string | undefined): SendCaller => ({
   accountId: key.accountId,
@@ -22,19 +23,6 @@ const callerOf = (key: AuthenticatedKey, idempotencyKey: string | undefined): Se
   channel: "api",
   idempotencyKey
 })
-
-/** The envelope of a send answer (decisions §26). */
-const sent = <A>(outcome: SendOutcome<A>) =>
-  Effect.map(requestUid, (request_uid) => {
-    const body: { success: true; request_uid: string; data: A; idempotent_replay?: true; mode?: "sandbox" } = {
-      success: true,
-      request_uid,
-      data: outcome.data
-    }
-    if (outcome.sandbox) body.mode = "sandbox"
-    if (outcome.idempotent_replay) body.idempotent_replay = true
-    return body
-  })
 
 export const SmsLive = HttpApiBuilder.group(TumaApi, "sms", (handlers) =>
   Effect.gen(function*() {
@@ -47,11 +35,7 @@ export const SmsLive = HttpApiBuilder.group(TumaApi, "sms", (handlers) =>
     }) =>
       Effect.gen(function*() {
         const key = yield* CurrentApiKey
-        const outcome = yield* send.single(callerOf(key, headers["idempotency-key"]), payload).pipe(
-          Effect.mapError((e) => toApiFailure(e, { send: true })),
-          unknownOutcome
-        )
-        return yield* sent(outcome)
+        return yield* sendAnswer(send.single(callerOf(key, headers["idempotency-key"]), payload))
       })
 
     /** The envelope of a read answer: `mode: "sandbox"` on a test key's answers. */
@@ -81,20 +65,12 @@ export const SmsLive = HttpApiBuilder.group(TumaApi, "sms", (handlers) =>
       .handle("sendBulkV1", ({ headers, payload }) =>
         Effect.gen(function*() {
           const key = yield* CurrentApiKey
-          const outcome = yield* send.bulkV1(callerOf(key, headers["idempotency-key"]), payload).pipe(
-            Effect.mapError((e) => toApiFailure(e, { send: true })),
-            unknownOutcome
-          )
-          return yield* sent(outcome)
+          return yield* sendAnswer(send.bulkV1(callerOf(key, headers["idempotency-key"]), payload))
         }))
       .handle("sendBulkV2", ({ headers, payload }) =>
         Effect.gen(function*() {
           const key = yield* CurrentApiKey
-          const outcome = yield* send.bulkV2(callerOf(key, headers["idempotency-key"]), payload).pipe(
-            Effect.mapError((e) => toApiFailure(e, { send: true })),
-            unknownOutcome
-          )
-          return yield* sent(outcome)
+          return yield* sendAnswer(send.bulkV2(callerOf(key, headers["idempotency-key"]), payload))
         }))
       .handle("listMessages", ({ urlParams }) =>
         Effect.gen(function*() {

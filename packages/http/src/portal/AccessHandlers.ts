@@ -7,6 +7,7 @@ import { RateLimiter } from "@effect/experimental"
 import { HttpApiBuilder, HttpServerRequest } from "@effect/platform"
 import { Admin } from "@tuma/core"
 import { Reads } from "@tuma/core"
+import type { SignedIn } from "@tuma/core/portal/PortalAccess"
 import { PortalAccess, randomToken } from "@tuma/core/portal/PortalAccess"
 import { Effect } from "effect"
 import { TumaApi } from "../Api.js"
@@ -20,9 +21,9 @@ export const PortalSessionLive = HttpApiBuilder.group(TumaApi, "portalSession", 
     const portal = yield* PortalRequest
     const limiter = yield* RateLimiter.RateLimiter
 
-    const signedInAnswer = (signedIn: Parameters<typeof sessionView>[0] & { readonly sessionId: string }) =>
+    const signedInAnswer = (signedIn: SignedIn) =>
       Effect.zipRight(
-        portal.setSessionCookie(signedIn as any),
+        portal.setSessionCookie(signedIn),
         ok(sessionView(signedIn, access.expiresAt(signedIn.session)))
       )
 

@@ -14,7 +14,6 @@ import { Admin } from "@tuma/core"
 import { Actor } from "@tuma/core/audit/Actor"
 import { WebhookSender } from "@tuma/core/ports/Notifiers"
 import { PortalReadStore } from "@tuma/core/ports/PortalReadStore"
-import type { WebhookEndpoint } from "@tuma/core/ports/WebhookStore"
 import { WebhookAdmin } from "@tuma/core/webhooks/WebhookAdmin"
 import { validationFailed } from "@tuma/domain"
 import { Clock, Effect } from "effect"
@@ -25,23 +24,10 @@ import { NotFound } from "../Envelope.js"
 import { toApiFailure } from "../Errors.js"
 import type { PortalUserContext } from "../PortalApi.js"
 import { CurrentPortalUser } from "../PortalApi.js"
+import { endpointView } from "../webhookViews.js"
 import { deliveryView } from "./MessagingHandlers.js"
 import { PortalRequest } from "./Session.js"
 import { mapFailure, ok } from "./Views.js"
-
-const iso = (d: Date | null) => (d === null ? null : d.toISOString())
-
-const endpointView = (e: WebhookEndpoint) => ({
-  uid: e.id,
-  api_key_uid: e.apiKeyId,
-  url: e.url,
-  enabled: e.enabled,
-  consecutive_failures: e.consecutiveFailures,
-  disabled_at: iso(e.disabledAt),
-  disabled_reason: e.disabledReason,
-  created_at: e.createdAt.toISOString(),
-  updated_at: e.updatedAt.toISOString()
-})
 
 const notFound = (message: string) => NotFound.of({ message, error_code: "NOT_FOUND" })
 
@@ -82,14 +68,12 @@ export const PortalKeysLive = HttpApiBuilder.group(TumaApi, "portalKeys", (handl
         )
       )
 
-    const keyView = ({ account_uid: _, ...k }: { readonly account_uid: string } & Record<string, any>) => k as any
-
     return handlers
       .handle("listApiKeys", () =>
         Effect.gen(function*() {
           const user = yield* CurrentPortalUser
           const keys = yield* admin.listApiKeys(user.accountId).pipe(mapFailure)
-          return yield* ok(keys.map(keyView))
+          return yield* ok(keys)
         }))
       .handle("createApiKey", ({ payload }) =>
         Effect.gen(function*() {
@@ -107,7 +91,7 @@ export const PortalKeysLive = HttpApiBuilder.group(TumaApi, "portalKeys", (handl
             ...(payload.allowed_ips !== undefined ? { allowed_ips: payload.allowed_ips } : {}),
             ...(payload.expires_at !== undefined ? { expires_at: payload.expires_at } : {})
           }).pipe(mapFailure, asPortalUser)
-          return yield* ok({ key: issued.key, api_key: keyView(issued.api_key) })
+          return yield* ok({ key: issued.key, api_key: issued.api_key })
         }))
       .handle("revokeApiKey", ({ path }) =>
         Effect.gen(function*() {
@@ -115,7 +99,7 @@ export const PortalKeysLive = HttpApiBuilder.group(TumaApi, "portalKeys", (handl
           yield* ownKey(user, path.key_uid)
           const revoked = yield* admin.revokeApiKey(path.key_uid).pipe(mapFailure, asPortalUser)
           yield* cache.invalidate
-          return yield* ok(keyView(revoked))
+          return yield* ok(revoked)
         }))
       .handle("listWebhooks", () =>
         Effect.gen(function*() {
@@ -189,7 +173,7 @@ export const PortalKeysLive = HttpApiBuilder.group(TumaApi, "portalKeys", (handl
             url: endpoint.url,
             body,
             secret: endpoint.secret,
-            event: "webhook.test" as any,
+            event: "webhook.test",
             deliveryId,
             timeoutMs: 10_000
           })

@@ -7,12 +7,11 @@
  */
 import { HttpApiBuilder, HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import type { FileSystem, Path } from "@effect/platform"
-import type { SendCaller, SendOutcome } from "@tuma/core"
+import type { SendCaller } from "@tuma/core"
 import { Send, SendConfig } from "@tuma/core"
 import { Admin } from "@tuma/core"
 import { Reads } from "@tuma/core"
 import { SenderIds } from "@tuma/core"
-import type { MessageEntry } from "@tuma/core/MessageEntry"
 import { isTimeZone } from "@tuma/core/portal/PortalAccess"
 import type { CampaignRow, DeliveryWithAttempts } from "@tuma/core/ports/PortalReadStore"
 import { PortalReadStore } from "@tuma/core/ports/PortalReadStore"
@@ -26,14 +25,17 @@ import {
   unitsPerRecipient,
   validationFailed
 } from "@tuma/domain"
-import { Clock, Effect, Either } from "effect"
+import type { Encoding } from "@tuma/domain/encoding"
+import { Clock, Effect, Either, Schema } from "effect"
 import { TumaApi } from "../Api.js"
 import { ServerConfig } from "../Config.js"
 import { requestUid } from "../Envelope.js"
-import { toApiFailure, unknownOutcome } from "../Errors.js"
+import { toApiFailure } from "../Errors.js"
 import { readSenderIdRequest } from "../handlers/SenderIds.js"
 import type { PortalUserContext, StatusCounts } from "../PortalApi.js"
-import { CurrentPortalUser } from "../PortalApi.js"
+import { CurrentPortalUser, TimelineEvent } from "../PortalApi.js"
+import { CampaignFailure } from "../Responses.js"
+import { sendAnswer } from "../sendAnswer.js"
 import { mapFailure, ok } from "./Views.js"
 
 const STATUSES = ["scheduled", "queued", "processing", "sent", "delivered", "failed"] as const
@@ -73,14 +75,6 @@ const webCaller = (user: PortalUserContext, idempotencyKey: string | undefined):
   channel: "web",
   idempotencyKey
 })
-
-const sent = <A>(outcome: SendOutcome<A>) =>
-  Effect.map(requestUid, (request_uid) => ({
-    success: true as const,
-    request_uid,
-    data: outcome.data,
-    ...(outcome.idempotent_replay ? { idempotent_replay: true as const } : {})
-  }))
 
 /** A CSV cell: quoted, and a leading formula character neutralised (CSV injection). */
 const cell = (v: unknown): string => {
@@ -215,11 +209,7 @@ export const PortalDashboardLive = HttpApiBuilder.group(
           Effect.gen(function*() {
             const user = yield* CurrentPortalUser
             // decisions §7 in `send.single`: counted together with the API's live sends (same counter)
-            const outcome = yield* send.single(webCaller(user, headers["idempotency-key"]), payload).pipe(
-              Effect.mapError((e) => toApiFailure(e, { send: true })),
-              unknownOutcome
-            )
-            return yield* sent(outcome)
+            return yield* sendAnswer(send.single(webCaller(user, headers["idempotency-key"]), payload))
           }))
     })
 )
@@ -277,7 +267,7 @@ export const PortalCampaignsLive = HttpApiBuilder.group(
               }
             })
             const compiled = compileTemplate(payload.message)
-            const samples: Array<{ recipient: string; text: string; encoding: any; units: number }> = []
+            const samples: Array<{ recipient: string; text: string; encoding: Encoding; units: number }> = []
             if (Either.isRight(compiled)) {
               for (const r of payload.recipients) {
                 if (samples.length >= 3) break
@@ -306,11 +296,7 @@ export const PortalCampaignsLive = HttpApiBuilder.group(
         .handle("createCampaign", ({ headers, payload }) =>
           Effect.gen(function*() {
             const user = yield* CurrentPortalUser
-            const outcome = yield* send.bulkV2(webCaller(user, headers["idempotency-key"]), payload).pipe(
-              Effect.mapError((e) => toApiFailure(e, { send: true })),
-              unknownOutcome
-            )
-            return yield* sent(outcome)
+            return yield* sendAnswer(send.bulkV2(webCaller(user, headers["idempotency-key"]), payload))
           }))
         .handle("listCampaigns", ({ urlParams }) =>
           Effect.gen(function*() {
@@ -334,7 +320,8 @@ export const PortalCampaignsLive = HttpApiBuilder.group(
                 toApiFailure({ _tag: "NotFound", error_code: "NOT_FOUND", message: "The campaign was not found." })
               )
             }
-            return yield* ok({ ...campaignView(c), failures: c.failures as any })
+            const failures = yield* Schema.decodeUnknown(Schema.Array(CampaignFailure))(c.failures).pipe(Effect.orDie)
+            return yield* ok({ ...campaignView(c), failures })
           }))
     })
 )
@@ -361,8 +348,8 @@ export const PortalMessagesLive = HttpApiBuilder.group(TumaApi, "portalMessages"
             const p = yield* reads.listMessages(user.accountId, { ...urlParams, per_page: 100, page }).pipe(
               Effect.mapError((e) => toApiFailure(e))
             )
-            for (const m of p.data as ReadonlyArray<MessageEntry>) {
-              lines.push(CSV_COLUMNS.map((c) => cell((m as any)[c])).join(","))
+            for (const m of p.data) {
+              lines.push(CSV_COLUMNS.map((c) => cell(m[c])).join(","))
             }
             if (page >= p.meta.last_page) break
           }
@@ -381,7 +368,7 @@ export const PortalMessagesLive = HttpApiBuilder.group(TumaApi, "portalMessages"
           )
           const row = yield* store.messageTimeline(user.accountId, path.uid)
           if (row === undefined) return yield* Effect.die("portal: message vanished mid-request")
-          const timeline: Array<{ at: string; event: any; detail: string | null }> = [
+          const timeline: Array<{ at: string; event: typeof TimelineEvent.Type["event"]; detail: string | null }> = [
             { at: row.created_at.toISOString(), event: "created", detail: null }
           ]
           if (row.scheduled_at !== null) {

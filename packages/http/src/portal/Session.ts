@@ -20,7 +20,8 @@ import { PortalConfig } from "@tuma/core/portal/PortalConfig"
 import { Cidr } from "@tuma/domain"
 import { Context, Effect, Layer, Option } from "effect"
 import { timingSafeEqual } from "node:crypto"
-import type { IncomingMessage } from "node:http"
+import { IncomingMessage } from "node:http"
+import { TLSSocket } from "node:tls"
 import { ServerConfig } from "../Config.js"
 import { Forbidden, Unauthorized } from "../Envelope.js"
 import type { PortalUserContext } from "../PortalApi.js"
@@ -79,8 +80,10 @@ export class PortalRequest extends Context.Tag("@tuma/http/PortalRequest")<Porta
         return hasProxies && socket !== undefined && trusted(socket)
       }
       const secure = (request: HttpServerRequest.HttpServerRequest) => {
-        const source = request.source as IncomingMessage | undefined
-        if ((source?.socket as any)?.encrypted === true) return true
+        const source = request.source
+        if (source instanceof IncomingMessage && source.socket instanceof TLSSocket && source.socket.encrypted) {
+          return true
+        }
         if (fromProxy(request)) {
           const proto = request.headers["x-forwarded-proto"]?.split(",")[0]?.trim().toLowerCase()
           if (proto !== undefined) return proto === "https"

@@ -75,7 +75,7 @@ export const portalFailure = (e: Failure) => {
     case "OWNER_REQUIRED":
       return Forbidden.of({ message: e.message, error_code: e.error_code })
     default:
-      return toApiFailure(e as any)
+      return toApiFailure(e)
   }
 }
 

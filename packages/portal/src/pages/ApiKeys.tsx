@@ -1,11 +1,11 @@
 /** API keys: list, create (live or sandbox, name, scopes, IP allow-list, expiry; the key shown once), revoke. */
 import { useState } from "react"
-import type { FormEvent } from "react"
 import { call } from "../api.js"
 import { zonedLocalToIso } from "../format.js"
 import { useI18n } from "../i18n.js"
 import { useIsOwner, useZone } from "../session.js"
-import { ErrorBox, Field, Loading, PageTitle, ShownOnce, Status, Time, useAction, useLoad } from "../ui.js"
+import { Field, PageTitle, ShownOnce, Status, Time, useAction, useLoad } from "../ui.js"
+import { LoadedTable, onSubmit, SubmitRow } from "../widgets.js"
 
 /** The scopes a key may hold (core's Admin.API_KEY_SCOPES). */
 const SCOPES = ["sms:read", "sms:send", "sender-ids:read", "sender-ids:write", "profile:read"] as const
@@ -23,27 +23,24 @@ export function ApiKeysPage() {
   const [expires, setExpires] = useState("")
   const [created, setCreated] = useState<string>()
   const action = useAction()
-  const create = (e: FormEvent) => {
-    e.preventDefault()
-    void action.run(async () => {
-      setCreated(undefined)
-      const allowed = ips.split(/[\s,]+/).map((s) => s.trim()).filter((s) => s !== "")
-      const r = await call((c) =>
-        c.portalKeys.createApiKey({
-          payload: {
-            name,
-            mode,
-            scopes: [...scopes],
-            ...(allowed.length > 0 ? { allowed_ips: allowed } : {}),
-            ...(expires !== "" ? { expires_at: zonedLocalToIso(`${expires}T23:59`, zone) } : {})
-          }
-        })
-      )
-      setCreated(r.data.key)
-      setName("")
-      setVersion((v) => v + 1)
-    })
-  }
+  const create = onSubmit(action, async () => {
+    setCreated(undefined)
+    const allowed = ips.split(/[\s,]+/).map((s) => s.trim()).filter((s) => s !== "")
+    const r = await call((c) =>
+      c.portalKeys.createApiKey({
+        payload: {
+          name,
+          mode,
+          scopes: [...scopes],
+          ...(allowed.length > 0 ? { allowed_ips: allowed } : {}),
+          ...(expires !== "" ? { expires_at: zonedLocalToIso(`${expires}T23:59`, zone) } : {})
+        }
+      })
+    )
+    setCreated(r.data.key)
+    setName("")
+    setVersion((v) => v + 1)
+  })
   const revoke = (uid: string) =>
     action.run(async () => {
       await call((c) => c.portalKeys.revokeApiKey({ path: { key_uid: uid } }))
@@ -90,76 +87,41 @@ export function ApiKeysPage() {
             <Field label={t("Expires on")} hint={t("Empty: never.")}>
               <input type="date" value={expires} onChange={(e) => setExpires(e.currentTarget.value)} />
             </Field>
-            <ErrorBox error={action.error} />
-            <button type="submit" disabled={action.busy}>{t("Create API key")}</button>
+            <SubmitRow action={action} label={t("Create API key")} />
             {created !== undefined && <ShownOnce label={t("New API key")} value={created} />}
           </form>
         )
         : <p className="card">{t("Only owners of the account create and revoke API keys.")}</p>}
-      <Loading loaded={keys} />
-      {keys.data !== undefined && (
-        <table>
-          <caption>{t("Keys")}</caption>
-          <thead>
-            <tr>
-              <th scope="col">{t("Name")}</th>
-              <th scope="col">{t("Key")}</th>
-              <th scope="col">{t("Mode")}</th>
-              <th scope="col">{t("Status")}</th>
-              <th scope="col">{t("Scopes")}</th>
-              <th scope="col">{t("Allowed IP addresses")}</th>
-              <th scope="col">{t("Expires")}</th>
-              <th scope="col">{t("Last used")}</th>
-              <th scope="col">{t("Created")}</th>
-              {owner && <th scope="col">{t("Actions")}</th>}
-            </tr>
-          </thead>
-          <tbody>
-            {keys.data.data.map((k) => (
-              <tr key={k.uid}>
-                <td>{k.name}</td>
-                <td>
-                  <code>{k.prefix}…</code>
-                </td>
-                <td>{k.mode === "live" ? t("Live") : t("Sandbox")}</td>
-                <td>
-                  <Status status={k.status} />
-                </td>
-                <td>{k.scopes.join(", ")}</td>
-                <td>{k.allowed_ips.length === 0 ? t("Any") : k.allowed_ips.join(", ")}</td>
-                <td>
-                  <Time iso={k.expires_at} />
-                </td>
-                <td>
-                  <Time iso={k.last_used_at} />
-                </td>
-                <td>
-                  <Time iso={k.created_at} />
-                </td>
-                {owner && (
-                  <td>
-                    {k.status === "active" && (
-                      <button
-                        type="button"
-                        aria-label={t("Revoke {name}", { name: k.name })}
-                        onClick={() => {
-                          if (
-                            window.confirm(t("Revoke the key {name}? Requests with it will fail.", { name: k.name }))
-                          ) {
-                            void revoke(k.uid)
-                          }
-                        }}
-                      >
-                        {t("Revoke")}
-                      </button>
-                    )}
-                  </td>
-                )}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      <LoadedTable
+        loaded={keys}
+        caption={t("Keys")}
+        rowKey={(k) => k.uid}
+        columns={[
+          [t("Name"), (k) => k.name],
+          [t("Key"), (k) => <code>{k.prefix}…</code>],
+          [t("Mode"), (k) => k.mode === "live" ? t("Live") : t("Sandbox")],
+          [t("Status"), (k) => <Status status={k.status} />],
+          [t("Scopes"), (k) => k.scopes.join(", ")],
+          [t("Allowed IP addresses"), (k) => k.allowed_ips.length === 0 ? t("Any") : k.allowed_ips.join(", ")],
+          [t("Expires"), (k) => <Time iso={k.expires_at} />],
+          [t("Last used"), (k) => <Time iso={k.last_used_at} />],
+          [t("Created"), (k) => <Time iso={k.created_at} />],
+          owner && [t("Actions"), (k) =>
+            k.status === "active" && (
+              <button
+                type="button"
+                aria-label={t("Revoke {name}", { name: k.name })}
+                onClick={() => {
+                  if (window.confirm(t("Revoke the key {name}? Requests with it will fail.", { name: k.name }))) {
+                    void revoke(k.uid)
+                  }
+                }}
+              >
+                {t("Revoke")}
+              </button>
+            )]
+        ]}
+      />
     </>
   )
 }

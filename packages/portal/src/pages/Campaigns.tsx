@@ -6,14 +6,24 @@
  */
 import type { CampaignPreview } from "@tuma/http/PortalApi"
 import { useMemo, useState } from "react"
-import type { FormEvent } from "react"
 import { call, idempotencyKey } from "../api.js"
 import { recipientsFromCsv, recipientsFromText } from "../csv.js"
 import { formatNumber, zonedLocalToIso } from "../format.js"
 import { useI18n } from "../i18n.js"
 import { Link } from "../router.js"
 import { useZone } from "../session.js"
-import { ErrorBox, Field, Loading, PageTitle, Status, Time, useAction, useLoad } from "../ui.js"
+import { Field, PageTitle, Status, Time, useAction, useLoad } from "../ui.js"
+import {
+  Check,
+  DetailPage,
+  Facts,
+  LoadedTable,
+  onSubmit,
+  RefusedRecipients,
+  SenderIdField,
+  SubmitRow,
+  useSenderIdChoice
+} from "../widgets.js"
 import { EncodingPreview } from "./Send.js"
 
 type Recipient = string | ({ readonly to: string } & Readonly<Record<string, string>>)
@@ -33,47 +43,21 @@ function History(props: { readonly version: number }) {
   return (
     <section aria-labelledby="history">
       <h2 id="history">{t("History")}</h2>
-      <Loading loaded={loaded} />
-      {loaded.data !== undefined && (loaded.data.data.length === 0 ? <p>{t("No campaigns yet.")}</p> : (
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">{t("Name")}</th>
-              <th scope="col">{t("Sender ID")}</th>
-              <th scope="col">{t("Status")}</th>
-              <th scope="col">{t("Recipients")}</th>
-              <th scope="col">{t("Units")}</th>
-              <th scope="col">{t("Delivery")}</th>
-              <th scope="col">{t("Created")}</th>
-              <th scope="col">{t("Scheduled for")}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {loaded.data.data.map((c) => (
-              <tr key={c.uid}>
-                <td>
-                  <Link to={`/campaigns/${c.uid}`}>{c.name === "" ? t("(no name)") : c.name}</Link>
-                </td>
-                <td>{c.sender_id}</td>
-                <td>
-                  <Status status={c.status} />
-                </td>
-                <td>{c.recipient_count}</td>
-                <td>{c.units}</td>
-                <td>
-                  <Figures d={c.delivery} />
-                </td>
-                <td>
-                  <Time iso={c.created_at} />
-                </td>
-                <td>
-                  <Time iso={c.scheduled_at} />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      ))}
+      <LoadedTable
+        loaded={loaded}
+        empty={t("No campaigns yet.")}
+        rowKey={(c) => c.uid}
+        columns={[
+          [t("Name"), (c) => <Link to={`/campaigns/${c.uid}`}>{c.name === "" ? t("(no name)") : c.name}</Link>],
+          [t("Sender ID"), (c) => c.sender_id],
+          [t("Status"), (c) => <Status status={c.status} />],
+          [t("Recipients"), (c) => c.recipient_count],
+          [t("Units"), (c) => c.units],
+          [t("Delivery"), (c) => <Figures d={c.delivery} />],
+          [t("Created"), (c) => <Time iso={c.created_at} />],
+          [t("Scheduled for"), (c) => <Time iso={c.scheduled_at} />]
+        ]}
+      />
     </section>
   )
 }
@@ -120,10 +104,8 @@ function PriceTable(props: { readonly preview: CampaignPreview }) {
 export function CampaignsPage() {
   const { t } = useI18n()
   const zone = useZone()
-  const senderIds = useLoad(() => call((c) => c.portalSenderIds.listSenderIds()), [])
-  const usable = (senderIds.data?.data ?? []).filter((s) => s.is_usable)
+  const senderIds = useSenderIdChoice()
   const [name, setName] = useState("")
-  const [senderId, setSenderId] = useState("")
   const [pasted, setPasted] = useState("")
   const [csv, setCsv] = useState<{ file: string; recipients: ReadonlyArray<Recipient>; tags: ReadonlyArray<string> }>()
   const [message, setMessage] = useState("")
@@ -133,7 +115,7 @@ export function CampaignsPage() {
   const [done, setDone] = useState<string>()
   const [version, setVersion] = useState(0)
   const action = useAction()
-  const chosen = senderId !== "" ? senderId : usable[0]?.sender_id ?? ""
+  const chosen = senderIds.chosen
   const recipients: ReadonlyArray<Recipient> = useMemo(
     () => (csv !== undefined ? csv.recipients : recipientsFromText(pasted)),
     [csv, pasted]
@@ -161,20 +143,14 @@ export function CampaignsPage() {
       const r = await call((c) => c.portalCampaigns.previewCampaign({ payload: request() }))
       setPreview({ key: k, view: r.data })
     })
-  const submit = (e: FormEvent) => {
-    e.preventDefault()
-    void action.run(async () => {
-      const r = await call((c) =>
-        c.portalCampaigns.createCampaign({
-          payload: request(),
-          headers: { "idempotency-key": idempotencyKey() }
-        })
-      )
-      setDone(r.data.uid)
-      setPreview(undefined)
-      setVersion((v) => v + 1)
-    })
-  }
+  const submit = onSubmit(action, async () => {
+    const r = await call((c) =>
+      c.portalCampaigns.createCampaign({ payload: request(), headers: { "idempotency-key": idempotencyKey() } })
+    )
+    setDone(r.data.uid)
+    setPreview(undefined)
+    setVersion((v) => v + 1)
+  })
   return (
     <>
       <PageTitle>{t("Campaigns")}</PageTitle>
@@ -183,11 +159,7 @@ export function CampaignsPage() {
         <Field label={t("Campaign name")}>
           <input value={name} maxLength={120} onChange={(e) => setName(e.currentTarget.value)} />
         </Field>
-        <Field label={t("Sender ID")}>
-          <select value={chosen} onChange={(e) => setSenderId(e.currentTarget.value)} required>
-            {usable.map((s) => <option key={s.uid} value={s.sender_id}>{s.sender_id} ({s.country_code})</option>)}
-          </select>
-        </Field>
+        <SenderIdField choice={senderIds} />
         <Field label={t("Recipients")} hint={t("One number per line (or separated by commas).")}>
           <textarea
             rows={4}
@@ -215,10 +187,7 @@ export function CampaignsPage() {
         >
           <textarea required rows={4} value={message} onChange={(e) => setMessage(e.currentTarget.value)} />
         </Field>
-        <label className="check">
-          <input type="checkbox" checked={schedule} onChange={(e) => setSchedule(e.currentTarget.checked)} />
-          {t("Schedule for later")}
-        </label>
+        <Check checked={schedule} onChange={setSchedule}>{t("Schedule for later")}</Check>
         {schedule && (
           <Field label={t("Send at")} hint={t("In your time zone ({zone}).", { zone })}>
             <input type="datetime-local" required value={sendAt} onChange={(e) => setSendAt(e.currentTarget.value)} />
@@ -248,25 +217,14 @@ export function CampaignsPage() {
                 />
               </div>
             ))}
-            {current.failures.length > 0 && (
-              <table>
-                <caption>{t("Refused recipients")}</caption>
-                <tbody>
-                  {current.failures.map((f) => (
-                    <tr key={f.index}>
-                      <td>{f.recipient}</td>
-                      <td>{f.reason}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            )}
+            <RefusedRecipients failures={current.failures} />
           </section>
         )}
-        <ErrorBox error={action.error} />
-        <button type="submit" disabled={action.busy || current === undefined || !current.sufficient}>
-          {schedule ? t("Schedule campaign") : t("Send campaign")}
-        </button>
+        <SubmitRow
+          action={action}
+          disabled={current === undefined || !current.sufficient}
+          label={schedule ? t("Schedule campaign") : t("Send campaign")}
+        />
         {current === undefined && recipients.length > 0 && <p className="hint">{t("Preview the price first.")}</p>}
       </form>
       {done !== undefined && (
@@ -284,64 +242,25 @@ export function CampaignPage(props: { readonly uid: string }) {
   const loaded = useLoad(() => call((c) => c.portalCampaigns.getCampaign({ path: { campaign_uid: props.uid } })), [
     props.uid
   ])
-  const c = loaded.data?.data
   return (
-    <>
-      <PageTitle>{t("Campaign")}</PageTitle>
-      <p>
-        <Link to="/campaigns">{t("Back to campaigns")}</Link>
-      </p>
-      <Loading loaded={loaded} />
-      {c !== undefined && (
+    <DetailPage title={t("Campaign")} back={["/campaigns", t("Back to campaigns")]} loaded={loaded}>
+      {(c) => (
         <>
           <h2 className="body">{c.name}</h2>
-          <dl className="facts card">
-            <div>
-              <dt>{t("Sender ID")}</dt>
-              <dd>{c.sender_id}</dd>
-            </div>
-            <div>
-              <dt>{t("Status")}</dt>
-              <dd>
-                <Status status={c.status} />
-              </dd>
-            </div>
-            <div>
-              <dt>{t("Recipients")}</dt>
-              <dd>{c.recipient_count}</dd>
-            </div>
-            <div>
-              <dt>{t("Units")}</dt>
-              <dd>{c.units}</dd>
-            </div>
-            <div>
-              <dt>{t("Delivery")}</dt>
-              <dd>
-                <Figures d={c.delivery} />
-              </dd>
-            </div>
-            <div>
-              <dt>{t("Scheduled for")}</dt>
-              <dd>
-                <Time iso={c.scheduled_at} />
-              </dd>
-            </div>
-          </dl>
-          {c.failures.length > 0 && (
-            <table>
-              <caption>{t("Refused recipients")}</caption>
-              <tbody>
-                {c.failures.map((f) => (
-                  <tr key={f.index}>
-                    <td>{f.recipient}</td>
-                    <td>{f.reason}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          )}
+          <Facts
+            className="facts card"
+            facts={[
+              [t("Sender ID"), c.sender_id],
+              [t("Status"), <Status status={c.status} />],
+              [t("Recipients"), c.recipient_count],
+              [t("Units"), c.units],
+              [t("Delivery"), <Figures d={c.delivery} />],
+              [t("Scheduled for"), <Time iso={c.scheduled_at} />]
+            ]}
+          />
+          <RefusedRecipients failures={c.failures} />
         </>
       )}
-    </>
+    </DetailPage>
   )
 }

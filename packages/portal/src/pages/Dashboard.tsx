@@ -6,6 +6,7 @@ import { type T, useI18n } from "../i18n.js"
 import { Link } from "../router.js"
 import { useZone } from "../session.js"
 import { Loading, PageTitle, statusLabel, Time, useLoad } from "../ui.js"
+import { Table, Tiles } from "../widgets.js"
 
 const STATUSES = ["delivered", "sent", "processing", "queued", "scheduled", "failed"] as const
 const COLORS: Record<(typeof STATUSES)[number], string> = {
@@ -105,15 +106,13 @@ export function DashboardPage() {
         <>
           <section aria-labelledby="balances">
             <h2 id="balances">{t("Balance per country")}</h2>
-            <ul className="tiles">
-              {d.balances.map((b) => (
-                <li key={b.country} className="tile">
-                  <span className="big">{formatNumber(b.balance, lang)}</span>
-                  <span>{b.country}{b.calling_code !== null ? ` (+${b.calling_code})` : ""} · {t("SMS units")}</span>
-                </li>
-              ))}
-              {d.balances.length === 0 && <li>{t("No wallets yet.")}</li>}
-            </ul>
+            <Tiles
+              items={d.balances}
+              itemKey={(b) => b.country}
+              balance={(b) => b.balance}
+              label={(b) => `${b.country}${b.calling_code !== null ? ` (+${b.calling_code})` : ""} · ${t("SMS units")}`}
+              empty={<li>{t("No wallets yet.")}</li>}
+            />
           </section>
           <section aria-labelledby="rate">
             <h2 id="rate">{t("Delivery rate")}</h2>
@@ -138,30 +137,16 @@ export function DashboardPage() {
           <section aria-labelledby="failures">
             <h2 id="failures">{t("Recent failures")}</h2>
             {d.recent_failures.length === 0 ? <p>{t("No failures.")}</p> : (
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">{t("Recipient")}</th>
-                    <th scope="col">{t("Sender ID")}</th>
-                    <th scope="col">{t("Reason")}</th>
-                    <th scope="col">{t("Time")}</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {d.recent_failures.map((f) => (
-                    <tr key={f.uid}>
-                      <td>
-                        <Link to={`/messages/${f.uid}`}>{f.recipient}</Link>
-                      </td>
-                      <td>{f.sender_id}</td>
-                      <td>{f.failure_reason ?? "—"}</td>
-                      <td>
-                        <Time iso={f.failed_at ?? f.created_at} />
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
+              <Table
+                rows={d.recent_failures}
+                rowKey={(f) => f.uid}
+                columns={[
+                  [t("Recipient"), (f) => <Link to={`/messages/${f.uid}`}>{f.recipient}</Link>],
+                  [t("Sender ID"), (f) => f.sender_id],
+                  [t("Reason"), (f) => f.failure_reason ?? "—"],
+                  [t("Time"), (f) => <Time iso={f.failed_at ?? f.created_at} />]
+                ]}
+              />
             )}
           </section>
         </>

@@ -4,6 +4,7 @@ import { call } from "../api.js"
 import { useI18n } from "../i18n.js"
 import { Link } from "../router.js"
 import { Field, Loading, PageTitle, Status, statusLabel, Time, useLoad } from "../ui.js"
+import { AttemptLog, DetailPage, Facts, Table } from "../widgets.js"
 
 /** The API's status filter (spec §4.3). */
 const STATUSES = ["queued", "sent", "delivered", "failed"] as const
@@ -88,41 +89,21 @@ export function MessagesPage() {
       <Loading loaded={loaded} />
       {loaded.data !== undefined && (
         <>
-          <table>
-            <caption>{t("{total} messages, newest first", { total: meta?.total ?? 0 })}</caption>
-            <thead>
-              <tr>
-                <th scope="col">{t("Recipient")}</th>
-                <th scope="col">{t("Sender ID")}</th>
-                <th scope="col">{t("Status")}</th>
-                <th scope="col">{t("Channel")}</th>
-                <th scope="col">{t("Campaign")}</th>
-                <th scope="col">{t("Units")}</th>
-                <th scope="col">{t("Queued")}</th>
-                <th scope="col">{t("Reason")}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {loaded.data.data.map((m) => (
-                <tr key={m.uid}>
-                  <td>
-                    <Link to={`/messages/${m.uid}`}>{m.recipient}</Link>
-                  </td>
-                  <td>{m.sender_id}</td>
-                  <td>
-                    <Status status={m.status} />
-                  </td>
-                  <td>{m.channel === "web" ? t("Portal") : "API"}</td>
-                  <td>{m.campaign_name ?? ""}</td>
-                  <td>{m.units}</td>
-                  <td>
-                    <Time iso={m.queued_at} />
-                  </td>
-                  <td>{m.failure_reason ?? ""}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <Table
+            caption={t("{total} messages, newest first", { total: meta?.total ?? 0 })}
+            rows={loaded.data.data}
+            rowKey={(m) => m.uid}
+            columns={[
+              [t("Recipient"), (m) => <Link to={`/messages/${m.uid}`}>{m.recipient}</Link>],
+              [t("Sender ID"), (m) => m.sender_id],
+              [t("Status"), (m) => <Status status={m.status} />],
+              [t("Channel"), (m) => m.channel === "web" ? t("Portal") : "API"],
+              [t("Campaign"), (m) => m.campaign_name ?? ""],
+              [t("Units"), (m) => m.units],
+              [t("Queued"), (m) => <Time iso={m.queued_at} />],
+              [t("Reason"), (m) => m.failure_reason ?? ""]
+            ]}
+          />
           {meta !== undefined && meta.last_page > 1 && (
             <nav aria-label={t("Pages")} className="pager">
               <button type="button" disabled={page <= 1} onClick={() => setPage(page - 1)}>{t("Previous page")}</button>
@@ -151,52 +132,26 @@ const eventNames: Record<string, string> = {
 export function MessagePage(props: { readonly uid: string }) {
   const { t } = useI18n()
   const loaded = useLoad(() => call((c) => c.portalMessages.getMessage({ path: { uid: props.uid } })), [props.uid])
-  const d = loaded.data?.data
   return (
-    <>
-      <PageTitle>{t("Message")}</PageTitle>
-      <p>
-        <Link to="/messages">{t("Back to messages")}</Link>
-      </p>
-      <Loading loaded={loaded} />
-      {d !== undefined && (
+    <DetailPage title={t("Message")} back={["/messages", t("Back to messages")]} loaded={loaded}>
+      {(d) => (
         <>
-          <dl className="facts card">
-            <div>
-              <dt>{t("Recipient")}</dt>
-              <dd>{d.message.recipient} ({d.country})</dd>
-            </div>
-            <div>
-              <dt>{t("Sender ID")}</dt>
-              <dd>{d.message.sender_id}</dd>
-            </div>
-            <div>
-              <dt>{t("Status")}</dt>
-              <dd>
-                <Status status={d.message.status} />
-              </dd>
-            </div>
-            <div>
-              <dt>{t("Units")}</dt>
-              <dd>{d.message.units}</dd>
-            </div>
-            {d.message.campaign_name !== undefined && (
-              <div>
-                <dt>{t("Campaign")}</dt>
-                <dd>
-                  {d.message.campaign_uid !== undefined
-                    ? <Link to={`/campaigns/${d.message.campaign_uid}`}>{d.message.campaign_name}</Link>
-                    : d.message.campaign_name}
-                </dd>
-              </div>
-            )}
-            {d.message.failure_reason !== null && (
-              <div>
-                <dt>{t("Reason")}</dt>
-                <dd>{d.message.failure_reason}</dd>
-              </div>
-            )}
-          </dl>
+          <Facts
+            className="facts card"
+            facts={[
+              [t("Recipient"), `${d.message.recipient} (${d.country})`],
+              [t("Sender ID"), d.message.sender_id],
+              [t("Status"), <Status status={d.message.status} />],
+              [t("Units"), d.message.units],
+              d.message.campaign_name !== undefined && [
+                t("Campaign"),
+                d.message.campaign_uid !== undefined
+                  ? <Link to={`/campaigns/${d.message.campaign_uid}`}>{d.message.campaign_name}</Link>
+                  : d.message.campaign_name
+              ],
+              d.message.failure_reason !== null && [t("Reason"), d.message.failure_reason]
+            ]}
+          />
           <section aria-labelledby="text">
             <h2 id="text">{t("Text")}</h2>
             <p className="body" aria-label={t("Message text")}>{d.text}</p>
@@ -219,20 +174,12 @@ export function MessagePage(props: { readonly uid: string }) {
                 <p>
                   {w.event} → <Status status={w.status} /> · {t("Attempts")}: {w.attempts}
                 </p>
-                <ol>
-                  {w.attempt_log.map((a) => (
-                    <li key={a.attempt}>
-                      #{a.attempt} <Time iso={a.attempted_at} /> <Status status={a.outcome} /> {a.response_status ?? ""}
-                      {" "}
-                      {a.latency_ms} ms {a.error ?? ""}
-                    </li>
-                  ))}
-                </ol>
+                <AttemptLog attempts={w.attempt_log} numbered />
               </div>
             ))}
           </section>
         </>
       )}
-    </>
+    </DetailPage>
   )
 }

@@ -1,11 +1,11 @@
 /** The user's name, time zone and password; the account's profile. */
 import { useEffect, useState } from "react"
-import type { FormEvent } from "react"
 import { call } from "../api.js"
 import { DEFAULT_TIME_ZONE } from "../format.js"
 import { useI18n } from "../i18n.js"
 import { useSession } from "../session.js"
-import { ErrorBox, Field, Loading, PageTitle, Time, useAction, useLoad } from "../ui.js"
+import { Field, Loading, PageTitle, Time, useAction, useLoad } from "../ui.js"
+import { Facts, onSubmit, PasswordField, SubmitRow } from "../widgets.js"
 
 const zones = (): ReadonlyArray<string> => {
   try {
@@ -28,23 +28,17 @@ export function ProfilePage() {
   const save = useAction()
   const password = useAction()
   useEffect(() => setSaved(false), [name, zone])
-  const submit = (e: FormEvent) => {
-    e.preventDefault()
-    void save.run(async () => {
-      const r = await call((c) => c.portalAccount.updateProfile({ payload: { name, time_zone: zone } }))
-      setSession({ ...session, user: r.data })
-      setSaved(true)
-    })
-  }
-  const changePassword = (e: FormEvent) => {
-    e.preventDefault()
-    void password.run(async () => {
-      await call((c) => c.portalAccount.changePassword({ payload: { current_password: current, new_password: next } }))
-      setCurrent("")
-      setNext("")
-      setChanged(true)
-    })
-  }
+  const submit = onSubmit(save, async () => {
+    const r = await call((c) => c.portalAccount.updateProfile({ payload: { name, time_zone: zone } }))
+    setSession({ ...session, user: r.data })
+    setSaved(true)
+  })
+  const changePassword = onSubmit(password, async () => {
+    await call((c) => c.portalAccount.changePassword({ payload: { current_password: current, new_password: next } }))
+    setCurrent("")
+    setNext("")
+    setChanged(true)
+  })
   const a = profile.data?.data.account
   return (
     <>
@@ -63,56 +57,30 @@ export function ProfilePage() {
             {zones().map((z) => <option key={z} value={z}>{z}</option>)}
           </select>
         </Field>
-        <ErrorBox error={save.error} />
-        {saved && <p role="status">{t("Saved.")}</p>}
-        <button type="submit" disabled={save.busy}>{t("Save")}</button>
+        <SubmitRow action={save} label={t("Save")} status={saved && <p role="status">{t("Saved.")}</p>} />
       </form>
       <form onSubmit={changePassword} className="card">
         <h2>{t("Change password")}</h2>
-        <Field label={t("Current password")}>
-          <input
-            type="password"
-            autoComplete="current-password"
-            required
-            value={current}
-            onChange={(e) => setCurrent(e.currentTarget.value)}
-          />
-        </Field>
-        <Field label={t("New password")} hint={t("10 to 200 characters.")}>
-          <input
-            type="password"
-            autoComplete="new-password"
-            required
-            value={next}
-            onChange={(e) => setNext(e.currentTarget.value)}
-          />
-        </Field>
-        <ErrorBox error={password.error} />
-        {changed && <p role="status">{t("The password is changed; your other sessions are ended.")}</p>}
-        <button type="submit" disabled={password.busy}>{t("Change password")}</button>
+        <PasswordField label={t("Current password")} value={current} onChange={setCurrent} />
+        <PasswordField label={t("New password")} value={next} onChange={setNext} isNew />
+        <SubmitRow
+          action={password}
+          label={t("Change password")}
+          status={changed && <p role="status">{t("The password is changed; your other sessions are ended.")}</p>}
+        />
       </form>
       <section aria-labelledby="account" className="card">
         <h2 id="account">{t("Account")}</h2>
         <Loading loaded={profile} />
         {a !== undefined && (
-          <dl className="facts">
-            <div>
-              <dt>{t("Name")}</dt>
-              <dd>{a.name}</dd>
-            </div>
-            <div>
-              <dt>{t("Email")}</dt>
-              <dd>{a.email}</dd>
-            </div>
-            <div>
-              <dt>{t("Phone")}</dt>
-              <dd>{a.phone ?? "—"}</dd>
-            </div>
-            <div>
-              <dt>{t("Country")}</dt>
-              <dd>{a.country?.name ?? "—"}</dd>
-            </div>
-          </dl>
+          <Facts
+            facts={[
+              [t("Name"), a.name],
+              [t("Email"), a.email],
+              [t("Phone"), a.phone ?? "—"],
+              [t("Country"), a.country?.name ?? "—"]
+            ]}
+          />
         )}
       </section>
     </>

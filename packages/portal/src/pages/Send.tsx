@@ -9,12 +9,12 @@ import { analyzeBody } from "@tuma/domain/encoding"
 import type { Encoding } from "@tuma/domain/encoding"
 import type { PreviewView } from "@tuma/http/PortalApi"
 import { useEffect, useMemo, useState } from "react"
-import type { FormEvent } from "react"
 import { call, idempotencyKey } from "../api.js"
 import { formatNumber } from "../format.js"
 import { useI18n } from "../i18n.js"
 import { Link } from "../router.js"
-import { ErrorBox, Field, PageTitle, Status, useAction, useLoad } from "../ui.js"
+import { Field, PageTitle, Status, useAction, useLoad } from "../ui.js"
+import { Facts, onSubmit, SenderIdField, SubmitRow, Table, useSenderIdChoice } from "../widgets.js"
 
 const FINAL = new Set(["delivered", "failed"])
 
@@ -25,49 +25,31 @@ export function EncodingPreview(
   const e = props.encoding
   return (
     <section className="preview" aria-label={props.label ?? t("Encoding preview")} aria-live="polite">
-      <dl className="facts">
-        <div>
-          <dt>{t("Encoding")}</dt>
-          <dd>{e.final}</dd>
-        </div>
-        <div>
-          <dt>{t("Segments")}</dt>
-          <dd>{formatNumber(e.segments, lang)}</dd>
-        </div>
-        <div>
-          <dt>{t("Characters")}</dt>
-          <dd>{formatNumber(e.characters, lang)}</dd>
-        </div>
-        <div>
-          <dt>{t("Characters per SMS")}</dt>
-          <dd>{formatNumber(e.characters_per_sms, lang)}</dd>
-        </div>
-      </dl>
+      <Facts
+        facts={[
+          [t("Encoding"), e.final],
+          [t("Segments"), formatNumber(e.segments, lang)],
+          [t("Characters"), formatNumber(e.characters, lang)],
+          [t("Characters per SMS"), formatNumber(e.characters_per_sms, lang)]
+        ]}
+      />
       {e.notice !== undefined && <p className="notice">{e.notice}</p>}
       {e.changes.length > 0 && (
-        <table>
-          <caption>{t("Changed characters")}</caption>
-          <thead>
-            <tr>
-              <th scope="col">{t("Character")}</th>
-              <th scope="col">{t("Name")}</th>
-              <th scope="col">{t("Occurrences")}</th>
-              <th scope="col">{t("Replaced with")}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {e.changes.map((c) => (
-              <tr key={c.character}>
-                <td>
-                  <code>{c.character}</code> {String.fromCodePoint(parseInt(c.character.slice(2), 16))}
-                </td>
-                <td>{c.name}</td>
-                <td>{c.occurrences}</td>
-                <td>{c.replaced_with === "" ? t("(removed)") : <code>{c.replaced_with}</code>}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <Table
+          caption={t("Changed characters")}
+          rows={e.changes}
+          rowKey={(c) => c.character}
+          columns={[
+            [t("Character"), (c) => (
+              <>
+                <code>{c.character}</code> {String.fromCodePoint(parseInt(c.character.slice(2), 16))}
+              </>
+            )],
+            [t("Name"), (c) => c.name],
+            [t("Occurrences"), (c) => c.occurrences],
+            [t("Replaced with"), (c) => c.replaced_with === "" ? t("(removed)") : <code>{c.replaced_with}</code>]
+          ]}
+        />
       )}
       {props.text !== undefined && e.converted && (
         <p>
@@ -124,31 +106,25 @@ function Followed(props: { readonly uid: string }) {
 
 export function SendPage() {
   const { t, lang } = useI18n()
-  const senderIds = useLoad(() => call((c) => c.portalSenderIds.listSenderIds()), [])
-  const usable = (senderIds.data?.data ?? []).filter((s) => s.is_usable)
+  const senderIds = useSenderIdChoice()
   const [recipient, setRecipient] = useState("")
-  const [senderId, setSenderId] = useState("")
   const [body, setBody] = useState("")
   const [sent, setSent] = useState<string | undefined>()
   const action = useAction()
   const local = useMemo(() => (body === "" ? undefined : analyzeBody(body)), [body])
   const server = useServerPreview(body, recipient)
   const encoding = server?.encoding ?? local?.encoding
-  const chosen = senderId !== "" ? senderId : usable[0]?.sender_id ?? ""
-  const submit = (e: FormEvent) => {
-    e.preventDefault()
-    void action.run(async () => {
-      setSent(undefined)
-      const r = await call((c) =>
-        c.portalDashboard.sendSms({
-          payload: { recipient, sender_id: chosen, body },
-          headers: { "idempotency-key": idempotencyKey() }
-        })
-      )
-      setSent(r.data.uid)
-      setBody("")
-    })
-  }
+  const submit = onSubmit(action, async () => {
+    setSent(undefined)
+    const r = await call((c) =>
+      c.portalDashboard.sendSms({
+        payload: { recipient, sender_id: senderIds.chosen, body },
+        headers: { "idempotency-key": idempotencyKey() }
+      })
+    )
+    setSent(r.data.uid)
+    setBody("")
+  })
   return (
     <>
       <PageTitle>{t("Send SMS")}</PageTitle>
@@ -162,12 +138,8 @@ export function SendPage() {
             autoComplete="off"
           />
         </Field>
-        <Field label={t("Sender ID")}>
-          <select value={chosen} onChange={(e) => setSenderId(e.currentTarget.value)} required>
-            {usable.map((s) => <option key={s.uid} value={s.sender_id}>{s.sender_id} ({s.country_code})</option>)}
-          </select>
-        </Field>
-        {senderIds.data !== undefined && usable.length === 0 && (
+        <SenderIdField choice={senderIds} />
+        {senderIds.loaded && senderIds.usable.length === 0 && (
           <p>
             {t("No approved sender ID yet.")} <Link to="/sender-ids">{t("Sender IDs")}</Link>
           </p>
@@ -192,8 +164,7 @@ export function SendPage() {
             {server.recipient_error !== null && ` ${server.recipient_error}`}
           </p>
         )}
-        <ErrorBox error={action.error} />
-        <button type="submit" disabled={action.busy}>{t("Send")}</button>
+        <SubmitRow action={action} label={t("Send")} />
       </form>
       {sent !== undefined && <Followed uid={sent} />}
     </>

@@ -1,12 +1,12 @@
 /** Sender IDs: the account's list (status, rejection reason), the requirements, and a request with documents. */
 import type { SenderIdRequest } from "@tuma/domain/schemas"
 import { useState } from "react"
-import type { FormEvent } from "react"
 import { call } from "../api.js"
 import { formatNumber } from "../format.js"
 import { useI18n } from "../i18n.js"
 import { useIsOwner } from "../session.js"
-import { ErrorBox, Field, Loading, PageTitle, Status, Time, useAction, useLoad } from "../ui.js"
+import { Field, Loading, PageTitle, Status, Time, useAction, useLoad } from "../ui.js"
+import { Check, LoadedTable, onSubmit, SubmitRow } from "../widgets.js"
 
 /** The file's bytes as base64 (without a data: prefix). */
 const base64Of = (file: File) =>
@@ -36,73 +36,51 @@ export function SenderIdsPage() {
   const [created, setCreated] = useState<string>()
   const action = useAction()
   const chosenPurpose = purpose !== "" ? purpose : r?.purposes[0] ?? ""
-  const submit = (e: FormEvent) => {
-    e.preventDefault()
-    void action.run(async () => {
-      const documents = await Promise.all(
-        Object.entries(files).flatMap(([uid, f]) =>
-          f === undefined
-            ? []
-            : [base64Of(f).then((content) => ({ requirement_uid: uid, filename: f.name, content_base64: content }))]
-        )
+  const submit = onSubmit(action, async () => {
+    const documents = await Promise.all(
+      Object.entries(files).flatMap(([uid, f]) =>
+        f === undefined
+          ? []
+          : [base64Of(f).then((content) => ({ requirement_uid: uid, filename: f.name, content_base64: content }))]
       )
-      const protectionDocs = protect && protection !== undefined
-        ? [{ filename: protection.name, content_base64: await base64Of(protection) }]
-        : []
-      const res = await call((c) =>
-        c.portalSenderIds.requestSenderId({
-          payload: {
-            sender_id: name,
-            sample_message: sample,
-            purpose: chosenPurpose as SenderIdRequest["purpose"],
-            ...(documents.length > 0 ? { documents_base64: documents } : {}),
-            ...(protect ? { protection_requested: true, protection_documents_base64: protectionDocs } : {})
-          }
-        })
-      )
-      setCreated(res.message)
-      setName("")
-      setSample("")
-      setFiles({})
-      setVersion((v) => v + 1)
-    })
-  }
+    )
+    const protectionDocs = protect && protection !== undefined
+      ? [{ filename: protection.name, content_base64: await base64Of(protection) }]
+      : []
+    const res = await call((c) =>
+      c.portalSenderIds.requestSenderId({
+        payload: {
+          sender_id: name,
+          sample_message: sample,
+          purpose: chosenPurpose as SenderIdRequest["purpose"],
+          ...(documents.length > 0 ? { documents_base64: documents } : {}),
+          ...(protect ? { protection_requested: true, protection_documents_base64: protectionDocs } : {})
+        }
+      })
+    )
+    setCreated(res.message)
+    setName("")
+    setSample("")
+    setFiles({})
+    setVersion((v) => v + 1)
+  })
   return (
     <>
       <PageTitle>{t("Sender IDs")}</PageTitle>
       <section aria-labelledby="list">
         <h2 id="list">{t("Your sender IDs")}</h2>
-        <Loading loaded={list} />
-        {list.data !== undefined && (
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">{t("Sender ID")}</th>
-                <th scope="col">{t("Country")}</th>
-                <th scope="col">{t("Status")}</th>
-                <th scope="col">{t("Usable")}</th>
-                <th scope="col">{t("Rejection reason")}</th>
-                <th scope="col">{t("Requested")}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.data.data.map((s) => (
-                <tr key={s.uid}>
-                  <td>{s.sender_id}</td>
-                  <td>{s.country_name} ({s.country_code})</td>
-                  <td>
-                    <Status status={s.status} />
-                  </td>
-                  <td>{s.is_usable ? t("Yes") : t("No")}</td>
-                  <td>{s.rejection_reason ?? ""}</td>
-                  <td>
-                    <Time iso={s.requested_at} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
+        <LoadedTable
+          loaded={list}
+          rowKey={(s) => s.uid}
+          columns={[
+            [t("Sender ID"), (s) => s.sender_id],
+            [t("Country"), (s) => `${s.country_name} (${s.country_code})`],
+            [t("Status"), (s) => <Status status={s.status} />],
+            [t("Usable"), (s) => s.is_usable ? t("Yes") : t("No")],
+            [t("Rejection reason"), (s) => s.rejection_reason ?? ""],
+            [t("Requested"), (s) => <Time iso={s.requested_at} />]
+          ]}
+        />
       </section>
       <section aria-labelledby="reqs">
         <h2 id="reqs">{t("Requirements")}</h2>
@@ -173,10 +151,7 @@ export function SenderIdsPage() {
               />
             </Field>
           ))}
-          <label className="check">
-            <input type="checkbox" checked={protect} onChange={(e) => setProtect(e.currentTarget.checked)} />
-            {t("Protect the name (nobody else may register it)")}
-          </label>
+          <Check checked={protect} onChange={setProtect}>{t("Protect the name (nobody else may register it)")}</Check>
           {protect && (
             <Field label={t("Protection document")}>
               <input
@@ -187,9 +162,11 @@ export function SenderIdsPage() {
               />
             </Field>
           )}
-          <ErrorBox error={action.error} />
-          {created !== undefined && <p role="status">{created}</p>}
-          <button type="submit" disabled={action.busy}>{t("Request sender ID")}</button>
+          <SubmitRow
+            action={action}
+            label={t("Request sender ID")}
+            status={created !== undefined && <p role="status">{created}</p>}
+          />
         </form>
       )}
     </>

@@ -1,12 +1,12 @@
 /** Sign in, accept an invitation, reset a password: the pages without a session. */
 import type { SessionView } from "@tuma/http/PortalApi"
 import { useState } from "react"
-import type { FormEvent } from "react"
 import { call, setCsrfToken } from "../api.js"
 import { LanguageSwitch } from "../App.js"
 import { useI18n } from "../i18n.js"
 import { navigate } from "../router.js"
 import { ErrorBox, Field, useAction, useLoad } from "../ui.js"
+import { AnonymousFrame, onSubmit, PasswordField, SubmitRow } from "../widgets.js"
 
 /** The pre-session CSRF token (double submit cookie) for the anonymous state changes. */
 const anonymousCsrf = async () => {
@@ -21,57 +21,41 @@ export function SignInPage(props: { readonly onSignedIn: (s: SessionView) => voi
   const [forgot, setForgot] = useState(false)
   const [resetSent, setResetSent] = useState(false)
   const action = useAction()
-  const submit = (e: FormEvent) => {
-    e.preventDefault()
-    void action.run(async () => {
-      await anonymousCsrf()
-      if (forgot) {
-        await call((c) => c.portalSession.requestPasswordReset({ payload: { email } }))
-        setResetSent(true)
-        return
-      }
-      const r = await call((c) => c.portalSession.signIn({ payload: { email, password } }))
-      props.onSignedIn(r.data)
-    })
-  }
+  const submit = onSubmit(action, async () => {
+    await anonymousCsrf()
+    if (forgot) {
+      await call((c) => c.portalSession.requestPasswordReset({ payload: { email } }))
+      setResetSent(true)
+      return
+    }
+    const r = await call((c) => c.portalSession.signIn({ payload: { email, password } }))
+    props.onSignedIn(r.data)
+  })
   return (
-    <div className="signin">
-      <header className="top">
-        <span className="brand">Tuma</span>
-        <LanguageSwitch />
-      </header>
-      <main>
-        <h1>{forgot ? t("Reset your password") : t("Sign in to Tuma")}</h1>
-        <form onSubmit={submit} className="card narrow">
-          <Field label={t("Email")}>
-            <input
-              type="email"
-              autoComplete="username"
-              required
-              value={email}
-              onChange={(e) => setEmail(e.currentTarget.value)}
-            />
-          </Field>
-          {!forgot && (
-            <Field label={t("Password")}>
-              <input
-                type="password"
-                autoComplete="current-password"
-                required
-                value={password}
-                onChange={(e) => setPassword(e.currentTarget.value)}
-              />
-            </Field>
+    <AnonymousFrame title={forgot ? t("Reset your password") : t("Sign in to Tuma")} switcher={<LanguageSwitch />}>
+      <form onSubmit={submit} className="card narrow">
+        <Field label={t("Email")}>
+          <input
+            type="email"
+            autoComplete="username"
+            required
+            value={email}
+            onChange={(e) => setEmail(e.currentTarget.value)}
+          />
+        </Field>
+        {!forgot && <PasswordField label={t("Password")} value={password} onChange={setPassword} />}
+        <SubmitRow
+          action={action}
+          label={forgot ? t("Send reset link") : t("Sign in")}
+          status={resetSent && (
+            <p role="status">{t("If the address is known, a link to reset the password was sent.")}</p>
           )}
-          <ErrorBox error={action.error} />
-          {resetSent && <p role="status">{t("If the address is known, a link to reset the password was sent.")}</p>}
-          <button type="submit" disabled={action.busy}>{forgot ? t("Send reset link") : t("Sign in")}</button>
-          <button type="button" className="link" onClick={() => setForgot(!forgot)}>
-            {forgot ? t("Back to sign in") : t("Forgot password?")}
-          </button>
-        </form>
-      </main>
-    </div>
+        />
+        <button type="button" className="link" onClick={() => setForgot(!forgot)}>
+          {forgot ? t("Back to sign in") : t("Forgot password?")}
+        </button>
+      </form>
+    </AnonymousFrame>
   )
 }
 
@@ -85,55 +69,36 @@ export function AcceptInvitationPage(
   const [name, setName] = useState("")
   const [password, setPassword] = useState("")
   const action = useAction()
-  const submit = (e: FormEvent) => {
-    e.preventDefault()
-    void action.run(async () => {
-      await anonymousCsrf()
-      const r = await call((c) =>
-        c.portalSession.acceptInvitation({
-          payload: name.trim() === "" ? { token: props.token, password } : { token: props.token, password, name }
-        })
-      )
-      props.onSignedIn(r.data)
-      navigate("/", { replace: true })
-    })
-  }
+  const submit = onSubmit(action, async () => {
+    await anonymousCsrf()
+    const r = await call((c) =>
+      c.portalSession.acceptInvitation({
+        payload: name.trim() === "" ? { token: props.token, password } : { token: props.token, password, name }
+      })
+    )
+    props.onSignedIn(r.data)
+    navigate("/", { replace: true })
+  })
   return (
-    <div className="signin">
-      <header className="top">
-        <span className="brand">Tuma</span>
-        <LanguageSwitch />
-      </header>
-      <main>
-        <h1>{t("Accept the invitation")}</h1>
-        <ErrorBox error={invitation.error} />
-        {invitation.data !== undefined && (
-          <form onSubmit={submit} className="card narrow">
-            <p>
-              {t("You are invited to {account} as {role}.", {
-                account: invitation.data.data.account_name,
-                role: invitation.data.data.role === "owner" ? t("Owner") : t("Member")
-              })}
-            </p>
-            <p>{invitation.data.data.email}</p>
-            <Field label={t("Name")}>
-              <input value={name} onChange={(e) => setName(e.currentTarget.value)} autoComplete="name" />
-            </Field>
-            <Field label={t("Password")} hint={t("10 to 200 characters.")}>
-              <input
-                type="password"
-                autoComplete="new-password"
-                required
-                value={password}
-                onChange={(e) => setPassword(e.currentTarget.value)}
-              />
-            </Field>
-            <ErrorBox error={action.error} />
-            <button type="submit" disabled={action.busy}>{t("Accept and sign in")}</button>
-          </form>
-        )}
-      </main>
-    </div>
+    <AnonymousFrame title={t("Accept the invitation")} switcher={<LanguageSwitch />}>
+      <ErrorBox error={invitation.error} />
+      {invitation.data !== undefined && (
+        <form onSubmit={submit} className="card narrow">
+          <p>
+            {t("You are invited to {account} as {role}.", {
+              account: invitation.data.data.account_name,
+              role: invitation.data.data.role === "owner" ? t("Owner") : t("Member")
+            })}
+          </p>
+          <p>{invitation.data.data.email}</p>
+          <Field label={t("Name")}>
+            <input value={name} onChange={(e) => setName(e.currentTarget.value)} autoComplete="name" />
+          </Field>
+          <PasswordField label={t("Password")} value={password} onChange={setPassword} isNew />
+          <SubmitRow action={action} label={t("Accept and sign in")} />
+        </form>
+      )}
+    </AnonymousFrame>
   )
 }
 
@@ -142,44 +107,25 @@ export function ResetPasswordPage(props: { readonly token: string }) {
   const [password, setPassword] = useState("")
   const [done, setDone] = useState(false)
   const action = useAction()
-  const submit = (e: FormEvent) => {
-    e.preventDefault()
-    void action.run(async () => {
-      await anonymousCsrf()
-      await call((c) => c.portalSession.completePasswordReset({ payload: { token: props.token, password } }))
-      setDone(true)
-    })
-  }
+  const submit = onSubmit(action, async () => {
+    await anonymousCsrf()
+    await call((c) => c.portalSession.completePasswordReset({ payload: { token: props.token, password } }))
+    setDone(true)
+  })
   return (
-    <div className="signin">
-      <header className="top">
-        <span className="brand">Tuma</span>
-        <LanguageSwitch />
-      </header>
-      <main>
-        <h1>{t("Choose a new password")}</h1>
-        {done
-          ? (
-            <p role="status">
-              {t("The password is changed.")} <a href="/portal/">{t("Sign in")}</a>
-            </p>
-          )
-          : (
-            <form onSubmit={submit} className="card narrow">
-              <Field label={t("New password")} hint={t("10 to 200 characters.")}>
-                <input
-                  type="password"
-                  autoComplete="new-password"
-                  required
-                  value={password}
-                  onChange={(e) => setPassword(e.currentTarget.value)}
-                />
-              </Field>
-              <ErrorBox error={action.error} />
-              <button type="submit" disabled={action.busy}>{t("Set password")}</button>
-            </form>
-          )}
-      </main>
-    </div>
+    <AnonymousFrame title={t("Choose a new password")} switcher={<LanguageSwitch />}>
+      {done
+        ? (
+          <p role="status">
+            {t("The password is changed.")} <a href="/portal/">{t("Sign in")}</a>
+          </p>
+        )
+        : (
+          <form onSubmit={submit} className="card narrow">
+            <PasswordField label={t("New password")} value={password} onChange={setPassword} isNew />
+            <SubmitRow action={action} label={t("Set password")} />
+          </form>
+        )}
+    </AnonymousFrame>
   )
 }

@@ -1,11 +1,11 @@
 /** Webhook endpoints per API key: create (secret shown once), regenerate, re-enable, deliveries, test event. */
 import type { WebhookEndpointView } from "@tuma/http/PortalApi"
 import { useState } from "react"
-import type { FormEvent } from "react"
 import { call } from "../api.js"
 import { useI18n } from "../i18n.js"
 import { useIsOwner } from "../session.js"
 import { ErrorBox, Field, Loading, PageTitle, ShownOnce, Status, Time, useAction, useLoad } from "../ui.js"
+import { AttemptLog, LoadedTable, onSubmit, SubmitRow } from "../widgets.js"
 
 function Deliveries(props: { readonly uid: string; readonly version: number }) {
   const { t } = useI18n()
@@ -15,52 +15,25 @@ function Deliveries(props: { readonly uid: string; readonly version: number }) {
     [props.uid, props.version]
   )
   return (
-    <>
-      <Loading loaded={loaded} />
-      {loaded.data !== undefined && (loaded.data.data.length === 0 ? <p>{t("No deliveries yet.")}</p> : (
-        <table>
-          <caption>{t("Recent deliveries")}</caption>
-          <thead>
-            <tr>
-              <th scope="col">{t("Event")}</th>
-              <th scope="col">{t("Recipient")}</th>
-              <th scope="col">{t("Status")}</th>
-              <th scope="col">{t("Attempts")}</th>
-              <th scope="col">{t("Last answer")}</th>
-              <th scope="col">{t("Completed")}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {loaded.data.data.map((d) => (
-              <tr key={d.uid}>
-                <td>{d.event}</td>
-                <td>{d.recipient}</td>
-                <td>
-                  <Status status={d.status} />
-                </td>
-                <td>
-                  <details>
-                    <summary>{d.attempts}</summary>
-                    <ol>
-                      {d.attempt_log.map((a) => (
-                        <li key={a.attempt}>
-                          <Time iso={a.attempted_at} /> <Status status={a.outcome} /> {a.response_status ?? ""}{" "}
-                          {a.latency_ms} ms {a.error ?? ""}
-                        </li>
-                      ))}
-                    </ol>
-                  </details>
-                </td>
-                <td>{d.last_status ?? d.last_error ?? ""}</td>
-                <td>
-                  <Time iso={d.completed_at} />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      ))}
-    </>
+    <LoadedTable
+      loaded={loaded}
+      empty={t("No deliveries yet.")}
+      caption={t("Recent deliveries")}
+      rowKey={(d) => d.uid}
+      columns={[
+        [t("Event"), (d) => d.event],
+        [t("Recipient"), (d) => d.recipient],
+        [t("Status"), (d) => <Status status={d.status} />],
+        [t("Attempts"), (d) => (
+          <details>
+            <summary>{d.attempts}</summary>
+            <AttemptLog attempts={d.attempt_log} />
+          </details>
+        )],
+        [t("Last answer"), (d) => d.last_status ?? d.last_error ?? ""],
+        [t("Completed"), (d) => <Time iso={d.completed_at} />]
+      ]}
+    />
   )
 }
 
@@ -145,15 +118,12 @@ export function WebhooksPage() {
   const [secret, setSecret] = useState<string>()
   const action = useAction()
   const chosen = keyUid !== "" ? keyUid : active[0]?.uid ?? ""
-  const create = (ev: FormEvent) => {
-    ev.preventDefault()
-    void action.run(async () => {
-      const r = await call((c) => c.portalKeys.createWebhook({ payload: { api_key_uid: chosen, url } }))
-      setSecret(r.data.secret)
-      setUrl("")
-      setVersion((v) => v + 1)
-    })
-  }
+  const create = onSubmit(action, async () => {
+    const r = await call((c) => c.portalKeys.createWebhook({ payload: { api_key_uid: chosen, url } }))
+    setSecret(r.data.secret)
+    setUrl("")
+    setVersion((v) => v + 1)
+  })
   const keyName = (uid: string) => {
     const k = keys.data?.data.find((x) => x.uid === uid)
     return k === undefined ? uid : `${k.name} (${k.prefix}…)`
@@ -177,8 +147,7 @@ export function WebhooksPage() {
           <Field label={t("URL")} hint="https://…">
             <input type="url" required value={url} onChange={(e) => setUrl(e.currentTarget.value)} />
           </Field>
-          <ErrorBox error={action.error} />
-          <button type="submit" disabled={action.busy || chosen === ""}>{t("Create webhook")}</button>
+          <SubmitRow action={action} disabled={chosen === ""} label={t("Create webhook")} />
           {secret !== undefined && <ShownOnce label={t("Webhook secret")} value={secret} />}
         </form>
       )}

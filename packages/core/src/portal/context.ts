@@ -1,0 +1,84 @@
+/**
+ * What every portal access use case shares: the stores, the clock, mail that never fails a request,
+ * a new session (no fixation), a live one-time token, the password rule; see `PortalAccess.ts`.
+ */
+import { ResourceNotFound } from "@tuma/domain/errors"
+import { validationFailed } from "@tuma/domain/validation"
+import { Clock, Effect } from "effect"
+import { Ids } from "../ports/Ids.js"
+import { Mailer } from "../ports/Notifiers.js"
+import type { SessionRow, TokenRow, UserRow } from "../ports/PortalStore.js"
+import { PortalStore } from "../ports/PortalStore.js"
+import type { ClientInfo } from "./model.js"
+import { LoginLocked, randomToken, sha256 } from "./model.js"
+import { passwordProblem } from "./Passwords.js"
+import { PortalConfig } from "./PortalConfig.js"
+
+/** The shared parts of the portal access use cases (`makePortalAccess` builds them once). */
+export const makePortalContext = Effect.gen(function*() {
+  const store = yield* PortalStore
+  const ids = yield* Ids
+  const mailer = yield* Mailer
+  const config = yield* PortalConfig
+  const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
+
+  const notFound = (resource: string, id: string, message: string) => new ResourceNotFound({ message, resource, id })
+
+  const lockedError = (until: Date, at: Date) =>
+    new LoginLocked({
+      message: "Too many failed sign-ins. Try again later or reset your password.",
+      retry_after_seconds: Math.max(1, Math.ceil((until.getTime() - at.getTime()) / 1000))
+    })
+
+  const newSession = (user: UserRow, presented: string | undefined, client: ClientInfo) =>
+    Effect.gen(function*() {
+      const t = yield* now
+      // no fixation: whatever id the client came with is ended; the new one is random
+      if (presented !== undefined && presented !== "") yield* store.deleteSession(sha256(presented))
+      const sessionId = randomToken()
+      const session: SessionRow = {
+        id_hash: sha256(sessionId),
+        user_id: user.id,
+        account_id: user.account_id,
+        csrf_token: randomToken(),
+        created_at: t,
+        last_seen_at: t,
+        absolute_expires_at: new Date(t.getTime() + config.sessionAbsoluteMs)
+      }
+      yield* store.createSession({ ...session, ip: client.ip, user_agent: client.userAgent?.slice(0, 300) ?? null })
+      yield* store.recordSignIn(user.id, t)
+      const account = yield* store.account(user.account_id)
+      return { sessionId, session, user: { ...user, last_sign_in_at: t }, account: account! }
+    })
+
+  const sendMail = (to: string, subject: string, text: string) =>
+    mailer.send({ to, subject, text }).pipe(
+      Effect.catchAll((e) => Effect.logWarning(`portal e-mail to ${to} not sent`, e))
+    )
+
+  const liveToken = (token: string, kind: TokenRow["kind"]) =>
+    Effect.gen(function*() {
+      const t = yield* now
+      const row = token === "" ? undefined : yield* store.tokenByHash(sha256(token))
+      if (
+        row === undefined || row.kind !== kind || row.used_at !== null || row.revoked_at !== null ||
+        row.expires_at.getTime() <= t.getTime()
+      ) {
+        return yield* notFound(
+          kind,
+          "",
+          kind === "invitation"
+            ? "This invitation is not valid: it was used, revoked or has expired."
+            : "This password reset link is not valid: it was used or has expired."
+        )
+      }
+      return row
+    })
+
+  const checkPassword = (password: string, field = "password") => {
+    const problem = passwordProblem(password)
+    return problem === undefined ? Effect.void : Effect.fail(validationFailed({ [field]: [problem] }))
+  }
+
+  return { store, ids, mailer, config, now, notFound, lockedError, newSession, sendMail, liveToken, checkPassword }
+})

@@ -1,0 +1,69 @@
+/**
+ * What the portal access use cases answer and refuse, and their small pure helpers (tokens, e-mail
+ * addresses, time zones, links); see `PortalAccess.ts`.
+ */
+import { Schema } from "effect"
+import { createHash, randomBytes } from "node:crypto"
+import type { AccountSummaryRow, SessionRow, UserRow } from "../ports/PortalStore.js"
+
+// --- errors ----------------------------------------------------------------------------------
+
+export class InvalidCredentials extends Schema.TaggedError<InvalidCredentials>()("InvalidCredentials", {
+  message: Schema.String
+}) {
+  readonly error_code = "INVALID_CREDENTIALS" as const
+}
+
+export class LoginLocked extends Schema.TaggedError<LoginLocked>()("LoginLocked", {
+  message: Schema.String,
+  retry_after_seconds: Schema.Number
+}) {
+  readonly error_code = "LOGIN_LOCKED" as const
+}
+
+// --- shapes ----------------------------------------------------------------------------------
+
+export interface SignedIn {
+  /** The raw session id: goes into the cookie, never stored. */
+  readonly sessionId: string
+  readonly session: SessionRow
+  readonly user: UserRow
+  readonly account: AccountSummaryRow
+}
+
+export interface Authenticated {
+  readonly session: SessionRow
+  readonly user: UserRow
+}
+
+export interface ClientInfo {
+  readonly ip: string | null
+  readonly userAgent: string | null
+}
+
+export const randomToken = (): string => randomBytes(32).toString("base64url")
+export const sha256 = (s: string): string => createHash("sha256").update(s).digest("base64url")
+
+/** A plausible e-mail address (something@host.tld). */
+export const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
+/** An e-mail address as stored and compared: trimmed, lowercase. */
+export const normalizeEmail = (email: string) => email.trim().toLowerCase()
+
+/** Why an e-mail address is refused, or undefined. */
+export const emailProblem = (email: string) =>
+  EMAIL.test(email.trim()) && email.length <= 254 ? undefined : "The email must be a valid email address."
+
+/** IANA zone names the runtime knows. */
+export const isTimeZone = (tz: string): boolean => {
+  try {
+    new Intl.DateTimeFormat("en", { timeZone: tz })
+    return tz.length > 0 && tz.length <= 64
+  } catch {
+    return false
+  }
+}
+
+export const invitationLink = (base: string, token: string) =>
+  `${base.replace(/\/+$/, "")}/portal/accept-invitation?token=${encodeURIComponent(token)}`
+export const resetLink = (base: string, token: string) =>
+  `${base.replace(/\/+$/, "")}/portal/reset-password?token=${encodeURIComponent(token)}`
