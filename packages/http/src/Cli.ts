@@ -7,12 +7,14 @@
  * or use the admin API (`/admin/v1`) while it runs.
  */
 import { Admin } from "@tuma/core"
+import type { OperatorAccess } from "@tuma/core/operators/OperatorAccess"
 import { emailProblem, PortalAccess } from "@tuma/core/portal/PortalAccess"
 import { WebhookAdmin } from "@tuma/core/webhooks/WebhookAdmin"
 import { validationFailed } from "@tuma/domain/validation"
 import * as Database from "@tuma/store-sql/Database"
 import { Effect, Layer, Redacted } from "effect"
 import { parseArgs } from "node:util"
+import { operatorCommands } from "./console/Commands.js"
 import { inviteOwner } from "./portal/OwnerInvitation.js"
 import * as Server from "./Server.js"
 
@@ -29,7 +31,7 @@ export const databaseFromEnv = (): Database.DatabaseConfig => {
 }
 
 type Flags = Record<string, string | boolean | undefined>
-type Services = Admin | WebhookAdmin | PortalAccess
+type Services = Admin | WebhookAdmin | PortalAccess | OperatorAccess
 
 interface Command {
   readonly usage: string
@@ -312,7 +314,8 @@ export const commands: Record<string, Command> = {
     usage: "WEBHOOK_UID [--reason TEXT]",
     flags: ["reason"],
     run: (f, a) => hooks((w) => w.disableEndpoint(arg(a, 0, "WEBHOOK_UID"), opt(f, "reason")))
-  }
+  },
+  ...operatorCommands
 }
 
 export const help = () =>

@@ -20,6 +20,7 @@
  * Observability (docs/observability.md): --metrics-port / TUMA_METRICS_PORT, TUMA_METRICS_HOST,
  * OTEL_EXPORTER_OTLP_ENDPOINT, TUMA_LOG_FORMAT=json|pretty, TUMA_LOG_LEVEL.
  */
+import { seedDemoOperator } from "./console/Demo.js"
 import * as Database from "@tuma/store-sql/Database"
 import * as SqlObservability from "@tuma/store-sql/SqlObservability"
 import { Context, Effect, Exit, Layer, Scope } from "effect"
@@ -125,6 +126,8 @@ const serve = async (argv: ReadonlyArray<string>) => {
       }
       const login = await Effect.runPromise(Effect.provide(seedDemoPortalUser, store))
       if (login !== undefined) console.log(`demo portal login: ${login.email} ${login.password}`)
+      const operator = await Effect.runPromise(Effect.provide(seedDemoOperator, store))
+      if (operator !== undefined) console.log(`demo console login: ${operator.email} ${operator.password}`)
       const demoWebhook = values["demo-webhook"]
       if (demoWebhook !== undefined) {
         const { created, secret } = await Effect.runPromise(
