@@ -5,9 +5,11 @@
  * @module @tuma/core
  */
 export * from "./admin/index.js"
+export * from "./audit/index.js"
 export * as Memory from "./memory/index.js"
 export * from "./MessageEntry.js"
 export * from "./ports/AdminStore.js"
+export * from "./ports/AuditStore.js"
 export * from "./ports/ContentCounter.js"
 export * from "./ports/Ids.js"
 export * from "./ports/OperatorStore.js"

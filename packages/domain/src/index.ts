@@ -4,6 +4,7 @@
  *
  * @module @tuma/domain
  */
+export * from "./audit.js"
 export * as Cidr from "./cidr.js"
 export * from "./encoding.js"
 export * from "./errors.js"

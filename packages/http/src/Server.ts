@@ -12,7 +12,7 @@ import { HttpApiBuilder, HttpApiScalar, HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import type { SqlClient } from "@effect/sql"
 import { Ids, Operator, Send, SendConfig } from "@tuma/core"
-import { Admin } from "@tuma/core"
+import { Admin, Audit } from "@tuma/core"
 import { Reads } from "@tuma/core"
 import { SenderIds } from "@tuma/core"
 import * as SendObserved from "@tuma/core/observability/SendObserved"
@@ -22,6 +22,7 @@ import { layerWebhookDestinationPolicyFromEnv } from "@tuma/providers/webhook/ad
 import * as Database from "@tuma/store-sql/Database"
 import * as SqlAdminStore from "@tuma/store-sql/SqlAdminStore"
 import * as SqlApiKeys from "@tuma/store-sql/SqlApiKeys"
+import * as SqlAuditStore from "@tuma/store-sql/SqlAuditStore"
 import * as SqlContentCounter from "@tuma/store-sql/SqlContentCounter"
 import * as SqlObservability from "@tuma/store-sql/SqlObservability"
 import * as SqlOperatorStore from "@tuma/store-sql/SqlOperatorStore"
@@ -90,7 +91,7 @@ export const layerStore = (database: Database.DatabaseConfig, portal: Portal.Por
       Layer.provide(SqlObservability.layerTraceContext),
       Layer.provide(SqlContentCounter.layerRateLimiter.pipe(Layer.provide(limiter)))
     ),
-    Operator.layer.pipe(Layer.provide(SqlOperatorStore.layer)),
+    Operator.layer.pipe(Layer.provide(Layer.merge(SqlOperatorStore.layer, SqlAuditStore.layer))),
     SqlApiKeys.layer,
     limiter,
     Reads.layer.pipe(Layer.provide(SqlReadStore.layer)),
@@ -98,9 +99,17 @@ export const layerStore = (database: Database.DatabaseConfig, portal: Portal.Por
     // the console's services (operators, review notices) over the same Admin
     ConsoleServices.layerServices(portal).pipe(Layer.provideMerge(Admin.layer.pipe(
       Layer.provide(
-        Layer.mergeAll(SqlAdminStore.layer, SqlOperatorStore.layer, SqlSenderIdStore.layer, SqlReadStore.layer)
+        Layer.mergeAll(
+          SqlAdminStore.layer,
+          SqlOperatorStore.layer,
+          SqlSenderIdStore.layer,
+          SqlReadStore.layer,
+          SqlAuditStore.layer
+        )
       )
     ))),
+    // the audit log of operator actions (issue 15): `Audit` and its store, for the admin API and the console
+    Audit.layer.pipe(Layer.provideMerge(SqlAuditStore.layer)),
     layerWebhookAdmin.pipe(
       Layer.provide(SqlWebhookStore.layer),
       Layer.provide(layerWebhookDestinationPolicyFromEnv()),

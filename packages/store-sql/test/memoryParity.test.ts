@@ -12,6 +12,7 @@ import { ApiKeys, hashApiKey } from "@tuma/core/ports/ApiKeys"
 import { Effect, Layer, TestClock } from "effect"
 import * as SqlAdminStore from "../src/SqlAdminStore.js"
 import * as SqlApiKeys from "../src/SqlApiKeys.js"
+import * as SqlAuditStore from "../src/SqlAuditStore.js"
 import * as SqlContentCounter from "../src/SqlContentCounter.js"
 import * as SqlOperatorStore from "../src/SqlOperatorStore.js"
 import * as SqlReadStore from "../src/SqlReadStore.js"
@@ -31,6 +32,7 @@ const sqlStack = (driver: "pglite" | "postgres") =>
         SqlReadStore.layer,
         SqlApiKeys.layer,
         SqlSenderIdStore.layer,
+        SqlAuditStore.layer,
         SqlAdminStore.layer,
         SqlContentCounter.layer
       )

@@ -9,6 +9,7 @@ import type { ApiKeys } from "@tuma/core/ports/ApiKeys"
 import { Effect, Layer } from "effect"
 import * as SqlAdminStore from "../src/SqlAdminStore.js"
 import * as SqlApiKeys from "../src/SqlApiKeys.js"
+import * as SqlAuditStore from "../src/SqlAuditStore.js"
 import * as SqlOperatorStore from "../src/SqlOperatorStore.js"
 import * as SqlReadStore from "../src/SqlReadStore.js"
 import * as SqlSenderIdStore from "../src/SqlSenderIdStore.js"
@@ -35,7 +36,13 @@ export const operatorStack: DriverLayers<OperatorStack> = {
   sql: (db) =>
     Layer.merge(services, SqlApiKeys.layer).pipe(
       Layer.provideMerge(
-        Layer.mergeAll(SqlReadStore.layer, SqlSenderIdStore.layer, SqlAdminStore.layer, SqlOperatorStore.layer)
+        Layer.mergeAll(
+          SqlReadStore.layer,
+          SqlSenderIdStore.layer,
+          SqlAdminStore.layer,
+          SqlOperatorStore.layer,
+          SqlAuditStore.layer
+        )
       ),
       Layer.provideMerge(Ids.layer),
       Layer.provideMerge(Probe.sql),

@@ -6,14 +6,19 @@
  */
 import { expect } from "@effect/vitest"
 import { Ids } from "@tuma/core"
+import { Audit } from "@tuma/core/audit/Audit"
+import * as MemoryAuditStore from "@tuma/core/memory/MemoryAuditStore"
+import { MemoryDatabase } from "@tuma/core/memory/MemoryDatabase"
 import * as MemoryOperatorUserStore from "@tuma/core/memory/MemoryOperatorUserStore"
 import * as OperatorAccessModule from "@tuma/core/operators/OperatorAccess"
 import { OperatorAccess, totpFor } from "@tuma/core/operators/OperatorAccess"
 import { defaultPortalSettings, PortalConfig } from "@tuma/core/portal/PortalConfig"
 import type { MailMessage } from "@tuma/core/ports/Notifiers"
 import { Mailer } from "@tuma/core/ports/Notifiers"
+import type { AuditStore } from "@tuma/core/ports/AuditStore"
 import type { OperatorUserStore } from "@tuma/core/ports/OperatorUserStore"
 import { Clock, Effect, Either, Layer, TestClock } from "effect"
+import * as SqlAuditStore from "../src/SqlAuditStore.js"
 import * as SqlOperatorUserStore from "../src/SqlOperatorUserStore.js"
 import { forEachDriver } from "./harness.js"
 
@@ -25,9 +30,10 @@ const outbox: Array<MailMessage> = []
 let n = 0
 const unique = (prefix: string) => `${prefix}${Date.now().toString(36)}${(n++).toString(36)}@example.com`
 
-const services = (store: Layer.Layer<OperatorUserStore>) =>
+const services = (store: Layer.Layer<OperatorUserStore>, auditStore: Layer.Layer<AuditStore>) =>
   OperatorAccessModule.layer.pipe(
     Layer.provide(store),
+    Layer.provideMerge(Audit.layer.pipe(Layer.provide(auditStore))),
     Layer.provide(Ids.layer),
     Layer.provide(Layer.succeed(Mailer, Mailer.of({ send: (m) => Effect.sync(() => void outbox.push(m)) }))),
     Layer.provide(Layer.succeed(PortalConfig, { ...defaultPortalSettings, lockoutThreshold: 3 }))
@@ -68,8 +74,10 @@ const enrolledAdmin = Effect.gen(function*() {
 })
 
 forEachDriver({
-  sql: (db) => services(SqlOperatorUserStore.layer.pipe(Layer.provide(db))),
-  memory: () => services(MemoryOperatorUserStore.layerMemory)
+  sql: (db) =>
+    services(SqlOperatorUserStore.layer.pipe(Layer.provide(db)), SqlAuditStore.layer.pipe(Layer.provide(db))),
+  memory: () =>
+    services(MemoryOperatorUserStore.layerMemory, MemoryAuditStore.layerMemory.pipe(Layer.provide(MemoryDatabase.layer)))
 }, (it) => {
   it.effect("an operator is invited by e-mail; the link sets the password once", () =>
     Effect.gen(function*() {
@@ -186,5 +194,11 @@ forEachDriver({
       yield* access.setDisabled(s2.operator.id, false)
       const role = yield* access.setRole(s2.operator.id, "reviewer")
       expect(role.role).toBe("reviewer")
+      // each change is in the audit log, with its target and before/after
+      const audit = yield* Audit
+      const log = yield* audit.search({ target: `operator:${s2.operator.id}` })
+      expect(log.map((e) => e.action)).toEqual(["operator.role", "operator.enable", "operator.disable", "operator.create"])
+      expect((log[0].before as any).role).toBe("support")
+      expect((log[0].after as any).role).toBe("reviewer")
     }))
 })

@@ -21,6 +21,9 @@
  * - providers: create (with initial credit per country), list, enable/disable, credit per country
  *   (set or add), routes per country in order.
  *
+ * Every change is recorded in the audit log (`Audit`, for the `Actor` the caller provides), in the
+ * same store transaction as the change.
+ *
  * Webhook endpoints are `WebhookAdmin`'s. Inputs and views are Schemas (snake_case, ISO strings) so
  * the admin API can use them as payloads and responses as they are. Failures: `ValidationFailed`
  * (422, by field), `ResourceNotFound` (404), `ResourceConflict` / `SenderIdAlreadyRequested` /
@@ -30,12 +33,14 @@ import type { IllegalTransition, ValidationFailed } from "@tuma/domain"
 import { ResourceConflict, ResourceNotFound, SenderIdAlreadyRequested } from "@tuma/domain"
 import { Context, Effect, Layer } from "effect"
 import { AdminStore } from "../ports/AdminStore.js"
+import { AuditStore } from "../ports/AuditStore.js"
 import { Ids } from "../ports/Ids.js"
 import { OperatorStore } from "../ports/OperatorStore.js"
 import { ReadStore } from "../ports/ReadStore.js"
 import { SenderIdStore } from "../ports/SenderIdStore.js"
 import { makeAccounts } from "./accounts.js"
 import { makeApiKeys } from "./apiKeys.js"
+import { withAuditTrail } from "./auditTrail.js"
 import { makeAdminContext } from "./context.js"
 import {
   CountryRoutesInput,
@@ -188,20 +193,26 @@ export interface AdminService {
  * read stores.
  */
 export class Admin extends Context.Tag("@tuma/core/Admin")<Admin, AdminService>() {
-  static readonly layer: Layer.Layer<Admin, never, AdminStore | OperatorStore | SenderIdStore | ReadStore | Ids> = Layer
+  /** Every change is recorded in the audit log (`AuditStore`), in the change's transaction, for the current `Actor`. */
+  static readonly layer: Layer.Layer<
+    Admin,
+    never,
+    AdminStore | OperatorStore | SenderIdStore | ReadStore | Ids | AuditStore
+  > = Layer
     .effect(
       Admin,
-      Effect.map(makeAdminContext, (ctx): AdminService => ({
-        ...makeAccounts(ctx),
-        ...makeApiKeys(ctx),
-        ...makeWallets(ctx),
-        ...makeRoutes(ctx),
-        ...makeMarkets(ctx),
-        ...makeSenderIdReview(ctx),
-        ...makeRequirements(ctx),
-        ...makeOptOuts(ctx),
-        ...makeSpamRules(ctx),
-        ...makeProviders(ctx)
-      }))
+      Effect.map(makeAdminContext, (ctx): AdminService =>
+        withAuditTrail(ctx, {
+          ...makeAccounts(ctx),
+          ...makeApiKeys(ctx),
+          ...makeWallets(ctx),
+          ...makeRoutes(ctx),
+          ...makeMarkets(ctx),
+          ...makeSenderIdReview(ctx),
+          ...makeRequirements(ctx),
+          ...makeOptOuts(ctx),
+          ...makeSpamRules(ctx),
+          ...makeProviders(ctx)
+        }))
     )
 }

@@ -4,15 +4,19 @@
  * checks and store call as `Admin.purchaseCredits`), verify a route, grant a sender ID, add a provider with
  * credit and a route, open a market, record an opt-out or a spam rule. Used by tests, examples, the
  * CLI and (extended) the admin API. Backed by the `OperatorStore` port; ids from `Ids`, time from
- * `Clock`.
+ * `Clock`. With an `AuditStore` in the context, every step is recorded in the audit log (for the
+ * current `Actor`, in the step's transaction); without one (test fixtures) nothing is recorded.
  */
 import { Clock, Context, Effect, Layer, Option, Schema } from "effect"
+import { makeAudit } from "../audit/Audit.js"
 import { hashApiKey } from "../ports/ApiKeys.js"
+import { AuditStore } from "../ports/AuditStore.js"
 import { Ids } from "../ports/Ids.js"
 import type { AccountRow, SenderIdRow } from "../ports/OperatorStore.js"
 import { OperatorStore } from "../ports/OperatorStore.js"
 import type { MarketRow } from "../ports/SendStore.js"
 import { API_KEY_SCOPES, apiKeyPrefix, generateApiKey } from "./apiKeys.js"
+import { withOperatorAuditTrail } from "./operatorAuditTrail.js"
 import { recordPurchase } from "./wallets.js"
 
 /** A refused operator set-up step (unknown account, market or provider, a duplicate, …); `message` says which. */
@@ -120,6 +124,7 @@ export class Operator extends Context.Tag("@tuma/core/Operator")<Operator, {
     readonly description?: string | undefined
   }) => Effect.Effect<{ readonly id: string }>
 }>() {
+  /** Needs `OperatorStore` and `Ids`; records in the audit log when an `AuditStore` is provided too. */
   static readonly layer = Layer.effect(
     Operator,
     Effect.gen(function*() {
@@ -146,7 +151,7 @@ export class Operator extends Context.Tag("@tuma/core/Operator")<Operator, {
           ? Effect.void
           : new OperatorError({ message: `${what} must be a non-negative integer` })
 
-      return Operator.of({
+      const service = Operator.of({
         createAccount: (input) =>
           Effect.gen(function*() {
             const country = yield* market(input.country ?? "TZ")
@@ -300,6 +305,12 @@ export class Operator extends Context.Tag("@tuma/core/Operator")<Operator, {
             })
             return { id }
           })
+      })
+      // recorded in the audit log when an `AuditStore` is present (the server and the CLI provide one)
+      const audit = yield* Effect.serviceOption(AuditStore)
+      return Option.match(audit, {
+        onNone: () => service,
+        onSome: (auditStore) => withOperatorAuditTrail(makeAudit(auditStore), store, service)
       })
     })
   )

@@ -4,8 +4,10 @@
 import type { ValidationFailed } from "@tuma/domain"
 import { normalizeRecipient, ResourceNotFound, validationFailed } from "@tuma/domain"
 import { Clock, Effect, Option } from "effect"
+import { makeAudit } from "../audit/Audit.js"
 import type { ProviderFullRow } from "../ports/AdminStore.js"
 import { AdminStore } from "../ports/AdminStore.js"
+import { AuditStore } from "../ports/AuditStore.js"
 import { Ids } from "../ports/Ids.js"
 import type { AccountRow, ApiKeyRow } from "../ports/OperatorStore.js"
 import { OperatorStore } from "../ports/OperatorStore.js"
@@ -34,6 +36,7 @@ export const makeAdminContext = Effect.gen(function*() {
   const reads = yield* ReadStore
   const ids = yield* Ids
   const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
+  const audit = makeAudit(yield* AuditStore)
 
   // --- look-ups --------------------------------------------------------------------------
 
@@ -106,6 +109,8 @@ export const makeAdminContext = Effect.gen(function*() {
     reads,
     ids,
     now,
+    audit,
+    audited: audit.audited,
     account,
     market,
     apiKeyRow,

@@ -21,6 +21,7 @@
 import { Layer } from "effect"
 import type { AdminStore } from "../ports/AdminStore.js"
 import type { ApiKeys } from "../ports/ApiKeys.js"
+import type { AuditStore } from "../ports/AuditStore.js"
 import { ContentCounter } from "../ports/ContentCounter.js"
 import type { OperatorStore } from "../ports/OperatorStore.js"
 import type { ReadStore } from "../ports/ReadStore.js"
@@ -28,6 +29,7 @@ import type { SenderIdStore } from "../ports/SenderIdStore.js"
 import type { SendStore } from "../ports/SendStore.js"
 import * as MemoryAdminStore from "./MemoryAdminStore.js"
 import * as MemoryApiKeys from "./MemoryApiKeys.js"
+import * as MemoryAuditStore from "./MemoryAuditStore.js"
 import { MemoryDatabase } from "./MemoryDatabase.js"
 import * as MemoryOperatorStore from "./MemoryOperatorStore.js"
 import * as MemoryReadStore from "./MemoryReadStore.js"
@@ -36,6 +38,7 @@ import * as MemorySendStore from "./MemorySendStore.js"
 
 export * as MemoryAdminStore from "./MemoryAdminStore.js"
 export * as MemoryApiKeys from "./MemoryApiKeys.js"
+export * as MemoryAuditStore from "./MemoryAuditStore.js"
 export * from "./MemoryDatabase.js"
 export * as MemoryOperatorStore from "./MemoryOperatorStore.js"
 export * as MemoryReadStore from "./MemoryReadStore.js"
@@ -51,6 +54,7 @@ export type MemoryPorts =
   | SenderIdStore
   | AdminStore
   | ContentCounter
+  | AuditStore
 
 /** Every memory adapter over the context's `MemoryDatabase` (to share one database with other layers). */
 export const layerPorts: Layer.Layer<MemoryPorts, never, MemoryDatabase> = Layer.mergeAll(
@@ -60,7 +64,8 @@ export const layerPorts: Layer.Layer<MemoryPorts, never, MemoryDatabase> = Layer
   MemoryApiKeys.layerMemory,
   MemorySenderIdStore.layerMemory,
   MemoryAdminStore.layerMemory,
-  ContentCounter.layerMemory
+  ContentCounter.layerMemory,
+  MemoryAuditStore.layerMemory
 )
 
 /** Every memory adapter over one fresh `MemoryDatabase` (provided too). */

@@ -17,7 +17,10 @@
  *   sign-in with a code of that secret confirms it, makes the session and answers ten recovery
  *   codes, shown once (stored as SHA-256);
  * - sessions: as the portal's (random id, only its SHA-256 stored, idle and absolute expiry, a CSRF
- *   token per session, any presented session ended at sign-in); a disabled operator's sessions end.
+ *   token per session, any presented session ended at sign-in); a disabled operator's sessions end;
+ * - creating an operator, changing a role, disabling and enabling are recorded in the audit log
+ *   (`operator.create`, `operator.role`, `operator.disable`, `operator.enable`; target
+ *   `operator:<uid>`) with the acting `Actor`, in the change's transaction.
  */
 import type { ValidationFailed } from "@tuma/domain/errors"
 import { ResourceConflict, ResourceNotFound } from "@tuma/domain/errors"
@@ -26,6 +29,7 @@ import { isOperatorRole, totpRequired } from "@tuma/domain/operatorRoles"
 import { validationFailed } from "@tuma/domain/validation"
 import { Clock, Context, Effect, Layer } from "effect"
 import { Secret, TOTP } from "otpauth"
+import { Audit } from "../audit/Audit.js"
 import { Ids } from "../ports/Ids.js"
 import { Mailer } from "../ports/Notifiers.js"
 import type { OperatorSessionRow, OperatorUserRow } from "../ports/OperatorUserStore.js"
@@ -177,7 +181,20 @@ export const makeOperatorAccess = Effect.gen(function*() {
   const ids = yield* Ids
   const mailer = yield* Mailer
   const config = yield* PortalConfig
+  const audit = yield* Audit
   const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
+
+  /** Runs an operator change and records it (before and after as views, no secrets). */
+  const recorded = <E>(
+    action: string,
+    id: string,
+    before: OperatorView | null,
+    change: Effect.Effect<OperatorView, E>
+  ) =>
+    audit.audited(
+      action,
+      Effect.map(change, (after) => ({ value: after, target: `operator:${id}`, before, after }))
+    )
 
   const lockedError = (until: Date, at: Date) =>
     new LoginLocked({
@@ -255,18 +272,27 @@ export const makeOperatorAccess = Effect.gen(function*() {
           updated_at: t,
           last_sign_in_at: null
         }
-        if (!(yield* store.create(row))) {
-          return yield* new ResourceConflict({ message: "An operator with this e-mail exists.", resource: "operator" })
-        }
         const token = randomToken()
-        yield* store.createInvitation({
-          id: yield* ids.uuidV4,
-          token_hash: sha256(token),
-          operator_id: row.id,
-          created_at: t,
-          expires_at: new Date(t.getTime() + config.invitationTtlMs),
-          used_at: null
-        })
+        const invitationId = yield* ids.uuidV4
+        yield* recorded(
+          "operator.create",
+          row.id,
+          null,
+          Effect.gen(function*() {
+            if (!(yield* store.create(row))) {
+              return yield* new ResourceConflict({ message: "An operator with this e-mail exists.", resource: "operator" })
+            }
+            yield* store.createInvitation({
+              id: invitationId,
+              token_hash: sha256(token),
+              operator_id: row.id,
+              created_at: t,
+              expires_at: new Date(t.getTime() + config.invitationTtlMs),
+              used_at: null
+            })
+            return operatorView(row)
+          })
+        )
         const link = operatorInvitationLink(linkBase, token)
         yield* mailer.send({
           to: row.email,
@@ -288,19 +314,32 @@ export const makeOperatorAccess = Effect.gen(function*() {
     setRole: (id, role) =>
       Effect.gen(function*() {
         if (!isOperatorRole(role)) return yield* validationFailed({ role: ["The role must be one of admin, reviewer, support."] })
-        yield* found(id)
-        const row = yield* store.update(id, { role }, yield* now)
-        if (row === undefined) return yield* notFound(id)
-        return operatorView(row)
+        const was = yield* found(id)
+        const t = yield* now
+        return yield* recorded(
+          "operator.role",
+          id,
+          operatorView(was),
+          Effect.flatMap(store.update(id, { role }, t), (row) =>
+            row === undefined ? Effect.fail(notFound(id)) : Effect.succeed(operatorView(row)))
+        )
       }),
 
     setDisabled: (id, disabled) =>
       Effect.gen(function*() {
-        yield* found(id)
-        const row = yield* store.update(id, { disabled_at: disabled ? yield* now : null }, yield* now)
-        if (row === undefined) return yield* notFound(id)
-        if (disabled) yield* store.deleteOperatorSessions(id)
-        return operatorView(row)
+        const was = yield* found(id)
+        const t = yield* now
+        return yield* recorded(
+          disabled ? "operator.disable" : "operator.enable",
+          id,
+          operatorView(was),
+          Effect.gen(function*() {
+            const row = yield* store.update(id, { disabled_at: disabled ? t : null }, t)
+            if (row === undefined) return yield* notFound(id)
+            if (disabled) yield* store.deleteOperatorSessions(id)
+            return operatorView(row)
+          })
+        )
       }),
 
     invitation: (token) =>
@@ -469,7 +508,7 @@ export const makeOperatorAccess = Effect.gen(function*() {
 })
 
 /** `OperatorAccess` over its ports. */
-export const layer: Layer.Layer<OperatorAccess, never, OperatorUserStore | Ids | Mailer> = Layer.effect(
+export const layer: Layer.Layer<OperatorAccess, never, OperatorUserStore | Ids | Mailer | Audit> = Layer.effect(
   OperatorAccess,
   Effect.map(makeOperatorAccess, OperatorAccess.of)
 )

@@ -5,6 +5,7 @@
  */
 import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
 import { Admin, Reads } from "@tuma/core"
+import { Audit } from "@tuma/core/audit/Audit"
 import type { CreateProviderInput } from "@tuma/core/admin/inputs"
 import { OperatorAccess } from "@tuma/core/operators/OperatorAccess"
 import type { OperatorSignedIn } from "@tuma/core/operators/OperatorAccess"
@@ -69,7 +70,7 @@ export const layer = HttpApiBuilder.Router.use((router) =>
     const settings = yield* PortalConfig
     // the handlers run with the services of the server's layer (the router's own are the defaults)
     const services = yield* Effect.context<
-      Admin | Reads | WebhookAdmin | OperatorAccess | SenderIdReview | PortalRequest
+      Admin | Reads | WebhookAdmin | OperatorAccess | SenderIdReview | PortalRequest | Audit
     >()
     type Handler = Parameters<typeof router.get>[1]
     const on = {
@@ -418,6 +419,24 @@ export const layer = HttpApiBuilder.Router.use((router) =>
       `${base}/accounts/:uid/opt-outs/:recipient`,
       route("opt_outs.manage", (ctx) =>
         Effect.as(admin((a) => a.removeOptOut(param(ctx, "uid"), param(ctx, "recipient"))), { ok: true }))
+    )
+
+    // --- audit log ---------------------------------------------------------------------------
+    yield* on.get(
+      `${base}/audit-log`,
+      route("read", (ctx) =>
+        Effect.flatMap(Audit, (audit) => {
+          const q = (k: string) => optional(ctx.query.get(k) ?? "")
+          return audit.search(clean({
+            actor: q("actor"),
+            action: q("action"),
+            target: q("target"),
+            from: q("from"),
+            to: q("to"),
+            limit: q("limit"),
+            before: q("before")
+          }))
+        }))
     )
 
     // --- webhook deliveries ------------------------------------------------------------------

@@ -1,13 +1,15 @@
 /**
  * The console's services (issue 15), part of the store layer (so the CLI has them too):
  * core's `OperatorAccess` over the SQL `OperatorUserStore` and `SenderIdReview` over `Admin`,
- * both with the portal's `Mailer` choice (TUMA_SMTP_URL) and `PortalConfig` (sessions, lockout,
+ * both with the portal's `Mailer` choice, `OperatorAccess` recording its changes through `Audit` (TUMA_SMTP_URL) and `PortalConfig` (sessions, lockout,
  * link base).
  */
 import { Admin } from "@tuma/core"
 import * as OperatorAccessModule from "@tuma/core/operators/OperatorAccess"
 import * as Review from "@tuma/core/operators/Review"
 import { layerMailerFromEnv } from "@tuma/providers/mail/SmtpMailer"
+import { Audit } from "@tuma/core/audit/Audit"
+import * as SqlAuditStore from "@tuma/store-sql/SqlAuditStore"
 import * as SqlOperatorUserStore from "@tuma/store-sql/SqlOperatorUserStore"
 import type { SqlClient } from "@effect/sql"
 import type { Ids } from "@tuma/core"
@@ -27,6 +29,11 @@ export const layerServices = (
   return Layer.mergeAll(
     OperatorAccessModule.layer.pipe(Layer.provide(SqlOperatorUserStore.layer)),
     Review.layer
-  ).pipe(Layer.provide(mailer), Layer.provide(layerConfig(options)))
+  ).pipe(
+    Layer.provide(mailer),
+    Layer.provide(layerConfig(options)),
+    // operator changes are recorded in the audit log (the same SQL store the server's `Audit` uses)
+    Layer.provide(Audit.layer.pipe(Layer.provide(SqlAuditStore.layer)))
+  )
 }
 

@@ -1,7 +1,7 @@
 /**
  * The migration registry: every migration of the schema, keyed `NNNN_name` (the @effect/sql
- * Migrator's `fromRecord` format). Ranges: 0001–0099 store, 0100–0199 delivery, 0200–0299 webhooks, 0400–0499 portal, 0500–0599
- * console.
+ * Migrator's `fromRecord` format). Ranges: 0001–0099 store, 0100–0199 delivery, 0200–0299 webhooks, 0400–0499 portal,
+ * 0500–0599 console, 0600–0699 audit log.
  *
  * To add one: create `NNNN_name.ts` in this folder with a default export
  * `Effect<unknown, unknown, SqlClient>` and add one line below. SQL must run on PostgreSQL 15 and on
@@ -28,6 +28,7 @@ import m0330 from "./0330_receipt_open_refs.js"
 import m0340 from "./0340_spam_builtin_switches.js"
 import m0400 from "./0400_portal.js"
 import m0520 from "./0520_console_operators.js"
+import m0600 from "./0600_audit_log.js"
 
 export const migrations: Record<string, Effect.Effect<unknown, unknown, SqlClient.SqlClient>> = {
   "0001_schema": m0001,
@@ -48,5 +49,6 @@ export const migrations: Record<string, Effect.Effect<unknown, unknown, SqlClien
   "0330_receipt_open_refs": m0330,
   "0340_spam_builtin_switches": m0340,
   "0400_portal": m0400,
-  "0520_console_operators": m0520
+  "0520_console_operators": m0520,
+  "0600_audit_log": m0600
 }

@@ -1,0 +1,5 @@
+/**
+ * The audit log of operator actions: `Actor` (who acts), `Audit` (record, search, atomically).
+ */
+export * from "./Actor.js"
+export * from "./Audit.js"
