@@ -26,7 +26,7 @@ import type { OperatorPermission } from "@tuma/domain/operatorRoles"
 import { operatorMay } from "@tuma/domain/operatorRoles"
 import { Effect } from "effect"
 import { timingSafeEqual } from "node:crypto"
-import { Forbidden, requestUid, TooManyRequests, Unauthorized, Unprocessable } from "../Envelope.js"
+import { failureStatus, Forbidden, requestUid, TooManyRequests, Unauthorized, Unprocessable } from "../Envelope.js"
 import { toApiFailure } from "../Errors.js"
 import { PortalRequest } from "../portal/Session.js"
 
@@ -68,6 +68,7 @@ interface Failing {
 
 /** A failure of a use case as the envelope answers it. */
 const toFailure = (e: unknown) => {
+  if (failureStatus(e) !== undefined) return e
   const f = e as Failing
   if (f?._tag === "InvalidCredentials") {
     return Unauthorized.of({ message: f.message ?? "Not signed in.", error_code: "INVALID_CREDENTIALS" })
