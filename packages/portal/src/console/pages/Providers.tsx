@@ -78,9 +78,12 @@ function AddProvider(props: { readonly onAdded: () => void }) {
   )
 }
 
-function RoutingOrder(props: { readonly canEdit: boolean }) {
+function RoutingOrder(props: { readonly canEdit: boolean; readonly version: number }) {
   const [country, setCountry] = useState("TZ")
-  const routes = useLoad<any>(() => api("GET", `/country-routes/${encodeURIComponent(country)}`), [country])
+  const routes = useLoad<any>(() => api("GET", `/country-routes/${encodeURIComponent(country)}`), [
+    country,
+    props.version
+  ])
   const action = useAction()
   const order: ReadonlyArray<any> = routes.data?.routes ?? []
   const save = (uids: ReadonlyArray<string>) =>
@@ -120,7 +123,8 @@ function RoutingOrder(props: { readonly canEdit: boolean }) {
 /** The Providers page. */
 export function ProvidersPage() {
   const may = useMay()
-  const providers = useLoad<ReadonlyArray<any>>(() => api("GET", "/providers"), [])
+  const [version, setVersion] = useState(0)
+  const providers = useLoad<ReadonlyArray<any>>(() => api("GET", "/providers"), [version])
   const action = useAction()
   const [creditCountry, setCreditCountry] = useState("TZ")
   const [creditUnits, setCreditUnits] = useState("")
@@ -193,8 +197,8 @@ export function ProvidersPage() {
           </Field>
         </div>
       )}
-      <RoutingOrder canEdit={may("providers.manage")} />
-      {may("providers.manage") && <AddProvider onAdded={providers.reload} />}
+      <RoutingOrder canEdit={may("providers.manage")} version={version} />
+      {may("providers.manage") && <AddProvider onAdded={() => setVersion((v) => v + 1)} />}
     </>
   )
 }
