@@ -60,7 +60,9 @@ const newestSource = (dir: string): number => {
       for (const name of fs.readdirSync(p)) visit(path.join(p, name))
     } else if (st.mtimeMs > newest) newest = st.mtimeMs
   }
-  for (const p of ["src", "index.html", "console.html", "vite.config.ts", "package.json", "public"]) visit(path.join(dir, p))
+  for (const p of ["src", "index.html", "console.html", "vite.config.ts", "package.json", "public"]) {
+    visit(path.join(dir, p))
+  }
   return newest
 }
 

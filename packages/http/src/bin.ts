@@ -20,7 +20,6 @@
  * Observability (docs/observability.md): --metrics-port / TUMA_METRICS_PORT, TUMA_METRICS_HOST,
  * OTEL_EXPORTER_OTLP_ENDPOINT, TUMA_LOG_FORMAT=json|pretty, TUMA_LOG_LEVEL.
  */
-import { seedDemoOperator } from "./console/Demo.js"
 import * as Database from "@tuma/store-sql/Database"
 import * as SqlObservability from "@tuma/store-sql/SqlObservability"
 import { Context, Effect, Exit, Layer, Scope } from "effect"
@@ -30,6 +29,7 @@ import { parseArgs } from "node:util"
 import * as Cli from "./Cli.js"
 import * as Cluster from "./Cluster.js"
 import { makeServerOptions } from "./Config.js"
+import { seedDemoOperator } from "./console/Demo.js"
 import * as DeliveryWorkers from "./DeliveryWorkers.js"
 import { seedDemo } from "./Demo.js"
 import { trackConnections } from "./Drain.js"

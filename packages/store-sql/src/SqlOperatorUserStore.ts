@@ -4,11 +4,7 @@
  * requests racing cannot both win.
  */
 import { SqlClient } from "@effect/sql"
-import type {
-  OperatorInvitationRow,
-  OperatorSessionRow,
-  OperatorUserRow
-} from "@tuma/core/ports/OperatorUserStore"
+import type { OperatorInvitationRow, OperatorSessionRow, OperatorUserRow } from "@tuma/core/ports/OperatorUserStore"
 import { OperatorUserStore } from "@tuma/core/ports/OperatorUserStore"
 import { Effect, Layer } from "effect"
 
@@ -93,13 +89,12 @@ export const make = Effect.gen(function*() {
       UUID.test(id)
         ? sql<{ n: number | string }>`SELECT count(*) AS n FROM operator_recovery_codes
             WHERE operator_id = ${id} AND used_at IS NULL`.pipe(
-            Effect.map((rows) => Number(rows[0]?.n ?? 0)),
-            Effect.orDie
-          )
+          Effect.map((rows) => Number(rows[0]?.n ?? 0)),
+          Effect.orDie
+        )
         : Effect.succeed(0),
 
-    createSession: (s) =>
-      sql`INSERT INTO operator_sessions ${sql.insert({ ...s })}`.pipe(Effect.asVoid, Effect.orDie),
+    createSession: (s) => sql`INSERT INTO operator_sessions ${sql.insert({ ...s })}`.pipe(Effect.asVoid, Effect.orDie),
 
     session: (idHash) =>
       Effect.gen(function*() {

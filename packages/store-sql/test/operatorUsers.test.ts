@@ -13,9 +13,9 @@ import * as MemoryOperatorUserStore from "@tuma/core/memory/MemoryOperatorUserSt
 import * as OperatorAccessModule from "@tuma/core/operators/OperatorAccess"
 import { OperatorAccess, totpFor } from "@tuma/core/operators/OperatorAccess"
 import { defaultPortalSettings, PortalConfig } from "@tuma/core/portal/PortalConfig"
+import type { AuditStore } from "@tuma/core/ports/AuditStore"
 import type { MailMessage } from "@tuma/core/ports/Notifiers"
 import { Mailer } from "@tuma/core/ports/Notifiers"
-import type { AuditStore } from "@tuma/core/ports/AuditStore"
 import type { OperatorUserStore } from "@tuma/core/ports/OperatorUserStore"
 import { Clock, Effect, Either, Layer, TestClock } from "effect"
 import * as SqlAuditStore from "../src/SqlAuditStore.js"
@@ -77,7 +77,10 @@ forEachDriver({
   sql: (db) =>
     services(SqlOperatorUserStore.layer.pipe(Layer.provide(db)), SqlAuditStore.layer.pipe(Layer.provide(db))),
   memory: () =>
-    services(MemoryOperatorUserStore.layerMemory, MemoryAuditStore.layerMemory.pipe(Layer.provide(MemoryDatabase.layer)))
+    services(
+      MemoryOperatorUserStore.layerMemory,
+      MemoryAuditStore.layerMemory.pipe(Layer.provide(MemoryDatabase.layer))
+    )
 }, (it) => {
   it.effect("an operator is invited by e-mail; the link sets the password once", () =>
     Effect.gen(function*() {
@@ -197,7 +200,12 @@ forEachDriver({
       // each change is in the audit log, with its target and before/after
       const audit = yield* Audit
       const log = yield* audit.search({ target: `operator:${s2.operator.id}` })
-      expect(log.map((e) => e.action)).toEqual(["operator.role", "operator.enable", "operator.disable", "operator.create"])
+      expect(log.map((e) => e.action)).toEqual([
+        "operator.role",
+        "operator.enable",
+        "operator.disable",
+        "operator.create"
+      ])
       expect((log[0].before as any).role).toBe("support")
       expect((log[0].after as any).role).toBe("reviewer")
     }))

@@ -4,11 +4,7 @@
  * contract suite as `SqlOperatorUserStore` (store-sql/test/operatorUsers.test.ts, driver `memory`).
  */
 import { Effect, Layer } from "effect"
-import type {
-  OperatorInvitationRow,
-  OperatorSessionRow,
-  OperatorUserRow
-} from "../ports/OperatorUserStore.js"
+import type { OperatorInvitationRow, OperatorSessionRow, OperatorUserRow } from "../ports/OperatorUserStore.js"
 import { OperatorUserStore } from "../ports/OperatorUserStore.js"
 
 /** A fresh, empty store. */
@@ -30,7 +26,9 @@ export const makeMemoryOperatorUserStore = (): OperatorUserStore["Type"] => {
     byEmail: (email) => Effect.sync(() => byEmail(email)),
     byId: (id) => Effect.sync(() => users.get(id)),
     list: Effect.sync(() =>
-      [...users.values()].sort((a, b) => a.created_at.getTime() - b.created_at.getTime() || (a.email < b.email ? -1 : 1))
+      [...users.values()].sort((a, b) =>
+        a.created_at.getTime() - b.created_at.getTime() || (a.email < b.email ? -1 : 1)
+      )
     ),
     update: (id, patch, now) =>
       Effect.sync(() => {
@@ -61,7 +59,8 @@ export const makeMemoryOperatorUserStore = (): OperatorUserStore["Type"] => {
         mine.set(hash, now)
         return true
       }),
-    unusedRecoveryCodes: (id) => Effect.sync(() => [...(codes.get(id)?.values() ?? [])].filter((u) => u === null).length),
+    unusedRecoveryCodes: (id) =>
+      Effect.sync(() => [...(codes.get(id)?.values() ?? [])].filter((u) => u === null).length),
     createSession: (row) => Effect.sync(() => void sessions.set(row.id_hash, row)),
     session: (idHash) =>
       Effect.sync(() => {

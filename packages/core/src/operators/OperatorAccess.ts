@@ -30,13 +30,13 @@ import { validationFailed } from "@tuma/domain/validation"
 import { Clock, Context, Effect, Layer } from "effect"
 import { Secret, TOTP } from "otpauth"
 import { Audit } from "../audit/Audit.js"
+import { DUMMY_HASH, hashPassword, passwordProblem, verifyPassword } from "../portal/Passwords.js"
+import { emailProblem, InvalidCredentials, LoginLocked, randomToken, sha256 } from "../portal/PortalAccess.js"
+import { PortalConfig } from "../portal/PortalConfig.js"
 import { Ids } from "../ports/Ids.js"
 import { Mailer } from "../ports/Notifiers.js"
 import type { OperatorSessionRow, OperatorUserRow } from "../ports/OperatorUserStore.js"
 import { OperatorUserStore } from "../ports/OperatorUserStore.js"
-import { emailProblem, InvalidCredentials, LoginLocked, randomToken, sha256 } from "../portal/PortalAccess.js"
-import { PortalConfig } from "../portal/PortalConfig.js"
-import { DUMMY_HASH, hashPassword, passwordProblem, verifyPassword } from "../portal/Passwords.js"
 
 /** The issuer shown by authenticator apps. */
 export const TOTP_ISSUER = "Tuma console"
@@ -167,7 +167,8 @@ export class OperatorAccess extends Context.Tag("@tuma/core/OperatorAccess")<Ope
   }) => Effect.Effect<OperatorView, ValidationFailed>
 }>() {}
 
-const notFound = (id: string) => new ResourceNotFound({ message: "The operator was not found.", resource: "operator", id })
+const notFound = (id: string) =>
+  new ResourceNotFound({ message: "The operator was not found.", resource: "operator", id })
 const invitationInvalid = () =>
   new ResourceNotFound({
     message: "This invitation is not valid: it was used or has expired.",
@@ -255,7 +256,9 @@ export const makeOperatorAccess = Effect.gen(function*() {
         const emailIssue = emailProblem(email)
         if (emailIssue !== undefined) errors.email = [emailIssue]
         if (!isOperatorRole(role)) errors.role = ["The role must be one of admin, reviewer, support."]
-        if (name !== undefined && [...name].length > 120) errors.name = ["The name must not be greater than 120 characters."]
+        if (name !== undefined && [...name].length > 120) {
+          errors.name = ["The name must not be greater than 120 characters."]
+        }
         if (Object.keys(errors).length > 0) return yield* validationFailed(errors)
         const t = yield* now
         const row: OperatorUserRow = {
@@ -280,7 +283,10 @@ export const makeOperatorAccess = Effect.gen(function*() {
           null,
           Effect.gen(function*() {
             if (!(yield* store.create(row))) {
-              return yield* new ResourceConflict({ message: "An operator with this e-mail exists.", resource: "operator" })
+              return yield* new ResourceConflict({
+                message: "An operator with this e-mail exists.",
+                resource: "operator"
+              })
             }
             yield* store.createInvitation({
               id: invitationId,
@@ -297,13 +303,14 @@ export const makeOperatorAccess = Effect.gen(function*() {
         yield* mailer.send({
           to: row.email,
           subject: "You are invited to the Tuma operator console",
-          text: `You have been invited to the Tuma operator console as ${role}.\n\nChoose your password here (the link works once, for ${
-            Math.round(config.invitationTtlMs / 86_400_000)
-          } days):\n${link}\n\n${
-            totpRequired(row.role)
-              ? "At your first sign-in you will set up an authenticator app (TOTP).\n\n"
-              : ""
-          }If you did not expect this, ignore this e-mail.\n`
+          text:
+            `You have been invited to the Tuma operator console as ${role}.\n\nChoose your password here (the link works once, for ${
+              Math.round(config.invitationTtlMs / 86_400_000)
+            } days):\n${link}\n\n${
+              totpRequired(row.role)
+                ? "At your first sign-in you will set up an authenticator app (TOTP).\n\n"
+                : ""
+            }If you did not expect this, ignore this e-mail.\n`
         }).pipe(Effect.catchAll((e) => Effect.logWarning(`console invitation to ${row.email} not sent`, e)))
         return { operator: operatorView(row), link }
       }),
@@ -313,7 +320,9 @@ export const makeOperatorAccess = Effect.gen(function*() {
 
     setRole: (id, role) =>
       Effect.gen(function*() {
-        if (!isOperatorRole(role)) return yield* validationFailed({ role: ["The role must be one of admin, reviewer, support."] })
+        if (!isOperatorRole(role)) {
+          return yield* validationFailed({ role: ["The role must be one of admin, reviewer, support."] })
+        }
         const was = yield* found(id)
         const t = yield* now
         return yield* recorded(
@@ -413,7 +422,9 @@ export const makeOperatorAccess = Effect.gen(function*() {
         const given = code.trim()
         if (operator.totp_secret !== null) {
           if (given === "") {
-            return yield* new InvalidCredentials({ message: "Enter the authentication code from your authenticator app." })
+            return yield* new InvalidCredentials({
+              message: "Enter the authentication code from your authenticator app."
+            })
           }
           const step = totpStep(operator.totp_secret, operator.email, given, t)
           const accepted = step !== undefined
@@ -423,7 +434,9 @@ export const makeOperatorAccess = Effect.gen(function*() {
         } else if (totpRequired(operator.role)) {
           // enrolment: the pending secret is shown until a code of it is given
           const pending = operator.totp_pending_secret ?? new Secret({ size: 20 }).base32
-          if (operator.totp_pending_secret === null) yield* store.update(operator.id, { totp_pending_secret: pending }, t)
+          if (operator.totp_pending_secret === null) {
+            yield* store.update(operator.id, { totp_pending_secret: pending }, t)
+          }
           const step = given === "" ? undefined : totpStep(pending, operator.email, given, t)
           if (step === undefined) {
             if (given !== "") return yield* fail("The authentication code is not correct.")
@@ -512,4 +525,3 @@ export const layer: Layer.Layer<OperatorAccess, never, OperatorUserStore | Ids |
   OperatorAccess,
   Effect.map(makeOperatorAccess, OperatorAccess.of)
 )
-

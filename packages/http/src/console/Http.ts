@@ -95,7 +95,10 @@ export const okJson = (data: unknown, headers: Record<string, string> = {}) =>
 
 const readBody = (request: HttpServerRequest.HttpServerRequest) =>
   STATE_CHANGING.has(request.method) && (request.headers["content-type"] ?? "").startsWith("application/json")
-    ? Effect.map(request.json, (v) => (typeof v === "object" && v !== null && !Array.isArray(v) ? v : {}) as Record<string, unknown>)
+    ? Effect.map(
+      request.json,
+      (v) => (typeof v === "object" && v !== null && !Array.isArray(v) ? v : {}) as Record<string, unknown>
+    )
     : Effect.succeed({} as Record<string, unknown>)
 
 /** The signed-in operator of the request, CSRF-checked on changes. */

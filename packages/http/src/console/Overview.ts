@@ -47,7 +47,10 @@ export const overview: Effect.Effect<OverviewFigures> = Effect.gen(function*() {
   let queue = 0
   let webhookQueue = 0
   let disabled = 0
-  const providers = new Map<string, { delivered: number; failed: number; delaySum: number; delayCount: number; bind: number | null }>()
+  const providers = new Map<
+    string,
+    { delivered: number; failed: number; delaySum: number; delayCount: number; bind: number | null }
+  >()
   const of = (name: string) => {
     let p = providers.get(name)
     if (p === undefined) providers.set(name, p = { delivered: 0, failed: 0, delaySum: 0, delayCount: 0, bind: null })
@@ -89,7 +92,12 @@ export const overview: Effect.Effect<OverviewFigures> = Effect.gen(function*() {
         break
       case "tuma_provider_credit_units": {
         const units = Number(state.value ?? 0)
-        credit.push({ provider: tag(pair, "provider"), country: tag(pair, "country"), units, low: units < LOW_CREDIT_UNITS })
+        credit.push({
+          provider: tag(pair, "provider"),
+          country: tag(pair, "country"),
+          units,
+          low: units < LOW_CREDIT_UNITS
+        })
         break
       }
     }
@@ -113,5 +121,7 @@ export const overview: Effect.Effect<OverviewFigures> = Effect.gen(function*() {
 })
 
 /** The live bind state of each provider by name (from `tuma_provider_bind_up`). */
-export const bindStates: Effect.Effect<ReadonlyMap<string, number>> = Effect.map(overview, (o) =>
-  new Map(o.providers.filter((p) => p.bind_up !== null).map((p) => [p.provider, p.bind_up!])))
+export const bindStates: Effect.Effect<ReadonlyMap<string, number>> = Effect.map(
+  overview,
+  (o) => new Map(o.providers.filter((p) => p.bind_up !== null).map((p) => [p.provider, p.bind_up!]))
+)

@@ -5,15 +5,15 @@
  */
 import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
 import { Admin, Reads } from "@tuma/core"
-import { Audit } from "@tuma/core/audit/Audit"
 import type { CreateProviderInput } from "@tuma/core/admin/inputs"
+import { Audit } from "@tuma/core/audit/Audit"
 import { OperatorAccess } from "@tuma/core/operators/OperatorAccess"
 import type { OperatorSignedIn } from "@tuma/core/operators/OperatorAccess"
 import { SenderIdReview } from "@tuma/core/operators/Review"
 import type { ReviewDecision } from "@tuma/core/operators/Review"
+import { emailProblem } from "@tuma/core/portal/PortalAccess"
 import { PortalConfig } from "@tuma/core/portal/PortalConfig"
 import { WebhookAdmin } from "@tuma/core/webhooks/WebhookAdmin"
-import { emailProblem } from "@tuma/core/portal/PortalAccess"
 import { validationFailed } from "@tuma/domain/validation"
 import { Effect } from "effect"
 import { inviteOwner } from "../portal/OwnerInvitation.js"
@@ -74,10 +74,14 @@ export const layer = HttpApiBuilder.Router.use((router) =>
     >()
     type Handler = Parameters<typeof router.get>[1]
     const on = {
-      get: (path: `/${string}`, h: Effect.Effect<any, any, any>) => router.get(path, Effect.provide(h, services) as Handler),
-      post: (path: `/${string}`, h: Effect.Effect<any, any, any>) => router.post(path, Effect.provide(h, services) as Handler),
-      put: (path: `/${string}`, h: Effect.Effect<any, any, any>) => router.put(path, Effect.provide(h, services) as Handler),
-      del: (path: `/${string}`, h: Effect.Effect<any, any, any>) => router.del(path, Effect.provide(h, services) as Handler)
+      get: (path: `/${string}`, h: Effect.Effect<any, any, any>) =>
+        router.get(path, Effect.provide(h, services) as Handler),
+      post: (path: `/${string}`, h: Effect.Effect<any, any, any>) =>
+        router.post(path, Effect.provide(h, services) as Handler),
+      put: (path: `/${string}`, h: Effect.Effect<any, any, any>) =>
+        router.put(path, Effect.provide(h, services) as Handler),
+      del: (path: `/${string}`, h: Effect.Effect<any, any, any>) =>
+        router.del(path, Effect.provide(h, services) as Handler)
     }
     const base = "/console/api"
 
@@ -119,8 +123,7 @@ export const layer = HttpApiBuilder.Router.use((router) =>
             outcome.sessionId,
             cookieOptions(portal.secure(ctx.request), "/console", settings.sessionAbsoluteMs)
           )
-        })
-      )
+        }))
     )
     yield* on.get(`${base}/session`, route("signed-in", (ctx) => sessionView(ctx.signedIn!)))
     yield* on.del(
@@ -135,19 +138,20 @@ export const layer = HttpApiBuilder.Router.use((router) =>
             "",
             cookieOptions(portal.secure(ctx.request), "/console", 0)
           )
-        })
-      )
+        }))
     )
     yield* on.post(
       `${base}/session/recovery-codes`,
       route("signed-in", (ctx) =>
-        Effect.flatMap(OperatorAccess, (a) => a.regenerateRecoveryCodes(ctx.signedIn!.operator.id)).pipe(
-          Effect.map((codes) => ({ recovery_codes: codes }))
-        ))
+        Effect.flatMap(OperatorAccess, (a) =>
+          a.regenerateRecoveryCodes(ctx.signedIn!.operator.id)).pipe(
+            Effect.map((codes) => ({ recovery_codes: codes }))
+          ))
     )
     yield* on.get(
       `${base}/invitations/:token`,
-      route("anonymous", (ctx) => Effect.flatMap(OperatorAccess, (a) => a.invitation(param(ctx, "token"))))
+      route("anonymous", (ctx) =>
+        Effect.flatMap(OperatorAccess, (a) => a.invitation(param(ctx, "token"))))
     )
     yield* on.post(
       `${base}/invitations/accept`,
@@ -176,23 +180,30 @@ export const layer = HttpApiBuilder.Router.use((router) =>
     yield* on.post(
       `${base}/operators/:uid/role`,
       route("operators.manage", (ctx) =>
-        Effect.flatMap(OperatorAccess, (a) => a.setRole(param(ctx, "uid"), str(ctx.body, "role"))))
+        Effect.flatMap(OperatorAccess, (a) =>
+          a.setRole(param(ctx, "uid"), str(ctx.body, "role"))))
     )
     for (const [action, disabled] of [["disable", true], ["enable", false]] as const) {
       yield* on.post(
         `${base}/operators/:uid/${action}`,
         route("operators.manage", (ctx) =>
-          Effect.flatMap(OperatorAccess, (a) => a.setDisabled(param(ctx, "uid"), disabled)))
+          Effect.flatMap(OperatorAccess, (a) =>
+            a.setDisabled(param(ctx, "uid"), disabled)))
       )
     }
 
     // --- overview ----------------------------------------------------------------------------
-    yield* on.get(`${base}/overview`, route("read", () => overview))
+    yield* on.get(
+      `${base}/overview`,
+      route("read", () =>
+        overview)
+    )
 
     // --- accounts ----------------------------------------------------------------------------
     yield* on.get(
       `${base}/accounts`,
-      route("read", (ctx) => admin((a) => a.listAccounts(clean({ search: optional(ctx.query.get("search") ?? "") }))))
+      route("read", (ctx) =>
+        admin((a) => a.listAccounts(clean({ search: optional(ctx.query.get("search") ?? "") }))))
     )
     yield* on.post(
       `${base}/accounts`,
@@ -212,8 +223,7 @@ export const layer = HttpApiBuilder.Router.use((router) =>
           )
           const owner_invitation = yield* inviteOwner(account.uid, ownerEmail, portal.baseUrl(ctx.request))
           return { ...account, owner_invitation: owner_invitation === null ? null : { email: owner_invitation.email } }
-        })
-      )
+        }))
     )
     yield* on.get(
       `${base}/accounts/:uid`,
@@ -268,31 +278,42 @@ export const layer = HttpApiBuilder.Router.use((router) =>
       `${base}/sender-ids`,
       route("read", (ctx) =>
         Effect.map(
-          admin((a) => a.listSenderIds(clean({ status: (optional(ctx.query.get("status") ?? "") ?? "pending") as any }))),
+          admin((a) =>
+            a.listSenderIds(clean({ status: (optional(ctx.query.get("status") ?? "") ?? "pending") as any }))
+          ),
           // the review queue: oldest first
-          (rows) => [...rows].sort((x: any, y: any) => (x.created_at < y.created_at ? -1 : x.created_at > y.created_at ? 1 : 0))
+          (rows) =>
+            [...rows].sort((x: any, y: any) => (x.created_at < y.created_at ? -1 : x.created_at > y.created_at ? 1 : 0))
         ))
     )
-    yield* on.get(`${base}/sender-ids/:uid`, route("read", (ctx) => admin((a) => a.getSenderId(param(ctx, "uid")))))
+    yield* on.get(
+      `${base}/sender-ids/:uid`,
+      route("read", (ctx) =>
+        admin((a) => a.getSenderId(param(ctx, "uid"))))
+    )
     yield* on.get(
       `${base}/sender-id-documents/:uid`,
       route("read", (ctx) =>
-        Effect.map(admin((a) => a.getSenderIdDocument(param(ctx, "uid"))), ({ content, document }) => {
-          const safe = /^(application\/pdf|image\/(png|jpeg))$/.test(document.content_type)
-            ? document.content_type
-            : "application/octet-stream"
-          return HttpServerResponse.uint8Array(content, {
-            contentType: safe,
-            headers: {
-              "content-disposition": `inline; filename="${document.filename.replace(/[^\w.-]/g, "_")}"`,
-              "cache-control": "private, no-store",
-              "x-content-type-options": "nosniff",
-              // previewed inside the console only
-              "content-security-policy": "default-src 'none'; img-src 'self'; object-src 'self'; frame-ancestors 'self'",
-              "x-frame-options": "SAMEORIGIN"
-            }
-          })
-        }))
+        Effect.map(
+          admin((a) => a.getSenderIdDocument(param(ctx, "uid"))),
+          ({ content, document }) => {
+            const safe = /^(application\/pdf|image\/(png|jpeg))$/.test(document.content_type)
+              ? document.content_type
+              : "application/octet-stream"
+            return HttpServerResponse.uint8Array(content, {
+              contentType: safe,
+              headers: {
+                "content-disposition": `inline; filename="${document.filename.replace(/[^\w.-]/g, "_")}"`,
+                "cache-control": "private, no-store",
+                "x-content-type-options": "nosniff",
+                // previewed inside the console only
+                "content-security-policy":
+                  "default-src 'none'; img-src 'self'; object-src 'self'; frame-ancestors 'self'",
+                "x-frame-options": "SAMEORIGIN"
+              }
+            })
+          }
+        ))
     )
     yield* on.post(`${base}/sender-ids/:uid/approve`, route("sender_ids.review", decide("approve")))
     yield* on.post(`${base}/sender-ids/:uid/reject`, route("sender_ids.review", decide("reject")))
@@ -340,7 +361,9 @@ export const layer = HttpApiBuilder.Router.use((router) =>
             name: str(ctx.body, "name"),
             kind,
             config,
-            credits: country === undefined ? undefined : [{ country: country.toUpperCase(), credit: Number.isFinite(credit) ? credit : 0 }]
+            credits: country === undefined
+              ? undefined
+              : [{ country: country.toUpperCase(), credit: Number.isFinite(credit) ? credit : 0 }]
           })
           return yield* admin((a) => a.createProvider(input))
         }))
@@ -418,7 +441,10 @@ export const layer = HttpApiBuilder.Router.use((router) =>
     yield* on.del(
       `${base}/accounts/:uid/opt-outs/:recipient`,
       route("opt_outs.manage", (ctx) =>
-        Effect.as(admin((a) => a.removeOptOut(param(ctx, "uid"), param(ctx, "recipient"))), { ok: true }))
+        Effect.as(
+          admin((a) => a.removeOptOut(param(ctx, "uid"), param(ctx, "recipient"))),
+          { ok: true }
+        ))
     )
 
     // --- audit log ---------------------------------------------------------------------------
@@ -442,13 +468,19 @@ export const layer = HttpApiBuilder.Router.use((router) =>
     // --- webhook deliveries ------------------------------------------------------------------
     yield* on.get(
       `${base}/webhooks`,
-      route("read", (ctx) => hooks((w) => w.listEndpoints(clean({ accountId: optional(ctx.query.get("account") ?? "") }))))
+      route(
+        "read",
+        (ctx) => hooks((w) => w.listEndpoints(clean({ accountId: optional(ctx.query.get("account") ?? "") })))
+      )
     )
     yield* on.get(
       `${base}/webhooks/:uid/deliveries`,
       route("read", (ctx) =>
         hooks((w) =>
-          w.listDeliveries(param(ctx, "uid"), clean({ status: optional(ctx.query.get("status") ?? "") as any, limit: 100 }))
+          w.listDeliveries(
+            param(ctx, "uid"),
+            clean({ status: optional(ctx.query.get("status") ?? "") as any, limit: 100 })
+          )
         ))
     )
     yield* on.get(

@@ -4,15 +4,15 @@
  * both with the portal's `Mailer` choice, `OperatorAccess` recording its changes through `Audit` (TUMA_SMTP_URL) and `PortalConfig` (sessions, lockout,
  * link base).
  */
+import type { SqlClient } from "@effect/sql"
 import { Admin } from "@tuma/core"
+import type { Ids } from "@tuma/core"
+import { Audit } from "@tuma/core/audit/Audit"
 import * as OperatorAccessModule from "@tuma/core/operators/OperatorAccess"
 import * as Review from "@tuma/core/operators/Review"
 import { layerMailerFromEnv } from "@tuma/providers/mail/SmtpMailer"
-import { Audit } from "@tuma/core/audit/Audit"
 import * as SqlAuditStore from "@tuma/store-sql/SqlAuditStore"
 import * as SqlOperatorUserStore from "@tuma/store-sql/SqlOperatorUserStore"
-import type { SqlClient } from "@effect/sql"
-import type { Ids } from "@tuma/core"
 import { Layer } from "effect"
 import type { PortalOptions } from "../portal/Portal.js"
 import { layerConfig } from "../portal/Portal.js"
@@ -36,4 +36,3 @@ export const layerServices = (
     Layer.provide(Audit.layer.pipe(Layer.provide(SqlAuditStore.layer)))
   )
 }
-

@@ -76,7 +76,12 @@ function SignInPage(props: { readonly onSignedIn: (s: ConsoleSession, codes: Rea
           }}
         >
           <Field label="Email">
-            <input type="email" autoComplete="username" value={email} onChange={(e) => setEmail(e.currentTarget.value)} />
+            <input
+              type="email"
+              autoComplete="username"
+              value={email}
+              onChange={(e) => setEmail(e.currentTarget.value)}
+            />
           </Field>
           <Field label="Password">
             <input
@@ -177,7 +182,11 @@ function RecoveryCodes(props: { readonly codes: ReadonlyArray<string>; readonly 
       <h2>Recovery codes</h2>
       <p>Each code signs you in once if you lose your authenticator. Keep them safe: they are shown only now.</p>
       <ul>
-        {props.codes.map((c) => <li key={c}><code>{c}</code></li>)}
+        {props.codes.map((c) => (
+          <li key={c}>
+            <code>{c}</code>
+          </li>
+        ))}
       </ul>
       <button type="button" onClick={props.onDone}>I have saved them</button>
     </section>

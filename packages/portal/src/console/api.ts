@@ -52,7 +52,7 @@ export const api = async <A = any>(method: string, path: string, body?: unknown)
     json = { message: text }
   }
   if (!r.ok || json.success !== true) {
-    if (r.status === 401 && json.error_code === "SESSION_REQUIRED") for (const f of signedOut) f()
+    if (r.status === 401 && json.error_code === "SESSION_REQUIRED") { for (const f of signedOut) f() }
     throw new ApiError(json.message ?? `HTTP ${r.status}`, r.status, json.error_code, json.errors)
   }
   return json.data as A

@@ -137,7 +137,8 @@ export function AccountPage(props: { readonly uid: string }) {
                   <button
                     type="button"
                     disabled={action.busy}
-                    onClick={() => void action.run(() => api("POST", `/accounts/${props.uid}/suspend`)).then(detail.reload)}
+                    onClick={() =>
+                      void action.run(() => api("POST", `/accounts/${props.uid}/suspend`)).then(detail.reload)}
                   >
                     Suspend account
                   </button>
@@ -146,7 +147,8 @@ export function AccountPage(props: { readonly uid: string }) {
                   <button
                     type="button"
                     disabled={action.busy}
-                    onClick={() => void action.run(() => api("POST", `/accounts/${props.uid}/activate`)).then(detail.reload)}
+                    onClick={() =>
+                      void action.run(() => api("POST", `/accounts/${props.uid}/activate`)).then(detail.reload)}
                   >
                     Activate account
                   </button>

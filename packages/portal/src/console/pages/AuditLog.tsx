@@ -22,13 +22,25 @@ export function AuditLogPage() {
       <h1>Audit log</h1>
       <div className="filters">
         <Field label="Actor">
-          <input type="search" value={actor} onChange={(e) => (setBefore(undefined), setActor(e.currentTarget.value))} />
+          <input
+            type="search"
+            value={actor}
+            onChange={(e) => (setBefore(undefined), setActor(e.currentTarget.value))}
+          />
         </Field>
         <Field label="Action">
-          <input type="search" value={action} onChange={(e) => (setBefore(undefined), setAction(e.currentTarget.value))} />
+          <input
+            type="search"
+            value={action}
+            onChange={(e) => (setBefore(undefined), setAction(e.currentTarget.value))}
+          />
         </Field>
         <Field label="Target">
-          <input type="search" value={target} onChange={(e) => (setBefore(undefined), setTarget(e.currentTarget.value))} />
+          <input
+            type="search"
+            value={target}
+            onChange={(e) => (setBefore(undefined), setTarget(e.currentTarget.value))}
+          />
         </Field>
       </div>
       <Loading loaded={entries} />

@@ -79,7 +79,12 @@ export function CreditPage() {
                   <input type="text" value={reference} onChange={(e) => setReference(e.currentTarget.value)} />
                 </Field>
                 <Field label="Amount paid">
-                  <input type="text" inputMode="decimal" value={amount} onChange={(e) => setAmount(e.currentTarget.value)} />
+                  <input
+                    type="text"
+                    inputMode="decimal"
+                    value={amount}
+                    onChange={(e) => setAmount(e.currentTarget.value)}
+                  />
                 </Field>
                 <Field label="Currency">
                   <input type="text" value={currency} onChange={(e) => setCurrency(e.currentTarget.value)} />

@@ -43,7 +43,9 @@ export function OperatorsPage() {
                   type="button"
                   className="link"
                   onClick={() =>
-                    void action.run(() => api("POST", `/operators/${o.uid}/${o.status === "disabled" ? "enable" : "disable"}`))
+                    void action.run(() =>
+                      api("POST", `/operators/${o.uid}/${o.status === "disabled" ? "enable" : "disable"}`)
+                    )
                       .then(operators.reload)}
                 >
                   {o.status === "disabled" ? `Enable ${o.email}` : `Disable ${o.email}`}

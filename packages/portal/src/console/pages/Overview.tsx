@@ -1,8 +1,8 @@
 /** Overview: the platform live, from the server's metric registry, read every 2 seconds. */
 import { useEffect, useRef, useState } from "react"
 import { api } from "../api.js"
-import { ErrorBox, Section } from "../ui.js"
 import type { ApiError } from "../api.js"
+import { ErrorBox, Section } from "../ui.js"
 
 interface Figures {
   readonly at: string

@@ -58,10 +58,20 @@ function AddProvider(props: { readonly onAdded: () => void }) {
               <input type="number" value={port} onChange={(e) => setPort(e.currentTarget.value)} />
             </Field>
             <Field label="System ID">
-              <input type="text" autoComplete="off" value={systemId} onChange={(e) => setSystemId(e.currentTarget.value)} />
+              <input
+                type="text"
+                autoComplete="off"
+                value={systemId}
+                onChange={(e) => setSystemId(e.currentTarget.value)}
+              />
             </Field>
             <Field label="SMPP password">
-              <input type="password" autoComplete="new-password" value={secret} onChange={(e) => setSecret(e.currentTarget.value)} />
+              <input
+                type="password"
+                autoComplete="new-password"
+                value={secret}
+                onChange={(e) => setSecret(e.currentTarget.value)}
+              />
             </Field>
           </fieldset>
         )}

@@ -18,17 +18,17 @@ function Document(props: { readonly doc: any }) {
   return <a href={src}>{props.doc.filename}</a>
 }
 
-function Decision(props: { readonly uid: string; readonly onDone: () => void }) {
+function Decision(props: { readonly uid: string; readonly onDone: (decided: any) => void }) {
   const may = useMay()
   const detail = useLoad<any>(() => api("GET", `/sender-ids/${props.uid}`), [props.uid])
   const [reason, setReason] = useState("")
   const action = useAction()
   const decide = (decision: string) =>
     void action.run(async () => {
-      await api("POST", `/sender-ids/${props.uid}/${decision}`, { reason })
+      const decided = await api("POST", `/sender-ids/${props.uid}/${decision}`, { reason })
       setReason("")
-      props.onDone()
       detail.reload()
+      props.onDone(decided)
     })
   const s = detail.data?.sender_id
   return (
@@ -71,7 +71,11 @@ function Decision(props: { readonly uid: string; readonly onDone: () => void }) 
             <div>
               {(s.status === "pending" || s.status === "approved") && (
                 <Field label="Reason" hint="Required to reject; told to the customer.">
-                  <textarea value={reason} onChange={(e) => setReason(e.currentTarget.value)} />
+                  <textarea
+                    value={reason}
+                    onChange={(e) =>
+                      setReason(e.currentTarget.value)}
+                  />
                 </Field>
               )}
               <div className="actions">
@@ -82,7 +86,13 @@ function Decision(props: { readonly uid: string; readonly onDone: () => void }) 
                   </>
                 )}
                 {s.status === "approved" && (
-                  <button type="button" disabled={action.busy} onClick={() => decide("suspend")}>Suspend</button>
+                  <button
+                    type="button"
+                    disabled={action.busy}
+                    onClick={() => decide("suspend")}
+                  >
+                    Suspend
+                  </button>
                 )}
               </div>
               <ErrorBox error={action.error} />
@@ -99,6 +109,7 @@ export function ReviewPage() {
   const [status, setStatus] = useState("pending")
   const queue = useLoad<ReadonlyArray<any>>(() => api("GET", `/sender-ids?status=${status}`), [status])
   const [open, setOpen] = useState<string | null>(null)
+  const [notice, setNotice] = useState<string | null>(null)
   useEffect(() => {
     if (queue.data !== undefined && (open === null || !queue.data.some((s) => s.uid === open))) {
       setOpen(queue.data[0]?.uid ?? null)
@@ -142,7 +153,17 @@ export function ReviewPage() {
         </tbody>
       </table>
       {queue.data !== undefined && queue.data.length === 0 && <p>Nothing to review.</p>}
-      {open !== null && <Decision key={open} uid={open} onDone={queue.reload} />}
+      {notice !== null && <p role="status">{notice}</p>}
+      {open !== null && (
+        <Decision
+          key={open}
+          uid={open}
+          onDone={(decided) => {
+            setNotice(`${decided.sender_id} is ${decided.status}; the customer is told by e-mail.`)
+            queue.reload()
+          }}
+        />
+      )}
     </>
   )
 }

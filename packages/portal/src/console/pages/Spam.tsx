@@ -94,7 +94,9 @@ export function SpamPage() {
                     type="button"
                     className="link"
                     onClick={() =>
-                      void action.run(() => api("POST", `/spam-rules/${r.uid}/${r.enabled === false ? "enable" : "disable"}`))
+                      void action.run(() =>
+                        api("POST", `/spam-rules/${r.uid}/${r.enabled === false ? "enable" : "disable"}`)
+                      )
                         .then(rules.reload)}
                   >
                     {r.enabled === false ? `Enable ${r.pattern}` : `Disable ${r.pattern}`}

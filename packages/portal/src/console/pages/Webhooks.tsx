@@ -68,7 +68,9 @@ export function WebhooksPage() {
   const [status, setStatus] = useState("")
   const deliveries = useLoad<ReadonlyArray<any>>(
     () =>
-      endpoint === null ? Promise.resolve([]) : api("GET", `/webhooks/${endpoint}/deliveries${status ? `?status=${status}` : ""}`),
+      endpoint === null
+        ? Promise.resolve([])
+        : api("GET", `/webhooks/${endpoint}/deliveries${status ? `?status=${status}` : ""}`),
     [endpoint, status]
   )
   const [delivery, setDelivery] = useState<string | null>(null)
