@@ -1,5 +1,5 @@
 /**
- * `tuma operator create|list|role|disable` as a real process on an embedded data directory: the
+ * `tuma operator create|list` as a real process on an embedded data directory: the
  * operator is created without a password, the invitation is mailed to a real SMTP server and the
  * printed link is the mailed one; a bad role or e-mail creates nothing; a duplicate is a conflict.
  */
@@ -40,7 +40,7 @@ const tuma = (args: Array<string>) =>
     child.on("exit", (code) => resolve({ code, out, err }))
   })
 
-it("operator create invites by e-mail; list, role and disable work; bad input creates nothing", async () => {
+it("operator create invites by e-mail and list shows it; bad input and duplicates create nothing", async () => {
   const bad = await tuma(["operator", "create", "--email", "nope", "--role", "root"])
   expect(bad.code).toBe(1)
   expect(bad.err).toMatch(/email/)
@@ -55,12 +55,9 @@ it("operator create invites by e-mail; list, role and disable work; bad input cr
   const dup = await tuma(["operator", "create", "--email", "ana@example.com", "--role", "admin"])
   expect(dup.code).toBe(1)
   expect(dup.err).toMatch(/exists/)
-  const role = await tuma(["operator", "role", created.uid, "--role", "support"])
-  expect(JSON.parse(role.out).role).toBe("support")
-  const disabled = await tuma(["operator", "disable", created.uid])
-  expect(JSON.parse(disabled.out).status).toBe("disabled")
+  // (role, disable and enable are the same use cases: store-sql/test/operatorUsers.test.ts)
   const list = await tuma(["operator", "list"])
   expect(JSON.parse(list.out).map((o: any) => [o.email, o.role, o.status])).toEqual([
-    ["ana@example.com", "support", "disabled"]
+    ["ana@example.com", "reviewer", "invited"]
   ])
-}, 180_000)
+}, 300_000)
