@@ -12,10 +12,10 @@ export const REDACTED = "***"
  * `passwd`), secrets (`secret`, `webhook_secret`), tokens, private keys, credentials, and `key`
  * itself (an issued API key). `key_hash` and `prefix` are not secrets and stay.
  */
-const SECRET_FIELD = /pass(word|wd)?$|password|secret|token|credential|private|^key$|^api_key$|^system_id_password$/i
+const SECRET_FIELD = /pass(word|wd)?$|password|secret|token|credential|private|^key$|^api_key$/i
 
 /** Whether a field of a recorded value holds a secret. */
-export const isSecretField = (name: string): boolean => SECRET_FIELD.test(name) && !/^key_hash$/i.test(name)
+export const isSecretField = (name: string): boolean => SECRET_FIELD.test(name)
 
 /**
  * A copy of `value` fit for the audit log: every secret field (at any depth, in objects and arrays)

@@ -452,6 +452,34 @@ export class AdminWebhooks extends group("adminWebhooks", "Admin: webhook endpoi
   )
 {}
 
+/** Admin API group: the audit log of operator actions (issue 15), newest first, filtered, paged by cursor. */
+export class AdminAudit extends group("adminAudit", "Admin: audit log")
+  .add(
+    HttpApiEndpoint.get("auditLog", "/audit-log")
+      .setUrlParams(
+        Schema.Struct({
+          actor: Schema.optional(StoredString),
+          action: Schema.optional(StoredString),
+          target: Schema.optional(StoredString),
+          from: Schema.optional(StoredString),
+          to: Schema.optional(StoredString),
+          limit: Schema.optional(StoredString),
+          before: Schema.optional(StoredString)
+        }).annotations(all)
+      )
+      .addSuccess(
+        Schema.Struct({ ...successFields, data: Schema.Array(A.AuditEntryView), meta: A.AuditPageMeta })
+          .annotations({ identifier: "AdminAuditLog" })
+      )
+      .annotate(
+        OpenApi.Description,
+        "Every operator action (admin API, `tuma` command, console): who, what, before/after, when, from where. " +
+          "Filters: actor (name or operator id), action (exact, or a prefix ending in `.*`), target, from/to " +
+          "(ISO 8601), limit (1–500, default 100), before (cursor: `meta.next_before` of the previous page)."
+      )
+  )
+{}
+
 const base = HttpApi.make("admin")
 ;(base as any).errorSchema = Schema.Never
 
@@ -463,5 +491,6 @@ export class AdminApi extends base
   .add(AdminPolicy)
   .add(AdminProviders)
   .add(AdminWebhooks)
+  .add(AdminAudit)
   .prefix("/admin/v1")
 {}

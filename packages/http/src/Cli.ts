@@ -1,18 +1,21 @@
 /**
  * Operator commands of `tuma`, over the same services as the admin API (core's `Admin` and
  * `WebhookAdmin`), run against the store of DATABASE_URL / TUMA_DATA_DIR. They print the answer
- * as JSON; failures print the envelope-like error and exit 1.
+ * as JSON; failures print the envelope-like error and exit 1. Every change is recorded in the audit
+ * log as done by `cli:<os user>`; `tuma audit [--actor --action --target --limit …]` prints the log.
  *
  * With the embedded database only one process may open the data directory: stop the server first,
  * or use the admin API (`/admin/v1`) while it runs.
  */
-import { Admin } from "@tuma/core"
+import { Admin, Audit } from "@tuma/core"
+import { Actor, cliActor } from "@tuma/core/audit/Actor"
 import type { OperatorAccess } from "@tuma/core/operators/OperatorAccess"
 import { emailProblem, PortalAccess } from "@tuma/core/portal/PortalAccess"
 import { WebhookAdmin } from "@tuma/core/webhooks/WebhookAdmin"
 import { validationFailed } from "@tuma/domain/validation"
 import * as Database from "@tuma/store-sql/Database"
 import { Effect, Layer, Redacted } from "effect"
+import { userInfo } from "node:os"
 import { parseArgs } from "node:util"
 import { operatorCommands } from "./console/Commands.js"
 import { inviteOwner } from "./portal/OwnerInvitation.js"
@@ -31,7 +34,16 @@ export const databaseFromEnv = (): Database.DatabaseConfig => {
 }
 
 type Flags = Record<string, string | boolean | undefined>
-type Services = Admin | WebhookAdmin | PortalAccess | OperatorAccess
+type Services = Admin | WebhookAdmin | PortalAccess | Audit | OperatorAccess
+
+/** The OS user running the command: its actions are recorded in the audit log as `cli:<user>`. */
+export const osUser = (): string => {
+  try {
+    return userInfo().username || process.env.USER || "unknown"
+  } catch {
+    return process.env.USER ?? process.env.USERNAME ?? "unknown"
+  }
+}
 
 interface Command {
   readonly usage: string
@@ -69,6 +81,23 @@ const admin = <A, E>(f: (a: Admin["Type"]) => Effect.Effect<A, E>) => Effect.fla
 const hooks = <A, E>(f: (w: WebhookAdmin["Type"]) => Effect.Effect<A, E>) => Effect.flatMap(WebhookAdmin, f)
 
 export const commands: Record<string, Command> = {
+  // `tuma audit [--actor …]` (no sub-command) is `audit log`
+  "audit log": {
+    usage:
+      "[--actor NAME] [--action ACTION|PREFIX.*] [--target TARGET] [--from ISO] [--to ISO] [--limit N] [--before ID]",
+    flags: ["actor", "action", "target", "from", "to", "limit", "before"],
+    run: (f) =>
+      Effect.flatMap(Audit, (audit) =>
+        audit.page(clean({
+          actor: opt(f, "actor"),
+          action: opt(f, "action"),
+          target: opt(f, "target"),
+          from: opt(f, "from"),
+          to: opt(f, "to"),
+          limit: opt(f, "limit"),
+          before: opt(f, "before")
+        })))
+  },
   "accounts create": {
     usage: "--name NAME --email EMAIL [--owner-email EMAIL] [--phone +255…] [--country TZ] [--phone-verified]",
     flags: ["name", "email", "owner-email", "phone", "country"],
@@ -340,7 +369,9 @@ export const run = async (command: string | undefined, rest: ReadonlyArray<strin
     console.log(help())
     return
   }
-  const [sub, ...args] = rest
+  const [sub, ...args] = command === "audit" && (rest[0] === undefined || rest[0].startsWith("-"))
+    ? ["log", ...rest]
+    : rest
   const entry = commands[`${command} ${sub ?? ""}`]
   if (entry === undefined) {
     console.error(`unknown command: ${[command, sub].filter(Boolean).join(" ")}\n`)
@@ -352,6 +383,8 @@ export const run = async (command: string | undefined, rest: ReadonlyArray<strin
   for (const f of entry.booleans ?? []) options[f] = { type: "boolean" }
   const { positionals, values } = parseArgs({ args: [...args], options, allowPositionals: true })
   const program = Effect.suspend(() => entry.run(values as Flags, positionals)).pipe(
+    // every change is recorded in the audit log as done by `cli:<os user>`
+    Effect.provideService(Actor, cliActor(osUser())),
     Effect.provide(Server.layerStore(databaseFromEnv()).pipe(Layer.orDie))
   )
   const exit = await Effect.runPromiseExit(program as Effect.Effect<unknown, unknown>)

@@ -50,6 +50,9 @@ const LEASE_MILLIS = 1_000
 const REFUSAL_MILLIS = 100
 const PERIOD_MILLIS = 1_000
 
+/** How long a lease taken when the store reported `ttl` lives (see the module comment). */
+export const leaseLife = (ttl: number) => ttl > 0 ? Math.min(ttl, LEASE_MILLIS) : LEASE_MILLIS
+
 /** The largest lease for a limit: `limit / 20`, at most 500, at least the tokens asked. */
 export const maxLeaseSize = (limit: number, tokens: number) =>
   Math.max(tokens, Math.min(MAX_LEASE, Math.floor(limit / 20)))
@@ -153,7 +156,7 @@ export const make = (store: Store, giveBack?: RateLimitGiveBack["Type"]): Leasin
             if (n > options.tokens) {
               s.lease = {
                 left: n - options.tokens,
-                until: now + Math.min(ttl, LEASE_MILLIS),
+                until: now + leaseLife(ttl),
                 countAtLease: count,
                 exhausted: false,
                 windowEnds: now + ttl,

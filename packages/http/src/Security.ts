@@ -6,6 +6,7 @@
  * client built from it) does not depend on any server code.
  */
 import { HttpApiMiddleware, HttpApiSecurity, OpenApi } from "@effect/platform"
+import { Actor } from "@tuma/core/audit/Actor"
 import { Context, Schema } from "effect"
 import { Forbidden, TooManyRequests, Unauthorized } from "./Envelope.js"
 
@@ -77,8 +78,12 @@ export const adminBearer = HttpApiSecurity.bearer.pipe(
   )
 )
 
-/** Operator access to `/admin/v1` (bearer `TUMA_ADMIN_TOKEN`). */
+/**
+ * Operator access to `/admin/v1` (bearer `TUMA_ADMIN_TOKEN`); provides the `Actor` the audit log
+ * records: `{ kind: "admin-token", name: "admin-token", ip: <client address> }`.
+ */
 export class RequireAdmin extends HttpApiMiddleware.Tag<RequireAdmin>()("@tuma/http/RequireAdmin", {
+  provides: Actor,
   failure: Unauthorized,
   security: { adminBearer }
 }) {}

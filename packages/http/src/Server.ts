@@ -11,7 +11,7 @@ import { RateLimiter } from "@effect/experimental"
 import { HttpApiBuilder, HttpApiScalar, HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import type { SqlClient } from "@effect/sql"
-import { Ids, Operator, Send, SendConfig } from "@tuma/core"
+import { ContentCounter, Ids, Operator, Send, SendConfig } from "@tuma/core"
 import { Admin, Audit } from "@tuma/core"
 import { Reads } from "@tuma/core"
 import { SenderIds } from "@tuma/core"
@@ -89,7 +89,8 @@ export const layerStore = (database: Database.DatabaseConfig, portal: Portal.Por
   return Layer.mergeAll(
     SendObserved.layerObserved(Send.layer, SqlSendStore.layer).pipe(
       Layer.provide(SqlObservability.layerTraceContext),
-      Layer.provide(SqlContentCounter.layerRateLimiter.pipe(Layer.provide(limiter)))
+      // PostgreSQL: counters shared by every process, many takes a statement; PGlite: one process
+      Layer.provide(database._tag === "Postgres" ? SqlContentCounter.layer : ContentCounter.layerMemory)
     ),
     Operator.layer.pipe(Layer.provide(Layer.merge(SqlOperatorStore.layer, SqlAuditStore.layer))),
     SqlApiKeys.layer,
@@ -111,7 +112,7 @@ export const layerStore = (database: Database.DatabaseConfig, portal: Portal.Por
     // the audit log of operator actions (issue 15): `Audit` and its store, for the admin API and the console
     Audit.layer.pipe(Layer.provideMerge(SqlAuditStore.layer)),
     layerWebhookAdmin.pipe(
-      Layer.provide(SqlWebhookStore.layer),
+      Layer.provide(Layer.merge(SqlWebhookStore.layer, SqlAuditStore.layer)),
       Layer.provide(layerWebhookDestinationPolicyFromEnv()),
       Layer.provide(Layer.sync(WebhookConfig, () => settingsFromEnv()))
     ),

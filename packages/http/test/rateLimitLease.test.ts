@@ -45,3 +45,29 @@ it("limits under 40 lease one token at a time (exact across processes)", async (
   expect(Lease.maxLeaseSize(30, 1)).toBe(1)
   expect(await admitted([limiterOver(store), limiterOver(store)], 100, 30)).toBe(30)
 })
+
+it("a limit above one token per millisecond (a store window of 0 ms) still leases: requests do not each cost a round trip", async () => {
+  // the SQL store's window per token is window / limit rounded to whole milliseconds: 0 for a billion a minute
+  let calls = 0
+  const store = sharedStore()
+  const zeroWindow = {
+    ...store,
+    fixedWindow: (o: any) => (calls++, Effect.map(store.fixedWindow(o), ([count]) => [count, 0] as const))
+  }
+  const limiter = limiterOver(zeroWindow)
+  let ok = 0
+  for (let round = 0; round < 10; round++) {
+    const results = await Promise.all(
+      Array.from(
+        { length: 100 },
+        () =>
+          Effect.runPromise(Effect.either(limiter.consume({ key: "big", limit: 1_000_000_000, window: "1 minute" })))
+      )
+    )
+    ok += results.filter((r) => r._tag === "Right").length
+  }
+  expect(ok).toBe(1000)
+  expect(calls).toBeLessThan(100)
+  expect(Lease.leaseLife(0)).toBe(1000)
+  expect(Lease.leaseLife(250)).toBe(250)
+})

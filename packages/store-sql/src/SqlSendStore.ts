@@ -72,7 +72,8 @@ export const make = Effect.gen(function*() {
       'description', x.description)), '[]'::json)
     FROM spam_rules x WHERE x.enabled AND (x.account_id IS NULL OR x.account_id = ${r.accountId})),
   'spamBuiltinOff', (SELECT coalesce(json_agg(b.pattern), '[]'::json)
-    FROM spam_builtin_switches b WHERE b.kind = 'blocked_phrase' AND NOT b.enabled)
+    FROM spam_builtin_switches b WHERE b.kind = 'blocked_phrase' AND NOT b.enabled),
+  'settingsVersion', (SELECT version::text FROM settings_version WHERE id = 1)
 ) AS s`.pipe(
       Effect.map((rows) => {
         const s = rows[0].s as any
@@ -97,8 +98,28 @@ export const make = Effect.gen(function*() {
       Effect.orDie
     )
 
+  /**
+   * The guards of reused-snapshot plans (`AcceptGuard`), checked inside the accept's transaction: the
+   * indexes of the plans whose settings version moved or whose recipient opted out since.
+   */
+  const staleGuards = (plans: ReadonlyArray<AcceptPlan>, indexes: ReadonlyArray<number>) =>
+    Effect.gen(function*() {
+      const guarded = indexes.filter((i) => plans[i].guard !== undefined)
+      if (guarded.length === 0) return new Set<number>()
+      const rows = yield* sql<{ version: string; opted: ReadonlyArray<number> | null }>`SELECT
+          (SELECT version::text FROM settings_version WHERE id = 1) AS version,
+          (SELECT array_agg(t.i) FROM unnest(${guarded}::int[], ${guarded.map((i) => plans[i].accountId)}::uuid[],
+              ${guarded.map((i) => plans[i].guard!.recipient)}::text[]) AS t(i, a, r)
+            WHERE EXISTS (SELECT 1 FROM opt_outs o WHERE o.account_id = t.a AND o.recipient = t.r)) AS opted`
+      const { opted, version } = rows[0]
+      const stale = new Set<number>((opted ?? []).map(Number))
+      for (const i of guarded) if (plans[i].guard!.settingsVersion !== version) stale.add(i)
+      return stale
+    })
+
   const transaction = (plan: AcceptPlan) =>
     Effect.gen(function*() {
+      if (plan.guard !== undefined && (yield* staleGuards([plan], [0])).size > 0) return AcceptOutcome.Stale()
       const { common, items } = plan.messages
       const idem = plan.idempotency
       if (idem !== undefined) {
@@ -234,6 +255,16 @@ export const make = Effect.gen(function*() {
         live.sort((a, b) => a - b)
       }
 
+      const released: Array<number> = []
+      const stale = yield* staleGuards(plans, live)
+      if (stale.size > 0) {
+        for (const i of stale) {
+          outcomes[i] = AcceptOutcome.Stale()
+          if (plans[i].idempotency !== undefined) released.push(i)
+        }
+        live.splice(0, live.length, ...live.filter((i) => !stale.has(i)))
+      }
+
       const walletIds = [
         ...new Set(live.flatMap((i) => plans[i].debits.filter((d) => d.units > 0).map((d) => d.wallet_id)))
       ]
@@ -245,7 +276,6 @@ export const make = Effect.gen(function*() {
       }
 
       const accepted: Array<number> = []
-      const released: Array<number> = []
       const ledger: Array<{ wallet: string; account: string; units: number; after: number; message: string }> = []
       for (const i of live) {
         const plan = plans[i]

@@ -3,7 +3,7 @@
  * SQL adapters over one database, or core's memory adapters), an account set up through `Admin`
  * (as an operator would), and direct message rows (the reads are under test here, not the sends).
  */
-import type { AdminStore, OperatorStore, ReadStore, SenderIdStore } from "@tuma/core"
+import type { AdminStore, AuditStore, OperatorStore, ReadStore, SenderIdStore } from "@tuma/core"
 import { Admin as AdminTag, Ids, Memory, Operator, Reads as ReadsTag, SenderIds as SenderIdsTag } from "@tuma/core"
 import type { ApiKeys } from "@tuma/core/ports/ApiKeys"
 import { Effect, Layer } from "effect"
@@ -27,6 +27,7 @@ export type OperatorStack =
   | SenderIdStore
   | AdminStore
   | OperatorStore
+  | AuditStore
   | Ids
   | Probe
 

@@ -23,6 +23,31 @@ import {
   spamRuleView
 } from "./views.js"
 
+/**
+ * The use cases that change nothing. Every other method of `AdminService` must be wrapped below:
+ * a method added to the service fails the type check here until it is listed as a read or recorded.
+ */
+const READS = [
+  "getAccount",
+  "listAccounts",
+  "listApiKeys",
+  "getApiKey",
+  "listWallets",
+  "ledger",
+  "listRoutes",
+  "listMarkets",
+  "listSenderIds",
+  "getSenderId",
+  "getSenderIdDocument",
+  "listRequirements",
+  "listOptOuts",
+  "listSpamRules",
+  "listProviders",
+  "getProvider",
+  "countryRoutes"
+] as const satisfies ReadonlyArray<keyof AdminService>
+type Read = (typeof READS)[number]
+
 /** `service` with every change recorded in the audit log, in the change's transaction. */
 export const withAuditTrail = (ctx: AdminContext, s: AdminService): AdminService => {
   const { account, admin, audited, e164, market, now, op, providerRow, routesOf, senderIdRow, walletsOf } = ctx
@@ -83,8 +108,8 @@ export const withAuditTrail = (ctx: AdminContext, s: AdminService): AdminService
   const moved = <A, E>(action: string, id: string, run: Effect.Effect<A, E>) =>
     change(`sender_id.${action}`, `sender_id:${id}`, senderIdBefore(id), run)
 
-  return {
-    ...s,
+  const reads = Object.fromEntries(READS.map((name) => [name, s[name]])) as Pick<AdminService, Read>
+  const changes: Omit<AdminService, Read> = {
     // accounts
     createAccount: (input) => change("account.create", (a) => `account:${a.uid}`, nothing, s.createAccount(input)),
     suspendAccount: (id) => change("account.suspend", `account:${id}`, accountBefore(id), s.suspendAccount(id)),
@@ -197,4 +222,5 @@ export const withAuditTrail = (ctx: AdminContext, s: AdminService): AdminService
         s.setCountryRoutes(country, input)
       )
   }
+  return { ...reads, ...changes }
 }

@@ -16,6 +16,8 @@ import { Clock, Context, Effect, Layer } from "effect"
 import type { AuditEntry, AuditFilter } from "../ports/AuditStore.js"
 import { AuditStore } from "../ports/AuditStore.js"
 import { Actor } from "./Actor.js"
+import type { AuditEntryView, AuditPageMeta } from "./views.js"
+import { auditEntryView, auditPageMeta } from "./views.js"
 
 /** A search of the log as a caller gives it: dates as `Date` or ISO 8601 text, `limit` as a number or text. */
 export interface AuditSearchInput {
@@ -42,6 +44,10 @@ export interface AuditService {
   ) => Effect.Effect<AuditEntry>
   /** Newest first; a malformed filter fails with `ValidationFailed` (by field). */
   readonly search: (filter?: AuditSearchInput) => Effect.Effect<ReadonlyArray<AuditEntry>, ValidationFailed>
+  /** `search` with its page: the entries and `meta.next_before`, the cursor of the next (older) page. */
+  readonly page: (
+    filter?: AuditSearchInput
+  ) => Effect.Effect<{ readonly data: ReadonlyArray<AuditEntryView>; readonly meta: AuditPageMeta }, ValidationFailed>
   /** Runs a change and its `record` in one store transaction. */
   readonly atomically: <A, E, R>(self: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
   /**
@@ -144,6 +150,12 @@ export function makeAudit(store: AuditStore["Type"]): AuditService {
   return {
     record,
     search: (filter = {}) => Effect.flatMap(checkAuditSearch(filter), store.search),
+    page: (filter = {}) =>
+      Effect.flatMap(checkAuditSearch(filter), (checked) =>
+        Effect.map(store.search(checked), (entries) => ({
+          data: entries.map(auditEntryView),
+          meta: auditPageMeta(entries, checked.limit ?? AUDIT_PAGE.default)
+        }))),
     atomically: store.transaction,
     audited: (action, change) =>
       store.transaction(

@@ -3,3 +3,4 @@
  */
 export * from "./Actor.js"
 export * from "./Audit.js"
+export * from "./views.js"

@@ -99,6 +99,12 @@ export interface SendSnapshot {
   readonly spamRules: ReadonlyArray<SpamRuleRow>
   /** Phrases of the built-in list (the base policy) that operators switched off. */
   readonly spamBuiltinOff: ReadonlyArray<string>
+  /**
+   * The settings version the snapshot was read at (`SettingsChanges.version`, read in the same
+   * statement), when the store keeps one: a snapshot that carries it may be reused for later sends
+   * (`send/snapshotCache.ts`), because `accept` then re-checks it (`AcceptGuard`). Absent: never reused.
+   */
+  readonly settingsVersion?: string | undefined
 }
 
 /** Fields every message of one send shares. */
@@ -169,10 +175,22 @@ export interface IdempotencyClaim {
   readonly response: unknown
 }
 
+/**
+ * What a plan decided on a reused snapshot asks `accept` to re-check inside its transaction: the settings
+ * are still at the version the snapshot was read at, and the recipient has not opted out since. If not,
+ * `accept` writes nothing and answers `Stale` (the send is then decided again on a fresh snapshot).
+ */
+export interface AcceptGuard {
+  readonly settingsVersion: string
+  readonly recipient: string
+}
+
 /** Everything one accepted send writes in its single transaction: idempotency claim, debits, campaign, messages. */
 export interface AcceptPlan {
   readonly accountId: string
   readonly now: Date
+  /** Set when the plan was decided on a reused snapshot (see `AcceptGuard`). */
+  readonly guard?: AcceptGuard | undefined
   readonly idempotency: IdempotencyClaim | undefined
   readonly debits: ReadonlyArray<WalletDebit>
   readonly campaign: NewCampaign | undefined
@@ -195,6 +213,11 @@ export type AcceptOutcome = Data.TaggedEnum<{
   Accepted: {}
   /** The idempotency key is held by a committed (unexpired) record: nothing was written. */
   KeyTaken: { readonly record: IdempotencyRecord }
+  /**
+   * The plan's `guard` no longer holds (settings changed since its snapshot, or the recipient opted out):
+   * nothing was written; decide the send again on a fresh snapshot.
+   */
+  Stale: {}
   /** A wallet could not cover its debit at commit time: nothing was written. */
   InsufficientFunds: {
     readonly shortfall: ReadonlyArray<{

@@ -20,14 +20,16 @@
  * answers a synthetic success: nothing is stored, charged or queued, no idempotency record is kept.
  */
 import type { BulkSendV1Request, BulkSendV2Request, SendMessageRequest } from "@tuma/domain"
-import { Context, Effect, Layer } from "effect"
+import { Context, Effect, Layer, Option } from "effect"
 import type { SentMessage } from "../MessageEntry.js"
 import { ContentCounter } from "../ports/ContentCounter.js"
 import { Ids } from "../ports/Ids.js"
 import { SendStore } from "../ports/SendStore.js"
+import { SettingsChanges } from "../ports/SettingsChanges.js"
 import { makeBulk } from "./bulk.js"
 import { CampaignV1, CampaignV2, SendCaller, SendError, SendOutcome } from "./model.js"
 import { makeSingle } from "./single.js"
+import { makeSnapshotCache, type SnapshotCache } from "./snapshotCache.js"
 import { makeSendSupport } from "./support.js"
 
 // ---------------------------------------------------------------------------------------------
@@ -50,18 +52,33 @@ export class Send extends Context.Tag("@tuma/core/Send")<Send, {
   /** POST /v2/sms/send-bulk. */
   readonly bulkV2: (caller: SendCaller, request: BulkSendV2Request) => Effect.Effect<SendOutcome<CampaignV2>, SendError>
 }>() {
-  static readonly layer: Layer.Layer<Send, never, SendStore | Ids | ContentCounter> = Layer.effect(
+  /**
+   * Needs a `SendStore`, `Ids` and a `ContentCounter`; with `SettingsChanges` in the context too, the single
+   * send's reused snapshots (`snapshotCache.ts`) are dropped as soon as an operator changes a setting.
+   */
+  static readonly layer: Layer.Layer<Send, never, SendStore | Ids | ContentCounter> = Layer.scoped(
     Send,
     Effect.gen(function*() {
       const store = yield* SendStore
       const ids = yield* Ids
       const counter = yield* ContentCounter
-      return Send.of(makeSend(store, ids, counter))
+      const snapshots = makeSnapshotCache(store, { maxEntries: 10_000 })
+      const changes = yield* Effect.serviceOption(SettingsChanges)
+      if (Option.isSome(changes)) {
+        const next = yield* changes.value.subscribe
+        yield* next.pipe(Effect.zipRight(Effect.sync(snapshots.clear)), Effect.forever, Effect.forkScoped)
+      }
+      return Send.of(makeSend(store, ids, counter, snapshots))
     })
   )
 }
 
-const makeSend = (store: SendStore["Type"], ids: Ids["Type"], counter: ContentCounter["Type"]) => {
+const makeSend = (
+  store: SendStore["Type"],
+  ids: Ids["Type"],
+  counter: ContentCounter["Type"],
+  snapshots: SnapshotCache
+) => {
   const deps = { store, ids, counter, support: makeSendSupport(store) }
-  return { single: makeSingle(deps), ...makeBulk(deps) }
+  return { single: makeSingle({ ...deps, snapshots }), ...makeBulk(deps) }
 }

@@ -77,6 +77,24 @@ export const effectivePolicy = (
   return policy
 }
 
+const checkers = new WeakMap<SendSnapshot, { readonly base: SpamPolicy; readonly checker: Checker }>()
+
+/**
+ * `makeChecker`, kept with the snapshot it was made for (a reused snapshot — `snapshotCache.ts` — is
+ * checked many times: its maps and the effective spam policy are built once). A snapshot is read for
+ * one sender ID, so the sender name is the same on every call with that snapshot.
+ */
+export const checkerOf = (snap: SendSnapshot, senderName: string, base: SpamPolicy): Checker => {
+  const kept = checkers.get(snap)
+  if (kept !== undefined && kept.base === base) return kept.checker
+  const checker = makeChecker(snap, senderName, base)
+  checkers.set(snap, { base, checker })
+  return checker
+}
+
+/** The checks of spec §1 over one snapshot (`makeChecker`). */
+export type Checker = ReturnType<typeof makeChecker>
+
 export const makeChecker = (snap: SendSnapshot, senderName: string, base: SpamPolicy) => {
   const markets = new Map(snap.markets.map((m) => [m.iso2, m]))
   const verified = new Set(snap.verifiedMarketIds)
@@ -168,8 +186,14 @@ export const makeChecker = (snap: SendSnapshot, senderName: string, base: SpamPo
   return { check, provider, wallets, balanceOf, markets }
 }
 
-export const accountCheck = (snap: SendSnapshot): Effect.Effect<void, AccountInactive> =>
-  snap.account?.active === true ? Effect.void : new AccountInactive({ message: "Your account is not active." })
+/** Spec §1's first check: the account exists and is active (the refusal, or `undefined`). */
+export const inactiveAccount = (snap: SendSnapshot): AccountInactive | undefined =>
+  snap.account?.active === true ? undefined : new AccountInactive({ message: "Your account is not active." })
+
+export const accountCheck = (snap: SendSnapshot): Effect.Effect<void, AccountInactive> => {
+  const inactive = inactiveAccount(snap)
+  return inactive === undefined ? Effect.void : Effect.fail(inactive)
+}
 
 export const insufficientFor = (
   country: string,

@@ -131,6 +131,11 @@ export interface SendSettings {
   readonly duplicateLimit: number
   /** decisions §7: the window of the duplicate-content limit (default 10 minutes). */
   readonly duplicateWindow: Duration.Duration
+  /**
+   * How long a single send may reuse the store's snapshot of (account, sender ID, country) —
+   * `send/snapshotCache.ts`; default 1000 ms, 0 reads it on every send.
+   */
+  readonly snapshotReuseMillis?: number | undefined
 }
 
 /** Settings of the send use cases; override with `Layer.succeed(SendConfig, {...})`. */

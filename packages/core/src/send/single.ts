@@ -1,5 +1,7 @@
 /**
  * The single send (POST /v1/sms/messages): duplicate-content limit, idempotency, checks, one accept.
+ * The checks may run on a reused snapshot (`snapshotCache.ts`): then a refusal, or an accept that finds
+ * the snapshot stale, decides the send again on a fresh one.
  */
 import type { SendMessageRequest } from "@tuma/domain"
 import { canonicalSenderId, normalizeRecipient } from "@tuma/domain"
@@ -9,9 +11,11 @@ import { ContentCounter } from "../ports/ContentCounter.js"
 import { Ids } from "../ports/Ids.js"
 import type { AcceptPlan } from "../ports/SendStore.js"
 import { classifyAcceptDefects, SendStore } from "../ports/SendStore.js"
-import { accountCheck, analyze, insufficientFor, invalidRecipients, makeChecker } from "./checks.js"
+import { analyze, checkerOf, inactiveAccount, insufficientFor, invalidRecipients } from "./checks.js"
 import { checkDuplicateContent } from "./DuplicateContent.js"
+import type { SendError, SendOutcome } from "./model.js"
 import { SEND_ENDPOINTS, SendCaller, SendConfig } from "./model.js"
+import type { CachedSnapshot, SnapshotCache } from "./snapshotCache.js"
 import type { SendSupport } from "./support.js"
 
 /** The single send. */
@@ -21,9 +25,10 @@ export const makeSingle = (
     readonly ids: Ids["Type"]
     readonly counter: ContentCounter["Type"]
     readonly support: SendSupport
+    readonly snapshots: SnapshotCache
   }
 ) => {
-  const { store, ids, counter } = deps
+  const { counter, ids, snapshots, store } = deps
   const { nowDate, idempotent, idempotencyClaim, shortfallError, afterAccept } = deps.support
   // ------------------------------------------------------------------------------------------
   // single
@@ -51,78 +56,90 @@ export const makeSingle = (
         if (Either.isLeft(analyzed)) return yield* analyzed.left
         const { encoding, text, units } = analyzed.right
         const senderName = canonicalSenderId(request.sender_id)
-
-        const snap = yield* store.snapshot({
-          accountId: caller.accountId,
-          senderName,
-          countries: [country],
-          recipients: [e164]
-        })
-        yield* accountCheck(snap)
-        const checker = makeChecker(snap, senderName, cfg.spamPolicy)
-        const checked = checker.check(e164, country, text)
-        if (Either.isLeft(checked)) return yield* checked.left
-        const { market, sender } = checked.right
-        if (!sandbox) {
-          const p = checker.provider(market, units, 0)
-          if (p !== undefined) return yield* p
-          const balance = checker.balanceOf(market.id)
-          if (balance < units) return yield* insufficientFor(country, units, balance)
-        }
-
-        const id = yield* ids.uuidV7
+        const snapshotRequest = { accountId: caller.accountId, senderName, countries: [country], recipients: [e164] }
+        const reuseMillis = cfg.snapshotReuseMillis ?? 1_000
         const channel = caller.channel ?? "api"
-        const data: SentMessage = {
-          uid: id,
-          recipient: e164,
-          sender_id: sender.display_name,
-          units,
-          channel,
-          status: "queued",
-          provider_message_id: null,
-          queued_at: now.toISOString(),
-          sent_at: null,
-          delivered_at: null,
-          failure_reason: null,
-          failure_context: null,
-          delivery_report: { checked_at: null, status: null, delivery_status: null },
-          encoding
-        }
-        if (sandbox) return { data, idempotent_replay: false, sandbox: true }
 
-        const plan: AcceptPlan = {
-          accountId: caller.accountId,
-          now,
-          idempotency: yield* idempotencyClaim(caller, SEND_ENDPOINTS.single, fingerprint, now, data),
-          debits: [{ wallet_id: checker.wallets.get(market.id)!.id, market_id: market.id, units }],
-          campaign: undefined,
-          messages: {
-            common: {
-              account_id: caller.accountId,
-              api_key_id: caller.apiKeyId,
-              campaign_id: null,
-              sender_id: sender.display_name,
-              channel,
-              status: "queued",
-              idempotency_key: caller.idempotencyKey ?? null,
-              created_at: now,
-              scheduled_at: null,
-              queued_at: now
-            },
-            items: [{
-              id,
-              market_id: market.id,
-              country,
-              recipient: e164,
-              text,
-              encoding: encoding.final,
-              parts: encoding.segments,
-              units
-            }]
+        /** The checks of spec §1 on one snapshot, then the accept. */
+        const decide = ({ reused, snapshot }: CachedSnapshot): Effect.Effect<SendOutcome<SentMessage>, SendError> => {
+          // a reused snapshot never refuses: the send is decided again on a fresh one
+          const again = Effect.suspend(() => Effect.flatMap(snapshots.fresh(snapshotRequest, reuseMillis), decide))
+          const refuse = (e: SendError) => reused ? again : Effect.fail(e)
+          const inactive = inactiveAccount(snapshot)
+          if (inactive !== undefined) return refuse(inactive)
+          const checker = checkerOf(snapshot, senderName, cfg.spamPolicy)
+          const checked = checker.check(e164, country, text)
+          if (Either.isLeft(checked)) return refuse(checked.left)
+          const { market, sender } = checked.right
+          const message = Effect.map(ids.uuidV7, (id): SentMessage => ({
+            uid: id,
+            recipient: e164,
+            sender_id: sender.display_name,
+            units,
+            channel,
+            status: "queued",
+            provider_message_id: null,
+            queued_at: now.toISOString(),
+            sent_at: null,
+            delivered_at: null,
+            failure_reason: null,
+            failure_context: null,
+            delivery_report: { checked_at: null, status: null, delivery_status: null },
+            encoding
+          }))
+          if (sandbox) return Effect.map(message, (data) => ({ data, idempotent_replay: false, sandbox: true }))
+          const noProvider = checker.provider(market, units, 0)
+          if (noProvider !== undefined) return refuse(noProvider)
+          // on a reused snapshot the balance is left to accept's conditional debit
+          const wallet = checker.wallets.get(market.id)
+          const balance = checker.balanceOf(market.id)
+          if (wallet === undefined || (!reused && balance < units)) {
+            return refuse(insufficientFor(country, units, balance))
           }
+          return Effect.gen(function*() {
+            const data = yield* message
+            const id = data.uid
+            const plan: AcceptPlan = {
+              accountId: caller.accountId,
+              now,
+              guard: reused && snapshot.settingsVersion !== undefined
+                ? { settingsVersion: snapshot.settingsVersion, recipient: e164 }
+                : undefined,
+              idempotency: yield* idempotencyClaim(caller, SEND_ENDPOINTS.single, fingerprint, now, data),
+              debits: [{ wallet_id: wallet.id, market_id: market.id, units }],
+              campaign: undefined,
+              messages: {
+                common: {
+                  account_id: caller.accountId,
+                  api_key_id: caller.apiKeyId,
+                  campaign_id: null,
+                  sender_id: sender.display_name,
+                  channel,
+                  status: "queued",
+                  idempotency_key: caller.idempotencyKey ?? null,
+                  created_at: now,
+                  scheduled_at: null,
+                  queued_at: now
+                },
+                items: [{
+                  id,
+                  market_id: market.id,
+                  country,
+                  recipient: e164,
+                  text,
+                  encoding: encoding.final,
+                  parts: encoding.segments,
+                  units
+                }]
+              }
+            }
+            const outcome = yield* classifyAcceptDefects(store.accept(plan))
+            if (outcome._tag === "Stale") return yield* again
+            return yield* afterAccept(outcome, fingerprint, data, (o) => shortfallError(o, checker.markets, units))
+          })
         }
-        const outcome = yield* classifyAcceptDefects(store.accept(plan))
-        return yield* afterAccept(outcome, fingerprint, data, (o) => shortfallError(o, checker.markets, units))
+
+        return yield* Effect.flatMap(snapshots.get(snapshotRequest, reuseMillis), decide)
       }))
 
   return single

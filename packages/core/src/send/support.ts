@@ -110,6 +110,9 @@ export const makeSendSupport = (store: SendStore["Type"]) => {
         return decideRecord<A>(outcome.record, fingerprint!)
       case "InsufficientFunds":
         return Effect.fail(onInsufficient(outcome))
+      case "Stale":
+        // only a guarded plan (decided on a reused snapshot) can be stale, and its caller decides again
+        return Effect.dieMessage("accept answered Stale to a plan without a guard")
     }
   }
 

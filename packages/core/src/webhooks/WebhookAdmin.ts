@@ -7,14 +7,19 @@
  *   `X-Service-Delivery` ids, fresh `timestamp`);
  * - enable an endpoint (resets the failure count; missed events are not resent unless asked),
  *   disable one, regenerate its secret.
+ *
+ * With an `AuditStore` in the context the changes are recorded in the audit log (`webhookAuditTrail.ts`).
  */
 import { InvalidWebhookUrl, WebhookDeliveryNotFound, WebhookEndpointNotFound, webhookUrlProblem } from "@tuma/domain"
 import { Clock, Context, Effect, Layer, Option } from "effect"
 import { randomBytes } from "node:crypto"
+import { makeAudit } from "../audit/Audit.js"
+import { AuditStore } from "../ports/AuditStore.js"
 import { Ids } from "../ports/Ids.js"
 import { WebhookDestinationPolicy } from "../ports/Notifiers.js"
 import type { AttemptView, DeliveryStatus, DeliveryView, WebhookEndpoint } from "../ports/WebhookStore.js"
 import { WebhookStore } from "../ports/WebhookStore.js"
+import { withWebhookAuditTrail } from "./webhookAuditTrail.js"
 import { WebhookConfig } from "./WebhookConfig.js"
 import { deliveryBody, WebhookWorkers } from "./WebhookWorkers.js"
 
@@ -188,7 +193,15 @@ export const layerWebhookAdmin: Layer.Layer<
   WebhookStore | Ids | WebhookConfig | WebhookDestinationPolicy
 > = Layer.effect(
   WebhookAdmin,
-  makeWebhookAdmin
+  Effect.gen(function*() {
+    const service = yield* makeWebhookAdmin
+    // recorded in the audit log when an `AuditStore` is present (the server and the CLI provide one)
+    const audit = yield* Effect.serviceOption(AuditStore)
+    return Option.match(audit, {
+      onNone: () => service,
+      onSome: (auditStore) => withWebhookAuditTrail(makeAudit(auditStore), service)
+    })
+  })
 )
 
 /**

@@ -4,11 +4,13 @@
  */
 import { HttpApiBuilder, HttpServerRequest } from "@effect/platform"
 import { Admin } from "@tuma/core"
+import { adminTokenActor } from "@tuma/core/audit/Actor"
 import { emailProblem } from "@tuma/core/portal/PortalAccess"
 import type { DeliveryView, WebhookEndpoint } from "@tuma/core/ports/WebhookStore"
 import { WebhookAdmin } from "@tuma/core/webhooks/WebhookAdmin"
+import { Cidr } from "@tuma/domain"
 import { validationFailed } from "@tuma/domain/validation"
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Option } from "effect"
 import { adminTokenProblem } from "../AdminToken.js"
 import { TumaApi } from "../Api.js"
 import { AuthCache } from "../Auth.js"
@@ -18,16 +20,25 @@ import { toApiFailure } from "../Errors.js"
 import { inviteOwner } from "../portal/OwnerInvitation.js"
 import { PortalRequest } from "../portal/Session.js"
 import { RequireAdmin } from "../Security.js"
+import { AdminAuditLive } from "./AdminAudit.js"
 
 export const layerAdminAuth = Layer.effect(
   RequireAdmin,
-  Effect.map(ServerConfig, (config) => ({
-    adminBearer: () =>
-      Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
-        const problem = adminTokenProblem(config.adminToken, request.headers["authorization"])
-        return problem === null ? Effect.void : Effect.fail(Unauthorized.of({ message: problem }))
-      })
-  }))
+  Effect.map(ServerConfig, (config) => {
+    const trusted = Cidr.matcher(config.auth.trustedProxies)
+    const hasProxies = config.auth.trustedProxies.length > 0
+    return {
+      // the admin token acts as the named system operator "admin-token", from the client's address
+      adminBearer: () =>
+        Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
+          const problem = adminTokenProblem(config.adminToken, request.headers["authorization"])
+          if (problem !== null) return Effect.fail(Unauthorized.of({ message: problem }))
+          const socket = Option.getOrUndefined(request.remoteAddress)
+          const ip = hasProxies ? Cidr.clientAddress(socket, request.headers["x-forwarded-for"], trusted) : socket
+          return Effect.succeed(adminTokenActor(ip ?? null))
+        })
+    }
+  })
 )
 
 /** Envelope of an admin answer. */
@@ -240,5 +251,6 @@ export const AdminLive = Layer.mergeAll(
   AdminSenderIdsLive,
   AdminPolicyLive,
   AdminProvidersLive,
-  AdminWebhooksLive
+  AdminWebhooksLive,
+  AdminAuditLive
 )

@@ -4,9 +4,14 @@
  * account's key or endpoint answers 404, as an unknown one). A revocation clears this process's
  * key cache at once. The test event is signed with the endpoint's secret and posted by the same
  * `WebhookSender` the workers use (same address policy), synchronously.
+ *
+ * The changes go through `Admin` / `WebhookAdmin`, which record them in the audit log: the actor is
+ * the portal user (`{ kind: "system", name: "portal:<email>", ip }` — the actor kinds are the
+ * operators'; a customer acting in the portal is told apart by the `portal:` name).
  */
-import { HttpApiBuilder } from "@effect/platform"
+import { HttpApiBuilder, HttpServerRequest } from "@effect/platform"
 import { Admin } from "@tuma/core"
+import { Actor } from "@tuma/core/audit/Actor"
 import { WebhookSender } from "@tuma/core/ports/Notifiers"
 import { PortalReadStore } from "@tuma/core/ports/PortalReadStore"
 import type { WebhookEndpoint } from "@tuma/core/ports/WebhookStore"
@@ -21,6 +26,7 @@ import { toApiFailure } from "../Errors.js"
 import type { PortalUserContext } from "../PortalApi.js"
 import { CurrentPortalUser } from "../PortalApi.js"
 import { deliveryView } from "./MessagingHandlers.js"
+import { PortalRequest } from "./Session.js"
 import { mapFailure, ok } from "./Views.js"
 
 const iso = (d: Date | null) => (d === null ? null : d.toISOString())
@@ -46,6 +52,20 @@ export const PortalKeysLive = HttpApiBuilder.group(TumaApi, "portalKeys", (handl
     const sender = yield* WebhookSender
     const store = yield* PortalReadStore
     const cache = yield* AuthCache
+    const portal = yield* PortalRequest
+
+    /** Runs a change as the signed-in portal user, for the audit log. */
+    const asPortalUser = <A, E, R>(self: Effect.Effect<A, E, R>) =>
+      Effect.gen(function*() {
+        const user = yield* CurrentPortalUser
+        const { ip } = portal.client(yield* HttpServerRequest.HttpServerRequest)
+        return yield* Effect.provideService(self, Actor, {
+          kind: "system",
+          operatorId: null,
+          name: `portal:${user.email}`,
+          ip
+        })
+      })
 
     const ownKey = (user: PortalUserContext, keyId: string) =>
       admin.getApiKey(keyId).pipe(
@@ -86,14 +106,14 @@ export const PortalKeysLive = HttpApiBuilder.group(TumaApi, "portalKeys", (handl
             ...(payload.scopes !== undefined ? { scopes: payload.scopes } : {}),
             ...(payload.allowed_ips !== undefined ? { allowed_ips: payload.allowed_ips } : {}),
             ...(payload.expires_at !== undefined ? { expires_at: payload.expires_at } : {})
-          }).pipe(mapFailure)
+          }).pipe(mapFailure, asPortalUser)
           return yield* ok({ key: issued.key, api_key: keyView(issued.api_key) })
         }))
       .handle("revokeApiKey", ({ path }) =>
         Effect.gen(function*() {
           const user = yield* CurrentPortalUser
           yield* ownKey(user, path.key_uid)
-          const revoked = yield* admin.revokeApiKey(path.key_uid).pipe(mapFailure)
+          const revoked = yield* admin.revokeApiKey(path.key_uid).pipe(mapFailure, asPortalUser)
           yield* cache.invalidate
           return yield* ok(keyView(revoked))
         }))
@@ -118,28 +138,29 @@ export const PortalKeysLive = HttpApiBuilder.group(TumaApi, "portalKeys", (handl
           const created = yield* hooks.createEndpoint({
             apiKeyId: payload.api_key_uid,
             url: payload.url
-          }).pipe(mapFailure)
+          }).pipe(mapFailure, asPortalUser)
           return yield* ok({ endpoint: endpointView(created.endpoint), secret: created.secret })
         }))
       .handle("regenerateWebhookSecret", ({ path }) =>
         Effect.gen(function*() {
           const user = yield* CurrentPortalUser
           yield* ownEndpoint(user, path.webhook_uid)
-          const r = yield* hooks.regenerateSecret(path.webhook_uid).pipe(mapFailure)
+          const r = yield* hooks.regenerateSecret(path.webhook_uid).pipe(mapFailure, asPortalUser)
           return yield* ok({ endpoint: endpointView(r.endpoint), secret: r.secret })
         }))
       .handle("enableWebhook", ({ path }) =>
         Effect.gen(function*() {
           const user = yield* CurrentPortalUser
           yield* ownEndpoint(user, path.webhook_uid)
-          return yield* ok(endpointView(yield* hooks.enableEndpoint(path.webhook_uid).pipe(mapFailure)))
+          return yield* ok(endpointView(yield* hooks.enableEndpoint(path.webhook_uid).pipe(mapFailure, asPortalUser)))
         }))
       .handle("disableWebhook", ({ path }) =>
         Effect.gen(function*() {
           const user = yield* CurrentPortalUser
           yield* ownEndpoint(user, path.webhook_uid)
           const e = yield* hooks.disableEndpoint(path.webhook_uid, `disabled in the portal by ${user.email}`).pipe(
-            mapFailure
+            mapFailure,
+            asPortalUser
           )
           return yield* ok(endpointView(e))
         }))

@@ -26,6 +26,8 @@ import m0209 from "./0209_webhook_no_private_flag.js"
 import m0300 from "./0300_rate_limits.js"
 import m0330 from "./0330_receipt_open_refs.js"
 import m0340 from "./0340_spam_builtin_switches.js"
+import m0350 from "./0350_send_snapshot_version.js"
+import m0360 from "./0360_content_counters.js"
 import m0400 from "./0400_portal.js"
 import m0520 from "./0520_console_operators.js"
 import m0600 from "./0600_audit_log.js"
@@ -48,6 +50,8 @@ export const migrations: Record<string, Effect.Effect<unknown, unknown, SqlClien
   "0300_rate_limits": m0300,
   "0330_receipt_open_refs": m0330,
   "0340_spam_builtin_switches": m0340,
+  "0350_send_snapshot_version": m0350,
+  "0360_content_counters": m0360,
   "0400_portal": m0400,
   "0520_console_operators": m0520,
   "0600_audit_log": m0600
