@@ -30,8 +30,9 @@ import { validationFailed } from "@tuma/domain/validation"
 import { Clock, Context, Effect, Layer } from "effect"
 import { Secret, TOTP } from "otpauth"
 import { Audit } from "../audit/Audit.js"
+import { makeLockout } from "../portal/Lockout.js"
 import { DUMMY_HASH, hashPassword, passwordProblem, verifyPassword } from "../portal/Passwords.js"
-import { emailProblem, InvalidCredentials, LoginLocked, randomToken, sha256 } from "../portal/PortalAccess.js"
+import { emailProblem, InvalidCredentials, type LoginLocked, randomToken, sha256 } from "../portal/PortalAccess.js"
 import { PortalConfig } from "../portal/PortalConfig.js"
 import { Ids } from "../ports/Ids.js"
 import { Mailer } from "../ports/Notifiers.js"
@@ -196,12 +197,6 @@ export const makeOperatorAccess = Effect.gen(function*() {
       action,
       Effect.map(change, (after) => ({ value: after, target: `operator:${id}`, before, after }))
     )
-
-  const lockedError = (until: Date, at: Date) =>
-    new LoginLocked({
-      message: "Too many failed sign-ins. Try again later.",
-      retry_after_seconds: Math.max(1, Math.ceil((until.getTime() - at.getTime()) / 1000))
-    })
 
   const found = (id: string) =>
     Effect.flatMap(
@@ -384,36 +379,14 @@ export const makeOperatorAccess = Effect.gen(function*() {
     signIn: ({ client, code, email, password, presentedSessionId }) =>
       Effect.gen(function*() {
         const t = yield* now
-        const emailKey = `email:${normalizeEmail(email)}`
-        const addressKey = client.ip === null ? undefined : `ip:${client.ip}`
-        for (const key of [emailKey, addressKey]) {
-          if (key === undefined) continue
-          const locked = yield* store.lockedUntil(key, t)
-          if (locked !== null) return yield* lockedError(locked, t)
-        }
-        const fail = (message: string) =>
-          Effect.gen(function*() {
-            const windowStart = new Date(t.getTime() - config.lockoutWindowMs)
-            const lockUntil = new Date(t.getTime() + config.lockoutMs)
-            const locked = yield* store.recordFailure({
-              key: emailKey,
-              now: t,
-              windowStart,
-              threshold: config.lockoutThreshold,
-              lockUntil
-            })
-            if (addressKey !== undefined) {
-              yield* store.recordFailure({
-                key: addressKey,
-                now: t,
-                windowStart,
-                threshold: config.addressLockoutThreshold,
-                lockUntil
-              })
-            }
-            if (locked !== null) return yield* lockedError(locked, t)
-            return yield* new InvalidCredentials({ message })
-          })
+        const lockout = makeLockout(
+          store,
+          config,
+          { email, ip: client.ip, now: t },
+          "Too many failed sign-ins. Try again later."
+        )
+        yield* lockout.check
+        const fail = lockout.fail
         const operator = yield* store.byEmail(normalizeEmail(email))
         const ok = yield* verifyPassword(password, operator?.password_hash ?? DUMMY_HASH)
         if (operator === undefined || operator.password_hash === null || operator.disabled_at !== null || !ok) {
@@ -449,11 +422,11 @@ export const makeOperatorAccess = Effect.gen(function*() {
           yield* store.update(operator.id, { totp_secret: pending, totp_pending_secret: null }, t)
           yield* store.useTotpStep(operator.id, step)
           const codes = yield* newRecoveryCodes(operator.id)
-          yield* store.clearFailures(emailKey)
+          yield* lockout.clear
           const signedIn = yield* newSession({ ...operator, totp_secret: pending }, presentedSessionId, client)
           return { _tag: "SignedIn" as const, ...signedIn, recoveryCodes: codes }
         }
-        yield* store.clearFailures(emailKey)
+        yield* lockout.clear
         yield* store.deleteExpiredSessions(new Date(t.getTime() - config.sessionIdleMs), t)
         const signedIn = yield* newSession(operator, presentedSessionId, client)
         return { _tag: "SignedIn" as const, ...signedIn, recoveryCodes: undefined }

@@ -22,6 +22,7 @@ import { Ids } from "../ports/Ids.js"
 import { Mailer } from "../ports/Notifiers.js"
 import type { AccountSummaryRow, Role, SessionRow, TokenRow, UserPatch, UserRow } from "../ports/PortalStore.js"
 import { PortalStore } from "../ports/PortalStore.js"
+import { makeLockout } from "./Lockout.js"
 import { DUMMY_HASH, hashPassword, passwordProblem, verifyPassword } from "./Passwords.js"
 import { PortalConfig } from "./PortalConfig.js"
 
@@ -39,6 +40,8 @@ export class LoginLocked extends Schema.TaggedError<LoginLocked>()("LoginLocked"
 }) {
   readonly error_code = "LOGIN_LOCKED" as const
 }
+
+const LOCKED_MESSAGE = "Too many failed sign-ins. Try again later or reset your password."
 
 // --- shapes ----------------------------------------------------------------------------------
 
@@ -164,12 +167,6 @@ export const makePortalAccess = Effect.gen(function*() {
 
   const notFound = (resource: string, id: string, message: string) => new ResourceNotFound({ message, resource, id })
 
-  const lockedError = (until: Date, at: Date) =>
-    new LoginLocked({
-      message: "Too many failed sign-ins. Try again later or reset your password.",
-      retry_after_seconds: Math.max(1, Math.ceil((until.getTime() - at.getTime()) / 1000))
-    })
-
   const newSession = (user: UserRow, presented: string | undefined, client: ClientInfo) =>
     Effect.gen(function*() {
       const t = yield* now
@@ -224,38 +221,12 @@ export const makePortalAccess = Effect.gen(function*() {
     signIn: ({ client, email, password, presentedSessionId }) =>
       Effect.gen(function*() {
         const t = yield* now
-        const emailKey = `email:${normalizeEmail(email)}`
-        const addressKey = client.ip === null ? undefined : `ip:${client.ip}`
-        for (const key of [emailKey, addressKey]) {
-          if (key === undefined) continue
-          const locked = yield* store.lockedUntil(key, t)
-          if (locked !== null) return yield* lockedError(locked, t)
-        }
+        const lockout = makeLockout(store, config, { email, ip: client.ip, now: t }, LOCKED_MESSAGE)
+        yield* lockout.check
         const user = yield* store.userByEmail(normalizeEmail(email))
         const ok = yield* verifyPassword(password, user?.password_hash ?? DUMMY_HASH)
-        if (user === undefined || !ok) {
-          const windowStart = new Date(t.getTime() - config.lockoutWindowMs)
-          const lockUntil = new Date(t.getTime() + config.lockoutMs)
-          const locked = yield* store.recordFailure({
-            key: emailKey,
-            now: t,
-            windowStart,
-            threshold: config.lockoutThreshold,
-            lockUntil
-          })
-          if (addressKey !== undefined) {
-            yield* store.recordFailure({
-              key: addressKey,
-              now: t,
-              windowStart,
-              threshold: config.addressLockoutThreshold,
-              lockUntil
-            })
-          }
-          if (locked !== null) return yield* lockedError(locked, t)
-          return yield* new InvalidCredentials({ message: "The e-mail or password is not correct." })
-        }
-        yield* store.clearFailures(emailKey)
+        if (user === undefined || !ok) return yield* lockout.fail("The e-mail or password is not correct.")
+        yield* lockout.clear
         // sessions nobody will present again are swept at sign-in (no separate job)
         yield* store.deleteExpiredSessions(new Date(t.getTime() - config.sessionIdleMs), t)
         return yield* newSession(user, presentedSessionId, client)
