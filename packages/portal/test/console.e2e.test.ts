@@ -234,6 +234,24 @@ describe.skipIf(!hasChromium).each(drivers)("operator console in chromium (%s)",
     expect(credit).toBeLessThan(1000)
   })
 
+  it("SMPP credentials are write-only: no answer and no audit entry shows the password", async () => {
+    const password = `pw-${driver}-${Date.now().toString(36)}`
+    const created = await fromConsole(admin, "POST", "/providers", {
+      name: `smpp-${driver}`,
+      kind: "smpp",
+      enabled: false,
+      config: { host: "127.0.0.1", port: 2775, system_id: "tuma", password },
+      country: "TZ",
+      credit: 0
+    })
+    expect(created.status).toBe(200)
+    expect(JSON.stringify(created.body)).not.toContain(password)
+    expect(JSON.stringify((await fromConsole(admin, "GET", "/providers")).body)).not.toContain(password)
+    const audit = await fromConsole(admin, "GET", "/audit-log?action=provider.create")
+    expect(audit.body.data.length).toBeGreaterThan(0)
+    expect(JSON.stringify(audit.body)).not.toContain(password)
+  })
+
   it("a support operator cannot approve or top up: no controls, and the API answers 403", async () => {
     await open(support, "Sender ID review")
     await support.getByRole("combobox", { name: "Status" }).selectOption("approved")

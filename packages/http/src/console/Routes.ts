@@ -361,6 +361,7 @@ export const layer = HttpApiBuilder.Router.use((router) =>
             name: str(ctx.body, "name"),
             kind,
             config,
+            enabled: typeof ctx.body.enabled === "boolean" ? ctx.body.enabled : undefined,
             credits: country === undefined
               ? undefined
               : [{ country: country.toUpperCase(), credit: Number.isFinite(credit) ? credit : 0 }]
