@@ -159,3 +159,14 @@ export function Section(props: { readonly title: string; readonly children: Reac
     </section>
   )
 }
+
+/** A table's header row (the empty name is an actions column). */
+export function Head(props: { readonly cols: ReadonlyArray<string> }) {
+  return (
+    <thead>
+      <tr>
+        {props.cols.map((c, i) => <th key={`${i}-${c}`}>{c}</th>)}
+      </tr>
+    </thead>
+  )
+}

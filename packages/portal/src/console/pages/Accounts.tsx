@@ -2,7 +2,7 @@
 import { useContext, useState } from "react"
 import { api } from "../api.js"
 import { SessionContext, useMay } from "../session.js"
-import { ErrorBox, Field, Link, Loading, Section, Status, Time, useAction, useLoad } from "../ui.js"
+import { ErrorBox, Field, Head, Link, Loading, Section, Status, Time, useAction, useLoad } from "../ui.js"
 
 /** The accounts (for lists and pickers). */
 export const useAccounts = (search = "") =>
@@ -41,14 +41,7 @@ export function AccountsPage() {
       </Field>
       <Loading loaded={accounts} />
       <table>
-        <thead>
-          <tr>
-            <th>Name</th>
-            <th>Email</th>
-            <th>Status</th>
-            <th>Created</th>
-          </tr>
-        </thead>
+        <Head cols={["Name", "Email", "Status", "Created"]} />
         <tbody>
           {(accounts.data ?? []).map((a) => (
             <tr key={a.uid}>
@@ -158,13 +151,7 @@ export function AccountPage(props: { readonly uid: string }) {
           <ErrorBox error={action.error} />
           <Section title="Wallets">
             <table>
-              <thead>
-                <tr>
-                  <th>Country</th>
-                  <th>Balance</th>
-                  <th>Enabled</th>
-                </tr>
-              </thead>
+              <Head cols={["Country", "Balance", "Enabled"]} />
               <tbody>
                 {d.wallets.map((w: any) => (
                   <tr key={w.wallet_uid}>
@@ -178,15 +165,7 @@ export function AccountPage(props: { readonly uid: string }) {
           </Section>
           <Section title="API keys">
             <table>
-              <thead>
-                <tr>
-                  <th>Name</th>
-                  <th>Prefix</th>
-                  <th>Mode</th>
-                  <th>Status</th>
-                  <th>Last used</th>
-                </tr>
-              </thead>
+              <Head cols={["Name", "Prefix", "Mode", "Status", "Last used"]} />
               <tbody>
                 {d.api_keys.map((k: any) => (
                   <tr key={k.uid}>
@@ -208,13 +187,7 @@ export function AccountPage(props: { readonly uid: string }) {
           </Section>
           <Section title="Sender IDs">
             <table>
-              <thead>
-                <tr>
-                  <th>Sender ID</th>
-                  <th>Country</th>
-                  <th>Status</th>
-                </tr>
-              </thead>
+              <Head cols={["Sender ID", "Country", "Status"]} />
               <tbody>
                 {d.sender_ids.map((s: any) => (
                   <tr key={s.uid}>
@@ -230,14 +203,7 @@ export function AccountPage(props: { readonly uid: string }) {
           </Section>
           <Section title="Recent messages">
             <table>
-              <thead>
-                <tr>
-                  <th>To</th>
-                  <th>Sender ID</th>
-                  <th>Status</th>
-                  <th>Created</th>
-                </tr>
-              </thead>
+              <Head cols={["To", "Sender ID", "Status", "Created"]} />
               <tbody>
                 {(d.recent_messages?.data ?? []).map((m: any) => (
                   <tr key={m.uid}>

@@ -1,7 +1,7 @@
 /** Audit log: every operator action (who, what, before and after, when, from where), searchable. */
 import { useState } from "react"
 import { api } from "../api.js"
-import { Field, Loading, Time, useLoad } from "../ui.js"
+import { Field, Head, Loading, Time, useLoad } from "../ui.js"
 
 /** The Audit log page. */
 export function AuditLogPage() {
@@ -45,16 +45,7 @@ export function AuditLogPage() {
       </div>
       <Loading loaded={entries} />
       <table>
-        <thead>
-          <tr>
-            <th>When</th>
-            <th>Actor</th>
-            <th>Action</th>
-            <th>Target</th>
-            <th>From</th>
-            <th>Change</th>
-          </tr>
-        </thead>
+        <Head cols={["When", "Actor", "Action", "Target", "From", "Change"]} />
         <tbody>
           {rows.map((e) => (
             <tr key={e.id}>

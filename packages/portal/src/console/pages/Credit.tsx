@@ -2,7 +2,7 @@
 import { useState } from "react"
 import { api } from "../api.js"
 import { useMay } from "../session.js"
-import { ErrorBox, Field, Loading, Section, Time, useAction, useLoad } from "../ui.js"
+import { ErrorBox, Field, Head, Loading, Section, Time, useAction, useLoad } from "../ui.js"
 import { AccountPicker } from "./Accounts.js"
 
 /** The Credit page. */
@@ -33,12 +33,7 @@ export function CreditPage() {
           <Loading loaded={detail} />
           <Section title="Wallets">
             <table>
-              <thead>
-                <tr>
-                  <th>Country</th>
-                  <th>Balance</th>
-                </tr>
-              </thead>
+              <Head cols={["Country", "Balance"]} />
               <tbody>
                 {(detail.data?.wallets ?? []).map((w: any) => (
                   <tr key={w.wallet_uid}>
@@ -97,16 +92,7 @@ export function CreditPage() {
           )}
           <Section title="Ledger">
             <table>
-              <thead>
-                <tr>
-                  <th>When</th>
-                  <th>Country</th>
-                  <th>Kind</th>
-                  <th>Units</th>
-                  <th>Balance after</th>
-                  <th>Reference</th>
-                </tr>
-              </thead>
+              <Head cols={["When", "Country", "Kind", "Units", "Balance after", "Reference"]} />
               <tbody>
                 {(ledger.data ?? []).map((l) => (
                   <tr key={l.id}>

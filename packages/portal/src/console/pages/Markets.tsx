@@ -2,7 +2,7 @@
 import { useState } from "react"
 import { api } from "../api.js"
 import { useMay } from "../session.js"
-import { ErrorBox, Field, Loading, Section, Status, useAction, useLoad } from "../ui.js"
+import { ErrorBox, Field, Head, Loading, Section, Status, useAction, useLoad } from "../ui.js"
 import { AccountPicker } from "./Accounts.js"
 
 /** The Routes and markets page. */
@@ -20,14 +20,7 @@ export function MarketsPage() {
       <Loading loaded={markets} />
       <ErrorBox error={action.error} />
       <table>
-        <thead>
-          <tr>
-            <th>Country</th>
-            <th>Name</th>
-            <th>Status</th>
-            <th></th>
-          </tr>
-        </thead>
+        <Head cols={["Country", "Name", "Status", ""]} />
         <tbody>
           {(markets.data ?? []).map((m) => (
             <tr key={m.iso2}>

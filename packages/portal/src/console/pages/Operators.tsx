@@ -1,7 +1,7 @@
 /** Operators (admins only): invite by e-mail with a role, change roles, disable and enable. */
 import { useState } from "react"
 import { api } from "../api.js"
-import { ErrorBox, Field, Loading, Section, Status, Time, useAction, useLoad } from "../ui.js"
+import { ErrorBox, Field, Head, Loading, Section, Status, Time, useAction, useLoad } from "../ui.js"
 
 /** The Operators page. */
 export function OperatorsPage() {
@@ -16,16 +16,7 @@ export function OperatorsPage() {
       <Loading loaded={operators} />
       <ErrorBox error={action.error} />
       <table>
-        <thead>
-          <tr>
-            <th>Email</th>
-            <th>Role</th>
-            <th>Status</th>
-            <th>Two-factor</th>
-            <th>Last sign-in</th>
-            <th></th>
-          </tr>
-        </thead>
+        <Head cols={["Email", "Role", "Status", "Two-factor", "Last sign-in", ""]} />
         <tbody>
           {(operators.data ?? []).map((o) => (
             <tr key={o.uid}>

@@ -2,7 +2,7 @@
 import { useEffect, useRef, useState } from "react"
 import { api } from "../api.js"
 import type { ApiError } from "../api.js"
-import { ErrorBox, Section } from "../ui.js"
+import { ErrorBox, Head, Section } from "../ui.js"
 
 interface Figures {
   readonly at: string
@@ -80,16 +80,7 @@ export function OverviewPage() {
           </ul>
           <Section title="Providers">
             <table>
-              <thead>
-                <tr>
-                  <th>Provider</th>
-                  <th>Carrier bind</th>
-                  <th>Delivery rate</th>
-                  <th>Delivered</th>
-                  <th>Failed</th>
-                  <th>Mean receipt delay</th>
-                </tr>
-              </thead>
+              <Head cols={["Provider", "Carrier bind", "Delivery rate", "Delivered", "Failed", "Mean receipt delay"]} />
               <tbody>
                 {figures.providers.map((p) => (
                   <tr key={p.provider}>
@@ -106,13 +97,7 @@ export function OverviewPage() {
           </Section>
           <Section title="Provider credit">
             <table>
-              <thead>
-                <tr>
-                  <th>Provider</th>
-                  <th>Country</th>
-                  <th>Units</th>
-                </tr>
-              </thead>
+              <Head cols={["Provider", "Country", "Units"]} />
               <tbody>
                 {figures.credit.map((c) => (
                   <tr key={`${c.provider}-${c.country}`}>

@@ -6,7 +6,7 @@
 import { useState } from "react"
 import { api } from "../api.js"
 import { useMay } from "../session.js"
-import { ErrorBox, Field, Loading, Section, Status, useAction, useLoad } from "../ui.js"
+import { ErrorBox, Field, Head, Loading, Section, Status, useAction, useLoad } from "../ui.js"
 
 function AddProvider(props: { readonly onAdded: () => void }) {
   const [name, setName] = useState("")
@@ -144,16 +144,7 @@ export function ProvidersPage() {
       <Loading loaded={providers} />
       <ErrorBox error={action.error} />
       <table>
-        <thead>
-          <tr>
-            <th>Name</th>
-            <th>Kind</th>
-            <th>Status</th>
-            <th>Bind</th>
-            <th>Credit</th>
-            <th></th>
-          </tr>
-        </thead>
+        <Head cols={["Name", "Kind", "Status", "Bind", "Credit", ""]} />
         <tbody>
           {(providers.data ?? []).map((p) => (
             <tr key={p.uid}>

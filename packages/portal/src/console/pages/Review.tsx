@@ -5,7 +5,7 @@
 import { useEffect, useState } from "react"
 import { api } from "../api.js"
 import { useMay } from "../session.js"
-import { ErrorBox, Field, Loading, Section, Status, Time, useAction, useLoad } from "../ui.js"
+import { ErrorBox, Field, Head, Loading, Section, Status, Time, useAction, useLoad } from "../ui.js"
 
 function Document(props: { readonly doc: any }) {
   const src = `/console/api/sender-id-documents/${props.doc.uid}`
@@ -129,14 +129,7 @@ export function ReviewPage() {
       <Loading loaded={queue} />
       <table>
         <caption>{status === "pending" ? "Queue, oldest first" : status}</caption>
-        <thead>
-          <tr>
-            <th>Sender ID</th>
-            <th>Country</th>
-            <th>Requested</th>
-            <th></th>
-          </tr>
-        </thead>
+        <Head cols={["Sender ID", "Country", "Requested", ""]} />
         <tbody>
           {(queue.data ?? []).map((s) => (
             <tr key={s.uid} aria-current={s.uid === open ? "true" : undefined}>

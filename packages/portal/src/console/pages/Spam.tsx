@@ -2,7 +2,7 @@
 import { useState } from "react"
 import { api } from "../api.js"
 import { useMay } from "../session.js"
-import { ErrorBox, Field, Loading, Section, Status, useAction, useLoad } from "../ui.js"
+import { ErrorBox, Field, Head, Loading, Section, Status, useAction, useLoad } from "../ui.js"
 import { AccountPicker } from "./Accounts.js"
 
 function OptOuts() {
@@ -70,15 +70,7 @@ export function SpamPage() {
       <Loading loaded={rules} />
       <ErrorBox error={action.error} />
       <table>
-        <thead>
-          <tr>
-            <th>Kind</th>
-            <th>Pattern</th>
-            <th>Scope</th>
-            <th>Status</th>
-            <th></th>
-          </tr>
-        </thead>
+        <Head cols={["Kind", "Pattern", "Scope", "Status", ""]} />
         <tbody>
           {(rules.data ?? []).map((r) => (
             <tr key={r.uid}>

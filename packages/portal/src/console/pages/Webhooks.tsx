@@ -2,7 +2,7 @@
 import { useState } from "react"
 import { api } from "../api.js"
 import { useMay } from "../session.js"
-import { ErrorBox, Field, Loading, Section, Status, Time, useAction, useLoad } from "../ui.js"
+import { ErrorBox, Field, Head, Loading, Section, Status, Time, useAction, useLoad } from "../ui.js"
 
 function Delivery(props: { readonly uid: string }) {
   const may = useMay()
@@ -17,13 +17,7 @@ function Delivery(props: { readonly uid: string }) {
           <pre className="body">{detail.data.body}</pre>
           <table>
             <caption>Attempts</caption>
-            <thead>
-              <tr>
-                <th>When</th>
-                <th>Outcome</th>
-                <th>Status code</th>
-              </tr>
-            </thead>
+            <Head cols={["When", "Outcome", "Status code"]} />
             <tbody>
               {(detail.data.attempts ?? []).map((a: any, i: number) => (
                 <tr key={a.uid ?? i}>
@@ -83,13 +77,7 @@ export function WebhooksPage() {
       <Loading loaded={endpoints} />
       <table>
         <caption>Endpoints</caption>
-        <thead>
-          <tr>
-            <th>URL</th>
-            <th>Status</th>
-            <th></th>
-          </tr>
-        </thead>
+        <Head cols={["URL", "Status", ""]} />
         <tbody>
           {(endpoints.data ?? []).map((e) => (
             <tr key={e.id ?? e.uid}>
@@ -117,14 +105,7 @@ export function WebhooksPage() {
             </select>
           </Field>
           <table>
-            <thead>
-              <tr>
-                <th>Event</th>
-                <th>Status</th>
-                <th>Attempts</th>
-                <th></th>
-              </tr>
-            </thead>
+            <Head cols={["Event", "Status", "Attempts", ""]} />
             <tbody>
               {(deliveries.data ?? []).map((d) => (
                 <tr key={d.id ?? d.uid}>
