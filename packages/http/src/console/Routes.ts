@@ -283,13 +283,12 @@ export const layer = HttpApiBuilder.Router.use((router) =>
           ),
           // the review queue: oldest first
           (rows) =>
-            [...rows].sort((x: any, y: any) => (x.created_at < y.created_at ? -1 : x.created_at > y.created_at ? 1 : 0))
+            [...rows].sort((x, y) => x.requested_at.localeCompare(y.requested_at))
         ))
     )
     yield* on.get(
       `${base}/sender-ids/:uid`,
-      route("read", (ctx) =>
-        admin((a) => a.getSenderId(param(ctx, "uid"))))
+      route("read", (ctx) => admin((a) => a.getSenderId(param(ctx, "uid"))))
     )
     yield* on.get(
       `${base}/sender-id-documents/:uid`,

@@ -54,7 +54,7 @@ function Decision(props: { readonly uid: string; readonly onDone: (decided: any)
             <div>
               <dt>Requested</dt>
               <dd>
-                <Time iso={s.created_at} />
+                <Time iso={s.requested_at} />
               </dd>
             </div>
           </dl>
@@ -136,7 +136,7 @@ export function ReviewPage() {
               <td>{s.sender_id}</td>
               <td>{s.country}</td>
               <td>
-                <Time iso={s.created_at} />
+                <Time iso={s.requested_at} />
               </td>
               <td>
                 <button type="button" className="link" onClick={() => setOpen(s.uid)}>Open {s.sender_id}</button>
