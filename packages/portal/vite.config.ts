@@ -15,7 +15,9 @@ export default defineConfig({
     emptyOutDir: true,
     target: "es2022",
     chunkSizeWarningLimit: 2048,
-    reportCompressedSize: false
+    reportCompressedSize: false,
+    // two pages of one build: the customer portal and the operator console (served under /console)
+    rollupOptions: { input: { portal: "index.html", console: "console.html" } }
   },
-  server: { proxy: { "/portal/api": "http://127.0.0.1:3000" } }
+  server: { proxy: { "/portal/api": "http://127.0.0.1:3000", "/console/api": "http://127.0.0.1:3000" } }
 })

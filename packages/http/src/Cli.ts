@@ -10,6 +10,7 @@
 import * as A from "@tuma/core"
 import { Admin, Audit } from "@tuma/core"
 import { Actor, cliActor } from "@tuma/core/audit/Actor"
+import type { OperatorAccess } from "@tuma/core/operators/OperatorAccess"
 import { emailProblem, PortalAccess } from "@tuma/core/portal/PortalAccess"
 import { WebhookAdmin } from "@tuma/core/webhooks/WebhookAdmin"
 import { validationFailed } from "@tuma/domain/validation"
@@ -17,6 +18,7 @@ import * as Database from "@tuma/store-sql/Database"
 import { Effect, Layer, Option, Redacted, Schema } from "effect"
 import { userInfo } from "node:os"
 import { parseArgs } from "node:util"
+import { operatorCommands } from "./console/Commands.js"
 import { inviteOwner } from "./portal/OwnerInvitation.js"
 import * as Server from "./Server.js"
 
@@ -33,7 +35,7 @@ export const databaseFromEnv = (): Database.DatabaseConfig => {
 }
 
 type Flags = Record<string, string | boolean | undefined>
-type Services = Admin | WebhookAdmin | PortalAccess | Audit
+type Services = Admin | WebhookAdmin | PortalAccess | Audit | OperatorAccess
 
 /** The OS user running the command: its actions are recorded in the audit log as `cli:<user>`. */
 export const osUser = (): string => {
@@ -357,7 +359,8 @@ export const commands: Record<string, Command> = {
     usage: "WEBHOOK_UID [--reason TEXT]",
     flags: ["reason"],
     run: (f, a) => hooks((w) => w.disableEndpoint(arg(a, 0, "WEBHOOK_UID"), opt(f, "reason")))
-  }
+  },
+  ...operatorCommands
 }
 
 export const help = () =>

@@ -60,7 +60,9 @@ const newestSource = (dir: string): number => {
       for (const name of fs.readdirSync(p)) visit(path.join(p, name))
     } else if (st.mtimeMs > newest) newest = st.mtimeMs
   }
-  for (const p of ["src", "index.html", "vite.config.ts", "package.json", "public"]) visit(path.join(dir, p))
+  for (const p of ["src", "index.html", "console.html", "vite.config.ts", "package.json", "public"]) {
+    visit(path.join(dir, p))
+  }
   return newest
 }
 
@@ -191,12 +193,21 @@ export const layer = HttpApiBuilder.Router.use((router) =>
       } catch {
         // a malformed escape: served as the page like any unknown path
       }
-      if (pathname.startsWith("/portal/api/") || pathname === "/portal/api") {
+      if (
+        pathname.startsWith("/portal/api/") || pathname === "/portal/api" ||
+        pathname.startsWith("/console/api/") || pathname === "/console/api"
+      ) {
         return yield* Effect.fail(new HttpServerError.RouteNotFound({ request }))
       }
       const built = yield* Effect.either(Effect.tryPromise(() => store.prepare()))
       if (built._tag === "Left") {
         return unavailable(`The portal could not be built: ${String(built.left.cause)}`)
+      }
+      // the operator console (issue 15) is a second page of the same build: every /console path
+      if (pathname === "/console" || pathname.startsWith("/console/")) {
+        const page = store.read("console.html")
+        if (page === null) return unavailable("The console is not built: run `pnpm --filter @tuma/portal build`.")
+        return assetResponse(request, page, { ...securityHeaders, "cache-control": "no-cache" })
       }
       const rel = pathname.replace(/^\/portal\/?/, "")
       if (rel.startsWith("assets/")) {
@@ -216,5 +227,7 @@ export const layer = HttpApiBuilder.Router.use((router) =>
     })
     yield* router.get("/portal", handler)
     yield* router.get("/portal/*", handler)
+    yield* router.get("/console", handler)
+    yield* router.get("/console/*", handler)
   })
 )

@@ -39,6 +39,8 @@ import { TumaApi } from "./Api.js"
 import * as Auth from "./Auth.js"
 import type { ServerOptions } from "./Config.js"
 import { ServerConfig } from "./Config.js"
+import * as ConsoleRoutes from "./console/Routes.js"
+import * as ConsoleServices from "./console/Services.js"
 import * as DeliveryWorkers from "./DeliveryWorkers.js"
 import { AdminLive, layerAdminAuth } from "./handlers/Admin.js"
 import { SenderIdsLive } from "./handlers/SenderIds.js"
@@ -95,7 +97,8 @@ export const layerStore = (database: Database.DatabaseConfig, portal: Portal.Por
     limiter,
     Reads.layer.pipe(Layer.provide(SqlReadStore.layer)),
     SenderIds.layer.pipe(Layer.provide(SqlSenderIdStore.layer)),
-    Admin.layer.pipe(
+    // the console's services (operators, review notices) over the same Admin
+    ConsoleServices.layerServices(portal).pipe(Layer.provideMerge(Admin.layer.pipe(
       Layer.provide(
         Layer.mergeAll(
           SqlAdminStore.layer,
@@ -105,7 +108,7 @@ export const layerStore = (database: Database.DatabaseConfig, portal: Portal.Por
           SqlAuditStore.layer
         )
       )
-    ),
+    ))),
     // the audit log of operator actions (issue 15): `Audit` and its store, for the admin API and the console
     Audit.layer.pipe(Layer.provideMerge(SqlAuditStore.layer)),
     layerWebhookAdmin.pipe(
@@ -134,6 +137,7 @@ export const layerHttp = Layer.mergeAll(
   HttpApiScalar.layer({ path: "/docs" }),
   HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" }),
   PortalAssets.layer,
+  ConsoleRoutes.layer,
   layerEnvelope(TumaApi, extraRoutes)
 ).pipe(
   Layer.provideMerge(ApiLive),

@@ -29,6 +29,7 @@ import { parseArgs } from "node:util"
 import * as Cli from "./Cli.js"
 import * as Cluster from "./Cluster.js"
 import { makeServerOptions } from "./Config.js"
+import { seedDemoOperator } from "./console/Demo.js"
 import * as DeliveryWorkers from "./DeliveryWorkers.js"
 import { seedDemo } from "./Demo.js"
 import { trackConnections } from "./Drain.js"
@@ -125,6 +126,8 @@ const serve = async (argv: ReadonlyArray<string>) => {
       }
       const login = await Effect.runPromise(Effect.provide(seedDemoPortalUser, store))
       if (login !== undefined) console.log(`demo portal login: ${login.email} ${login.password}`)
+      const operator = await Effect.runPromise(Effect.provide(seedDemoOperator, store))
+      if (operator !== undefined) console.log(`demo console login: ${operator.email} ${operator.password}`)
       const demoWebhook = values["demo-webhook"]
       if (demoWebhook !== undefined) {
         const { created, secret } = await Effect.runPromise(

@@ -22,6 +22,7 @@ import { Mailer } from "../ports/Notifiers.js"
 import type { AccountSummaryRow, Role, SessionRow, TokenRow, UserPatch, UserRow } from "../ports/PortalStore.js"
 import { PortalStore } from "../ports/PortalStore.js"
 import { makePortalContext } from "./context.js"
+import { makeLockout } from "./Lockout.js"
 import {
   Authenticated,
   ClientInfo,
@@ -37,6 +38,8 @@ import {
   SignedIn
 } from "./model.js"
 import { DUMMY_HASH, hashPassword, verifyPassword } from "./Passwords.js"
+
+const LOCKED_MESSAGE = "Too many failed sign-ins. Try again later or reset your password."
 
 export * from "./model.js"
 
@@ -111,45 +114,18 @@ export class PortalAccess extends Context.Tag("@tuma/core/PortalAccess")<PortalA
 }>() {}
 
 export const makePortalAccess = Effect.gen(function*() {
-  const { store, ids, config, now, notFound, lockedError, newSession, sendMail, liveToken, checkPassword } =
-    yield* makePortalContext
+  const { store, ids, config, now, notFound, newSession, sendMail, liveToken, checkPassword } = yield* makePortalContext
 
   const service: PortalAccess["Type"] = {
     signIn: ({ client, email, password, presentedSessionId }) =>
       Effect.gen(function*() {
         const t = yield* now
-        const emailKey = `email:${normalizeEmail(email)}`
-        const addressKey = client.ip === null ? undefined : `ip:${client.ip}`
-        for (const key of [emailKey, addressKey]) {
-          if (key === undefined) continue
-          const locked = yield* store.lockedUntil(key, t)
-          if (locked !== null) return yield* lockedError(locked, t)
-        }
+        const lockout = makeLockout(store, config, { email, ip: client.ip, now: t }, LOCKED_MESSAGE)
+        yield* lockout.check
         const user = yield* store.userByEmail(normalizeEmail(email))
         const ok = yield* verifyPassword(password, user?.password_hash ?? DUMMY_HASH)
-        if (user === undefined || !ok) {
-          const windowStart = new Date(t.getTime() - config.lockoutWindowMs)
-          const lockUntil = new Date(t.getTime() + config.lockoutMs)
-          const locked = yield* store.recordFailure({
-            key: emailKey,
-            now: t,
-            windowStart,
-            threshold: config.lockoutThreshold,
-            lockUntil
-          })
-          if (addressKey !== undefined) {
-            yield* store.recordFailure({
-              key: addressKey,
-              now: t,
-              windowStart,
-              threshold: config.addressLockoutThreshold,
-              lockUntil
-            })
-          }
-          if (locked !== null) return yield* lockedError(locked, t)
-          return yield* new InvalidCredentials({ message: "The e-mail or password is not correct." })
-        }
-        yield* store.clearFailures(emailKey)
+        if (user === undefined || !ok) return yield* lockout.fail("The e-mail or password is not correct.")
+        yield* lockout.clear
         // sessions nobody will present again are swept at sign-in (no separate job)
         yield* store.deleteExpiredSessions(new Date(t.getTime() - config.sessionIdleMs), t)
         return yield* newSession(user, presentedSessionId, client)

@@ -10,7 +10,7 @@ import { Mailer } from "../ports/Notifiers.js"
 import type { SessionRow, TokenRow, UserRow } from "../ports/PortalStore.js"
 import { PortalStore } from "../ports/PortalStore.js"
 import type { ClientInfo } from "./model.js"
-import { LoginLocked, randomToken, sha256 } from "./model.js"
+import { randomToken, sha256 } from "./model.js"
 import { passwordProblem } from "./Passwords.js"
 import { PortalConfig } from "./PortalConfig.js"
 
@@ -23,12 +23,6 @@ export const makePortalContext = Effect.gen(function*() {
   const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
 
   const notFound = (resource: string, id: string, message: string) => new ResourceNotFound({ message, resource, id })
-
-  const lockedError = (until: Date, at: Date) =>
-    new LoginLocked({
-      message: "Too many failed sign-ins. Try again later or reset your password.",
-      retry_after_seconds: Math.max(1, Math.ceil((until.getTime() - at.getTime()) / 1000))
-    })
 
   const newSession = (user: UserRow, presented: string | undefined, client: ClientInfo) =>
     Effect.gen(function*() {
@@ -80,5 +74,5 @@ export const makePortalContext = Effect.gen(function*() {
     return problem === undefined ? Effect.void : Effect.fail(validationFailed({ [field]: [problem] }))
   }
 
-  return { store, ids, mailer, config, now, notFound, lockedError, newSession, sendMail, liveToken, checkPassword }
+  return { store, ids, mailer, config, now, notFound, newSession, sendMail, liveToken, checkPassword }
 })

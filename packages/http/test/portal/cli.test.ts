@@ -2,6 +2,10 @@
  * `tuma accounts create --owner-email …` as a real process on an embedded data directory: the
  * account is created, its owner's invitation is mailed to a real SMTP server, and the printed
  * `owner_invitation.link` is the mailed one. An invalid owner e-mail creates nothing.
+ *
+ * `tuma operator create|list` (the console's operators, issue 15; docs/console.md): the operator is
+ * created without a password, the invitation mailed, the printed link is the mailed one; a bad
+ * role or e-mail and a duplicate create nothing.
  */
 import { spawn } from "node:child_process"
 import { mkdtempSync, rmSync } from "node:fs"
@@ -73,3 +77,25 @@ it("accounts create invites the owner by e-mail", async () => {
   const list = await tuma(["accounts", "list"])
   expect(JSON.parse(list.out).map((a: any) => a.name)).toEqual(["Duka Ltd"])
 }, 120_000)
+
+it("operator create invites by e-mail and list shows it; bad input and duplicates create nothing", async () => {
+  const bad = await tuma(["operator", "create", "--email", "nope", "--role", "root"])
+  expect(bad.code).toBe(1)
+  expect(bad.err).toMatch(/email/)
+  expect(bad.err).toMatch(/role/)
+  const r = await tuma(["operator", "create", "--email", "Ana@Example.com", "--role", "reviewer", "--name", "Ana"])
+  expect(r.code).toBe(0)
+  const created = JSON.parse(r.out)
+  expect(created).toMatchObject({ email: "ana@example.com", role: "reviewer", status: "invited", totp_enrolled: false })
+  const link = await linkFrom(smtp.mails, "ana@example.com", "/console/accept-invitation")
+  expect(link.startsWith("https://sms.example.com/console/accept-invitation?token=")).toBe(true)
+  expect(created.invitation_link).toBe(link)
+  const dup = await tuma(["operator", "create", "--email", "ana@example.com", "--role", "admin"])
+  expect(dup.code).toBe(1)
+  expect(dup.err).toMatch(/exists/)
+  // (role, disable and enable are the same use cases: store-sql/test/operatorUsers.test.ts)
+  const list = await tuma(["operator", "list"])
+  expect(JSON.parse(list.out).map((o: any) => [o.email, o.role, o.status])).toEqual([
+    ["ana@example.com", "reviewer", "invited"]
+  ])
+}, 300_000)

@@ -1,7 +1,8 @@
 /**
  * The migration registry: every migration of the schema, keyed `NNNN_name` (the @effect/sql
  * Migrator's `fromRecord` format). Ranges: 0001–0099 store, 0100–0199 delivery, 0200–0299 webhooks,
- * 0400–0499 portal, 0600–0699 audit log, 0700–0799 send speed (issue 12).
+ * 0400–0499 portal, 0600–0699 audit log, 0700–0799 this release (send speed,
+ * console operators).
  *
  * The Migrator runs only migrations numbered above the newest one a database has, so a new migration
  * is always numbered above every committed one, whatever its range.
@@ -34,6 +35,7 @@ import m0600 from "./0600_audit_log.js"
 import m0700 from "./0700_send_snapshot_version.js"
 import m0710 from "./0710_content_counters.js"
 import m0720 from "./0720_notify_payloads.js"
+import m0730 from "./0730_console_operators.js"
 
 export const migrations: Record<string, Effect.Effect<unknown, unknown, SqlClient.SqlClient>> = {
   "0001_schema": m0001,
@@ -57,5 +59,6 @@ export const migrations: Record<string, Effect.Effect<unknown, unknown, SqlClien
   "0600_audit_log": m0600,
   "0700_send_snapshot_version": m0700,
   "0710_content_counters": m0710,
-  "0720_notify_payloads": m0720
+  "0720_notify_payloads": m0720,
+  "0730_console_operators": m0730
 }

@@ -1,0 +1,274 @@
+/**
+ * The operator console: the sign-in page (password and authentication code; an admin's first
+ * sign-in shows the TOTP secret to enrol, then the recovery codes once), the invitation page, and
+ * the shell (navigation by role, sign out) around the page of the current path.
+ */
+import type { ReactNode } from "react"
+import { useEffect, useState } from "react"
+import { api, onSignedOut, setCsrfToken } from "./api.js"
+import { AccountPage, AccountsPage } from "./pages/Accounts.js"
+import { AuditLogPage } from "./pages/AuditLog.js"
+import { CreditPage } from "./pages/Credit.js"
+import { MarketsPage } from "./pages/Markets.js"
+import { OperatorsPage } from "./pages/Operators.js"
+import { OverviewPage } from "./pages/Overview.js"
+import { ProvidersPage } from "./pages/Providers.js"
+import { ReviewPage } from "./pages/Review.js"
+import { SpamPage } from "./pages/Spam.js"
+import { WebhooksPage } from "./pages/Webhooks.js"
+import type { ConsoleSession } from "./session.js"
+import { SessionContext } from "./session.js"
+import { ErrorBox, Field, Link, navigate, useAction, usePath } from "./ui.js"
+
+const nav: ReadonlyArray<readonly [string, string]> = [
+  ["/", "Overview"],
+  ["/accounts", "Accounts"],
+  ["/credit", "Credit"],
+  ["/sender-ids", "Sender ID review"],
+  ["/markets", "Routes and markets"],
+  ["/providers", "Providers"],
+  ["/spam", "Spam rules and opt-outs"],
+  ["/webhooks", "Webhook deliveries"],
+  ["/audit-log", "Audit log"],
+  ["/operators", "Operators"]
+]
+
+const page = (path: string): ReactNode => {
+  if (path === "/") return <OverviewPage />
+  if (path === "/accounts") return <AccountsPage />
+  if (path.startsWith("/accounts/")) return <AccountPage uid={decodeURIComponent(path.slice(10))} />
+  if (path === "/credit") return <CreditPage />
+  if (path === "/sender-ids") return <ReviewPage />
+  if (path === "/markets") return <MarketsPage />
+  if (path === "/providers") return <ProvidersPage />
+  if (path === "/spam") return <SpamPage />
+  if (path === "/webhooks") return <WebhooksPage />
+  if (path === "/audit-log") return <AuditLogPage />
+  if (path === "/operators") return <OperatorsPage />
+  return <h1>Page not found</h1>
+}
+
+function SignInPage(props: { readonly onSignedIn: (s: ConsoleSession, codes: ReadonlyArray<string> | null) => void }) {
+  const [email, setEmail] = useState("")
+  const [password, setPassword] = useState("")
+  const [code, setCode] = useState("")
+  const [enrolment, setEnrolment] = useState<{ secret: string; uri: string } | null>(null)
+  const action = useAction()
+  const submit = () =>
+    action.run(async () => {
+      const r = await api("POST", "/session", { email, password, code })
+      if (r.enrolment !== undefined) {
+        setEnrolment(r.enrolment)
+        return
+      }
+      setCsrfToken(r.csrf_token)
+      props.onSignedIn(r, r.recovery_codes ?? null)
+    })
+  return (
+    <div className="signin">
+      <main>
+        <h1>Tuma console</h1>
+        <form
+          className="card"
+          onSubmit={(e) => {
+            e.preventDefault()
+            void submit()
+          }}
+        >
+          <Field label="Email">
+            <input
+              type="email"
+              autoComplete="username"
+              value={email}
+              onChange={(e) => setEmail(e.currentTarget.value)}
+            />
+          </Field>
+          <Field label="Password">
+            <input
+              type="password"
+              autoComplete="current-password"
+              value={password}
+              onChange={(e) => setPassword(e.currentTarget.value)}
+            />
+          </Field>
+          {enrolment !== null && (
+            <section aria-label="Set up your authenticator" className="card">
+              <h2>Set up your authenticator</h2>
+              <p>
+                Admins sign in with a second factor. Add this account to an authenticator app (TOTP), then enter the
+                6-digit code it shows.
+              </p>
+              <Field label="Secret">
+                <input type="text" readOnly value={enrolment.secret} />
+              </Field>
+              <Field label="Authenticator URI">
+                <input type="text" readOnly value={enrolment.uri} />
+              </Field>
+            </section>
+          )}
+          <Field label="Authentication code" hint="From your authenticator app, or a recovery code.">
+            <input
+              type="text"
+              inputMode="numeric"
+              autoComplete="one-time-code"
+              value={code}
+              onChange={(e) => setCode(e.currentTarget.value)}
+            />
+          </Field>
+          <button type="submit" disabled={action.busy}>Sign in</button>
+          <ErrorBox error={action.error} />
+        </form>
+      </main>
+    </div>
+  )
+}
+
+function AcceptInvitationPage(props: { readonly token: string }) {
+  const [invited, setInvited] = useState<{ email: string; role: string } | null | undefined>(undefined)
+  const [name, setName] = useState("")
+  const [password, setPassword] = useState("")
+  const [done, setDone] = useState(false)
+  const action = useAction()
+  useEffect(() => {
+    api("GET", `/invitations/${encodeURIComponent(props.token)}`).then(setInvited, () => setInvited(null))
+  }, [props.token])
+  return (
+    <div className="signin">
+      <main>
+        <h1>Join the Tuma console</h1>
+        {invited === null && <p role="alert">This invitation is not valid: it was used or has expired.</p>}
+        {invited !== null && invited !== undefined && !done && (
+          <form
+            className="card"
+            onSubmit={(e) => {
+              e.preventDefault()
+              void action.run(async () => {
+                await api("POST", "/invitations/accept", { token: props.token, password, name })
+                setDone(true)
+              })
+            }}
+          >
+            <p>
+              {invited.email} · {invited.role}
+            </p>
+            <Field label="Name">
+              <input type="text" value={name} onChange={(e) => setName(e.currentTarget.value)} />
+            </Field>
+            <Field label="Password" hint="At least 10 characters.">
+              <input
+                type="password"
+                autoComplete="new-password"
+                value={password}
+                onChange={(e) => setPassword(e.currentTarget.value)}
+              />
+            </Field>
+            <button type="submit" disabled={action.busy}>Set password</button>
+            <ErrorBox error={action.error} />
+          </form>
+        )}
+        {done && (
+          <p role="status">
+            Your password is set. <Link to="/">Sign in</Link>
+          </p>
+        )}
+      </main>
+    </div>
+  )
+}
+
+function RecoveryCodes(props: { readonly codes: ReadonlyArray<string>; readonly onDone: () => void }) {
+  return (
+    <section aria-label="Recovery codes" className="card">
+      <h2>Recovery codes</h2>
+      <p>Each code signs you in once if you lose your authenticator. Keep them safe: they are shown only now.</p>
+      <ul>
+        {props.codes.map((c) => (
+          <li key={c}>
+            <code>{c}</code>
+          </li>
+        ))}
+      </ul>
+      <button type="button" onClick={props.onDone}>I have saved them</button>
+    </section>
+  )
+}
+
+function Shell(props: { readonly session: ConsoleSession; readonly onSignedOut: () => void }) {
+  const path = usePath()
+  const action = useAction()
+  const active = (to: string) => (to === "/" ? path === "/" : path.startsWith(to))
+  const visible = nav.filter(([to]) => to !== "/operators" || props.session.operator.role === "admin")
+  return (
+    <SessionContext.Provider value={props.session}>
+      <div className="shell">
+        <header className="top">
+          <span className="brand">Tuma console</span>
+          <span className="who">
+            <span>{props.session.operator.email}</span> · <span>{props.session.operator.role}</span>
+          </span>
+          <button
+            type="button"
+            disabled={action.busy}
+            onClick={() =>
+              void action.run(async () => {
+                await api("DELETE", "/session").catch(() => undefined)
+                props.onSignedOut()
+                navigate("/", { replace: true })
+              })}
+          >
+            Sign out
+          </button>
+        </header>
+        <nav aria-label="Main" className="side">
+          <ul>
+            {visible.map(([to, name]) => (
+              <li key={to}>
+                <Link to={to} aria-current={active(to) ? "page" : undefined}>{name}</Link>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <main>{page(path)}</main>
+      </div>
+    </SessionContext.Provider>
+  )
+}
+
+/** The console app. */
+export function App() {
+  const path = usePath()
+  const [session, setSessionState] = useState<ConsoleSession | null | undefined>(undefined)
+  const [codes, setCodes] = useState<ReadonlyArray<string> | null>(null)
+  const setSession = (s: ConsoleSession | null) => {
+    setCsrfToken(s?.csrf_token ?? null)
+    setSessionState(s)
+  }
+  useEffect(() => {
+    api<ConsoleSession>("GET", "/session").then(setSession, () => setSession(null))
+    return onSignedOut(() => setSession(null))
+  }, [])
+  if (path === "/accept-invitation") {
+    return <AcceptInvitationPage token={new URLSearchParams(window.location.search).get("token") ?? ""} />
+  }
+  if (session === undefined) return <p aria-live="polite">Loading…</p>
+  if (session === null) {
+    return (
+      <SignInPage
+        onSignedIn={(s, c) => {
+          setSession(s)
+          setCodes(c)
+        }}
+      />
+    )
+  }
+  if (codes !== null && codes.length > 0) {
+    return (
+      <div className="signin">
+        <main>
+          <RecoveryCodes codes={codes} onDone={() => setCodes(null)} />
+        </main>
+      </div>
+    )
+  }
+  return <Shell session={session} onSignedOut={() => setSession(null)} />
+}

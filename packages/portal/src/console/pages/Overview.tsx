@@ -1,0 +1,116 @@
+/** Overview: the platform live, from the server's metric registry, read every 2 seconds. */
+import { useEffect, useRef, useState } from "react"
+import { api } from "../api.js"
+import type { ApiError } from "../api.js"
+import { ErrorBox, Head, Section } from "../ui.js"
+
+interface Figures {
+  readonly at: string
+  readonly accepted_total: number
+  readonly queue_depth: number
+  readonly webhook_queue_depth: number
+  readonly webhook_endpoints_disabled: number
+  readonly providers: ReadonlyArray<{
+    provider: string
+    delivered: number
+    failed: number
+    delivery_rate: number | null
+    receipt_delay_mean_s: number | null
+    bind_up: number | null
+  }>
+  readonly credit: ReadonlyArray<{ provider: string; country: string; units: number; low: boolean }>
+}
+
+const pct = (n: number | null) => (n === null ? "—" : `${(n * 100).toFixed(1)} %`)
+
+/** The Overview page. */
+export function OverviewPage() {
+  const [figures, setFigures] = useState<Figures | undefined>(undefined)
+  const [rate, setRate] = useState<number | null>(null)
+  const [error, setError] = useState<ApiError | undefined>(undefined)
+  const last = useRef<{ at: number; total: number } | null>(null)
+  useEffect(() => {
+    let live = true
+    const read = () =>
+      api<Figures>("GET", "/overview").then((f) => {
+        if (!live) return
+        const at = Date.parse(f.at)
+        if (last.current !== null && at > last.current.at) {
+          setRate((f.accepted_total - last.current.total) / ((at - last.current.at) / 1000))
+        }
+        last.current = { at, total: f.accepted_total }
+        setFigures(f)
+        setError(undefined)
+      }, (e) => live && setError(e))
+    void read()
+    const timer = setInterval(read, 2000)
+    return () => {
+      live = false
+      clearInterval(timer)
+    }
+  }, [])
+  const low = figures?.credit.filter((c) => c.low) ?? []
+  return (
+    <>
+      <h1>Overview</h1>
+      <ErrorBox error={error} />
+      {figures !== undefined && (
+        <>
+          <ul className="tiles" aria-label="Now">
+            <li className="tile">
+              <span>Accepted per second</span>
+              <span className="big">{rate === null ? "…" : rate.toFixed(1)}</span>
+            </li>
+            <li className="tile">
+              <span>Queue depth</span>
+              <span className="big">{figures.queue_depth}</span>
+            </li>
+            <li className="tile">
+              <span>Webhook endpoints disabled</span>
+              <span className="big">{figures.webhook_endpoints_disabled}</span>
+            </li>
+            <li className="tile">
+              <span>Webhook queue</span>
+              <span className="big">{figures.webhook_queue_depth}</span>
+            </li>
+            <li className="tile">
+              <span>Provider credit running low</span>
+              <span className="big">{low.length}</span>
+            </li>
+          </ul>
+          <Section title="Providers">
+            <table>
+              <Head cols={["Provider", "Carrier bind", "Delivery rate", "Delivered", "Failed", "Mean receipt delay"]} />
+              <tbody>
+                {figures.providers.map((p) => (
+                  <tr key={p.provider}>
+                    <td>{p.provider}</td>
+                    <td>{p.bind_up === null ? "—" : p.bind_up === 1 ? "bound" : "down"}</td>
+                    <td>{pct(p.delivery_rate)}</td>
+                    <td>{p.delivered}</td>
+                    <td>{p.failed}</td>
+                    <td>{p.receipt_delay_mean_s === null ? "—" : `${p.receipt_delay_mean_s.toFixed(2)} s`}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </Section>
+          <Section title="Provider credit">
+            <table>
+              <Head cols={["Provider", "Country", "Units"]} />
+              <tbody>
+                {figures.credit.map((c) => (
+                  <tr key={`${c.provider}-${c.country}`}>
+                    <td>{c.provider}</td>
+                    <td>{c.country}</td>
+                    <td className={c.low ? "warn" : undefined}>{c.units}{c.low ? " (low)" : ""}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </Section>
+        </>
+      )}
+    </>
+  )
+}

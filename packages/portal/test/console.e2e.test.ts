@@ -1,0 +1,361 @@
+/**
+ * The operator console (issue 15) in a real browser (Debian's chromium through playwright-core)
+ * against one real `tuma serve --demo` child process per database (PGlite; PostgreSQL when
+ * TUMA_TEST_DATABASE_URL is set), its mail going to an SMTP sink. Controls are found by role and
+ * accessible name. The scenarios build on each other (one server per database, for the CI budget):
+ * the demo admin signs in with TOTP (enrolment, recovery codes); invites a reviewer and a support
+ * operator by e-mail; a customer's portal request is approved (and another rejected with a reason)
+ * by the reviewer; credit is topped up; a provider added while the server runs takes traffic; the
+ * support operator cannot approve or top up (UI and API 403); the audit log names each operator.
+ * Screenshots of every console page go to docs/screenshots/console-*.png.
+ */
+import { mkdirSync } from "node:fs"
+import { fileURLToPath } from "node:url"
+import { Secret, TOTP } from "otpauth"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import type { Browser, Page, Serve } from "./harness.js"
+import { drivers, go, hasChromium, http, launchBrowser, linkIn, newContext, signIn, startServe } from "./harness.js"
+
+const PASSWORD = "correct horse battery"
+const PDF = Buffer.from("%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n")
+const SHOTS = fileURLToPath(new URL("../../../docs/screenshots/", import.meta.url))
+
+const codeOf = (secret: string) => new TOTP({ secret: Secret.fromBase32(secret) }).generate()
+
+/** A console API call from inside a signed-in page (its cookies; the session's CSRF token). */
+const fromConsole = (page: Page, method: string, path: string, body?: unknown) =>
+  page.evaluate(async ({ body, method, path }) => {
+    const session = (await (await fetch("/console/api/session")).json()) as any
+    const r = await fetch(`/console/api${path}`, {
+      method,
+      headers: { "content-type": "application/json", "x-csrf-token": session.data?.csrf_token ?? "" },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) })
+    })
+    return { status: r.status, body: (await r.json()) as any }
+  }, { method, path, body })
+
+/**
+ * Clicks `button` until `done` is visible (a click that lands while the panel re-renders after a
+ * reload is lost; clicking again is harmless: the button is gone once the decision is made).
+ */
+const clickUntil = async (page: Page, button: ReturnType<Page["getByRole"]>, done: ReturnType<Page["getByRole"]>) => {
+  const deadline = Date.now() + 45_000
+  while (Date.now() < deadline) {
+    if (await done.count() > 0) return
+    if (await button.count() > 0) await button.click({ timeout: 2_000 }).catch(() => undefined)
+    await page.waitForTimeout(500)
+  }
+  throw new Error(`not done: ${await page.getByRole("alert").allTextContents()}`)
+}
+
+/** Clicks a link of the console's navigation and waits for its page. */
+const open = async (page: Page, name: string) => {
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name, exact: true }).click()
+  await page.getByRole("heading", { level: 1, name }).waitFor()
+}
+
+/** Signs in through the console's sign-in page (code empty when not enrolled). */
+const consoleSignIn = async (page: Page, url: string, email: string, password: string, code = "") => {
+  await page.goto(`${url}/console/`)
+  await page.getByRole("textbox", { name: "Email" }).fill(email)
+  await page.getByLabel("Password").fill(password)
+  await page.getByRole("textbox", { name: "Authentication code" }).fill(code)
+  await page.getByRole("button", { name: "Sign in" }).click()
+}
+
+describe.skipIf(!hasChromium).each(drivers)("operator console in chromium (%s)", (driver) => {
+  let serve: Serve
+  let browser: Browser
+  let admin: Page
+  let reviewer: Page
+  let support: Page
+  let customer: Page
+  let accountUid: string
+  const reviewerEmail = `reviewer-${driver}@example.com`
+  const supportEmail = `support-${driver}@example.com`
+
+  beforeAll(async () => {
+    ;[serve, browser] = await Promise.all([startServe(driver), launchBrowser()])
+    admin = await (await newContext(browser)).newPage()
+    customer = await (await newContext(browser)).newPage()
+  })
+  afterAll(async () => {
+    await browser?.close()
+    await serve?.close()
+  })
+
+  it("the admin signs in with TOTP: enrols at the first sign-in, gets recovery codes; a wrong code is refused", async () => {
+    const [, email, password] = /demo console login: (\S+) (\S+)/.exec(serve.output())!
+    await consoleSignIn(admin, serve.url, email, password)
+    const secret = await admin.getByRole("textbox", { name: "Secret" }).inputValue()
+    expect(await admin.getByRole("textbox", { name: "Authenticator URI" }).inputValue()).toMatch(/^otpauth:\/\/totp\//)
+    await admin.getByRole("textbox", { name: "Authentication code" }).fill("000000")
+    await admin.getByRole("button", { name: "Sign in" }).click()
+    await admin.getByRole("alert").getByText(/not correct/).waitFor()
+    await admin.getByRole("textbox", { name: "Authentication code" }).fill(codeOf(secret))
+    await admin.getByRole("button", { name: "Sign in" }).click()
+    const codes = admin.getByRole("region", { name: "Recovery codes" })
+    await codes.waitFor()
+    expect(await codes.getByRole("listitem").count()).toBe(10)
+    await admin.getByRole("button", { name: "I have saved them" }).click()
+    await admin.getByRole("heading", { name: "Overview", level: 1 }).waitFor()
+    for (const name of ["Overview", "Accounts", "Credit", "Sender ID review", "Providers", "Audit log"]) {
+      await admin.getByRole("navigation", { name: "Main" }).getByRole("link", { name, exact: true }).waitFor()
+    }
+    // the password alone no longer signs in
+    const again = await (await newContext(browser)).newPage()
+    await consoleSignIn(again, serve.url, email, password)
+    await again.getByRole("alert").getByText(/authentication code/).waitFor()
+    await again.context().close()
+  })
+
+  it("the admin invites a reviewer and a support operator; they set their password from the e-mail", async () => {
+    await open(admin, "Operators")
+    for (const [email, role] of [[reviewerEmail, "reviewer"], [supportEmail, "support"]] as const) {
+      await admin.getByRole("textbox", { name: "Operator email" }).fill(email)
+      await admin.getByRole("combobox", { name: "Role" }).selectOption(role)
+      await admin.getByRole("button", { name: "Invite operator" }).click()
+      await admin.getByRole("status").getByText(`${email} is invited as ${role}.`).waitFor()
+    }
+    const pages: Array<Page> = []
+    for (const email of [reviewerEmail, supportEmail]) {
+      const page = await (await newContext(browser)).newPage()
+      await page.goto(await linkIn(serve.mails, email, "/console/accept-invitation"))
+      await page.getByLabel("Password").fill(PASSWORD)
+      await page.getByRole("button", { name: "Set password" }).click()
+      await page.getByRole("status").getByText("Your password is set.").waitFor()
+      await consoleSignIn(page, serve.url, email, PASSWORD)
+      await page.getByRole("heading", { name: "Overview", level: 1 }).waitFor()
+      pages.push(page)
+    }
+    ;[reviewer, support] = pages
+    // Operators is an admin's page: the server refuses it to others
+    expect((await fromConsole(reviewer, "GET", "/operators")).status).toBe(403)
+  })
+
+  it("a customer requests a sender ID in the portal; the reviewer approves it; the customer sends with it", async () => {
+    await signIn(customer, serve.url, serve.login.email, serve.login.password)
+    const reqs = await http(serve.url, "GET", "/v1/sender-ids/requirements", { bearer: serve.liveKey })
+    const request = async (name: string) => {
+      await go(customer, "Sender IDs")
+      await customer.getByRole("textbox", { name: "Sender ID" }).fill(name)
+      await customer.getByRole("textbox", { name: "Sample message" }).fill(
+        `Your order 1234 is ready for pickup at ${name}, Kariakoo. Thank you!`
+      )
+      for (const d of reqs.body.data.documents as Array<{ name: string; is_required: boolean }>) {
+        if (d.is_required) {
+          await customer.getByLabel(d.name).setInputFiles({
+            name: "licence.pdf",
+            mimeType: "application/pdf",
+            buffer: PDF
+          })
+        }
+      }
+      // a document to review in every case: the protection request's
+      await customer.getByRole("checkbox", { name: /Protect the name/ }).check()
+      await customer.getByLabel("Protection document").setInputFiles({
+        name: "trademark.pdf",
+        mimeType: "application/pdf",
+        buffer: PDF
+      })
+      await customer.getByRole("button", { name: "Request sender ID" }).click()
+      const refused = customer.getByRole("alert")
+      await Promise.race([
+        customer.getByRole("row").filter({ hasText: name.toUpperCase() }).waitFor(),
+        refused.waitFor().then(async () => {
+          throw new Error(`the request was refused: ${await refused.textContent()}`)
+        })
+      ])
+    }
+    await request("Duka Bora")
+    await request("Soko Kuu")
+
+    await open(reviewer, "Sender ID review")
+    await reviewer.getByRole("button", { name: "Open SOKO KUU" }).waitFor()
+    // the queue, oldest first
+    expect(await reviewer.getByRole("button", { name: /^Open / }).allTextContents()).toEqual([
+      "Open DUKA BORA",
+      "Open SOKO KUU"
+    ])
+    await reviewer.getByRole("button", { name: "Open DUKA BORA" }).click()
+    const panel = reviewer.getByRole("region", { name: "Sender ID DUKA BORA" })
+    // the document is previewed inline
+    const frame = panel.locator("iframe[title='Document trademark.pdf']")
+    await frame.waitFor()
+    const src = await frame.getAttribute("src")
+    const doc = await reviewer.evaluate(async (src) => {
+      const r = await fetch(src!)
+      return { status: r.status, type: r.headers.get("content-type"), frame: r.headers.get("x-frame-options") }
+    }, src)
+    expect(doc).toEqual({ status: 200, type: "application/pdf", frame: "SAMEORIGIN" })
+    await clickUntil(
+      reviewer,
+      panel.getByRole("button", { name: "Approve" }),
+      reviewer.getByRole("status").filter({ hasText: "DUKA BORA is approved" })
+    )
+
+    const sent = await http(serve.url, "POST", "/v1/sms/messages", {
+      bearer: serve.liveKey,
+      body: { recipient: "+255712345601", sender_id: "DUKA BORA", body: "Karibu Duka Bora" }
+    })
+    expect(sent.status).toBe(202)
+    // the customer is told by e-mail
+    const deadline = Date.now() + 20_000
+    const told = () => serve.mails.some((m) => m.to === "demo@tuma.example" && /DUKA BORA is approved/.test(m.raw))
+    while (!told() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100))
+    expect(told()).toBe(true)
+  })
+
+  it("the reviewer rejects with a reason; the customer sees the reason in the portal", async () => {
+    await reviewer.getByRole("button", { name: "Open SOKO KUU" }).click()
+    const panel = reviewer.getByRole("region", { name: "Sender ID SOKO KUU" })
+    await panel.getByRole("textbox", { name: "Reason" }).waitFor()
+    // without a reason: refused (422), nothing changes
+    await expect.poll(async () => {
+      await panel.getByRole("button", { name: "Reject" }).click()
+      return panel.getByRole("alert").getByText("A reason is required to reject a sender ID.", { exact: true }).count()
+    }, { timeout: 20_000 }).toBe(1)
+    await panel.getByRole("textbox", { name: "Reason" }).fill("The licence does not name Soko Kuu.")
+    await clickUntil(
+      reviewer,
+      panel.getByRole("button", { name: "Reject" }),
+      reviewer.getByRole("status").filter({ hasText: "SOKO KUU is rejected" })
+    )
+    await customer.reload()
+    await customer.getByRole("row").filter({ hasText: "SOKO KUU" }).getByText("The licence does not name Soko Kuu.")
+      .waitFor()
+  })
+
+  it("the admin tops up credit with a reference; the customer's balance moves", async () => {
+    const balance = async () =>
+      Number(
+        ((await http(serve.url, "GET", "/v1/balance", { bearer: serve.liveKey })).body.data.countries as Array<any>)
+          .find((w) => w.country === "TZ")?.balance
+      )
+    const before = await balance()
+    await open(admin, "Credit")
+    const accounts = await fromConsole(admin, "GET", "/accounts")
+    accountUid = accounts.body.data.find((a: any) => a.email === "demo@tuma.example").uid
+    await admin.getByRole("combobox", { name: "Account" }).selectOption(accountUid)
+    await admin.getByRole("spinbutton", { name: "Units" }).fill("500")
+    await admin.getByRole("textbox", { name: "Reference" }).fill("INV-2026-001")
+    await admin.getByRole("button", { name: "Top up" }).click()
+    await admin.getByRole("status").getByText(/500 units added to TZ/).waitFor()
+    await admin.getByRole("cell", { name: "INV-2026-001" }).waitFor()
+    expect(await balance()).toBe(before + 500)
+  })
+
+  it("a provider added while the server runs takes traffic once first in the routing order", async () => {
+    await open(admin, "Providers")
+    await admin.getByRole("textbox", { name: "Provider name" }).fill("console-sim")
+    await admin.getByRole("spinbutton", { name: "Initial credit" }).fill("1000")
+    await admin.getByRole("button", { name: "Add provider" }).click()
+    await admin.getByRole("cell", { name: "console-sim", exact: true }).waitFor()
+    await admin.getByRole("button", { name: "Move console-sim up" }).click()
+    await admin.getByRole("region", { name: "Routing order" }).getByRole("listitem").first().getByText(/console-sim/)
+      .waitFor()
+    const sent = await http(serve.url, "POST", "/v1/sms/messages", {
+      bearer: serve.liveKey,
+      body: { recipient: "+255712345602", sender_id: "DUKA BORA", body: "Through the new provider" }
+    })
+    expect(sent.status).toBe(202)
+    const deadline = Date.now() + 30_000
+    let credit = 1000
+    while (Date.now() < deadline && credit === 1000) {
+      const providers = await fromConsole(admin, "GET", "/providers")
+      credit = providers.body.data.find((p: any) => p.name === "console-sim").credits[0].balance
+      if (credit === 1000) await new Promise((r) => setTimeout(r, 250))
+    }
+    expect(credit).toBeLessThan(1000)
+  })
+
+  it("SMPP credentials are write-only: no answer and no audit entry shows the password", async () => {
+    const password = `pw-${driver}-${Date.now().toString(36)}`
+    const created = await fromConsole(admin, "POST", "/providers", {
+      name: `smpp-${driver}`,
+      kind: "smpp",
+      enabled: false,
+      config: { host: "127.0.0.1", port: 2775, system_id: "tuma", password },
+      country: "TZ",
+      credit: 0
+    })
+    expect(created.status).toBe(200)
+    expect(JSON.stringify(created.body)).not.toContain(password)
+    expect(JSON.stringify((await fromConsole(admin, "GET", "/providers")).body)).not.toContain(password)
+    const audit = await fromConsole(admin, "GET", "/audit-log?action=provider.create")
+    expect(audit.body.data.length).toBeGreaterThan(0)
+    expect(JSON.stringify(audit.body)).not.toContain(password)
+  })
+
+  it("a support operator cannot approve or top up: no controls, and the API answers 403", async () => {
+    await open(support, "Sender ID review")
+    await support.getByRole("combobox", { name: "Status" }).selectOption("approved")
+    await support.getByRole("region", { name: /^Sender ID / }).waitFor()
+    expect(await support.getByRole("button", { name: "Approve" }).count()).toBe(0)
+    expect(await support.getByRole("button", { name: "Suspend" }).count()).toBe(0)
+    await open(support, "Credit")
+    await support.getByRole("combobox", { name: "Account" }).selectOption(accountUid)
+    await support.getByRole("region", { name: "Ledger" }).waitFor()
+    expect(await support.getByRole("button", { name: "Top up" }).count()).toBe(0)
+    const pending = await fromConsole(support, "GET", "/sender-ids?status=approved")
+    const approve = await fromConsole(support, "POST", `/sender-ids/${pending.body.data[0].uid}/approve`)
+    expect(approve.status).toBe(403)
+    expect(approve.body.error_code).toBe("ROLE_FORBIDDEN")
+    const topUp = await fromConsole(support, "POST", `/accounts/${accountUid}/top-ups`, {
+      country: "TZ",
+      units: 1000,
+      reference: "support"
+    })
+    expect(topUp.status).toBe(403)
+    const ledger = await fromConsole(support, "GET", `/accounts/${accountUid}/ledger`)
+    expect(ledger.body.data.some((l: any) => l.reference === "support")).toBe(false)
+  })
+
+  it("the audit log shows each action with the operator who did it", async () => {
+    await open(admin, "Audit log")
+    const row = (action: string) => admin.getByRole("row").filter({ hasText: action })
+    await admin.getByRole("searchbox", { name: "Actor" }).fill(reviewerEmail)
+    await row("sender_id.approve").first().getByText(reviewerEmail).waitFor()
+    await row("sender_id.reject").first().getByText(reviewerEmail).waitFor()
+    await admin.getByRole("searchbox", { name: "Actor" }).fill("operator@tuma.example")
+    await row("wallet.top_up").first().waitFor()
+    await row("provider.create").first().waitFor()
+    await row("operator.create").first().waitFor()
+    // nothing was recorded for the support operator's refused attempts
+    await admin.getByRole("searchbox", { name: "Actor" }).fill(supportEmail)
+    await admin.getByRole("heading", { name: "Audit log", level: 1 }).waitFor()
+    const entries = await fromConsole(admin, "GET", `/audit-log?actor=${encodeURIComponent(supportEmail)}`)
+    expect(entries.body.data).toEqual([])
+  })
+
+  it.runIf(driver === "pglite")("screenshots of every console page", async () => {
+    mkdirSync(SHOTS, { recursive: true })
+    const pages: ReadonlyArray<readonly [string, string]> = [
+      ["Overview", "overview"],
+      ["Accounts", "accounts"],
+      ["Credit", "credit"],
+      ["Sender ID review", "sender-id-review"],
+      ["Routes and markets", "routes-and-markets"],
+      ["Providers", "providers"],
+      ["Spam rules and opt-outs", "spam-rules-and-opt-outs"],
+      ["Webhook deliveries", "webhook-deliveries"],
+      ["Audit log", "audit-log"],
+      ["Operators", "operators"]
+    ]
+    for (const [name, file] of pages) {
+      await open(admin, name)
+      if (name === "Credit") await admin.getByRole("combobox", { name: "Account" }).selectOption(accountUid)
+      if (name === "Sender ID review") {
+        await admin.getByRole("combobox", { name: "Status" }).selectOption("approved")
+        await admin.getByRole("region", { name: /^Sender ID / }).waitFor()
+      }
+      await admin.waitForTimeout(300)
+      await admin.screenshot({ path: `${SHOTS}console-${file}.png`, fullPage: true })
+    }
+    const signInPage = await (await newContext(browser)).newPage()
+    await signInPage.goto(`${serve.url}/console/`)
+    await signInPage.getByRole("button", { name: "Sign in" }).waitFor()
+    await signInPage.screenshot({ path: `${SHOTS}console-sign-in.png` })
+    await signInPage.context().close()
+  })
+})

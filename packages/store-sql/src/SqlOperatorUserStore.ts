@@ -1,0 +1,180 @@
+/**
+ * SQL adapter of `OperatorUserStore` (core/src/ports/OperatorUserStore.ts), PostgreSQL and PGlite.
+ * Single-use rules (invitations, recovery codes, TOTP steps) are one conditional UPDATE each, so two
+ * requests racing cannot both win.
+ */
+import { SqlClient } from "@effect/sql"
+import type { OperatorInvitationRow, OperatorSessionRow, OperatorUserRow } from "@tuma/core/ports/OperatorUserStore"
+import { OperatorUserStore } from "@tuma/core/ports/OperatorUserStore"
+import { Effect, Layer } from "effect"
+
+const COLUMNS = "id, email, name, role, password_hash, totp_secret, totp_pending_secret, totp_last_step, " +
+  "disabled_at, created_at, updated_at, last_sign_in_at"
+
+type Raw = Omit<OperatorUserRow, "totp_last_step"> & { readonly totp_last_step: number | string | bigint }
+const toRow = (r: Raw): OperatorUserRow => ({ ...r, totp_last_step: Number(r.totp_last_step) })
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+/** The adapter over the `SqlClient`. */
+export const make = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  const columns = sql.literal(COLUMNS)
+  const first = <A>(rows: ReadonlyArray<A>) => rows[0]
+
+  return OperatorUserStore.of({
+    create: (r) =>
+      sql`INSERT INTO operator_users (${columns}) VALUES (${r.id}, ${r.email}, ${r.name}, ${r.role}, ${r.password_hash},
+          ${r.totp_secret}, ${r.totp_pending_secret}, ${r.totp_last_step}, ${r.disabled_at}, ${r.created_at},
+          ${r.updated_at}, ${r.last_sign_in_at})
+        ON CONFLICT DO NOTHING RETURNING id`.pipe(Effect.map((rows) => rows.length === 1), Effect.orDie),
+
+    byEmail: (email) =>
+      sql<Raw>`SELECT ${columns} FROM operator_users WHERE lower(email) = ${email.toLowerCase()}`.pipe(
+        Effect.map((rows) => rows.map(toRow)[0]),
+        Effect.orDie
+      ),
+
+    byId: (id) =>
+      UUID.test(id)
+        ? sql<Raw>`SELECT ${columns} FROM operator_users WHERE id = ${id}`.pipe(
+          Effect.map((rows) => rows.map(toRow)[0]),
+          Effect.orDie
+        )
+        : Effect.succeed(undefined),
+
+    list: sql<Raw>`SELECT ${columns} FROM operator_users ORDER BY created_at, email`.pipe(
+      Effect.map((rows) => rows.map(toRow)),
+      Effect.orDie
+    ),
+
+    update: (id, patch, now) => {
+      const set: Record<string, unknown> = { updated_at: now }
+      for (const k of ["name", "role", "password_hash", "totp_secret", "totp_pending_secret", "disabled_at"] as const) {
+        if (patch[k] !== undefined) set[k] = patch[k]
+      }
+      return UUID.test(id)
+        ? sql<Raw>`UPDATE operator_users SET ${sql.update(set)} WHERE id = ${id} RETURNING ${columns}`.pipe(
+          Effect.map((rows) => rows.map(toRow)[0]),
+          Effect.orDie
+        )
+        : Effect.succeed(undefined)
+    },
+
+    useTotpStep: (id, step) =>
+      sql`UPDATE operator_users SET totp_last_step = ${step} WHERE id = ${id} AND totp_last_step < ${step}
+        RETURNING id`.pipe(Effect.map((rows) => rows.length === 1), Effect.orDie),
+
+    recordSignIn: (id, now) =>
+      sql`UPDATE operator_users SET last_sign_in_at = ${now} WHERE id = ${id}`.pipe(Effect.asVoid, Effect.orDie),
+
+    replaceRecoveryCodes: (id, hashes) =>
+      sql.withTransaction(Effect.gen(function*() {
+        yield* sql`DELETE FROM operator_recovery_codes WHERE operator_id = ${id}`
+        if (hashes.length > 0) {
+          yield* sql`INSERT INTO operator_recovery_codes ${
+            sql.insert(hashes.map((code_hash) => ({ operator_id: id, code_hash })))
+          }`
+        }
+      })).pipe(Effect.orDie),
+
+    useRecoveryCode: (id, hash, now) =>
+      sql`UPDATE operator_recovery_codes SET used_at = ${now}
+        WHERE operator_id = ${id} AND code_hash = ${hash} AND used_at IS NULL RETURNING code_hash`.pipe(
+        Effect.map((rows) => rows.length === 1),
+        Effect.orDie
+      ),
+
+    unusedRecoveryCodes: (id) =>
+      UUID.test(id)
+        ? sql<{ n: number | string }>`SELECT count(*) AS n FROM operator_recovery_codes
+            WHERE operator_id = ${id} AND used_at IS NULL`.pipe(
+          Effect.map((rows) => Number(rows[0]?.n ?? 0)),
+          Effect.orDie
+        )
+        : Effect.succeed(0),
+
+    createSession: (s) => sql`INSERT INTO operator_sessions ${sql.insert({ ...s })}`.pipe(Effect.asVoid, Effect.orDie),
+
+    session: (idHash) =>
+      Effect.gen(function*() {
+        const session = first(
+          yield* sql<OperatorSessionRow>`SELECT * FROM operator_sessions WHERE id_hash = ${idHash}`
+        )
+        if (session === undefined) return undefined
+        const operator = first(
+          yield* sql<Raw>`SELECT ${columns} FROM operator_users WHERE id = ${session.operator_id}`
+        )
+        return operator === undefined ? undefined : { session, operator: toRow(operator) }
+      }).pipe(Effect.orDie),
+
+    touchSession: (idHash, now) =>
+      sql`UPDATE operator_sessions SET last_seen_at = ${now} WHERE id_hash = ${idHash}`.pipe(
+        Effect.asVoid,
+        Effect.orDie
+      ),
+
+    deleteSession: (idHash) =>
+      sql`DELETE FROM operator_sessions WHERE id_hash = ${idHash}`.pipe(Effect.asVoid, Effect.orDie),
+
+    deleteOperatorSessions: (operatorId) =>
+      sql`DELETE FROM operator_sessions WHERE operator_id = ${operatorId}`.pipe(Effect.asVoid, Effect.orDie),
+
+    deleteExpiredSessions: (idleBefore, now) =>
+      sql`DELETE FROM operator_sessions WHERE last_seen_at < ${idleBefore} OR absolute_expires_at <= ${now}`.pipe(
+        Effect.asVoid,
+        Effect.orDie
+      ),
+
+    createInvitation: (i) =>
+      sql`INSERT INTO operator_invitations ${sql.insert({ ...i })}`.pipe(Effect.asVoid, Effect.orDie),
+
+    invitationByHash: (hash) =>
+      sql<OperatorInvitationRow>`SELECT * FROM operator_invitations WHERE token_hash = ${hash}`.pipe(
+        Effect.map(first),
+        Effect.orDie
+      ),
+
+    useInvitation: (id, now) =>
+      sql`UPDATE operator_invitations SET used_at = ${now}
+        WHERE id = ${id} AND used_at IS NULL AND expires_at > ${now} RETURNING id`.pipe(
+        Effect.map((rows) => rows.length === 1),
+        Effect.orDie
+      ),
+
+    revokeInvitations: (operatorId, now) =>
+      sql`UPDATE operator_invitations SET used_at = ${now} WHERE operator_id = ${operatorId} AND used_at IS NULL`.pipe(
+        Effect.asVoid,
+        Effect.orDie
+      ),
+
+    lockedUntil: (key, now) =>
+      sql<{ locked_until: Date | null }>`SELECT locked_until FROM operator_login_failures
+        WHERE key = ${key} AND locked_until > ${now}`.pipe(
+        Effect.map((rows) => rows[0]?.locked_until ?? null),
+        Effect.orDie
+      ),
+
+    recordFailure: ({ key, lockUntil, now, threshold, windowStart }) =>
+      sql<{ locked_until: Date | null }>`
+        INSERT INTO operator_login_failures AS f (key, failures, window_start, locked_until)
+        VALUES (${key}, 1, ${now}, CASE WHEN 1 >= ${threshold}::int THEN ${lockUntil}::timestamptz END)
+        ON CONFLICT (key) DO UPDATE SET
+          failures = CASE WHEN f.window_start < ${windowStart} THEN 1 ELSE f.failures + 1 END,
+          window_start = CASE WHEN f.window_start < ${windowStart} THEN ${now} ELSE f.window_start END,
+          locked_until = CASE
+            WHEN (CASE WHEN f.window_start < ${windowStart} THEN 1 ELSE f.failures + 1 END) >= ${threshold}::int
+              THEN ${lockUntil}::timestamptz
+            ELSE f.locked_until END
+        RETURNING CASE WHEN locked_until > ${now} THEN locked_until END AS locked_until`.pipe(
+        Effect.map((rows) => rows[0]?.locked_until ?? null),
+        Effect.orDie
+      ),
+
+    clearFailures: (key) =>
+      sql`DELETE FROM operator_login_failures WHERE key = ${key}`.pipe(Effect.asVoid, Effect.orDie)
+  })
+})
+
+/** `OperatorUserStore` over the `SqlClient`. */
+export const layer: Layer.Layer<OperatorUserStore, never, SqlClient.SqlClient> = Layer.effect(OperatorUserStore, make)
