@@ -92,7 +92,9 @@ export const make = Effect.gen(function*() {
         )
       )
     ),
-    Effect.forever
+    Effect.forever,
+    // one statement for many requests' takes is no request's child (docs/observability.md)
+    Effect.withTracerEnabled(false)
   )
   yield* Effect.forkScoped(loop)
 
@@ -101,7 +103,7 @@ export const make = Effect.gen(function*() {
     Effect.repeat(
       Effect.ignore(sql.unsafe(`DELETE FROM content_counters WHERE ends_at < ${NOW} - 60000`)),
       Schedule.spaced("1 minute")
-    ).pipe(Effect.withClock(Clock.make()))
+    ).pipe(Effect.withClock(Clock.make()), Effect.withTracerEnabled(false))
   )
 
   return ContentCounter.of({
