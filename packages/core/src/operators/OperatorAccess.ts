@@ -31,6 +31,7 @@ import { Clock, Context, Effect, Layer } from "effect"
 import { Secret, TOTP } from "otpauth"
 import { Audit } from "../audit/Audit.js"
 import { makeLockout } from "../portal/Lockout.js"
+import { sessionEnded, sessionNeedsTouch } from "../portal/model.js"
 import { DUMMY_HASH, hashPassword, passwordProblem, verifyPassword } from "../portal/Passwords.js"
 import { emailProblem, InvalidCredentials, type LoginLocked, randomToken, sha256 } from "../portal/PortalAccess.js"
 import { PortalConfig } from "../portal/PortalConfig.js"
@@ -440,15 +441,11 @@ export const makeOperatorAccess = Effect.gen(function*() {
         if (hit === undefined) return undefined
         const t = yield* now
         const { session } = hit
-        if (
-          hit.operator.disabled_at !== null ||
-          session.absolute_expires_at.getTime() <= t.getTime() ||
-          session.last_seen_at.getTime() + config.sessionIdleMs <= t.getTime()
-        ) {
+        if (hit.operator.disabled_at !== null || sessionEnded(session, t, config.sessionIdleMs)) {
           yield* store.deleteSession(idHash)
           return undefined
         }
-        if (t.getTime() - session.last_seen_at.getTime() >= Math.min(60_000, config.sessionIdleMs / 4)) {
+        if (sessionNeedsTouch(session, t, config.sessionIdleMs)) {
           yield* store.touchSession(idHash, t)
           return { ...hit, session: { ...session, last_seen_at: t } }
         }

@@ -34,6 +34,8 @@ import {
   normalizeEmail,
   randomToken,
   resetLink,
+  sessionEnded,
+  sessionNeedsTouch,
   sha256,
   SignedIn
 } from "./model.js"
@@ -139,15 +141,11 @@ export const makePortalAccess = Effect.gen(function*() {
         if (found === undefined) return undefined
         const t = yield* now
         const { session } = found
-        if (
-          session.absolute_expires_at.getTime() <= t.getTime() ||
-          session.last_seen_at.getTime() + config.sessionIdleMs <= t.getTime()
-        ) {
+        if (sessionEnded(session, t, config.sessionIdleMs)) {
           yield* store.deleteSession(idHash)
           return undefined
         }
-        // refresh the idle expiry at most once a minute (one write per minute of use, not per request)
-        if (t.getTime() - session.last_seen_at.getTime() >= Math.min(60_000, config.sessionIdleMs / 4)) {
+        if (sessionNeedsTouch(session, t, config.sessionIdleMs)) {
           yield* store.touchSession(idHash, t)
           return { ...found, session: { ...session, last_seen_at: t } }
         }

@@ -67,3 +67,17 @@ export const invitationLink = (base: string, token: string) =>
   `${base.replace(/\/+$/, "")}/portal/accept-invitation?token=${encodeURIComponent(token)}`
 export const resetLink = (base: string, token: string) =>
   `${base.replace(/\/+$/, "")}/portal/reset-password?token=${encodeURIComponent(token)}`
+
+/** A session's times, as the portal's and the console's sessions both keep them. */
+export interface SessionTimes {
+  readonly absolute_expires_at: Date
+  readonly last_seen_at: Date
+}
+
+/** The session has passed its absolute lifetime or been idle for `idleMs`: it is over. */
+export const sessionEnded = (session: SessionTimes, now: Date, idleMs: number): boolean =>
+  session.absolute_expires_at.getTime() <= now.getTime() || session.last_seen_at.getTime() + idleMs <= now.getTime()
+
+/** Refresh the idle expiry at most once a minute (one write per minute of use, not per request). */
+export const sessionNeedsTouch = (session: SessionTimes, now: Date, idleMs: number): boolean =>
+  now.getTime() - session.last_seen_at.getTime() >= Math.min(60_000, idleMs / 4)
