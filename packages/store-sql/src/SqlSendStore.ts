@@ -32,6 +32,7 @@ import type {
 import { AcceptanceRolledBack, AcceptOutcome, SendStore } from "@tuma/core"
 import type { Tracer } from "effect"
 import { Array as Arr, Cause, Data, Deferred, Effect, Exit, Layer, Option, Predicate, Queue, Schema } from "effect"
+import { PgliteClient } from "./PgliteClient.js"
 import { Count, findAll, findOne, MarketRowSchema, rowOf, SenderIdStatusSchema, single } from "./rows.js"
 import { retryTransient } from "./SqlRetry.js"
 
@@ -507,7 +508,17 @@ export const make = Effect.gen(function*() {
       captureStackTrace: false
     }))
 
+  // PGlite runs its statements on this thread, in promise callbacks: while a group's transaction runs
+  // no request is read from a socket, and the first plan to arrive afterwards would start the next
+  // group alone (one send and one durable commit per group). So on PGlite the loop waits, after the
+  // first plan, for the event loop's check phase (`setImmediate`): by then the I/O callbacks already
+  // due — requests read from the sockets, each of which may offer a plan — have run. The wait needs
+  // the event loop to turn: a fiber that keeps the microtask queue busy without end (polling PGlite
+  // in a loop with no timer or I/O between) holds it back, as it holds back every timer and socket.
+  const linger = Option.isSome(yield* Effect.serviceOption(PgliteClient)) ? nextCheckPhase : Effect.void
+
   yield* Queue.take(pending).pipe(
+    Effect.zipLeft(linger),
     Effect.flatMap((first) => Effect.map(Queue.takeUpTo(pending, GROUP_MAX - 1), (rest) => [first, ...rest])),
     Effect.flatMap(tracedGroup),
     Effect.forever,
@@ -530,6 +541,12 @@ export const make = Effect.gen(function*() {
 })
 
 const GROUP_MAX = 128
+
+/** Resumes in the event loop's check phase: after the I/O callbacks already due have run. */
+const nextCheckPhase: Effect.Effect<void> = Effect.async<void>((resume) => {
+  const handle = setImmediate(() => resume(Effect.void))
+  return Effect.sync(() => clearImmediate(handle))
+})
 
 /** `SendStore` on SQL (scoped: it owns the group-commit fiber). */
 export const layer: Layer.Layer<SendStore, never, SqlClient.SqlClient> = Layer.scoped(SendStore, make)

@@ -20,12 +20,15 @@ forEachDriver(stack, (it, driver) => {
         const send = yield* Send
         const probe = yield* Probe
         const { account, caller } = yield* setupAccount({ balances: { TZ: 500 } })
-        // watch the wallet while the sends run: it must never be seen below zero
+        // watch the wallet while the sends run: it must never be seen below zero (polling once per
+        // turn of the event loop, as any real watcher does: a loop of PGlite reads with only microtask
+        // yields between them would starve timers and I/O, and with them the PGlite group commit's
+        // wait for the check phase — see SqlSendStore's `linger`)
         const lowest = yield* Ref.make(Number.POSITIVE_INFINITY)
         const watcher = yield* Effect.fork(Effect.forever(
           probe.walletBalances(account.id).pipe(
             Effect.flatMap((balances) => Ref.update(lowest, (l) => Math.min(l, ...balances))),
-            Effect.zipLeft(Effect.yieldNow())
+            Effect.zipLeft(Effect.sleep(0))
           )
         ))
         const results = yield* Effect.forEach(
