@@ -16,7 +16,7 @@
 import type { OutboundSms, Provider, QueryOutcome, SubmitOutcome } from "@tuma/core/ports/Provider"
 import { Accepted, DeliveryReport, NotAccepted, ProviderEventSink, Unknown } from "@tuma/core/ports/Provider"
 import type { Scope } from "effect"
-import { Clock, Duration, Effect, FiberSet, Random, Ref, Schedule } from "effect"
+import { Clock, Duration, Effect, Exit, FiberSet, Random, Ref } from "effect"
 import { partCount } from "../smpp/codec.js"
 
 /**
@@ -93,12 +93,17 @@ export const makeSimulatedProvider = (
     const counter = yield* Ref.make(0)
     const instance = (yield* Clock.currentTimeMillis).toString(36) +
       (yield* Random.nextIntBetween(0, 36 ** 4)).toString(36).padStart(4, "0")
+    /** What `query` answers: the newest `MAX_STATES` parts (a carrier keeps its answers for a while). */
     const states = new Map<string, { state: "delivered" | "failed" | "enroute"; word: string }>()
+    const setState = (id: string, state: "delivered" | "failed" | "enroute", word: string) => {
+      states.delete(id)
+      if (states.size >= MAX_STATES) states.delete(states.keys().next().value!)
+      states.set(id, { state, word })
+    }
     const latency = Duration.millis(config.latencyMs ?? 5)
     const receiptDelay = Duration.millis(config.receiptDelayMs ?? 300)
 
-    const pick = Effect.gen(function*() {
-      const m = yield* Ref.get(mix)
+    const pick = (m: OutcomeMix, r01: number) => {
       const entries = [
         ["delivered", m.delivered ?? 0],
         ["failed", m.failed ?? 0],
@@ -108,45 +113,75 @@ export const makeSimulatedProvider = (
       ] as const
       const total = entries.reduce((s, [, w]) => s + w, 0)
       if (total <= 0) return "delivered" as const
-      let r = (yield* Random.next) * total
+      let r = r01 * total
       for (const [k, w] of entries) {
         if (r < w) return k
         r -= w
       }
       return "delivered" as const
-    })
+    }
 
-    const report = (providerMessageId: string, ok: boolean, delay: Duration.Duration = receiptDelay) =>
+    /** Records receipts through the sink; answers those it could not record (to be reported again). */
+    const record = (events: ReadonlyArray<DeliveryReport>): Effect.Effect<ReadonlyArray<DeliveryReport>> => {
+      const offer = sink.offer
+      if (events.length === 0) return Effect.succeed([])
+      if (offer === undefined) {
+        return Effect.map(
+          Effect.forEach(
+            events,
+            (e) => Effect.map(Effect.either(sink.handle(e)), (r) => r._tag === "Left" ? [e] : []),
+            { concurrency: "unbounded" }
+          ),
+          (failed) => failed.flat()
+        )
+      }
+      // no fiber per receipt: the sink's callback path, answered when every receipt is settled
+      return Effect.async<ReadonlyArray<DeliveryReport>>((resume) => {
+        let left = events.length
+        const failed: Array<DeliveryReport> = []
+        for (const e of events) {
+          offer(e, (recorded) => {
+            if (!recorded) failed.push(e)
+            if (--left === 0) resume(Effect.succeed(failed))
+          })
+        }
+      })
+    }
+
+    /** Reports the receipts of a batch of parts after `delay`, again a second later while unrecorded. */
+    const report = (parts: ReadonlyArray<{ readonly id: string; readonly ok: boolean }>, delay: Duration.Duration) =>
       Effect.gen(function*() {
         yield* Effect.sleep(delay)
-        const word = ok ? "DELIVRD" : "UNDELIV"
-        states.set(providerMessageId, { state: ok ? "delivered" : "failed", word })
-        const now = yield* Clock.currentTimeMillis
-        yield* sink.handle(
-          new DeliveryReport({
+        const now = new Date(yield* Clock.currentTimeMillis)
+        let events: ReadonlyArray<DeliveryReport> = parts.map(({ id, ok }) => {
+          const word = ok ? "DELIVRD" : "UNDELIV"
+          setState(id, ok ? "delivered" : "failed", word)
+          return new DeliveryReport({
             providerId: config.id,
-            providerMessageId,
+            providerMessageId: id,
             state: ok ? "delivered" : "failed",
             deliveryStatus: word,
             errorCode: ok ? "000" : "001",
-            receivedAt: new Date(now)
+            receivedAt: now
           })
-        ).pipe(Effect.retry(Schedule.spaced("1 second")))
+        })
+        while (events.length > 0) {
+          events = yield* record(events)
+          if (events.length > 0) yield* Effect.sleep(RETRY_RECORD)
+        }
       })
 
-    const submit = (sms: OutboundSms): Effect.Effect<SubmitOutcome> =>
+    /** The carrier's answer to one message (after the latency, which the caller waited). */
+    const answer = (
+      sms: OutboundSms,
+      m: OutcomeMix,
+      r01: number,
+      receipts: Map<number, Array<{ readonly id: string; readonly ok: boolean }>>
+    ): Effect.Effect<SubmitOutcome> =>
       Effect.gen(function*() {
-        yield* Effect.sleep(latency)
-        if (yield* Ref.get(down)) {
-          return new NotAccepted({
-            transient: true,
-            code: "SMSC_UNAVAILABLE",
-            reason: "Not sent: the carrier is unreachable."
-          })
-        }
         const test = testNumberBehaviour(sms.recipient)
         const outcome = test === undefined
-          ? yield* pick
+          ? pick(m, r01)
           : test._tag === "Refused"
           ? "refusedPermanent" as const
           : test._tag === "FailedReceipt"
@@ -167,12 +202,12 @@ export const makeSimulatedProvider = (
           })
         }
         const n = partCount(sms.text, sms.encoding)
+        const last = yield* Ref.updateAndGet(counter, (c) => c + n)
         const ids: Array<string> = []
-        for (let i = 0; i < n; i++) {
-          const k = yield* Ref.updateAndGet(counter, (c) => c + 1)
+        for (let k = last - n + 1; k <= last; k++) {
           const id = `sim-${config.id}-${instance}-${k.toString(16).padStart(8, "0")}`
           ids.push(id)
-          states.set(id, { state: "enroute", word: "ENROUTE" })
+          setState(id, "enroute", "ENROUTE")
         }
         if (outcome === "unknown") {
           return new Unknown({
@@ -182,10 +217,49 @@ export const makeSimulatedProvider = (
           })
         }
         if (test?._tag !== "NoReceipt") {
-          const delay = test?._tag === "LateReceipt" ? Duration.millis(test.delayMs) : receiptDelay
-          for (const id of ids) yield* FiberSet.run(fibers, report(id, outcome === "delivered", delay))
+          const delay = test?._tag === "LateReceipt" ? test.delayMs : Duration.toMillis(receiptDelay)
+          const batch = receipts.get(delay) ?? []
+          for (const id of ids) batch.push({ id, ok: outcome === "delivered" })
+          receipts.set(delay, batch)
         }
         return new Accepted({ providerMessageIds: ids, refusedParts: [] })
+      })
+
+    const unreachable = new NotAccepted({
+      transient: true,
+      code: "SMSC_UNAVAILABLE",
+      reason: "Not sent: the carrier is unreachable."
+    })
+
+    /** One wait for the whole batch, one fiber per receipt delay (not per message). */
+    const submitMany = (
+      smses: ReadonlyArray<OutboundSms>,
+      onOutcome: (index: number, outcome: Exit.Exit<SubmitOutcome>) => void
+    ): Effect.Effect<void> =>
+      Effect.gen(function*() {
+        yield* Effect.sleep(latency)
+        if (yield* Ref.get(down)) {
+          for (let i = 0; i < smses.length; i++) onOutcome(i, Exit.succeed(unreachable))
+          return
+        }
+        const m = yield* Ref.get(mix)
+        const receipts = new Map<number, Array<{ readonly id: string; readonly ok: boolean }>>()
+        for (let i = 0; i < smses.length; i++) {
+          onOutcome(i, yield* Effect.exit(answer(smses[i], m, yield* Random.next, receipts)))
+        }
+        for (const [delay, parts] of receipts) yield* FiberSet.run(fibers, report(parts, Duration.millis(delay)))
+      })
+
+    /** The batch path with a batch of one. */
+    const submit = (sms: OutboundSms): Effect.Effect<SubmitOutcome> =>
+      Effect.suspend(() => {
+        let outcome: Exit.Exit<SubmitOutcome> = Exit.die(new Error("the simulated carrier did not answer"))
+        return Effect.zipRight(
+          submitMany([sms], (_, exit) => {
+            outcome = exit
+          }),
+          Effect.suspend(() => outcome)
+        )
       })
 
     const query = (id: string): Effect.Effect<QueryOutcome> =>
@@ -198,9 +272,15 @@ export const makeSimulatedProvider = (
       id: config.id,
       partCount: (sms) => partCount(sms.text, sms.encoding),
       submit,
+      submitMany,
       query,
       setDown: (d) => Ref.set(down, d),
       setMix: (m) => Ref.set(mix, m),
       submitted: Ref.get(counter)
     }
   })
+
+/** How many parts' states `query` can answer (the newest). */
+const MAX_STATES = 100_000
+/** How long a receipt the sink could not record waits before it is reported again. */
+const RETRY_RECORD = Duration.seconds(1)
