@@ -221,6 +221,7 @@ const acceptIn = (t: Tables, plan: AcceptPlan): AcceptOutcome => {
         last_error: null,
         created_at: plan.now
       })
+      t.dispatchVersion++
     }
   })
   const single = plan.campaign === undefined && items.length === 1 ? messageIds[0] : null
