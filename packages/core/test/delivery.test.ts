@@ -112,6 +112,17 @@ const setup = (carriers: ReadonlyArray<{ readonly name: string; readonly credit?
     return { account, key, caller, providerIds }
   })
 
+/** A webhook endpoint on the API key (the final states of its messages are queued for it). */
+const endpointOf = (apiKeyId: string) =>
+  Effect.flatMap(WebhookStore, (store) =>
+    store.createEndpoint({
+      id: crypto.randomUUID(),
+      apiKeyId,
+      url: "https://example.com/hooks",
+      secret: "whsec_test",
+      now: new Date()
+    }))
+
 const sendOne = (caller: SendCaller, body = "Karibu!") =>
   Effect.flatMap(Send, (send) => send.single(caller, { recipient: "+255712345678", sender_id: "Duka", body })).pipe(
     Effect.map((out) => out.data.uid)
@@ -147,13 +158,7 @@ it.live("accepted -> sent -> delivered by its receipt; units spent, provider cre
   const carrier = fakeCarrier("sim", () => accepted("0000AB12"))
   return Effect.gen(function*() {
     const { account, caller, key, providerIds } = yield* setup([{ name: "sim" }])
-    const endpoint = yield* (yield* WebhookStore).createEndpoint({
-      id: crypto.randomUUID(),
-      apiKeyId: key.id,
-      url: "https://example.com/hooks",
-      secret: "whsec_test",
-      now: new Date()
-    })
+    const endpoint = yield* endpointOf(key.id)
     const id = yield* sendOne(caller)
     const sent = yield* eventually("sent", (t) => {
       const m = t.messages.get(id)!
@@ -190,13 +195,7 @@ it.live("a failed receipt: failed with a readable reason, units stay spent, webh
   const carrier = fakeCarrier("sim", () => accepted("77"))
   return Effect.gen(function*() {
     const { account, caller, key } = yield* setup([{ name: "sim" }])
-    const endpoint = yield* (yield* WebhookStore).createEndpoint({
-      id: crypto.randomUUID(),
-      apiKeyId: key.id,
-      url: "https://example.com/hooks",
-      secret: "whsec_test",
-      now: new Date()
-    })
+    const endpoint = yield* endpointOf(key.id)
     const id = yield* sendOne(caller)
     yield* eventually("sent", (t) => t.messages.get(id)!.status === "sent" || undefined)
     yield* report("sim", "77", "failed", "EXPIRED")

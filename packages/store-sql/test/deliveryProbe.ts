@@ -163,7 +163,7 @@ export class DeliveryProbe extends Context.Tag("store-sql/test/DeliveryProbe")<D
         partCount: (ids) => tx((t) => parts(t, ids).length),
         partStates: (id) => tx((t) => parts(t, [id]).sort((a, b) => a.part_index - b.part_index).map((p) => p.state)),
         pendingReceipts: (providerId, ref) =>
-          tx((t) => t.pendingReceipts.filter((o) => o.provider_id === providerId && o.refs.includes(ref)).length),
+          tx((t) => t.pendingReceipts.filter((o) => o.providerId === providerId && o.candidates.includes(ref)).length),
         webhookEvents: (ids) =>
           tx((t) =>
             [...t.webhookDeliveries.values()]
@@ -176,24 +176,17 @@ export class DeliveryProbe extends Context.Tag("store-sql/test/DeliveryProbe")<D
         insertSentMessage: (input) =>
           tx((t) => {
             const id = crypto.randomUUID()
-            t.messages.set(id, {
-              ...sentMessage(input),
+            t.messages.set(
               id,
-              ...times(new Date()),
-              campaign_id: null,
-              idempotency_key: null,
-              provider_id: null,
-              provider_message_id: null,
-              provider_ref: null,
-              scheduled_at: null,
-              delivered_at: null,
-              failed_at: null,
-              failure_reason: null,
-              failure_context: null,
-              dr_checked_at: null,
-              dr_status: null,
-              dr_delivery_status: null
-            })
+              Memory.messageRecord({
+                ...sentMessage(input),
+                id,
+                ...times(new Date()),
+                campaign_id: null,
+                idempotency_key: null,
+                scheduled_at: null
+              })
+            )
             return id
           }),
         // the memory twin of the UPDATE: through the message machine, so the outbox writes as the trigger does

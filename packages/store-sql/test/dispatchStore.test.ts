@@ -7,57 +7,30 @@
  * ever used the store); the pipeline with real carriers stays there.
  */
 import { expect } from "@effect/vitest"
-import { Ids, Memory, Operator, Send } from "@tuma/core"
-import type { SendCaller } from "@tuma/core"
+import { Memory, Send } from "@tuma/core"
 import type { DispatchBatch } from "@tuma/core/ports/DispatchStore"
 import { DispatchStore } from "@tuma/core/ports/DispatchStore"
 import { WebhookStore } from "@tuma/core/ports/WebhookStore"
 import { Effect, Layer } from "effect"
-import * as SqlContentCounter from "../src/SqlContentCounter.js"
 import * as SqlDispatchStore from "../src/SqlDispatchStore.js"
-import * as SqlOperatorStore from "../src/SqlOperatorStore.js"
-import * as SqlSendStore from "../src/SqlSendStore.js"
 import * as SqlWebhookStore from "../src/SqlWebhookStore.js"
 import { DeliveryProbe } from "./deliveryProbe.js"
-import { unique } from "./fixtures.js"
-import type { DriverLayers } from "./harness.js"
+import * as fixtures from "./fixtures.js"
 import { forEachDriver } from "./harness.js"
 
-const services = Layer.mergeAll(Send.layer, Operator.layer)
+const { unique } = fixtures
 
-type Stack = Send | Operator | DispatchStore | WebhookStore | DeliveryProbe
+const stack = fixtures.stackWith({
+  sql: Layer.mergeAll(SqlDispatchStore.layer, SqlWebhookStore.layer, DeliveryProbe.sql),
+  memory: Layer.mergeAll(
+    Memory.MemoryDispatchStore.layerMemory,
+    Memory.MemoryWebhookStore.layerMemory,
+    DeliveryProbe.memory
+  )
+})
 
-const stack: DriverLayers<Stack> = {
-  sql: (db) =>
-    services.pipe(
-      Layer.provideMerge(
-        Layer.mergeAll(
-          SqlSendStore.layer,
-          SqlOperatorStore.layer,
-          SqlContentCounter.layer,
-          SqlDispatchStore.layer,
-          SqlWebhookStore.layer
-        )
-      ),
-      Layer.provideMerge(Ids.layer),
-      Layer.provideMerge(DeliveryProbe.sql),
-      Layer.provideMerge(db)
-    ),
-  memory: () =>
-    services.pipe(
-      Layer.provideMerge(Ids.layer),
-      Layer.provideMerge(DeliveryProbe.memory),
-      Layer.provideMerge(Memory.layerMemory)
-    )
-}
-
-const tz = (i: number) => `+25571${String(3000000 + i).padStart(7, "0")}`
 let seq = 0
-const nextNumbers = (n: number) => {
-  const start = seq
-  seq += n
-  return Array.from({ length: n }, (_, i) => tz(start + i))
-}
+const nextNumbers = (n: number) => fixtures.tzNumbers(n, 500_000 + (seq += n))
 
 const emptyBatch = (now: Date): DispatchBatch => ({
   now,
@@ -73,26 +46,11 @@ const emptyBatch = (now: Date): DispatchBatch => ({
 
 /** An account allowed to send to Tanzania with `TUMA`, and one provider routed there (fresh name). */
 const setupAccount = (options: { readonly balance?: number; readonly credit?: number } = {}) =>
-  Effect.gen(function*() {
-    const op = yield* Operator
-    const account = yield* op.createAccount({
-      name: "Delivery Co",
-      email: `${unique("d")}@example.com`,
-      phone: "+255712000000"
-    })
-    const key = yield* op.issueApiKey({ accountId: account.id, mode: "live" })
-    const units = options.balance ?? 100_000
-    yield* op.purchaseCredits({ accountId: account.id, country: "TZ", units, amount: "1000", currency: "TZS" })
-    yield* op.verifyRoute({ accountId: account.id, country: "TZ", phone: "+255712000000" })
-    yield* op.grantSenderId({ accountId: account.id, senderId: "TUMA", country: "TZ" })
-    const { id } = yield* op.addProvider({
-      name: unique("prov"),
-      kind: "simulated",
-      routes: [{ country: "TZ", credit: options.credit ?? 1_000_000 }]
-    })
-    const caller: SendCaller = { accountId: account.id, apiKeyId: key.id, mode: "live" }
-    return { account, key, caller, providerIds: [id] }
-  })
+  fixtures.setupAccount({
+    balances: { TZ: options.balance ?? 100_000 },
+    sender: "TUMA",
+    providerCredit: { TZ: options.credit ?? 1_000_000 }
+  }).pipe(Effect.map((s) => ({ ...s, providerIds: [s.providerId!] })))
 
 /**
  * Claims everything due at `now` (the suite shares one store) and answers this account's messages;
@@ -110,6 +68,16 @@ const claimMine = (accountId: string, now: Date) =>
       })
     }
     return all.filter((m) => m.accountId === accountId)
+  })
+
+/** A fresh account's message (body `body`), sent and claimed at `t0` (a second from now). */
+const claimedOne = (body: string, options: { readonly balance?: number } = {}) =>
+  Effect.gen(function*() {
+    const setup = yield* setupAccount(options)
+    yield* (yield* Send).single(setup.caller, { recipient: nextNumbers(1)[0]!, sender_id: "TUMA", body })
+    const t0 = Date.now() + 1_000
+    const [m] = yield* claimMine(setup.account.id, new Date(t0))
+    return { ...setup, m: m!, t0, probe: yield* DeliveryProbe, store: yield* DispatchStore }
   })
 
 forEachDriver(stack, (it) => {
@@ -264,19 +232,14 @@ forEachDriver(stack, (it) => {
 
   it.live("a requeued message is queued again and claimable only at its time", () =>
     Effect.gen(function*() {
-      const { account, caller } = yield* setupAccount()
-      const probe = yield* DeliveryProbe
-      const store = yield* DispatchStore
-      yield* (yield* Send).single(caller, { recipient: nextNumbers(1)[0]!, sender_id: "TUMA", body: "later" })
-      const t0 = Date.now() + 1_000
-      const [m] = yield* claimMine(account.id, new Date(t0))
+      const { account, m, probe, store, t0 } = yield* claimedOne("later")
       yield* store.apply({
         ...emptyBatch(new Date(t0)),
-        requeued: [{ messageId: m!.id, availableAt: new Date(t0 + 5_000), lastError: "busy" }]
+        requeued: [{ messageId: m.id, availableAt: new Date(t0 + 5_000), lastError: "busy" }]
       })
       expect((yield* probe.messagesOf(account.id))[0]!.status).toBe("queued")
       expect(yield* claimMine(account.id, new Date(t0 + 4_999))).toEqual([])
-      expect((yield* claimMine(account.id, new Date(t0 + 5_000))).map((x) => x.id)).toEqual([m!.id])
+      expect((yield* claimMine(account.id, new Date(t0 + 5_000))).map((x) => x.id)).toEqual([m.id])
     }))
 
   it.live("failed before acceptance: a refund when asked (one ledger row), none otherwise; the queue row goes", () =>
@@ -338,31 +301,26 @@ forEachDriver(stack, (it) => {
 
   it.live("an unknown outcome waits for its deadline, then fails unconfirmed without a refund", () =>
     Effect.gen(function*() {
-      const { account, caller, providerIds } = yield* setupAccount({ balance: 10 })
-      const probe = yield* DeliveryProbe
-      const store = yield* DispatchStore
-      yield* (yield* Send).single(caller, { recipient: nextNumbers(1)[0]!, sender_id: "TUMA", body: "lost" })
-      const t0 = Date.now() + 1_000
-      const [m] = yield* claimMine(account.id, new Date(t0))
+      const { account, m, probe, providerIds, store, t0 } = yield* claimedOne("lost", { balance: 10 })
       yield* store.apply({
         ...emptyBatch(new Date(t0)),
         sent: [{
-          messageId: m!.id,
+          messageId: m.id,
           providerId: providerIds[0]!,
           parts: [{ index: 0, providerMessageId: null, ref: null, state: "unknown" }],
           failureReason: null,
-          unknown: { reference: m!.id, reason: "timeout", deadline: new Date(t0 + 10_000) }
+          unknown: { reference: m.id, reason: "timeout", deadline: new Date(t0 + 10_000) }
         }]
       })
       const [sent] = yield* probe.messagesOf(account.id)
-      expect(sent).toMatchObject({ status: "sent", failure_context: { acceptance_state: "UNKNOWN", reference: m!.id } })
-      const mine = (items: ReadonlyArray<{ messageId: string }>) => items.filter((i) => i.messageId === m!.id)
+      expect(sent).toMatchObject({ status: "sent", failure_context: { acceptance_state: "UNKNOWN", reference: m.id } })
+      const mine = (items: ReadonlyArray<{ messageId: string }>) => items.filter((i) => i.messageId === m.id)
       expect(mine(yield* store.dueReconciliations(new Date(t0 + 9_999), 1000, new Date(t0 + 20_000)))).toEqual([])
       const due = mine(yield* store.dueReconciliations(new Date(t0 + 10_000), 1000, new Date(t0 + 20_000)))
-      expect(due).toEqual([{ messageId: m!.id, providerId: providerIds[0], reference: m!.id, providerMessageIds: [] }])
+      expect(due).toEqual([{ messageId: m.id, providerId: providerIds[0], reference: m.id, providerMessageIds: [] }])
       // leased to the caller: not due again before the lease ends
       expect(mine(yield* store.dueReconciliations(new Date(t0 + 10_000), 1000, new Date(t0 + 20_000)))).toEqual([])
-      yield* store.failUnconfirmed([{ messageId: m!.id, reason: "Delivery unconfirmed." }], new Date(t0 + 10_000))
+      yield* store.failUnconfirmed([{ messageId: m.id, reason: "Delivery unconfirmed." }], new Date(t0 + 10_000))
       const [failed] = yield* probe.messagesOf(account.id)
       expect(failed).toMatchObject({ status: "failed", failure_reason: "Delivery unconfirmed.", dr_status: "failed" })
       expect(yield* probe.walletOf(account.id)).toEqual({ balance: 9, refunds: 0, refunded: 0 })

@@ -21,9 +21,11 @@
 import type { Types } from "effect"
 import { Context, Data, Effect, Layer } from "effect"
 import type { SpamBuiltinSwitchRow, SpamRuleFullRow } from "../ports/AdminStore.js"
+import type { ReceiptRecord } from "../ports/DispatchStore.js"
 import type { AccountRow, SenderIdRow } from "../ports/OperatorStore.js"
 import type { SessionRow, TokenRow, UserRow } from "../ports/PortalStore.js"
 import type { Channel, Encoding, MarketRow, MessageStatus } from "../ports/SendStore.js"
+import type { AttemptRecord } from "../ports/WebhookStore.js"
 
 /** A stored market (country). */
 export type MarketRecord = Types.Mutable<MarketRow>
@@ -234,17 +236,6 @@ export interface DispatchReconcileRecord {
   created_at: Date
 }
 
-/** A receipt that matched no part yet (`delivery_receipts_pending`). */
-export interface PendingReceiptRecord {
-  provider_id: string
-  refs: ReadonlyArray<string>
-  state: "enroute" | "delivered" | "failed"
-  delivery_status: string
-  error_code: string | null
-  failure_reason: string | null
-  received_at: Date
-}
-
 /** A delivery worker's liveness (`dispatch_workers`); times from the database clock. */
 export interface DispatchWorkerRecord {
   owner: string
@@ -285,17 +276,9 @@ export interface WebhookDeliveryRecord {
   completed_at: Date | null
 }
 
-/** One HTTP attempt of a webhook delivery. */
-export interface WebhookAttemptRecord {
-  id: number
-  delivery_id: string
-  endpoint_id: string
-  attempt: number
-  attempted_at: Date
-  outcome: "success" | "failure"
-  response_status: number | null
-  latency_ms: number
-  error: string | null
+/** One HTTP attempt of a webhook delivery, as the port records it; `id` from the table's identity. */
+export interface WebhookAttemptRecord extends AttemptRecord {
+  readonly id: number
 }
 
 /** A notice (e-mail or SMS) owed to an account whose endpoint was disabled. */
@@ -380,8 +363,8 @@ export interface Tables {
   /** Keyed `key(message_id, part_index)`. */
   readonly messageParts: Map<string, MessagePartRecord>
   readonly dispatchReconcile: Map<string, DispatchReconcileRecord>
-  /** In arrival order. */
-  readonly pendingReceipts: Array<PendingReceiptRecord>
+  /** `delivery_receipts_pending`: receipts that matched no part yet, in arrival order. */
+  readonly pendingReceipts: Array<ReceiptRecord>
   /** `dispatch_rate`: the next free send slot of a provider, in epoch ms. */
   readonly dispatchRate: Map<string, number>
   readonly dispatchWorkers: Map<string, DispatchWorkerRecord>

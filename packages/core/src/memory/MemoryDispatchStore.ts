@@ -217,38 +217,18 @@ const applyReceipts = (t: Tables, receipts: ReadonlyArray<ReceiptRecord>, now: D
   receipts.forEach((r, i) => {
     if (best.has(i)) return
     pending++
-    t.pendingReceipts.push({
-      provider_id: r.providerId,
-      refs: [...r.candidates],
-      state: r.state,
-      delivery_status: r.deliveryStatus,
-      error_code: r.errorCode,
-      failure_reason: r.failureReason,
-      received_at: r.receivedAt
-    })
+    t.pendingReceipts.push(r)
   })
   return { matched: best.size, pending }
 }
 
 /** Pending receipts whose message or part is now recorded, taken out and applied like fresh ones. */
 const applyPendingReceipts = (t: Tables, now: Date): number => {
-  const ready = t.pendingReceipts.filter((o) => o.refs.some((ref) => targetOf(t, o.provider_id, ref) !== null))
+  const ready = t.pendingReceipts.filter((o) => o.candidates.some((ref) => targetOf(t, o.providerId, ref) !== null))
   if (ready.length === 0) return 0
   const keep = t.pendingReceipts.filter((o) => !ready.includes(o))
   t.pendingReceipts.splice(0, t.pendingReceipts.length, ...keep)
-  applyReceipts(
-    t,
-    ready.map((r): ReceiptRecord => ({
-      providerId: r.provider_id,
-      candidates: r.refs,
-      state: r.state,
-      deliveryStatus: r.delivery_status,
-      errorCode: r.error_code,
-      failureReason: r.failure_reason,
-      receivedAt: r.received_at
-    })),
-    now
-  )
+  applyReceipts(t, ready, now)
   return ready.length
 }
 
@@ -502,7 +482,7 @@ const failUnconfirmedIn = (t: Tables, items: ReadonlyArray<{ messageId: string; 
 
 const sweepIn = (t: Tables, now: Date, olderThan: Date): number => {
   const matched = applyPendingReceipts(t, now)
-  const keep = t.pendingReceipts.filter((o) => o.received_at.getTime() >= olderThan.getTime())
+  const keep = t.pendingReceipts.filter((o) => o.receivedAt.getTime() >= olderThan.getTime())
   t.pendingReceipts.splice(0, t.pendingReceipts.length, ...keep)
   // queue rows whose message is no longer waiting to be sent (cannot happen through this adapter)
   for (const q of [...t.dispatchQueue.values()]) {

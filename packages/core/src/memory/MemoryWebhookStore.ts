@@ -228,17 +228,7 @@ export const make = Effect.map(MemoryDatabase, (db) => {
         (t, ids) => {
           const { health, justDisabled } = healthAfter(t, records, policy)
           for (const r of records) {
-            t.webhookAttempts.push({
-              id: t.webhookAttempts.length + 1,
-              delivery_id: r.deliveryId,
-              endpoint_id: r.endpointId,
-              attempt: r.attempt,
-              attempted_at: r.attemptedAt,
-              outcome: r.outcome,
-              response_status: r.responseStatus,
-              latency_ms: r.latencyMs,
-              error: r.error
-            })
+            t.webhookAttempts.push({ ...r, id: t.webhookAttempts.length + 1 })
             const d = t.webhookDeliveries.get(r.deliveryId)
             if (d === undefined) continue
             const wasPending = d.status === "pending"
@@ -269,22 +259,20 @@ export const make = Effect.map(MemoryDatabase, (db) => {
           }
           skipPending(t, justDisabled, "endpoint disabled after consecutive failures", now)
           justDisabled.forEach((endpointId, i) => {
-            const accountId = t.webhookEndpoints.get(endpointId)!.account_id
+            const notice = {
+              endpoint_id: endpointId,
+              account_id: t.webhookEndpoints.get(endpointId)!.account_id,
+              status: "pending" as const,
+              next_attempt_at: now,
+              attempts: 0,
+              reference: null,
+              last_error: null,
+              created_at: now,
+              sent_at: null
+            }
             ;(["email", "sms"] as const).forEach((channel, c) => {
               const id = ids[2 * i + c]!
-              t.webhookNotifications.set(id, {
-                id,
-                endpoint_id: endpointId,
-                account_id: accountId,
-                channel,
-                status: "pending",
-                attempts: 0,
-                next_attempt_at: now,
-                reference: null,
-                last_error: null,
-                created_at: now,
-                sent_at: null
-              })
+              t.webhookNotifications.set(id, { ...notice, id, channel })
             })
           })
           return { disabledEndpoints: justDisabled }
@@ -321,17 +309,9 @@ export const make = Effect.map(MemoryDatabase, (db) => {
     listAttempts: (deliveryId) =>
       tx((t) =>
         t.webhookAttempts
-          .filter((a) => a.delivery_id === deliveryId.toLowerCase())
+          .filter((a) => a.deliveryId === deliveryId.toLowerCase())
           .sort((a, b) => a.attempt - b.attempt || a.id - b.id)
-          .map((a): AttemptView => ({
-            deliveryId: a.delivery_id,
-            attempt: a.attempt,
-            attemptedAt: a.attempted_at,
-            outcome: a.outcome,
-            responseStatus: a.response_status,
-            latencyMs: a.latency_ms,
-            error: a.error
-          }))
+          .map(({ endpointId: _e, id: _id, nextAttemptAt: _n, ...view }): AttemptView => view)
       ),
 
     redeliver: (endpointId, select, now, newId) => {

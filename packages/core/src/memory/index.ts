@@ -61,7 +61,7 @@ export * as MemorySenderIdStore from "./MemorySenderIdStore.js"
 export * as MemorySendStore from "./MemorySendStore.js"
 export * as MemorySettingsChanges from "./MemorySettingsChanges.js"
 export * as MemoryWebhookStore from "./MemoryWebhookStore.js"
-export { moveToFinal } from "./messageStates.js"
+export { messageRecord, moveToFinal } from "./messageStates.js"
 
 /** Every port the memory adapters implement. */
 export type MemoryPorts =

@@ -73,3 +73,35 @@ export const moveToFinal = (t: Tables, m: MessageRecord, status: "delivered" | "
   if (next === null) return violation("messages", `message ${m.id} in state ${m.status} cannot become ${status}`)
   setStatus(t, m, next, at)
 }
+
+/** The columns delivery writes later (null on a new message, as the SQL columns' defaults). */
+type DeliveryColumns =
+  | "provider_id"
+  | "provider_message_id"
+  | "provider_ref"
+  | "sent_at"
+  | "delivered_at"
+  | "failed_at"
+  | "failure_reason"
+  | "failure_context"
+  | "dr_checked_at"
+  | "dr_status"
+  | "dr_delivery_status"
+
+/** A new message record: what its writer decides, the delivery columns null unless given. */
+export const messageRecord = (
+  row: Omit<MessageRecord, DeliveryColumns> & Partial<Pick<MessageRecord, DeliveryColumns>>
+): MessageRecord => ({
+  provider_id: null,
+  provider_message_id: null,
+  provider_ref: null,
+  sent_at: null,
+  delivered_at: null,
+  failed_at: null,
+  failure_reason: null,
+  failure_context: null,
+  dr_checked_at: null,
+  dr_status: null,
+  dr_delivery_status: null,
+  ...row
+})
