@@ -17,8 +17,8 @@
  *
  * Delivery too: `MemoryDispatchStore` (claims, the batch writer, receipts) and its wake-ups, and
  * `MemoryWebhookStore` (the webhook queue that final states fill, `messageStates.ts`), so a message
- * accepted by `Send` is claimed by the dispatch workers of the same process. `MemoryPortalReadStore`
- * still answers no webhook deliveries.
+ * accepted by `Send` is claimed by the dispatch workers of the same process, and the portal reads
+ * its webhook deliveries through `MemoryPortalReadStore`.
  */
 import { Layer } from "effect"
 import type { AdminStore } from "../ports/AdminStore.js"
