@@ -376,3 +376,28 @@ it.live("a scheduled message is queued when due and sent", () => {
     expect(yield* db.transact((t) => [...t.campaigns.values()].map((c) => c.status))).toEqual(["queued"])
   }).pipe(Effect.provide(app([carrier.provider])), Effect.scoped)
 })
+
+it.live("a part refused after others were accepted: failed, units stay spent, never re-sent elsewhere", () => {
+  const first = fakeCarrier(
+    "first",
+    () => new Accepted({ providerMessageIds: ["a1", null], refusedParts: [{ index: 1, reason: "Part 2 refused." }] })
+  )
+  const second = fakeCarrier("second", () => accepted("b1", "b2"))
+  return Effect.gen(function*() {
+    const { account, caller } = yield* setup([{ name: "first" }, { name: "second" }])
+    const id = yield* sendOne(caller, "x".repeat(200))
+    const m = yield* eventually("failed", (t) => {
+      const m = t.messages.get(id)!
+      return final(m.status) ? { ...m } : undefined
+    })
+    expect(m).toMatchObject({ status: "failed", failure_reason: "Part 2 refused." })
+    expect(m.failure_context).toEqual({ acceptance_state: "ACCEPTED", refused_parts: [1] })
+    const db = yield* Memory.MemoryDatabase
+    expect(yield* db.transact((t) => [0, 1].map((i) => t.messageParts.get(`${id}\u0000${i}`)?.state))).toEqual([
+      "enroute",
+      "failed"
+    ])
+    expect(second.submits).toEqual([])
+    expect(yield* wallet(account.id)).toEqual({ balance: 8, refunds: [] })
+  }).pipe(Effect.provide(app([first.provider, second.provider])), Effect.scoped)
+})
