@@ -2,12 +2,12 @@
  * The delivery pipeline end to end below HTTP: the real send use cases accept messages into the SQL
  * store, the dispatch workers route them to an SMPP carrier (the SMSC simulator over TCP), receipts
  * come back and the messages read `delivered` / `failed`. Runs on PGlite, and on PostgreSQL when
- * TUMA_TEST_DATABASE_URL is set.
+ * TUMA_TEST_DATABASE_URL is set. The store's own contract (claims, batches, receipts by reused
+ * refs, refunds) runs on every driver, memory included, in packages/store-sql/test/dispatchStore.test.ts.
  */
 import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
 import { Operator, Send } from "@tuma/core"
-import { DispatchStore } from "@tuma/core/ports/DispatchStore"
 import { Effect } from "effect"
 import smpp from "smpp"
 import { answer, makeSmscSimulator, type SmscSimulator } from "../src/smsc/SmscSimulator.js"
@@ -31,18 +31,6 @@ const nextNumbers = (n: number) => {
   seq += n
   return Array.from({ length: n }, (_, i) => tz(start + i))
 }
-
-const emptyBatch = (now: Date) => ({
-  now,
-  owner: "t",
-  sent: [],
-  failed: [],
-  requeued: [],
-  creditReturns: [],
-  receipts: [],
-  lateAcceptances: [],
-  optOuts: []
-})
 
 const acceptedTexts = (sim: SmscSimulator) => sim.received.filter((p) => p.answer === "ok")
 
@@ -80,162 +68,6 @@ for (const driver of drivers()) {
           { n: number }
         >`SELECT count(*)::int AS n FROM dispatch_queue WHERE account_id = ${account.id}`
         expect(q!.n).toBe(0)
-      }).pipe(Effect.scoped))
-
-    it.effect("store: a sent record joined by its final receipt moves processing -> delivered/failed in one write", () =>
-      Effect.gen(function*() {
-        const { account, caller, key, providerIds } = yield* setupAccount({
-          providers: [{ kind: "smpp", config: smppConfig(1) }]
-        })
-        const sql = yield* SqlClient.SqlClient
-        // a webhook endpoint on the key: the final-state trigger must fire for a joined write too
-        yield* sql`INSERT INTO webhook_endpoints (id, account_id, api_key_id, url, secret, created_at, updated_at)
-          VALUES (${crypto.randomUUID()}, ${account.id}, ${key.id}, 'https://example.com/hook', 's', now(), now())`
-        const send = yield* Send
-        const [a, b] = nextNumbers(2)
-        yield* send.single(caller, { recipient: a!, sender_id: "TUMA", body: "joined ok" })
-        yield* send.single(caller, { recipient: b!, sender_id: "TUMA", body: "joined failed" })
-        const store = yield* DispatchStore
-        const now = new Date()
-        const all = yield* store.claim({ owner: "t", limit: 1000, now, leaseUntil: new Date(now.getTime() + 60_000) })
-        const claimed = all.filter((m) => m.accountId === account.id)
-        expect(claimed).toHaveLength(2)
-        const before = yield* walletOf(account.id)
-        const at = new Date(Date.now() + 5)
-        yield* store.apply({
-          now: at,
-          owner: "t",
-          sent: claimed.map((m, i) => ({
-            messageId: m.id,
-            providerId: providerIds[0]!,
-            parts: [{ index: 0, providerMessageId: `00AB${i}`, ref: `ab${i}`, state: "enroute" as const }],
-            failureReason: null,
-            unknown: null,
-            receipt: m.recipient === a
-              ? { state: "delivered" as const, deliveryStatus: "DELIVRD", failureReason: null }
-              : { state: "failed" as const, deliveryStatus: "UNDELIV", failureReason: "Delivery failed: nope." }
-          })),
-          failed: [],
-          // anything else of the shared database claimed on the way goes back as it was
-          requeued: all.filter((m) => m.accountId !== account.id).map((m) => ({
-            messageId: m.id,
-            availableAt: now,
-            lastError: "test"
-          })),
-          creditReturns: [],
-          receipts: [],
-          lateAcceptances: [],
-          optOuts: []
-        })
-        const byTo = new Map((yield* messagesOf(account.id)).map((r) => [r.recipient, r]))
-        const ok = byTo.get(a!)!
-        expect(ok).toMatchObject({ status: "delivered", dr_status: "delivered", dr_delivery_status: "DELIVRD" })
-        expect(ok.sent_at!.getTime()).toBe(at.getTime())
-        expect(ok.delivered_at!.getTime()).toBe(at.getTime())
-        expect(ok.queued_at!.getTime()).toBeLessThanOrEqual(ok.sent_at!.getTime())
-        expect(ok.provider_message_id).toMatch(/^00AB/)
-        const ko = byTo.get(b!)!
-        expect(ko).toMatchObject({ status: "failed", failure_reason: "Delivery failed: nope.", delivered_at: null })
-        expect(ko.failed_at!.getTime()).toBe(ko.sent_at!.getTime())
-        expect(yield* walletOf(account.id)).toEqual(before)
-        const [left] = yield* sql<{ q: number; parts: number }>`SELECT
-          (SELECT count(*)::int FROM dispatch_queue WHERE account_id = ${account.id}) AS q,
-          (SELECT count(*)::int FROM message_parts WHERE message_id IN ${sql.in(claimed.map((m) => m.id))}) AS parts`
-        expect(left).toEqual({ q: 0, parts: 0 })
-        const hooks = yield* sql<{ message_id: string; event: string }>`SELECT message_id, event FROM webhook_deliveries
-          WHERE message_id IN ${sql.in(claimed.map((m) => m.id))} ORDER BY event`
-        expect(hooks).toEqual([
-          { message_id: ok.id, event: "sms.delivered" },
-          { message_id: ko.id, event: "sms.failed" }
-        ])
-      }).pipe(Effect.scoped))
-
-    it.effect("store: a receipt with a reused reference moves the newest unfinished message, never a finished one", () =>
-      Effect.gen(function*() {
-        // carriers reuse ids (counters wrap; the simulator restarted its own): three single-part
-        // messages and two 2-part messages of one provider carry the same references
-        const { account, caller, providerIds } = yield* setupAccount({
-          providers: [{ kind: "smpp", config: smppConfig(1) }]
-        })
-        const pid = providerIds[0]!
-        const send = yield* Send
-        const store = yield* DispatchStore
-        const base = Date.now() + 60_000 // ahead of the queue's available_at
-        const record = (body: string, refs: ReadonlyArray<string>, at: number) =>
-          Effect.gen(function*() {
-            yield* send.single(caller, { recipient: nextNumbers(1)[0]!, sender_id: "TUMA", body })
-            const now = new Date(at)
-            const all = yield* store.claim({ owner: "t", limit: 1000, now, leaseUntil: new Date(at + 60_000) })
-            const mine = all.filter((m) => m.accountId === account.id)
-            expect(mine).toHaveLength(1)
-            yield* store.apply({
-              ...emptyBatch(now),
-              sent: [{
-                messageId: mine[0]!.id,
-                providerId: pid,
-                parts: refs.map((ref, index) => ({ index, providerMessageId: ref, ref, state: "enroute" as const })),
-                failureReason: null,
-                unknown: null
-              }],
-              requeued: all.filter((m) => m.accountId !== account.id).map((m) => ({
-                messageId: m.id,
-                availableAt: now,
-                lastError: "test"
-              }))
-            })
-            return mine[0]!.id
-          })
-        const receipt = (ref: string, state: "delivered" | "failed", at: number) =>
-          store.apply({
-            ...emptyBatch(new Date(at)),
-            receipts: [{
-              providerId: pid,
-              candidates: [ref],
-              state,
-              deliveryStatus: state === "delivered" ? "DELIVRD" : "UNDELIV",
-              errorCode: state === "delivered" ? "000" : "001",
-              failureReason: state === "delivered" ? null : "Delivery failed: test.",
-              receivedAt: new Date(at)
-            }]
-          })
-        const long = "x".repeat(200) // 2 GSM-7 parts
-        const finished = yield* record("first", ["r1"], base)
-        yield* receipt("r1", "delivered", base + 1_000)
-        const finishedParts = yield* record(long, ["p0", "p1"], base + 2_000)
-        yield* receipt("p0", "delivered", base + 2_500)
-        yield* receipt("p1", "delivered", base + 2_600)
-        const older = yield* record("second", ["r1"], base + 3_000)
-        const newer = yield* record("third", ["r1"], base + 4_000)
-        const openParts = yield* record(long, ["p0", "p1"], base + 5_000)
-        const statusOf = () => messagesOf(account.id).pipe(Effect.map((rows) => new Map(rows.map((r) => [r.id, r]))))
-        const before = yield* statusOf()
-        expect([finished, finishedParts, older, newer, openParts].map((id) => before.get(id)!.status))
-          .toEqual(["delivered", "delivered", "sent", "sent", "sent"])
-
-        yield* receipt("r1", "failed", base + 6_000)
-        yield* receipt("p0", "delivered", base + 6_000)
-        yield* receipt("p1", "failed", base + 6_000)
-        const after = yield* statusOf()
-        expect(after.get(newer)).toMatchObject({ status: "failed", failure_reason: "Delivery failed: test." })
-        expect(after.get(older)!.status).toBe("sent")
-        expect(after.get(openParts)!.status).toBe("failed")
-        // the finished ones are untouched: state, times, receipt words
-        for (const id of [finished, finishedParts]) {
-          expect(after.get(id)).toEqual(before.get(id))
-        }
-        // the next receipt of r1 goes to the remaining unfinished message
-        yield* receipt("r1", "delivered", base + 7_000)
-        const last = yield* statusOf()
-        expect(last.get(older)!.status).toBe("delivered")
-        expect(last.get(newer)!.status).toBe("failed")
-        expect(last.get(finished)).toEqual(before.get(finished))
-        // a receipt whose every candidate is finished is kept pending, not applied
-        const sql = yield* SqlClient.SqlClient
-        yield* receipt("r1", "failed", base + 8_000)
-        const [pending] = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM delivery_receipts_pending
-          WHERE provider_id = ${pid} AND 'r1' = ANY(refs)`
-        expect(pending!.n).toBe(1)
-        expect((yield* statusOf()).get(older)!.status).toBe("delivered")
       }).pipe(Effect.scoped))
 
     it.effect("the simulated carrier (defaults, as in the demo) delivers with its receipt within about a second", () =>

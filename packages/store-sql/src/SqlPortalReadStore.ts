@@ -18,7 +18,7 @@ import type {
 } from "@tuma/core/ports/PortalReadStore"
 import { PortalReadStore } from "@tuma/core/ports/PortalReadStore"
 import { Effect, Layer, Schema } from "effect"
-import { findAll, findFirst, NullableDate, NullableString, rowOf, single } from "./rows.js"
+import { findAll, findFirst, NullableDate, NullableString, rowOf, single, WebhookAttemptRow } from "./rows.js"
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
@@ -96,21 +96,8 @@ const DeliveryBaseSchema = rowOf<DeliveryBase>()(Schema.Struct({
   completed_at: NullableDate
 }))
 
-/** An attempt with its delivery (`latency_ms` is an `int`). */
-const AttemptRow = Schema.extend(
-  rowOf<Attempt>()(Schema.Struct({
-    attempt: Schema.Number,
-    attempted_at: Schema.DateFromSelf,
-    outcome: Schema.Literal("success", "failure"),
-    response_status: Schema.NullOr(Schema.Number),
-    latency_ms: Schema.Number,
-    error: NullableString
-  })),
-  Schema.Struct({ delivery_id: Schema.String })
-)
-
 const campaignCounts = findAll(Schema.Struct({ campaign_id: Schema.String, status: Schema.String, n: Schema.Number }))
-const attemptRows = findAll(AttemptRow)
+const attemptRows = findAll(WebhookAttemptRow)
 const balanceRows = findAll(BalanceRow)
 const countRows = findAll(DayStatusCountSchema)
 const failureRows = findAll(FailureRow)

@@ -16,7 +16,7 @@ import { WebhookStore } from "@tuma/core/ports/WebhookStore"
 import type { WebhookEndpointHealth } from "@tuma/domain"
 import { applyWebhookAttempt, WebhookEventType } from "@tuma/domain"
 import { Effect, Layer, Option, Schema } from "effect"
-import { findAll, findOne, IdRow, NullableDate, NullableString, single } from "./rows.js"
+import { findAll, findOne, IdRow, NullableDate, NullableString, single, WebhookAttemptRow } from "./rows.js"
 
 const EndpointRow = Schema.Struct({
   id: Schema.String,
@@ -97,16 +97,6 @@ const DeliveryRow = Schema.extend(
 
 const ClaimedRow = Schema.extend(DeliveryRow, Schema.Struct({ url: Schema.String, secret: Schema.String }))
 
-const AttemptRow = Schema.Struct({
-  delivery_id: Schema.String,
-  attempt: Schema.Number,
-  attempted_at: Schema.DateFromSelf,
-  outcome: Schema.Literal("success", "failure"),
-  response_status: Schema.NullOr(Schema.Number),
-  latency_ms: Schema.Number,
-  error: NullableString
-})
-
 const NotificationRow = Schema.Struct({
   id: Schema.String,
   endpoint_id: Schema.String,
@@ -131,7 +121,7 @@ const nextDue = findOne(Schema.Struct({ at: NullableDate }))
 const deliveryRows = findAll(DeliveryRow)
 const deliveryRow = findOne(DeliveryRow)
 const claimedRows = findAll(ClaimedRow)
-const attemptRows = findAll(AttemptRow)
+const attemptRows = findAll(WebhookAttemptRow)
 const idRows = findAll(IdRow)
 const notificationRows = findAll(NotificationRow)
 

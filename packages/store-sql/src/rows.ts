@@ -148,3 +148,14 @@ export const LedgerRowSchema = rowOf<LedgerRow>()(Schema.Struct({
 
 /** A row of one `id` column (`RETURNING id`). */
 export const IdRow = Schema.Struct({ id: Schema.String })
+
+/** A `webhook_attempts` row as its readers select it (the admin's attempts, the portal's attempt log). */
+export const WebhookAttemptRow = Schema.Struct({
+  delivery_id: Schema.String,
+  attempt: Schema.Number,
+  attempted_at: Schema.DateFromSelf,
+  outcome: Schema.Literal("success", "failure"),
+  response_status: Schema.NullOr(Schema.Number),
+  latency_ms: Schema.Number,
+  error: NullableString
+})

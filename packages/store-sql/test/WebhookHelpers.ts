@@ -1,13 +1,12 @@
 /**
  * Real sockets for the webhook tests: an HTTP receiver on loopback with a programmable answer, a
- * real SMTP server (smtp-server), and a few helpers to make messages reach a final state.
+ * real SMTP server (smtp-server), and `eventually`. Messages reach a final state through
+ * `DeliveryProbe` (deliveryProbe.ts), on every driver.
  */
-import { SqlClient } from "@effect/sql"
 import { Duration, Effect } from "effect"
 import * as http from "node:http"
 import type { AddressInfo } from "node:net"
 import { SMTPServer } from "smtp-server"
-import { MARKET_IDS } from "../src/migrations/0002_markets.js"
 
 export interface ReceivedHook {
   readonly headers: http.IncomingHttpHeaders
@@ -90,49 +89,3 @@ export const eventually = <E, R>(
     }
     return yield* Effect.dieMessage(`timed out waiting for ${what}`)
   })
-
-let seq = 0
-/** Inserts a message as the send use case would (status `sent`), returning its id. */
-export const insertSentMessage = (input: {
-  readonly accountId: string
-  readonly apiKeyId: string | null
-  readonly recipient?: string
-  readonly senderId?: string
-}) =>
-  Effect.gen(function*() {
-    const sql = yield* SqlClient.SqlClient
-    const id = crypto.randomUUID()
-    const now = new Date()
-    seq++
-    yield* sql`INSERT INTO messages ${
-      sql.insert({
-        id,
-        account_id: input.accountId,
-        api_key_id: input.apiKeyId,
-        market_id: MARKET_IDS.TZ,
-        country: "TZ",
-        recipient: input.recipient ?? `+2557000${String(seq % 100000).padStart(5, "0")}`,
-        sender_id: input.senderId ?? "TUMA",
-        text: "hello",
-        encoding: "GSM-7",
-        parts: 1,
-        units: 1,
-        channel: input.apiKeyId === null ? "web" : "api",
-        status: "sent",
-        created_at: now,
-        queued_at: now,
-        sent_at: now,
-        updated_at: now
-      })
-    }`
-    return id
-  })
-
-/** Moves messages to a final state, as the delivery pipeline does. */
-export const finalize = (ids: ReadonlyArray<string>, status: "delivered" | "failed", at = new Date()) =>
-  Effect.flatMap(SqlClient.SqlClient, (sql) =>
-    status === "delivered"
-      ? sql`UPDATE messages SET status = 'delivered', delivered_at = ${at}, updated_at = ${at}
-            WHERE id = ANY(${ids}::uuid[])`
-      : sql`UPDATE messages SET status = 'failed', failed_at = ${at}, failure_reason = 'Absent subscriber',
-              updated_at = ${at} WHERE id = ANY(${ids}::uuid[])`)

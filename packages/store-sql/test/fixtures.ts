@@ -3,6 +3,7 @@
  * over one database, or core's memory adapters), and an account set up for sending through the
  * `Operator` service (as an operator would).
  */
+import type { SqlClient } from "@effect/sql"
 import { Ids, Memory, Operator, Send } from "@tuma/core"
 import type { ContentCounter, OperatorStore, SendCaller, SendStore } from "@tuma/core"
 import { Effect, Layer } from "effect"
@@ -17,10 +18,19 @@ const services = Layer.mergeAll(Send.layer, Operator.layer)
 /** What the send suites run over, on every driver. */
 export type Stack = Send | Operator | SendStore | OperatorStore | ContentCounter | Ids | Probe
 
-export const stack: DriverLayers<Stack> = {
+/**
+ * The send stack per driver, plus `extra` services over the same store (the SQL adapters of other
+ * ports and their probe; on memory, whatever `Memory.layerMemory` does not already give).
+ */
+export const stackWith = <R>(extra: {
+  readonly sql: Layer.Layer<R, never, SqlClient.SqlClient>
+  readonly memory: Layer.Layer<R, never, Memory.MemoryDatabase>
+}): DriverLayers<Stack | R> => ({
   sql: (db) =>
     services.pipe(
-      Layer.provideMerge(Layer.mergeAll(SqlSendStore.layer, SqlOperatorStore.layer, SqlContentCounter.layer)),
+      Layer.provideMerge(
+        Layer.mergeAll(SqlSendStore.layer, SqlOperatorStore.layer, SqlContentCounter.layer, extra.sql)
+      ),
       Layer.provideMerge(Ids.layer),
       Layer.provideMerge(Probe.sql),
       Layer.provideMerge(db)
@@ -28,10 +38,12 @@ export const stack: DriverLayers<Stack> = {
   memory: () =>
     services.pipe(
       Layer.provideMerge(Ids.layer),
-      Layer.provideMerge(Probe.memory),
+      Layer.provideMerge(Layer.merge(Probe.memory, extra.memory)),
       Layer.provideMerge(Memory.layerMemory)
     )
-}
+})
+
+export const stack: DriverLayers<Stack> = stackWith({ sql: Layer.empty, memory: Layer.empty })
 
 let counter = 0
 export const unique = (prefix: string) => `${prefix}${Date.now().toString(36)}${(counter++).toString(36)}`
@@ -69,18 +81,20 @@ export const setupAccount = (setup: AccountSetup = {}) =>
         yield* op.grantSenderId({ accountId: account.id, senderId: setup.sender ?? "Tuma", country })
       }
     }
+    let providerId: string | null = null
     if (setup.providerCredit !== null) {
       const credit = setup.providerCredit ?? Object.fromEntries(routes.map((c) => [c, 1_000_000]))
       if (Object.keys(credit).length > 0) {
-        yield* op.addProvider({
+        const added = yield* op.addProvider({
           name: unique("p"),
           routes: Object.entries(credit).map(([country, c]) => ({ country, credit: c }))
         })
+        providerId = added.id
       }
     }
     if (setup.active === false) yield* op.setAccountActive(account.id, false)
     const caller: SendCaller = { accountId: account.id, apiKeyId: key.id, mode: "live" }
-    return { account, key, caller }
+    return { account, key, caller, providerId }
   })
 
 /** Everything the store holds for an account, to prove what a send did or did not write. */

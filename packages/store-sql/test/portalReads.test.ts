@@ -5,19 +5,24 @@
  * bounded by the account.
  */
 import { expect } from "@effect/vitest"
-import { Ids } from "@tuma/core"
+import { Ids, Operator } from "@tuma/core"
 import { PortalReadStore } from "@tuma/core/ports/PortalReadStore"
+import { WebhookStore } from "@tuma/core/ports/WebhookStore"
 import { Effect, Layer } from "effect"
 import * as SqlPortalReadStore from "../src/SqlPortalReadStore.js"
+import * as SqlWebhookStore from "../src/SqlWebhookStore.js"
+import { DeliveryProbe } from "./deliveryProbe.js"
 import type { DriverLayers } from "./harness.js"
 import { forEachDriver } from "./harness.js"
 import type { OperatorStack } from "./operatorFixtures.js"
 import { newAccount, operatorMemory, operatorStack, seedCampaign, seedMessage } from "./operatorFixtures.js"
 
-const stack: DriverLayers<OperatorStack | PortalReadStore> = {
+const stack: DriverLayers<OperatorStack | PortalReadStore | WebhookStore | DeliveryProbe> = {
   sql: (db, driver) =>
-    SqlPortalReadStore.layer.pipe(Layer.provideMerge(Layer.merge(operatorStack.sql(db, driver), db))),
-  memory: operatorMemory
+    Layer.mergeAll(SqlPortalReadStore.layer, SqlWebhookStore.layer, DeliveryProbe.sql).pipe(
+      Layer.provideMerge(Layer.merge(operatorStack.sql(db, driver), db))
+    ),
+  memory: () => DeliveryProbe.memory.pipe(Layer.provideMerge(operatorMemory()))
 }
 
 /** 22:30 UTC on 7 May = 01:30 on 8 May in Dar es Salaam (UTC+3). */
@@ -123,5 +128,80 @@ forEachDriver(stack, (it) => {
       const unknown = yield* (yield* Ids).uuidV4
       expect(yield* reads.deliveries(account.uid, { endpointId: unknown }, 10)).toEqual([])
       expect(yield* reads.endpointSecret(account.uid, unknown)).toBeUndefined()
+    }))
+
+  it.effect("webhook deliveries of a message and of an endpoint, with their attempts; the secret, own account only", () =>
+    Effect.gen(function*() {
+      const reads = yield* PortalReadStore
+      const hooks = yield* WebhookStore
+      const probe = yield* DeliveryProbe
+      const ids = yield* Ids
+      const account = yield* newAccount()
+      const other = yield* newAccount()
+      const key = yield* (yield* Operator).issueApiKey({ accountId: account.uid })
+      const endpoint = (yield* hooks.createEndpoint({
+        id: yield* ids.uuidV4,
+        apiKeyId: key.id,
+        url: "https://example.com/hooks",
+        secret: "whsec_portal",
+        now: NOW
+      }))!
+      const id = yield* probe.insertSentMessage({
+        accountId: account.uid,
+        apiKeyId: key.id,
+        recipient: "+255712345678"
+      })
+      yield* probe.finalize([id], "delivered")
+      const [queued] = yield* reads.deliveries(account.uid, { endpointId: endpoint.id }, 10)
+      const attemptedAt = new Date(Date.now() + 1_000)
+      const retryAt = new Date(Date.now() + 60_000)
+      yield* hooks.recordAttempts(
+        [{
+          deliveryId: queued!.id,
+          endpointId: endpoint.id,
+          attempt: 1,
+          attemptedAt,
+          outcome: "failure",
+          responseStatus: 500,
+          latencyMs: 12,
+          error: "HTTP 500",
+          nextAttemptAt: retryAt
+        }],
+        attemptedAt,
+        { disableAfterConsecutiveFailures: 10 },
+        ids.uuidV4
+      )
+
+      const expected = {
+        id: queued!.id,
+        endpoint_id: endpoint.id,
+        event: "sms.delivered",
+        status: "pending",
+        message_id: id,
+        recipient: "+255712345678",
+        attempts: 1,
+        next_attempt_at: retryAt,
+        last_status: 500,
+        last_error: "HTTP 500",
+        completed_at: null,
+        attempt_log: [{
+          attempt: 1,
+          attempted_at: attemptedAt,
+          outcome: "failure",
+          response_status: 500,
+          latency_ms: 12,
+          error: "HTTP 500"
+        }]
+      }
+      expect(yield* reads.deliveries(account.uid, { messageId: id }, 10)).toEqual([expected])
+      expect(yield* reads.deliveries(account.uid, { endpointId: endpoint.id }, 10)).toEqual([expected])
+      expect(yield* reads.endpointSecret(account.uid, endpoint.id)).toEqual({
+        url: "https://example.com/hooks",
+        secret: "whsec_portal"
+      })
+      // another account sees none of it
+      expect(yield* reads.deliveries(other.uid, { messageId: id }, 10)).toEqual([])
+      expect(yield* reads.deliveries(other.uid, { endpointId: endpoint.id }, 10)).toEqual([])
+      expect(yield* reads.endpointSecret(other.uid, endpoint.id)).toBeUndefined()
     }))
 })

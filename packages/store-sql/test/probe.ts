@@ -76,6 +76,26 @@ export interface DocumentColumns {
   readonly requirement_id: string | null
 }
 
+/** The columns of a seeded message (the same on every driver). */
+const seedColumns = (m: SeedMessageRow, marketId: string) => ({
+  id: m.id,
+  account_id: m.account_id,
+  campaign_id: m.campaign_id,
+  market_id: marketId,
+  country: "TZ",
+  recipient: m.recipient,
+  sender_id: "TUMA",
+  text: "Hello",
+  encoding: "GSM-7" as const,
+  parts: 1,
+  units: 1,
+  channel: m.channel,
+  status: m.status,
+  created_at: m.created_at,
+  queued_at: m.created_at,
+  updated_at: m.created_at
+})
+
 export class Probe extends Context.Tag("store-sql/test/Probe")<Probe, {
   readonly stateOf: (accountId: string) => Effect.Effect<AccountState>
   /** The balances of the account's wallets (read while sends run). */
@@ -161,26 +181,7 @@ export class Probe extends Context.Tag("store-sql/test/Probe")<Probe, {
         seedMessage: (m) =>
           orDie(Effect.gen(function*() {
             const [market] = yield* sql<{ id: string }>`SELECT id FROM markets WHERE iso2 = 'TZ'`
-            yield* sql`INSERT INTO messages ${
-              sql.insert({
-                id: m.id,
-                account_id: m.account_id,
-                campaign_id: m.campaign_id,
-                market_id: market.id,
-                country: "TZ",
-                recipient: m.recipient,
-                sender_id: "TUMA",
-                text: "Hello",
-                encoding: "GSM-7",
-                parts: 1,
-                units: 1,
-                channel: m.channel,
-                status: m.status,
-                created_at: m.created_at,
-                queued_at: m.created_at,
-                updated_at: m.created_at
-              })
-            }`
+            yield* sql`INSERT INTO messages ${sql.insert(seedColumns(m, market.id))}`
           })),
         seedCampaign: (c) =>
           orDie(sql`INSERT INTO campaigns ${
@@ -297,38 +298,15 @@ export class Probe extends Context.Tag("store-sql/test/Probe")<Probe, {
           }),
         seedMessage: (m) =>
           tx((t) => {
-            t.messages.set(m.id, {
-              id: m.id,
-              account_id: m.account_id,
-              api_key_id: null,
-              campaign_id: m.campaign_id,
-              market_id: marketIdOf(t, "TZ"),
-              country: "TZ",
-              recipient: m.recipient,
-              sender_id: "TUMA",
-              text: "Hello",
-              encoding: "GSM-7",
-              parts: 1,
-              units: 1,
-              channel: m.channel,
-              status: m.status,
-              idempotency_key: null,
-              provider_id: null,
-              provider_message_id: null,
-              provider_ref: null,
-              created_at: m.created_at,
-              scheduled_at: null,
-              queued_at: m.created_at,
-              sent_at: null,
-              delivered_at: null,
-              failed_at: null,
-              failure_reason: null,
-              failure_context: null,
-              dr_checked_at: null,
-              dr_status: null,
-              dr_delivery_status: null,
-              updated_at: m.created_at
-            })
+            t.messages.set(
+              m.id,
+              Memory.messageRecord({
+                ...seedColumns(m, marketIdOf(t, "TZ")),
+                api_key_id: null,
+                idempotency_key: null,
+                scheduled_at: null
+              })
+            )
           }),
         seedCampaign: (c) =>
           tx((t) => {

@@ -26,7 +26,7 @@
  */
 import type { Scope } from "effect"
 import { Cause, Clock, Context, Effect, Exit, FiberSet, Layer, Queue, Schedule } from "effect"
-import type { ClaimedMessage, RouteRow } from "../ports/DispatchStore.js"
+import type { ClaimedMessage, FailRecord, RequeueRecord, RouteRow, SentRecord } from "../ports/DispatchStore.js"
 import { DispatchStore, DispatchWakeups } from "../ports/DispatchStore.js"
 import type { OutboundSms, Provider, SubmitOutcome } from "../ports/Provider.js"
 import { Providers } from "../ports/Provider.js"
@@ -63,6 +63,17 @@ interface Refusal {
   readonly reason: string
 }
 
+/** An outcome to record: what the writer is given for a message (its final or next state). */
+type Write =
+  | { readonly key: "sent"; readonly item: SentRecord }
+  | { readonly key: "failed"; readonly item: FailRecord }
+  | { readonly key: "requeued"; readonly item: RequeueRecord }
+
+/** What a submit's outcome leads to: a record to write, or a refusal to fail over from. */
+type Decision = Write | Refusal
+
+const isWrite = (d: Decision): d is Write => "key" in d
+
 const toSms = (m: ClaimedMessage): OutboundSms => ({
   messageId: m.id,
   recipient: m.recipient,
@@ -88,10 +99,12 @@ const submitAll = (
 /**
  * Runs the workers of this process until interrupted.
  *
- * The hot path has no fiber per message: a claimed batch is submitted per provider with
- * `submitMany`, each outcome goes to the writer with `push`, and the message's slot is released by
- * the writer's commit callback. Failover after a transient refusal and rate-limited routes run one
- * fiber per message (`tryRoutes`).
+ * What an outcome leads to is a value (`decide`, `exhausted`: a record to write or a refusal to
+ * fail over from). The hot path has no fiber per message: a claimed batch is submitted per provider
+ * with `submitMany`, each decision goes to the writer with `push`, and the message's slot is
+ * released by the writer's commit callback. Failover after a transient refusal and rate-limited
+ * routes run one fiber per message (`tryRoutes`), which waits for its write with `commit` (an
+ * effect that completes once the transaction holding it committed).
  */
 export const runDispatcher: Effect.Effect<
   never,
@@ -262,83 +275,92 @@ export const runDispatcher: Effect.Effect<
       return assigned
     })
 
-  // -- outcomes (plain functions: `done` runs once the outcome is committed) ---------------------
-  const fail = (m: ClaimedMessage, code: string, reason: string, done: () => void) => {
-    stats.failed++
-    writer.push("failed", { messageId: m.id, code, reason, refund: true }, done)
+  // -- outcomes: decisions are values; `commit` (an effect) or `push` (a commit callback, for the
+  //    hot path without a fiber per message) hands them to the writer ---------------------------
+  /** Queues `w`; `onCommit` runs once the transaction holding it committed. */
+  const push = (w: Write, onCommit: () => void): void => {
+    switch (w.key) {
+      case "sent":
+        return writer.push("sent", w.item, onCommit)
+      case "failed":
+        return writer.push("failed", w.item, onCommit)
+      case "requeued":
+        return writer.push("requeued", w.item, onCommit)
+    }
   }
-  const noCredit = (m: ClaimedMessage, done: () => void) =>
-    fail(m, "PROVIDER_CREDIT_EXHAUSTED", `Not sent: no carrier has credit left for ${m.country}.`, done)
+  /** Writes `w`; completes once the transaction holding it committed. */
+  const commit = (w: Write): Effect.Effect<void> => Effect.async<void>((resume) => push(w, () => resume(Effect.void)))
 
-  /** Records the outcome of `m` on `route`; answers the refusal to fail over from, else null (recorded). */
-  const record = (m: ClaimedMessage, route: RouteRow, out: SubmitOutcome, done: () => void): Refusal | null => {
+  const fail = (m: ClaimedMessage, code: string, reason: string): Write => {
+    stats.failed++
+    return { key: "failed", item: { messageId: m.id, code, reason, refund: true } }
+  }
+  const noCredit = (m: ClaimedMessage): Write =>
+    fail(m, "PROVIDER_CREDIT_EXHAUSTED", `Not sent: no carrier has credit left for ${m.country}.`)
+
+  /** The `sent` record of `m` on `route`: a part per provider id, in the state `stateOf` gives it. */
+  const sent = (
+    m: ClaimedMessage,
+    route: RouteRow,
+    ids: ReadonlyArray<string | null>,
+    stateOf: (id: string | null, index: number) => SentRecord["parts"][number]["state"],
+    rest: Pick<SentRecord, "failureReason" | "unknown">
+  ): Write => ({
+    key: "sent",
+    item: {
+      messageId: m.id,
+      providerId: route.providerId,
+      parts: ids.map((id, index) => ({
+        index,
+        providerMessageId: id,
+        ref: id === null ? null : normalizeRef(id),
+        state: stateOf(id, index)
+      })),
+      ...rest
+    }
+  })
+
+  /** What the outcome of `m` on `route` leads to (provider credit not used is given back at once). */
+  const decide = (m: ClaimedMessage, route: RouteRow, out: SubmitOutcome): Decision => {
     switch (out._tag) {
       case "Accepted": {
         stats.sent++
-        const refused = out.refusedParts.length === 0
-          ? null
-          : new Map(out.refusedParts.map((p) => [p.index, p.reason] as const))
-        writer.push("sent", {
-          messageId: m.id,
-          providerId: route.providerId,
-          parts: out.providerMessageIds.map((id, index) => ({
-            index,
-            providerMessageId: id,
-            ref: id === null ? null : normalizeRef(id),
-            state: id === null || refused?.has(index) ? "failed" as const : "enroute" as const
-          })),
+        const refused = new Set(out.refusedParts.map((p) => p.index))
+        return sent(m, route, out.providerMessageIds, (id, i) => id === null || refused.has(i) ? "failed" : "enroute", {
           failureReason: out.refusedParts.length > 0 ? out.refusedParts[0]!.reason : null,
           unknown: null
-        }, done)
-        return null
+        })
       }
       case "Unknown": {
         stats.unknown++
-        writer.push("sent", {
-          messageId: m.id,
-          providerId: route.providerId,
-          parts: out.providerMessageIds.map((id, index) => ({
-            index,
-            providerMessageId: id,
-            ref: id === null ? null : normalizeRef(id),
-            state: id === null ? "unknown" as const : "enroute" as const
-          })),
+        return sent(m, route, out.providerMessageIds, (id) => id === null ? "unknown" : "enroute", {
           failureReason: null,
           unknown: {
             reference: out.reference,
             reason: out.reason,
             deadline: new Date(clock.unsafeCurrentTimeMillis() + cfg.unknownTimeoutMs)
           }
-        }, done)
-        return null
+        })
       }
       case "NotAccepted": {
         writer.push("creditReturns", { providerId: route.providerId, marketId: m.marketId, units: m.units })
-        if (!out.transient) {
-          fail(m, out.code, out.reason, done)
-          return null
-        }
-        return { code: out.code, reason: out.reason }
+        return out.transient ? { code: out.code, reason: out.reason } : fail(m, out.code, out.reason)
       }
     }
   }
 
   /** Every route refused transiently (or had no credit): back to the queue with backoff, or failed. */
-  const exhausted = (m: ClaimedMessage, last: Refusal | null, done: () => void) => {
-    if (last === null) return noCredit(m, done)
+  const exhausted = (m: ClaimedMessage, last: Refusal | null): Write => {
+    if (last === null) return noCredit(m)
     const at = clock.unsafeCurrentTimeMillis()
     const age = at - (m.queuedAt ?? m.createdAt).getTime()
     if (age >= cfg.giveUpAfterMs) {
-      return fail(m, last.code, `${last.reason} Gave up after ${Math.round(age / 60_000)} minutes of retries.`, done)
+      return fail(m, last.code, `${last.reason} Gave up after ${Math.round(age / 60_000)} minutes of retries.`)
     }
     stats.requeued++
     const delay = Math.min(cfg.retryBaseMs * 2 ** Math.max(0, m.attempts - 1), cfg.retryMaxMs)
-    writer.push("requeued", { messageId: m.id, availableAt: new Date(at + delay), lastError: last.reason }, done)
+    return { key: "requeued", item: { messageId: m.id, availableAt: new Date(at + delay), lastError: last.reason } }
   }
-
-  /** Runs `f(done)` and completes once `done` was called (the outcome it wrote is committed). */
-  const committed = (f: (done: () => void) => void): Effect.Effect<void> =>
-    Effect.async<void>((resume) => f(() => resume(Effect.void)))
 
   /**
    * One message, one fiber: routes from `from` in order (credit reserved for those after `assigned`),
@@ -373,16 +395,11 @@ export const runDispatcher: Effect.Effect<
         if (gate !== null) yield* gate.take(provider.partCount(sms))
         // taken over while it waited at the gate: another worker may have claimed it since, leave it to that one
         if (claimedIn !== generation) return
-        const out = yield* provider.submit(sms)
-        let next: Refusal | null = null
-        yield* committed((done) => {
-          next = record(m, route, out, done)
-          if (next !== null) done()
-        })
-        if (next === null) return
-        last = next
+        const decision = decide(m, route, yield* provider.submit(sms))
+        if (isWrite(decision)) return yield* commit(decision)
+        last = decision
       }
-      yield* committed((done) => exhausted(m, last, done))
+      yield* commit(exhausted(m, last))
     })
 
   // -- liveness: take over the claims of dead workers (docs/delivery.md "Take-over") -------------
@@ -450,14 +467,15 @@ export const runDispatcher: Effect.Effect<
         release()
       }
       if (Exit.isFailure(exit)) return retryLater(exit.cause)
-      let refusal: Refusal | null
+      let decision: Decision
       try {
-        refusal = record(m, route, exit.value, release)
+        decision = decide(m, route, exit.value)
       } catch (e) {
         // a bug: logged, and its lease brings the message back
         return retryLater(e)
       }
-      if (refusal !== null) failover(m, index + 1, index, refusal)
+      if (isWrite(decision)) push(decision, release)
+      else failover(m, index + 1, index, decision)
     }
     return submitAll(provider, msgs.map(toSms), onOutcome).pipe(
       Effect.catchAllCause((cause) =>
@@ -483,9 +501,9 @@ export const runDispatcher: Effect.Effect<
         const routes = routesByMarket.get(m.marketId) ?? []
         const i = assigned.get(m.id) ?? -1
         if (routes.length === 0) {
-          fail(m, "NO_PROVIDER_ROUTE", `Not sent: there is no carrier route to ${m.country}.`, release)
+          push(fail(m, "NO_PROVIDER_ROUTE", `Not sent: there is no carrier route to ${m.country}.`), release)
         } else if (i < 0) {
-          noCredit(m, release)
+          push(noCredit(m), release)
         } else if (gateFor(routes[i]!) !== null) {
           yield* FiberSet.run(fibers, guarded(m, tryRoutes(m, i, i, null)))
         } else {

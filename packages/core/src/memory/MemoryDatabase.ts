@@ -21,9 +21,11 @@
 import type { Types } from "effect"
 import { Context, Data, Effect, Layer } from "effect"
 import type { SpamBuiltinSwitchRow, SpamRuleFullRow } from "../ports/AdminStore.js"
+import type { ReceiptRecord } from "../ports/DispatchStore.js"
 import type { AccountRow, SenderIdRow } from "../ports/OperatorStore.js"
 import type { SessionRow, TokenRow, UserRow } from "../ports/PortalStore.js"
 import type { Channel, Encoding, MarketRow, MessageStatus } from "../ports/SendStore.js"
+import type { AttemptRecord } from "../ports/WebhookStore.js"
 
 /** A stored market (country). */
 export type MarketRecord = Types.Mutable<MarketRow>
@@ -210,6 +212,90 @@ export interface DispatchQueueRecord {
   created_at: Date
 }
 
+/** One part of a multi-part message as its provider took it (`message_parts`). */
+export interface MessagePartRecord {
+  message_id: string
+  part_index: number
+  provider_id: string
+  provider_message_id: string | null
+  provider_ref: string | null
+  state: "enroute" | "delivered" | "failed" | "unknown"
+  delivery_status: string | null
+  error_code: string | null
+  failure_reason: string | null
+  updated_at: Date
+}
+
+/** An `Unknown` submit waiting for reconciliation until `deadline` (`dispatch_reconcile`). */
+export interface DispatchReconcileRecord {
+  message_id: string
+  provider_id: string
+  reference: string
+  reason: string
+  deadline: Date
+  created_at: Date
+}
+
+/** A delivery worker's liveness (`dispatch_workers`); times from the database clock. */
+export interface DispatchWorkerRecord {
+  owner: string
+  started_at: Date
+  heartbeat_at: Date
+}
+
+/** A stored webhook endpoint of an API key, with its signing secret. */
+export interface WebhookEndpointRecord {
+  id: string
+  account_id: string
+  api_key_id: string
+  url: string
+  secret: string
+  enabled: boolean
+  consecutive_failures: number
+  disabled_at: Date | null
+  disabled_reason: string | null
+  created_at: Date
+  updated_at: Date
+}
+
+/** One webhook delivery (event × endpoint), the queue the webhook workers drain. */
+export interface WebhookDeliveryRecord {
+  id: string
+  endpoint_id: string
+  message_id: string
+  event: "sms.delivered" | "sms.failed"
+  status: "pending" | "succeeded" | "failed" | "skipped"
+  attempts: number
+  next_attempt_at: Date
+  final_at: Date
+  last_status: number | null
+  last_error: string | null
+  redelivery_of: string | null
+  created_at: Date
+  updated_at: Date
+  completed_at: Date | null
+}
+
+/** One HTTP attempt of a webhook delivery, as the port records it; `id` from the table's identity. */
+export interface WebhookAttemptRecord extends AttemptRecord {
+  readonly id: number
+}
+
+/** A notice (e-mail or SMS) owed to an account whose endpoint was disabled. */
+export interface WebhookNotificationRecord {
+  id: string
+  endpoint_id: string
+  account_id: string
+  channel: "email" | "sms"
+  status: "pending" | "sent" | "failed"
+  attempts: number
+  next_attempt_at: Date
+  reference: string | null
+  last_error: string | null
+  created_at: Date
+  sent_at: Date | null
+}
+
 /** A stored idempotency record; `response` is a JSON copy of the first answer. */
 export interface IdempotencyRecordRow {
   account_id: string
@@ -274,6 +360,19 @@ export interface Tables {
   readonly campaigns: Map<string, CampaignRecord>
   readonly messages: Map<string, MessageRecord>
   readonly dispatchQueue: Map<string, DispatchQueueRecord>
+  /** Keyed `key(message_id, part_index)`. */
+  readonly messageParts: Map<string, MessagePartRecord>
+  readonly dispatchReconcile: Map<string, DispatchReconcileRecord>
+  /** `delivery_receipts_pending`: receipts that matched no part yet, in arrival order. */
+  readonly pendingReceipts: Array<ReceiptRecord>
+  /** `dispatch_rate`: the next free send slot of a provider, in epoch ms. */
+  readonly dispatchRate: Map<string, number>
+  readonly dispatchWorkers: Map<string, DispatchWorkerRecord>
+  readonly webhookEndpoints: Map<string, WebhookEndpointRecord>
+  readonly webhookDeliveries: Map<string, WebhookDeliveryRecord>
+  /** In insertion (= id) order. */
+  readonly webhookAttempts: Array<WebhookAttemptRecord>
+  readonly webhookNotifications: Map<string, WebhookNotificationRecord>
   /** Keyed `key(account_id, key)`. */
   readonly idempotencyRecords: Map<string, IdempotencyRecordRow>
   /** Keyed `key(account_id, recipient)`. */
@@ -289,6 +388,10 @@ export interface Tables {
   readonly portalLoginFailures: Map<string, PortalLoginFailureRecord>
   /** The last id the wallet ledger's identity sequence handed out. */
   ledgerSequence: number
+  /** The last number handed to a webhook delivery the final-state "trigger" wrote (its uuid's tail). */
+  webhookDeliverySequence: number
+  /** Moved by every write of a `dispatch_queue` row (the memory twin of the `tuma_dispatch` NOTIFY). */
+  dispatchVersion: number
   /**
    * `settings_version` (migration 0060): moved by every write to a table some process caches
    * (providers, provider routes, markets, spam rules, accounts, API keys but their `last_used_at`).
@@ -321,6 +424,15 @@ export const makeTables = (): Tables => ({
   campaigns: new Map(),
   messages: new Map(),
   dispatchQueue: new Map(),
+  messageParts: new Map(),
+  dispatchReconcile: new Map(),
+  pendingReceipts: [],
+  dispatchRate: new Map(),
+  dispatchWorkers: new Map(),
+  webhookEndpoints: new Map(),
+  webhookDeliveries: new Map(),
+  webhookAttempts: [],
+  webhookNotifications: new Map(),
   idempotencyRecords: new Map(),
   optOuts: new Map(),
   spamRules: new Map(),
@@ -330,6 +442,8 @@ export const makeTables = (): Tables => ({
   portalTokens: new Map(),
   portalLoginFailures: new Map(),
   ledgerSequence: 0,
+  webhookDeliverySequence: 0,
+  dispatchVersion: 0,
   settingsVersion: 1
 })
 
@@ -356,25 +470,32 @@ export interface MemoryDatabaseService {
    * settings changes); answers the unsubscribe.
    */
   readonly onSettingsChanged: (listener: () => void) => () => void
+  /** Calls `listener` after every `transact` that queued messages for dispatch; answers the unsubscribe. */
+  readonly onDispatchQueued: (listener: () => void) => () => void
 }
 
 /** Builds a database over fresh tables (seeded markets only). */
 export const makeMemoryDatabase = (): MemoryDatabaseService => {
   const tables = makeTables()
   const listeners = new Set<() => void>()
+  const dispatchListeners = new Set<() => void>()
+  const subscribe = (set: Set<() => void>) => (listener: () => void) => {
+    set.add(listener)
+    return () => void set.delete(listener)
+  }
   return {
     tables,
     transact: (f) =>
       Effect.sync(() => {
         const before = tables.settingsVersion
+        const queuedBefore = tables.dispatchVersion
         const result = f(tables)
         if (tables.settingsVersion !== before) { for (const listener of listeners) listener() }
+        if (tables.dispatchVersion !== queuedBefore) { for (const listener of dispatchListeners) listener() }
         return result
       }),
-    onSettingsChanged: (listener) => {
-      listeners.add(listener)
-      return () => void listeners.delete(listener)
-    }
+    onSettingsChanged: subscribe(listeners),
+    onDispatchQueued: subscribe(dispatchListeners)
   }
 }
 

@@ -1,19 +1,24 @@
 /**
  * In-memory adapter of the `PortalReadStore` port (the portal's dashboard, campaign history and
  * message timeline), over the shared `MemoryDatabase`, answering as `SqlPortalReadStore` does; every
- * read is bounded by the account. Webhook endpoints and deliveries are not kept in memory (there is
- * no memory `WebhookStore`), so a message's or an endpoint's deliveries are none and no endpoint has
- * a secret — what the SQL adapter answers for an account without endpoints.
+ * read is bounded by the account. Webhook deliveries and endpoints are those `MemoryWebhookStore`
+ * keeps (written by the final-state moves, `messageStates.ts`), with their attempts.
  *
  * The dashboard's days are the account's local days (`timeZone`): a message counts on the calendar
  * date its `created_at` has in that zone, over the seven local days ending today, as the SQL
  * `(created_at AT TIME ZONE tz)::date` does.
  */
 import { Effect, Layer } from "effect"
-import type { CampaignRow, DashboardRows, DayStatusCount, MessageTimelineRow } from "../ports/PortalReadStore.js"
+import type {
+  CampaignRow,
+  DashboardRows,
+  DayStatusCount,
+  DeliveryWithAttempts,
+  MessageTimelineRow
+} from "../ports/PortalReadStore.js"
 import { PortalReadStore } from "../ports/PortalReadStore.js"
 import { ascending, jsonCopy, uuid } from "./internal.js"
-import type { CampaignRecord, MessageRecord, Tables } from "./MemoryDatabase.js"
+import type { CampaignRecord, MessageRecord, Tables, WebhookDeliveryRecord } from "./MemoryDatabase.js"
 import { MemoryDatabase } from "./MemoryDatabase.js"
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
@@ -30,6 +35,58 @@ const daysBefore = (date: string, days: number): string =>
 /** Newest first, then id descending (the SQL `ORDER BY created_at DESC, id DESC`). */
 const newestFirst = (a: { created_at: Date; id: string }, b: { created_at: Date; id: string }) =>
   ascending(b.created_at.getTime(), a.created_at.getTime()) || ascending(b.id, a.id)
+
+/**
+ * The account's deliveries of a message (through its key's endpoints, oldest first) or of an
+ * endpoint (newest first), as the SQL adapter selects them.
+ */
+const deliveriesOf = (
+  t: Tables,
+  accountId: string,
+  by: { readonly messageId: string } | { readonly endpointId: string }
+): Array<WebhookDeliveryRecord> => {
+  const ours = (endpointId: string) => t.webhookEndpoints.get(endpointId)?.account_id === accountId
+  if ("messageId" in by) {
+    const m = UUID.test(by.messageId) ? t.messages.get(by.messageId.toLowerCase()) : undefined
+    if (m === undefined || m.account_id !== accountId) return []
+    return [...t.webhookDeliveries.values()]
+      .filter((d) =>
+        d.message_id === m.id && ours(d.endpoint_id) &&
+        t.webhookEndpoints.get(d.endpoint_id)!.api_key_id === m.api_key_id &&
+        d.created_at.getTime() >= m.created_at.getTime()
+      )
+      .sort((a, b) => newestFirst(b, a))
+  }
+  const endpointId = UUID.test(by.endpointId) ? by.endpointId.toLowerCase() : ""
+  if (!ours(endpointId)) return []
+  return [...t.webhookDeliveries.values()].filter((d) => d.endpoint_id === endpointId).sort(newestFirst)
+}
+
+/** A delivery with its recipient and its attempts, in attempt order. */
+const deliveryRow = (t: Tables, d: WebhookDeliveryRecord): DeliveryWithAttempts => ({
+  id: d.id,
+  endpoint_id: d.endpoint_id,
+  event: d.event,
+  status: d.status,
+  message_id: d.message_id,
+  recipient: t.messages.get(d.message_id)?.recipient ?? "",
+  attempts: d.attempts,
+  next_attempt_at: d.status === "pending" ? d.next_attempt_at : null,
+  last_status: d.last_status,
+  last_error: d.last_error,
+  completed_at: d.completed_at,
+  attempt_log: t.webhookAttempts
+    .filter((a) => a.deliveryId === d.id)
+    .sort((a, b) => a.attempt - b.attempt)
+    .map((a) => ({
+      attempt: a.attempt,
+      attempted_at: a.attemptedAt,
+      outcome: a.outcome,
+      response_status: a.responseStatus,
+      latency_ms: a.latencyMs,
+      error: a.error
+    }))
+})
 
 const messagesOf = (t: Tables, accountId: string): Array<MessageRecord> => {
   const id = uuid(accountId)
@@ -137,9 +194,14 @@ export const make = Effect.map(MemoryDatabase, (db) =>
         return m === undefined || m.account_id !== uuid(accountId) ? undefined : timelineRow(m)
       }),
 
-    deliveries: () => Effect.succeed([]),
+    deliveries: (accountId, by, limit) =>
+      db.transact((t) => deliveriesOf(t, uuid(accountId), by).slice(0, limit).map((d) => deliveryRow(t, d))),
 
-    endpointSecret: () => Effect.succeed(undefined)
+    endpointSecret: (accountId, endpointId) =>
+      db.transact((t) => {
+        const e = UUID.test(endpointId) ? t.webhookEndpoints.get(endpointId.toLowerCase()) : undefined
+        return e === undefined || e.account_id !== uuid(accountId) ? undefined : { url: e.url, secret: e.secret }
+      })
   }))
 
 /** `PortalReadStore` over the context's `MemoryDatabase`. */

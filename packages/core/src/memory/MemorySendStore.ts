@@ -15,8 +15,9 @@ import { Effect, Layer, Option as O } from "effect"
 import type { AcceptPlan, IdempotencyRecord, SendSnapshot, SnapshotRequest } from "../ports/SendStore.js"
 import { AcceptanceRolledBack, AcceptOutcome, SendStore } from "../ports/SendStore.js"
 import { jsonCopy, key, uuid, uuidOrNull, violation } from "./internal.js"
-import type { IdempotencyRecordRow, LedgerRecord, MessageRecord, Tables } from "./MemoryDatabase.js"
+import type { IdempotencyRecordRow, LedgerRecord, Tables } from "./MemoryDatabase.js"
 import { MemoryConstraintViolation, MemoryDatabase } from "./MemoryDatabase.js"
+import { messageRecord } from "./messageStates.js"
 
 const recordOf = (row: IdempotencyRecordRow): IdempotencyRecord => ({
   key: row.key,
@@ -177,7 +178,7 @@ const acceptIn = (t: Tables, plan: AcceptPlan): AcceptOutcome => {
     })
   }
   items.forEach((m, i) => {
-    const row: MessageRecord = {
+    const row = messageRecord({
       id: messageIds[i],
       account_id: messageAccount,
       api_key_id: apiKeyId,
@@ -193,22 +194,11 @@ const acceptIn = (t: Tables, plan: AcceptPlan): AcceptOutcome => {
       channel: common.channel,
       status: common.status,
       idempotency_key: common.idempotency_key,
-      provider_id: null,
-      provider_message_id: null,
-      provider_ref: null,
       created_at: common.created_at,
       scheduled_at: common.scheduled_at,
       queued_at: common.queued_at,
-      sent_at: null,
-      delivered_at: null,
-      failed_at: null,
-      failure_reason: null,
-      failure_context: null,
-      dr_checked_at: null,
-      dr_status: null,
-      dr_delivery_status: null,
       updated_at: common.created_at
-    }
+    })
     t.messages.set(row.id, row)
     if (row.status === "queued") {
       t.dispatchQueue.set(row.id, {
@@ -221,6 +211,7 @@ const acceptIn = (t: Tables, plan: AcceptPlan): AcceptOutcome => {
         last_error: null,
         created_at: plan.now
       })
+      t.dispatchVersion++
     }
   })
   const single = plan.campaign === undefined && items.length === 1 ? messageIds[0] : null

@@ -13,7 +13,7 @@ import { Effect, Layer, Option as O } from "effect"
 import type { RequirementRow, SenderIdDocumentRow, SenderIdRecordRow } from "../ports/SenderIdStore.js"
 import { SenderIdStore } from "../ports/SenderIdStore.js"
 import type { MarketRow } from "../ports/SendStore.js"
-import { ascending, check, marketRow, uuid, uuidOrNull } from "./internal.js"
+import { ascending, check, marketRow, senderIdRow, uuid, uuidOrNull } from "./internal.js"
 import type { DocumentRecord, RequirementRecord, SenderIdRecord, Tables } from "./MemoryDatabase.js"
 import { MemoryDatabase } from "./MemoryDatabase.js"
 
@@ -26,28 +26,17 @@ const newestRequestFirst = (a: SenderIdRecord, b: SenderIdRecord) =>
 const recordRow = (t: Tables, s: SenderIdRecord): SenderIdRecordRow => {
   const k = t.markets.get(s.market_id)!
   return {
-    id: s.id,
-    account_id: s.account_id,
-    market_id: s.market_id,
+    ...senderIdRow(s),
     iso2: k.iso2,
     calling_code: k.calling_code,
     market_name: k.name,
-    name: s.name,
-    display_name: s.display_name,
-    status: s.status,
-    is_default: s.is_default,
-    is_global: s.is_global,
-    sample_message: s.sample_message,
-    purpose: s.purpose,
     protection_requested: s.protection_requested,
     rejection_reason: s.rejection_reason,
     suspension_reason: s.suspension_reason,
     document_ids: [...t.senderIdDocuments.values()]
       .filter((d) => d.sender_id_id === s.id)
       .sort(byCreated)
-      .map((d) => d.id),
-    requested_at: s.requested_at,
-    updated_at: s.updated_at
+      .map((d) => d.id)
   }
 }
 
