@@ -14,12 +14,9 @@ const LATIN_LETTER_NAME = /^LATIN (CAPITAL|SMALL) LETTER (?:DOTLESS )?([A-Z])(?:
 const isGsmText = (s: string) => s.length > 0 && [...s].every((c) => Gsm7.GSM7_UNITS[c.charCodeAt(0)] !== 0)
 const foldByName = (cp: number): string | undefined => {
   const char = String.fromCodePoint(cp)
-  const nfc = char.normalize("NFC")
-  if (nfc !== char && isGsmText(nfc)) return nfc
-  const nfd = char.normalize("NFD")
-  if (nfd !== char) {
-    const stripped = nfd.replace(MARKS, "")
-    if (isGsmText(stripped)) return stripped
+  // a canonical equivalent, else the canonical decomposition without its marks
+  for (const candidate of [char.normalize("NFC"), char.normalize("NFD").replace(MARKS, "")]) {
+    if (candidate !== char && isGsmText(candidate)) return candidate
   }
   if (LATIN.test(char)) {
     const m = LATIN_LETTER_NAME.exec(unicodeName(cp) ?? "")
