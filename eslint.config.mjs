@@ -56,6 +56,19 @@ export default tseslint.config(
     }
   },
   {
+    // the server's memory (issue 12): `@effect/platform`'s index evaluates every module, Scalar's and
+    // Swagger UI's multi-megabyte bundles among them; import its modules by path
+    files: ["packages/{core,store-sql,providers,http}/src/**/*.ts"],
+    rules: {
+      "no-restricted-imports": ["error", {
+        paths: [{
+          name: "@effect/platform",
+          message: "Import the module by path (`@effect/platform/HttpApiBuilder`): the index loads every module."
+        }]
+      }]
+    }
+  },
+  {
     // no unchecked casts in the HTTP service (issue 10): unknown data is decoded by Schema or narrowed
     files: ["packages/http/src/**/*.ts"],
     rules: { "@typescript-eslint/consistent-type-assertions": ["error", { assertionStyle: "never" }] }

@@ -4,7 +4,6 @@
  * point and cached, so the hot path is a typed-array lookup.
  * @internal
  */
-import { unicodeName } from "unicode-name"
 import * as Gsm7 from "./gsm7.js"
 
 const GSM7_UNITS = Gsm7.GSM7_UNITS
@@ -42,7 +41,81 @@ const INVISIBLE = /^[\u00A0\u2007\u202F\p{Default_Ignorable_Code_Point}]$/u
 const GENERIC_MARK = /^(?=\p{M})[\p{Script=Inherited}\p{Script=Common}\p{Script=Latin}]$/u
 const MARKS = /\p{M}/gu
 const LATIN = /^\p{Script=Latin}$/u
-const LATIN_LETTER_NAME = /^LATIN (CAPITAL|SMALL) LETTER (?:DOTLESS )?([A-Z])(?: WITH .+)?$/
+
+/**
+ * The Latin letters whose diacritic is not a combining mark (ł, đ, ħ, ı, ŧ …), so that no
+ * normalisation folds them, by the base letter their Unicode name gives (`LATIN SMALL LETTER L WITH
+ * STROKE` -> l): every code point whose name matches `LATIN (CAPITAL|SMALL) LETTER (DOTLESS )?X( WITH
+ * …)?` and that NFC and NFD do not fold, in hexadecimal (`a-b`: a range). Written out from
+ * `unicode-name` (Unicode 18) so that classifying a code point does not load the 5 MB name table;
+ * test/codePointClass.test.ts checks it against the names over every code point.
+ */
+const LATIN_BASE_LETTERS: Readonly<Record<string, string>> = {
+  A: "23a",
+  B: "181-182 243 a796",
+  C: "187 23b a792 a7c4",
+  D: "110 18a-18b 1c5 1f2 a7c7",
+  E: "246",
+  F: "191 a798",
+  G: "193 1e4 a7a0",
+  H: "126 2c67 a7aa",
+  I: "197",
+  J: "248 a7b2",
+  K: "198 2c69 a740 a742 a744 a7a2",
+  L: "13f 141 1c8 23d 2c60 2c62 a748 a7ad",
+  M: "2c6e",
+  N: "19d 1cb 220 a790 a7a4",
+  O: "d8 19f 1fe a74a a74c",
+  P: "1a4 2c63 a750 a752 a754",
+  Q: "a756 a758",
+  R: "24c 2c64 a7a6",
+  S: "2c7e a7a8 a7c5 a7c9 a7cc",
+  T: "166 1ac 1ae 23e",
+  U: "a7b8",
+  V: "1b2 a75e",
+  W: "2c72",
+  Y: "1b3 24e 1efe",
+  Z: "1b5 224 2c6b 2c7f a7c6",
+  a: "1d8f 1e9a 2c65",
+  b: "180 183 253 1d6c 1d80 a797",
+  c: "188 23c 255 a793-a794 1df1d",
+  d: "111 18c 221 256-257 1d6d 1d81 1d91 a7c8 1df25",
+  e: "247 1d92 2c78 ab34",
+  f: "192 1d6e 1d82 a799",
+  g: "1e5 260 1d83 a7a1",
+  h: "127 266 2c68 a795",
+  i: "131 268 1d96 1df1a",
+  j: "237 249 25f 284 29d",
+  k: "199 1d84 2c6a a741 a743 a745 a7a3",
+  l: "140 142 19a 234 26b-26d 1d85 2c61 a749 a78e ab37-ab39 1df11 1df13 1df26",
+  m: "271 1d6f 1d86 ab3a",
+  n: "19e 235 272-273 1d70 1d87 a791 a7a5 ab3b 1df27",
+  o: "f8 1ff 2c7a a74b a74d 1df1b",
+  p: "1a5 1d71 1d7d 1d88 a751 a753 a755",
+  q: "24b 2a0 a757 a759",
+  r: "24d 27c-27e 1d72-1d73 1d89 a7a7 ab49 1df16 1df28",
+  s: "23f 282 1d74 1d8a a7a9 a7ca a7cd 1df1e 1df29",
+  t: "167 1ab 1ad 236 288 1d75 2c66 1df09 1df2a",
+  u: "1d99 a7b9 ab4e ab52",
+  v: "28b 1d8c 2c71 2c74 a75f",
+  w: "2c73",
+  x: "1d8d ab56-ab59",
+  y: "1b4 24f 1eff ab5a",
+  z: "1b6 225 240 290-291 1d76 1d8e 2c6c"
+}
+let latinBase: Map<number, string> | undefined
+const latinBaseOf = (cp: number): string | undefined => {
+  if (latinBase === undefined) {
+    latinBase = new Map()
+    for (const [letter, list] of Object.entries(LATIN_BASE_LETTERS)) {
+      for (const item of list.split(" ")) {
+        const [from, to = from] = item.split("-").map((h) => parseInt(h, 16))
+        for (let cp = from; cp <= to; cp++) latinBase.set(cp, letter)
+      }
+    }
+  }
+  return latinBase.get(cp)
+}
 
 /** Curly and other typographic quote marks (and the spacing accents used as apostrophes). */
 const SINGLE_QUOTES = new Set([
@@ -83,7 +156,7 @@ const folds = new Map<number, string>()
  * The GSM-7 text a letter folds to, or undefined. In order: a canonical equivalent that is GSM-7
  * (ANGSTROM SIGN -> Å, OHM SIGN -> Ω); the canonical decomposition without its combining marks
  * (ő -> o, ç -> c, Ș -> S); for Latin letters whose diacritic is not a combining mark (ł, đ, ħ, ı),
- * the base letter named by the Unicode name (LATIN SMALL LETTER L WITH STROKE -> l).
+ * the base letter named by the Unicode name (LATIN SMALL LETTER L WITH STROKE -> l; `LATIN_BASE_LETTERS`).
  */
 const computeFold = (cp: number, char: string): string | undefined => {
   const nfc = char.normalize("NFC")
@@ -93,13 +166,7 @@ const computeFold = (cp: number, char: string): string | undefined => {
     const stripped = nfd.replace(MARKS, "")
     if (isGsmText(stripped)) return stripped
   }
-  if (LATIN.test(char)) {
-    const m = LATIN_LETTER_NAME.exec(unicodeName(cp) ?? "")
-    if (m !== null) {
-      const letter = m[1] === "SMALL" ? m[2].toLowerCase() : m[2]
-      if (isGsmText(letter)) return letter
-    }
-  }
+  if (LATIN.test(char)) return latinBaseOf(cp)
   return undefined
 }
 
@@ -167,11 +234,40 @@ export const replacementOf = (cp: number, k: number): string => {
 
 const names = new Map<number, string>()
 
+/** `unicodeName` of the `unicode-name` package. */
+export type NameSource = (cp: number) => string | undefined
+let nameSource: NameSource | undefined
+
+/**
+ * Sets where names come from. Under Node the `unicode-name` table (≈10 MB of heap once loaded) is
+ * required on the first `nameOf`, i.e. when a response first lists a change or names a character;
+ * a host without Node's module loader (the portal's browser bundle) imports
+ * `@tuma/domain/unicodeNames`, which calls this.
+ */
+export const setNameSource = (source: NameSource): void => {
+  nameSource = source
+}
+
+interface NodeModuleApi {
+  createRequire(url: string): (id: string) => unknown
+}
+
+const loadNameSource = (): NameSource => {
+  const getBuiltinModule = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process
+    ?.getBuiltinModule
+  if (getBuiltinModule === undefined) {
+    throw new Error("Unicode names are not loaded: import \"@tuma/domain/unicodeNames\" in this host")
+  }
+  const load = (getBuiltinModule("node:module") as NodeModuleApi).createRequire(import.meta.url)
+  return (load("unicode-name") as { unicodeName: NameSource }).unicodeName
+}
+
 /** Unicode name (or label, e.g. `<surrogate-D800>`, or alias for controls, e.g. NULL) of a code point. */
 export const nameOf = (cp: number): string => {
   let name = names.get(cp)
   if (name === undefined) {
-    name = unicodeName(cp) ?? `<unnamed-${cp.toString(16).toUpperCase().padStart(4, "0")}>`
+    if (nameSource === undefined) nameSource = loadNameSource()
+    name = nameSource(cp) ?? `<unnamed-${cp.toString(16).toUpperCase().padStart(4, "0")}>`
     names.set(cp, name)
   }
   return name

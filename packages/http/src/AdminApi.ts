@@ -3,7 +3,9 @@
  * (every request is refused with 401 when the token is not configured). Payloads and views are
  * core's `Admin` schemas; webhook endpoints are `WebhookAdmin`'s. Every answer is the envelope.
  */
-import { HttpApi, HttpApiEndpoint, OpenApi } from "@effect/platform"
+import * as HttpApi from "@effect/platform/HttpApi"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as OpenApi from "@effect/platform/OpenApi"
 import * as A from "@tuma/core"
 import { StoredString } from "@tuma/domain/storedText"
 import { Schema } from "effect"

@@ -2,7 +2,10 @@
  * The HTTP contract of Tuma (spec §4, decisions.md), as one `HttpApi`: the server, the OpenAPI
  * document and the typed client are all derived from it.
  */
-import { HttpApi, HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import * as HttpApi from "@effect/platform/HttpApi"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as OpenApi from "@effect/platform/OpenApi"
 import { Schema } from "effect"
 import { AdminApi } from "./AdminApi.js"
 import { senderIdMultipart, withoutDecodeError } from "./apiSchemas.js"

@@ -18,7 +18,7 @@
  * 0.5 s), and at once by this process's admin API; the TTL only bounds a lost notification.
  */
 import { RateLimiter } from "@effect/experimental"
-import { HttpServerRequest } from "@effect/platform"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import { ApiKeys } from "@tuma/core/ports/ApiKeys"
 import type { ApiKeyRecord } from "@tuma/core/ports/ApiKeys"
 import { hashApiKey } from "@tuma/core/ports/ApiKeys"

@@ -9,7 +9,7 @@
  *   `acceptance_state`, `error`, `errors`, balance figures). The envelope middleware serialises
  *   them itself (and fills `request_uid`), so handlers construct them without it.
  */
-import { HttpApiSchema } from "@effect/platform"
+import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
 import { AcceptanceState, FieldErrors, Shortfall } from "@tuma/domain/errors"
 import { Effect, FiberRef, Schema } from "effect"
 import { globalValue } from "effect/GlobalValue"

@@ -6,7 +6,8 @@
  *   jsonDepthExceeds(text, limit) — one pass over the text, strings skipped, no allocation
  *   guardJsonDepth(request)       — the request with `json` refusing deep bodies (`JsonTooDeep`)
  */
-import { HttpServerError, type HttpServerRequest } from "@effect/platform"
+import * as HttpServerError from "@effect/platform/HttpServerError"
+import type * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import { Effect } from "effect"
 
 /** Deepest nesting of arrays/objects a JSON body may have (documented in docs/api.md). */

@@ -11,19 +11,17 @@
  *
  * The success path costs one id, one FiberRef scope and one header.
  */
-import {
-  FileSystem,
-  HttpApi,
-  HttpApiBuilder,
-  HttpApiError,
-  HttpApiGroup,
-  HttpIncomingMessage,
-  HttpServerError,
-  HttpServerRequest,
-  HttpServerResponse,
-  Multipart
-} from "@effect/platform"
-import type { HttpApp } from "@effect/platform"
+import * as FileSystem from "@effect/platform/FileSystem"
+import * as HttpApi from "@effect/platform/HttpApi"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import * as HttpApiError from "@effect/platform/HttpApiError"
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import type * as HttpApp from "@effect/platform/HttpApp"
+import * as HttpIncomingMessage from "@effect/platform/HttpIncomingMessage"
+import * as HttpServerError from "@effect/platform/HttpServerError"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import * as Multipart from "@effect/platform/Multipart"
 import { currentLogUids } from "@tuma/core/observability/LogContext"
 import { TraceSettings } from "@tuma/core/observability/Tracing"
 import { fieldErrorsFromIssues, validationFailed } from "@tuma/domain"

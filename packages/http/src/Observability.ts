@@ -18,25 +18,17 @@
  *                           and workers.
  *   layer(options)        — both, for one build (tests, examples).
  *   observeRequest        — the HTTP metrics hook of the envelope middleware.
+ *
+ * The OpenTelemetry parts live in ObservabilityOtel.ts, imported only when metrics or tracing are on.
  */
-import * as OtelMetrics from "@effect/opentelemetry/Metrics"
-import * as OtelResource from "@effect/opentelemetry/Resource"
-import * as OtelTracer from "@effect/opentelemetry/Tracer"
-import { HttpMiddleware } from "@effect/platform"
+import * as HttpMiddleware from "@effect/platform/HttpMiddleware"
 import type { TracerProvider } from "@opentelemetry/api"
-import { PrometheusExporter, PrometheusSerializer } from "@opentelemetry/exporter-prometheus"
-import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-http"
-import { BatchSpanProcessor, ParentBasedSampler, TraceIdRatioBasedSampler } from "@opentelemetry/sdk-trace-base"
-import { NodeTracerProvider } from "@opentelemetry/sdk-trace-node"
 import * as M from "@tuma/core/observability/Metrics"
 import { TraceSettings } from "@tuma/core/observability/Tracing"
-import { Context, Effect, Layer, Runtime, Tracer } from "effect"
-import { createServer } from "node:http"
-import type { AddressInfo } from "node:net"
+import { Context, Effect, Layer } from "effect"
 import type { RouteEntry } from "./Middleware.js"
 import type { LogOptions } from "./ObservabilityLogger.js"
 import * as ObservabilityLogger from "./ObservabilityLogger.js"
-import * as RuntimeMetrics from "./ObservabilityRuntime.js"
 
 export interface ObservabilityOptions {
   readonly metrics: {
@@ -98,107 +90,27 @@ export class ObservabilityRuntime extends Context.Tag("@tuma/http/ObservabilityR
   readonly tracerProvider: TracerProvider | undefined
 }>() {}
 
-const VERSION = "0.1.0"
-
-/** The metrics listener: `GET /metrics` runs the samplers, then collects and serialises. */
-const metricsListener = (options: ObservabilityOptions["metrics"], port: number) =>
-  Effect.gen(function*() {
-    const exporter = new PrometheusExporter({ preventServerStart: true })
-    const producer = yield* OtelMetrics.makeProducer.pipe(
-      Effect.provide(OtelResource.layer({ serviceName: "tuma", serviceVersion: VERSION }))
-    )
-    yield* OtelMetrics.registerProducer(producer, () => exporter)
-    yield* RuntimeMetrics.register
-    // no target_info series and no otel_scope_* label on every sample: plain Prometheus series
-    const serializer = new PrometheusSerializer(undefined, false, undefined, true, true)
-    const runPromise = Runtime.runPromise(yield* Effect.runtime<never>())
-    const server = createServer((req, res) => {
-      if (req.method !== "GET" || (req.url ?? "").split("?", 1)[0] !== "/metrics") {
-        res.writeHead(404, { "content-type": "text/plain" }).end("not found: GET /metrics\n")
-        return
-      }
-      runPromise(M.sampleAll).then(() => exporter.collect()).then(
-        ({ resourceMetrics }) => {
-          res.writeHead(200, { "content-type": "text/plain; version=0.0.4; charset=utf-8" })
-          res.end(serializer.serialize(resourceMetrics))
-        },
-        (error) => res.writeHead(500, { "content-type": "text/plain" }).end(`# collection failed: ${error}\n`)
-      )
-    })
-    const address = yield* Effect.acquireRelease(
-      Effect.async<AddressInfo, Error>((resume) => {
-        server.once("error", (e) => resume(Effect.fail(e)))
-        server.listen(port, options.host, () => {
-          const address = server.address()
-          resume(
-            typeof address === "object" && address !== null
-              ? Effect.succeed(address)
-              : Effect.fail(new Error("the metrics listener has no TCP address"))
-          )
-        })
-      }),
-      () => Effect.async<void>((resume) => void server.close(() => resume(Effect.void)))
-    ).pipe(Effect.orDie)
-    const host = address.family === "IPv6" ? `[${address.address}]` : address.address
-    return `http://${host}:${address.port}/metrics`
-  })
-
 /** The process-wide parts: the metrics listener and the tracer provider. */
 export const layerProcess = (options: ObservabilityOptions) =>
   Layer.scoped(
     ObservabilityRuntime,
     Effect.gen(function*() {
-      const metricsUrl = options.metrics.port === undefined
+      // OpenTelemetry's SDK and exporters (≈30 MB of RSS) are imported only when metrics or tracing are on
+      const otel = options.metrics.port === undefined && options.tracing.endpoint === undefined
         ? undefined
-        : yield* metricsListener(options.metrics, options.metrics.port)
-      let tracerProvider: NodeTracerProvider | undefined
-      if (options.tracing.endpoint !== undefined) {
-        const url = `${options.tracing.endpoint.replace(/\/+$/, "")}/v1/traces`
-        const resource = yield* OtelResource.Resource.pipe(
-          Effect.provide(OtelResource.layer({ serviceName: options.tracing.serviceName, serviceVersion: VERSION }))
-        )
-        tracerProvider = yield* Effect.acquireRelease(
-          Effect.sync(() =>
-            new NodeTracerProvider({
-              resource,
-              // db.query.text of the large set-based statements would be most of every export
-              ...(process.env.OTEL_ATTRIBUTE_VALUE_LENGTH_LIMIT || process.env.OTEL_SPAN_ATTRIBUTE_VALUE_LENGTH_LIMIT
-                ? {}
-                : { spanLimits: { attributeValueLengthLimit: 1024 } }),
-              ...samplerOf(options.tracing.ratio),
-              spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter({ url }), { scheduledDelayMillis: 1000 })]
-            })
-          ),
-          (provider) =>
-            Effect.promise(() => provider.forceFlush().then(() => provider.shutdown())).pipe(
-              Effect.timeoutOption("3 seconds"),
-              Effect.ignore
-            )
-        )
+        : yield* Effect.promise(() => import("./ObservabilityOtel.js"))
+      const metricsUrl = options.metrics.port === undefined || otel === undefined
+        ? undefined
+        : yield* otel.metricsListener(options.metrics, options.metrics.port)
+      let tracerProvider: TracerProvider | undefined
+      if (options.tracing.endpoint !== undefined && otel !== undefined) {
+        tracerProvider = yield* otel.tracerProvider({ ...options.tracing, endpoint: options.tracing.endpoint })
       }
       return { options, metricsUrl, tracerProvider }
     })
   )
 
-/** The provider's sampler: the given ratio, else the OTEL_* variables when set, else the default. */
-const samplerOf = (ratio: number | undefined) =>
-  ratio === undefined && process.env.OTEL_TRACES_SAMPLER
-    ? {} // the SDK reads OTEL_TRACES_SAMPLER / OTEL_TRACES_SAMPLER_ARG itself
-    : { sampler: new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(ratio ?? DEFAULT_TRACE_RATIO) }) }
-
 const UNTRACED = new Set(["/healthz", "/readyz"])
-
-/**
- * `OtelTracer.layer` without its `context` hook. That hook runs every step of every fiber that has
- * a span inside `@opentelemetry/api`'s `context.with` (a new OTel context each time), so that
- * OpenTelemetry's own instrumentations see the current span; Tuma loads none (its spans are
- * Effect spans, parented explicitly, and the stored trace context is read from them), so here it
- * was pure cost: at one trace in ten it took a send's extra CPU from +14 % to +43 % (measured
- * side by side, docs/observability.md "Overhead").
- */
-const layerSpansOnly = Layer.unwrapEffect(
-  Effect.map(OtelTracer.make, (otel) => Layer.setTracer(Tracer.make({ span: otel.span, context: (f) => f() })))
-).pipe(Layer.provideMerge(OtelTracer.layerTracer))
 
 /** Logger, tracer (or none) and `TraceSettings` for a layer build. */
 export const layerFiber = (runtime: ObservabilityRuntime["Type"]) => {
@@ -214,9 +126,10 @@ export const layerFiber = (runtime: ObservabilityRuntime["Type"]) => {
     : Layer.mergeAll(
       // health checks (probes every few seconds) are not traced
       Layer.locallyScoped(HttpMiddleware.currentTracerDisabledWhen, (request) => UNTRACED.has(request.url)),
-      layerSpansOnly.pipe(
-        Layer.provide(Layer.succeed(OtelTracer.OtelTracerProvider, provider)),
-        Layer.provide(OtelResource.layer({ serviceName: runtime.options.tracing.serviceName, serviceVersion: VERSION }))
+      Layer.unwrapEffect(
+        Effect.promise(() => import("./ObservabilityOtel.js")).pipe(
+          Effect.map((otel) => otel.layerSpans(provider, runtime.options.tracing.serviceName))
+        )
       ),
       Layer.succeed(TraceSettings, { linkMessages: true })
     )

@@ -15,7 +15,11 @@
  * - `PortalSession` endpoints answer 401 without a valid session; `PortalOwner` endpoints 403 for
  *   a member.
  */
-import { HttpApi, HttpApiEndpoint, HttpApiMiddleware, HttpApiSchema, OpenApi } from "@effect/platform"
+import * as HttpApi from "@effect/platform/HttpApi"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as HttpApiMiddleware from "@effect/platform/HttpApiMiddleware"
+import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
+import * as OpenApi from "@effect/platform/OpenApi"
 import * as Views from "@tuma/core/admin/views"
 import { Encoding } from "@tuma/domain/encoding"
 import * as D from "@tuma/domain/schemas"

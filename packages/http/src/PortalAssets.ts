@@ -16,7 +16,10 @@
  * the portal's dev dependencies must build it beforehand (`pnpm --filter @tuma/portal build`);
  * `TUMA_PORTAL_DIR` set means "serve exactly this, never build".
  */
-import { HttpApiBuilder, HttpServerError, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import * as HttpServerError from "@effect/platform/HttpServerError"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { Effect } from "effect"
 import { spawn } from "node:child_process"
 import * as fs from "node:fs"

@@ -5,7 +5,9 @@
  * The implementations live in `Auth.ts`; the tags stay here so the contract (and the typed
  * client built from it) does not depend on any server code.
  */
-import { HttpApiMiddleware, HttpApiSecurity, OpenApi } from "@effect/platform"
+import * as HttpApiMiddleware from "@effect/platform/HttpApiMiddleware"
+import * as HttpApiSecurity from "@effect/platform/HttpApiSecurity"
+import * as OpenApi from "@effect/platform/OpenApi"
 import { Actor } from "@tuma/core/audit/Actor"
 import { Context, Schema } from "effect"
 import { Forbidden, TooManyRequests, Unauthorized } from "./Envelope.js"

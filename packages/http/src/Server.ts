@@ -8,8 +8,9 @@
  *   InFlight                     — requests being served (graceful shutdown waits for 0)
  */
 import { RateLimiter } from "@effect/experimental"
-import { HttpApiBuilder, HttpApiScalar, HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import * as HttpServer from "@effect/platform/HttpServer"
 import type { SqlClient } from "@effect/sql"
 import { ContentCounter, Ids, Operator, Send, SendConfig } from "@tuma/core"
 import { Admin, Audit } from "@tuma/core"
@@ -42,6 +43,7 @@ import { ServerConfig } from "./Config.js"
 import * as ConsoleRoutes from "./console/Routes.js"
 import * as ConsoleServices from "./console/Services.js"
 import * as DeliveryWorkers from "./DeliveryWorkers.js"
+import * as Docs from "./Docs.js"
 import { AdminLive, layerAdminAuth } from "./handlers/Admin.js"
 import { SenderIdsLive } from "./handlers/SenderIds.js"
 import { SmsLive } from "./handlers/Sms.js"
@@ -134,7 +136,7 @@ export const layerSendConfig = Layer.effect(
 
 /** The HTTP app (routes, docs, middlewares) over the given services. */
 export const layerHttp = Layer.mergeAll(
-  HttpApiScalar.layer({ path: "/docs" }),
+  Docs.layer({ path: "/docs" }),
   HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" }),
   PortalAssets.layer,
   ConsoleRoutes.layer,

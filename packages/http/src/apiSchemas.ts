@@ -4,7 +4,9 @@
  * webhook views. Free of `node:` imports (the portal's browser bundle includes it through
  * `PortalApi`).
  */
-import { HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
+import * as OpenApi from "@effect/platform/OpenApi"
 import { Schema } from "effect"
 import { Conflict, NotFound, successFields, Unprocessable } from "./Envelope.js"
 

@@ -185,5 +185,11 @@ describe("documentation", () => {
     expect(a.status).toBe(200)
     expect(a.headers.get("content-type")).toMatch(/text\/html/)
     expect(a.text).toContain("openapi")
+    // the page is built on the first request (Docs.ts): Scalar's inline bundle and the API's spec
+    expect(a.text).toContain(`<script id="api-reference" type="application/json">`)
+    expect(a.text).toContain("@scalar/api-reference")
+    expect(a.text.length).toBeGreaterThan(1_000_000)
+    const again = await call(server, "GET", "/docs")
+    expect(again.text).toBe(a.text)
   })
 })

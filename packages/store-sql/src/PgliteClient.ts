@@ -63,6 +63,9 @@ const makeFairLock = () => {
 
 type Rows = ReadonlyArray<object>
 
+/** PGlite's `shared_buffers` (PostgreSQL's default is 128MB). */
+export const SHARED_BUFFERS = "16MB"
+
 /**
  * A PGlite `SqlClient` in the scope: statements compiled as for PostgreSQL, serialised through one FIFO lock
  * (PGlite is one connection).
@@ -72,7 +75,14 @@ export const make = (config: PgliteClientConfig = {}) =>
     const dataDir = config.dataDir ?? "memory://"
     const db = yield* Effect.acquireRelease(
       Effect.tryPromise({
-        try: () => PGlite.create(dataDir, { parsers: { [INT8]: (x: string) => x } }),
+        try: () =>
+          PGlite.create(dataDir, {
+            parsers: { [INT8]: (x: string) => x },
+            // PostgreSQL's default 128 MB of shared buffers live in PGlite's WebAssembly memory, in
+            // the server's process: 16 MB keeps an idle embedded server ≈110 MB smaller
+            // (docs/operations.md, "Start-up and memory"); the files are in the OS cache anyway
+            startParams: [...PGlite.defaultStartParams, "-c", `shared_buffers=${SHARED_BUFFERS}`]
+          }),
         catch: (cause) => new SqlError({ cause, message: `PGlite: failed to open ${dataDir}` })
       }),
       (db) => Effect.promise(() => db.close()).pipe(Effect.ignore)

@@ -103,3 +103,14 @@ it.effect(
     }).pipe(Effect.provide(PgliteClient.layer({ dataDir: "memory://" })), Effect.orDie),
   { timeout: 60_000 }
 )
+
+it.live(
+  "the embedded database runs with 16 MB of shared buffers (PGlite keeps them in the server's process)",
+  () =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const [{ shared_buffers }] = yield* sql<{ shared_buffers: string }>`SHOW shared_buffers`
+      expect(shared_buffers).toBe(PgliteClient.SHARED_BUFFERS)
+    }).pipe(Effect.provide(PgliteClient.layer({ dataDir: "memory://" })), Effect.orDie),
+  { timeout: 60_000 }
+)

@@ -18,7 +18,9 @@
  * it stays out of the public OpenAPI document; the contract modules are also being reworked in
  * parallel (docs/console.md).
  */
-import { HttpRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import * as HttpRouter from "@effect/platform/HttpRouter"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { Actor } from "@tuma/core/audit/Actor"
 import type { OperatorAuthenticated } from "@tuma/core/operators/OperatorAccess"
 import { OperatorAccess } from "@tuma/core/operators/OperatorAccess"

@@ -3,7 +3,8 @@
  * (see `Http.ts`) and calls one core use case (`Admin`, `WebhookAdmin`, `Reads`, `OperatorAccess`,
  * `SenderIdReview`) with the operator as `Actor`. The list of routes is docs/console.md's.
  */
-import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { Admin, Reads } from "@tuma/core"
 import type { CreateProviderInput } from "@tuma/core/admin/inputs"
 import { Audit } from "@tuma/core/audit/Audit"

@@ -2,7 +2,8 @@
  * Handlers of the admin API (`/admin/v1`) over core's `Admin` and `WebhookAdmin`, and the operator
  * authentication (`RequireAdmin`: `AdminToken.ts`). Changing or revoking a key clears this process's auth cache.
  */
-import { HttpApiBuilder, HttpServerRequest } from "@effect/platform"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import { Admin } from "@tuma/core"
 import { adminTokenActor } from "@tuma/core/audit/Actor"
 import { emailProblem } from "@tuma/core/portal/PortalAccess"

@@ -2,7 +2,7 @@
  * Handler of `GET /admin/v1/audit-log` over core's `Audit`: the filters as given (core checks them:
  * 422 by field), the page newest first with `meta.next_before`, in the envelope.
  */
-import { HttpApiBuilder } from "@effect/platform"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import { Audit } from "@tuma/core"
 import { Effect } from "effect"
 import { TumaApi } from "../Api.js"

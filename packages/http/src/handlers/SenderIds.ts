@@ -5,8 +5,11 @@
  * `RequestSenderIdInput`; core checks fields, formats (magic bytes) and sizes, and names error
  * paths in the terms of the body that was sent.
  */
-import type { FileSystem, HttpServerRequest, Path } from "@effect/platform"
-import { HttpApiBuilder, Multipart } from "@effect/platform"
+import type * as FileSystem from "@effect/platform/FileSystem"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import type * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as Multipart from "@effect/platform/Multipart"
+import type * as Path from "@effect/platform/Path"
 import type { RequestSenderIdInput } from "@tuma/core"
 import { fromJsonRequest, SenderIds } from "@tuma/core"
 import { fieldErrorsFromIssues, validationFailed } from "@tuma/domain"

@@ -3,7 +3,7 @@
  * also applies the duplicate-content limit), balance, messages and profile over core's `Reads`
  * (whose `…Of` methods give a test key the sandbox answers of spec §2.2, §2.5, §4.4, decisions §12).
  */
-import { HttpApiBuilder } from "@effect/platform"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import type { ReadOutcome, SendCaller } from "@tuma/core"
 import { Send } from "@tuma/core"
 import { Reads } from "@tuma/core"

@@ -1,7 +1,7 @@
 /**
  * `/healthz` (the process answers) and `/readyz` (the store answers a query).
  */
-import { HttpApiBuilder } from "@effect/platform"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { TumaApi } from "../Api.js"

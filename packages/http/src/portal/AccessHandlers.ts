@@ -4,7 +4,8 @@
  * The account is always the session's.
  */
 import { RateLimiter } from "@effect/experimental"
-import { HttpApiBuilder, HttpServerRequest } from "@effect/platform"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import { Admin } from "@tuma/core"
 import { Reads } from "@tuma/core"
 import type { SignedIn } from "@tuma/core/portal/PortalAccess"

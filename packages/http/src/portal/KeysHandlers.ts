@@ -9,7 +9,8 @@
  * the portal user (`{ kind: "system", name: "portal:<email>", ip }` — the actor kinds are the
  * operators'; a customer acting in the portal is told apart by the `portal:` name).
  */
-import { HttpApiBuilder, HttpServerRequest } from "@effect/platform"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import { Admin } from "@tuma/core"
 import { Actor } from "@tuma/core/audit/Actor"
 import { WebhookSender } from "@tuma/core/ports/Notifiers"

@@ -5,8 +5,12 @@
  * credit rules — and the campaign price preview is `Send.bulkV2` in sandbox mode (every check
  * against the account's real records, nothing stored or charged) next to the wallets.
  */
-import { HttpApiBuilder, HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import type { FileSystem, Path } from "@effect/platform"
+import type * as FileSystem from "@effect/platform/FileSystem"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import * as HttpApp from "@effect/platform/HttpApp"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import type * as Path from "@effect/platform/Path"
 import type { SendCaller } from "@tuma/core"
 import { Send, SendConfig } from "@tuma/core"
 import { Admin } from "@tuma/core"

@@ -13,7 +13,9 @@
  * or with `X-Forwarded-Proto: https` from a trusted proxy (`TUMA_TRUSTED_PROXIES`), or when the
  * public URL is https.
  */
-import { HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import * as HttpApp from "@effect/platform/HttpApp"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { PortalAccess } from "@tuma/core/portal/PortalAccess"
 import type { Authenticated, ClientInfo, SignedIn } from "@tuma/core/portal/PortalAccess"
 import { PortalConfig } from "@tuma/core/portal/PortalConfig"

@@ -6,6 +6,7 @@
  * until it is final.
  */
 import { analyzeBody } from "@tuma/domain/encoding"
+import "@tuma/domain/unicodeNames" // the name table for analyzeBody's changes (no Node loader in the browser)
 import type { Encoding } from "@tuma/domain/encoding"
 import type { PreviewView } from "@tuma/http/PortalApi"
 import { useEffect, useMemo, useState } from "react"
