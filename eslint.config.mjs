@@ -59,20 +59,5 @@ export default tseslint.config(
     // no unchecked casts in the HTTP service (issue 10): unknown data is decoded by Schema or narrowed
     files: ["packages/http/src/**/*.ts"],
     rules: { "@typescript-eslint/consistent-type-assertions": ["error", { assertionStyle: "never" }] }
-  },
-  {
-    // TEMPORARY (issue 10): the operator console's HTTP files and its SQL adapter landed with casts and
-    // `any` (written beside the rules, merged at the end of the session); decode them by Schema next
-    files: [
-      "packages/http/src/console/Http.ts",
-      "packages/http/src/console/Overview.ts",
-      "packages/http/src/console/Routes.ts",
-      "packages/store-sql/src/SqlOperatorUserStore.ts"
-    ],
-    rules: {
-      "@typescript-eslint/no-explicit-any": "off",
-      "@typescript-eslint/consistent-type-assertions": "off",
-      "no-restricted-syntax": "off"
-    }
   }
 )

@@ -22,12 +22,13 @@ import { HttpRouter, HttpServerRequest, HttpServerResponse } from "@effect/platf
 import { Actor } from "@tuma/core/audit/Actor"
 import type { OperatorAuthenticated } from "@tuma/core/operators/OperatorAccess"
 import { OperatorAccess } from "@tuma/core/operators/OperatorAccess"
+import { InvalidCredentials, LoginLocked } from "@tuma/core/portal/model"
 import type { OperatorPermission } from "@tuma/domain/operatorRoles"
 import { operatorMay } from "@tuma/domain/operatorRoles"
-import { Effect } from "effect"
+import { Effect, identity, Option, Predicate, Schema } from "effect"
 import { timingSafeEqual } from "node:crypto"
 import { failureStatus, Forbidden, requestUid, TooManyRequests, Unauthorized, Unprocessable } from "../Envelope.js"
-import { toApiFailure } from "../Errors.js"
+import { isDomainFailure, toApiFailure } from "../Errors.js"
 import { PortalRequest } from "../portal/Session.js"
 
 /** Cookie holding the console session id (HttpOnly). */
@@ -59,28 +60,18 @@ export interface ConsoleContext {
   readonly signedIn: OperatorAuthenticated | undefined
 }
 
-interface Failing {
-  readonly _tag: string
-  readonly error_code?: string
-  readonly message?: string
-  readonly retry_after_seconds?: number
-}
-
 /** A failure of a use case as the envelope answers it. */
 const toFailure = (e: unknown) => {
   if (failureStatus(e) !== undefined) return e
-  const f = e as Failing
-  if (f?._tag === "InvalidCredentials") {
-    return Unauthorized.of({ message: f.message ?? "Not signed in.", error_code: "INVALID_CREDENTIALS" })
+  if (e instanceof InvalidCredentials) {
+    return Unauthorized.of({ message: e.message, error_code: "INVALID_CREDENTIALS" })
   }
-  if (f?._tag === "LoginLocked") {
-    const retry = String(Math.max(1, Math.ceil(f.retry_after_seconds ?? 1)))
-    return TooManyRequests.of({ message: f.message ?? "Locked.", error_code: "LOGIN_LOCKED" }, {
-      "retry-after": retry
-    })
+  if (e instanceof LoginLocked) {
+    const retry = String(Math.max(1, Math.ceil(e.retry_after_seconds)))
+    return TooManyRequests.of({ message: e.message, error_code: "LOGIN_LOCKED" }, { "retry-after": retry })
   }
-  if (typeof f?.error_code === "string") return toApiFailure(f as any)
-  if (f?._tag === "ParseError" || f?._tag === "RequestError") {
+  if (isDomainFailure(e)) return toApiFailure(e)
+  if (Predicate.isTagged(e, "ParseError") || Predicate.isTagged(e, "RequestError")) {
     return Unprocessable.of({ message: "The request body is not valid.", error_code: "VALIDATION_FAILED" })
   }
   return e
@@ -93,13 +84,12 @@ export const okJson = (data: unknown, headers: Record<string, string> = {}) =>
       headers: { "cache-control": "no-store", ...headers }
     }))
 
-const readBody = (request: HttpServerRequest.HttpServerRequest) =>
+/** A JSON object; any other JSON value reads as an empty body. */
+const asObject = Schema.decodeUnknownOption(Schema.Record({ key: Schema.String, value: Schema.Unknown }))
+const readBody = (request: HttpServerRequest.HttpServerRequest): Effect.Effect<Record<string, unknown>, unknown> =>
   STATE_CHANGING.has(request.method) && (request.headers["content-type"] ?? "").startsWith("application/json")
-    ? Effect.map(
-      request.json,
-      (v) => (typeof v === "object" && v !== null && !Array.isArray(v) ? v : {}) as Record<string, unknown>
-    )
-    : Effect.succeed({} as Record<string, unknown>)
+    ? Effect.map(request.json, (v) => Option.getOrElse(asObject(v), () => ({})))
+    : Effect.succeed({})
 
 /** The signed-in operator of the request, CSRF-checked on changes. */
 const currentOperator = Effect.gen(function*() {
@@ -174,11 +164,52 @@ export const route = <A, E, R>(access: Access, handler: (ctx: ConsoleContext) =>
     return HttpServerResponse.isServerResponse(result) ? result : yield* okJson(result)
   }).pipe(Effect.mapError(toFailure))
 
-/** A string field of the body ("" when absent). */
-export const str = (body: Record<string, unknown>, key: string): string => {
-  const v = body[key]
-  return typeof v === "string" ? v : typeof v === "number" ? String(v) : ""
+// Body and query fields: read as leniently as the console's forms send them; the use case checks
+// the meaning (a missing name is its field error, not a refused body).
+
+const text = (v: unknown): string => typeof v === "string" ? v : typeof v === "number" ? String(v) : ""
+
+const textField = (f: (s: string) => string) =>
+  Schema.optionalToRequired(Schema.Unknown, Schema.String, {
+    decode: (o) => f(text(Option.getOrUndefined(o))),
+    encode: Option.some
+  })
+
+/** A text field: a string, a number as its digits, "" when absent or of another type. */
+export const Text = textField(identity)
+
+/** A country code field, upper-cased ("" when absent). */
+export const CountryText = textField((s) => s.toUpperCase())
+
+/** A trimmed text field, absent when blank (the admin inputs' exact optional fields). */
+export const OptionalText = Schema.optionalToOptional(Schema.Unknown, Schema.String, {
+  decode: (o) => Option.filter(Option.map(o, (v) => text(v).trim()), (s) => s !== ""),
+  encode: identity
+})
+
+/** A number field: a number or a numeric string; NaN otherwise (the use case refuses it). */
+export const Num = Schema.optionalToRequired(Schema.Unknown, Schema.Number, {
+  decode: (o) => {
+    const v = Option.getOrUndefined(o)
+    return typeof v === "number" ? v : typeof v === "string" && v.trim() !== "" ? Number(v) : Number.NaN
+  },
+  encode: Option.some
+})
+
+const decodedFrom = (read: (ctx: ConsoleContext) => unknown) =>
+<B, I, A, E, R>(
+  fields: Schema.Schema<B, I>,
+  handler: (ctx: ConsoleContext, input: B) => Effect.Effect<A, E, R>
+) => {
+  const decode = Schema.decodeUnknown(fields)
+  return (ctx: ConsoleContext) => Effect.flatMap(decode(read(ctx)), (input) => handler(ctx, input))
 }
+
+/** A handler of the body decoded by `fields` (a `ParseError` answers 422 `VALIDATION_FAILED`). */
+export const withBody = decodedFrom((ctx) => ctx.body)
+
+/** A handler of the query string decoded by `fields`. */
+export const withQuery = decodedFrom((ctx) => Object.fromEntries(ctx.query))
 
 /** The path parameter (always present on its route). */
 export const param = (ctx: ConsoleContext, name: string): string => ctx.params[name] ?? ""
