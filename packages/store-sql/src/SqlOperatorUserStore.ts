@@ -9,6 +9,7 @@ import { OperatorUserStore } from "@tuma/core/ports/OperatorUserStore"
 import { OPERATOR_ROLES } from "@tuma/domain/operatorRoles"
 import { Effect, Layer, Schema } from "effect"
 import { Count, findAll, findFirst, NullableDate, NullableString, rowOf, single } from "./rows.js"
+import { sqlLoginFailures } from "./SqlLoginFailures.js"
 
 const COLUMNS = "id, email, name, role, password_hash, totp_secret, totp_pending_secret, totp_last_step, " +
   "disabled_at, created_at, updated_at, last_sign_in_at"
@@ -56,7 +57,6 @@ const operator = findFirst(OperatorUserRowSchema)
 const sessionRow = findFirst(OperatorSessionRowSchema)
 const invitation = findFirst(OperatorInvitationRowSchema)
 const countRow = single(Schema.Struct({ n: Count }))
-const lock = findFirst(Schema.Struct({ locked_until: NullableDate }))
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
@@ -173,30 +173,7 @@ export const make = Effect.gen(function*() {
         Effect.orDie
       ),
 
-    lockedUntil: (key, now) =>
-      lock(sql`SELECT locked_until FROM operator_login_failures WHERE key = ${key} AND locked_until > ${now}`).pipe(
-        Effect.map((row) => row?.locked_until ?? null),
-        Effect.orDie
-      ),
-
-    recordFailure: ({ key, lockUntil, now, threshold, windowStart }) =>
-      lock(sql`
-        INSERT INTO operator_login_failures AS f (key, failures, window_start, locked_until)
-        VALUES (${key}, 1, ${now}, CASE WHEN 1 >= ${threshold}::int THEN ${lockUntil}::timestamptz END)
-        ON CONFLICT (key) DO UPDATE SET
-          failures = CASE WHEN f.window_start < ${windowStart} THEN 1 ELSE f.failures + 1 END,
-          window_start = CASE WHEN f.window_start < ${windowStart} THEN ${now} ELSE f.window_start END,
-          locked_until = CASE
-            WHEN (CASE WHEN f.window_start < ${windowStart} THEN 1 ELSE f.failures + 1 END) >= ${threshold}::int
-              THEN ${lockUntil}::timestamptz
-            ELSE f.locked_until END
-        RETURNING CASE WHEN locked_until > ${now} THEN locked_until END AS locked_until`).pipe(
-        Effect.map((row) => row?.locked_until ?? null),
-        Effect.orDie
-      ),
-
-    clearFailures: (key) =>
-      sql`DELETE FROM operator_login_failures WHERE key = ${key}`.pipe(Effect.asVoid, Effect.orDie)
+    ...sqlLoginFailures(sql, "operator_login_failures")
   })
 })
 

@@ -199,6 +199,24 @@ export const makeOperatorAccess = Effect.gen(function*() {
       Effect.map(change, (after) => ({ value: after, target: `operator:${id}`, before, after }))
     )
 
+  /** A new operator's row: not enrolled in TOTP, never signed in. */
+  const newOperator = (fields: Pick<OperatorUserRow, "email" | "name" | "role" | "password_hash">) =>
+    Effect.gen(function*() {
+      const t = yield* now
+      const row: OperatorUserRow = {
+        ...fields,
+        id: yield* ids.uuidV4,
+        email: normalizeEmail(fields.email),
+        totp_secret: null,
+        totp_pending_secret: null,
+        totp_last_step: 0,
+        disabled_at: null,
+        created_at: t,
+        updated_at: t,
+        last_sign_in_at: null
+      }
+      return row
+    })
   const found = (id: string) =>
     Effect.flatMap(
       /^[0-9a-f-]{36}$/i.test(id) ? store.byId(id) : Effect.succeed(undefined),
@@ -256,21 +274,13 @@ export const makeOperatorAccess = Effect.gen(function*() {
           errors.name = ["The name must not be greater than 120 characters."]
         }
         if (Object.keys(errors).length > 0) return yield* validationFailed(errors)
-        const t = yield* now
-        const row: OperatorUserRow = {
-          id: yield* ids.uuidV4,
-          email: normalizeEmail(email),
+        const row = yield* newOperator({
+          email,
           name: (name ?? "").trim(),
           role: role as OperatorRole,
-          password_hash: null,
-          totp_secret: null,
-          totp_pending_secret: null,
-          totp_last_step: 0,
-          disabled_at: null,
-          created_at: t,
-          updated_at: t,
-          last_sign_in_at: null
-        }
+          password_hash: null
+        })
+        const t = row.created_at
         const token = randomToken()
         const invitationId = yield* ids.uuidV4
         yield* recorded(
@@ -468,21 +478,7 @@ export const makeOperatorAccess = Effect.gen(function*() {
         const existing = yield* store.byEmail(normalizeEmail(email))
         if (existing !== undefined) return operatorView(existing)
         yield* checkPassword(password)
-        const t = yield* now
-        const row: OperatorUserRow = {
-          id: yield* ids.uuidV4,
-          email: normalizeEmail(email),
-          name: name ?? "",
-          role,
-          password_hash: yield* hashPassword(password),
-          totp_secret: null,
-          totp_pending_secret: null,
-          totp_last_step: 0,
-          disabled_at: null,
-          created_at: t,
-          updated_at: t,
-          last_sign_in_at: null
-        }
+        const row = yield* newOperator({ email, name: name ?? "", role, password_hash: yield* hashPassword(password) })
         yield* store.create(row)
         return operatorView(row)
       })

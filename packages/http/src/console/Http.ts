@@ -22,29 +22,19 @@ import { HttpRouter, HttpServerRequest, HttpServerResponse } from "@effect/platf
 import { Actor } from "@tuma/core/audit/Actor"
 import type { OperatorAuthenticated } from "@tuma/core/operators/OperatorAccess"
 import { OperatorAccess } from "@tuma/core/operators/OperatorAccess"
-import { InvalidCredentials, LoginLocked } from "@tuma/core/portal/model"
 import type { OperatorPermission } from "@tuma/domain/operatorRoles"
 import { operatorMay } from "@tuma/domain/operatorRoles"
 import { Effect, identity, Option, Predicate, Schema } from "effect"
-import { timingSafeEqual } from "node:crypto"
-import { failureStatus, Forbidden, requestUid, TooManyRequests, Unauthorized, Unprocessable } from "../Envelope.js"
-import { isDomainFailure, toApiFailure } from "../Errors.js"
-import { PortalRequest } from "../portal/Session.js"
+import { failureStatus, Forbidden, requestUid, Unauthorized, Unprocessable } from "../Envelope.js"
+import { isDomainFailure } from "../Errors.js"
+import { csrfFailed, PortalRequest, sameSecret, sessionCsrf, STATE_CHANGING } from "../portal/Session.js"
+import { portalFailure } from "../portal/Views.js"
+import { CSRF_HEADER } from "../PortalApi.js"
 
 /** Cookie holding the console session id (HttpOnly). */
 export const CONSOLE_SESSION_COOKIE = "tuma_console_session"
 /** Cookie holding the console's pre-session CSRF token. */
 export const CONSOLE_CSRF_COOKIE = "tuma_console_csrf"
-const CSRF_HEADER = "x-csrf-token"
-const STATE_CHANGING = new Set(["POST", "PUT", "PATCH", "DELETE"])
-
-const sameSecret = (a: string, b: string) => {
-  const x = Buffer.from(a)
-  const y = Buffer.from(b)
-  return x.length === y.length && x.length > 0 && timingSafeEqual(x, y)
-}
-
-const csrfFailed = (why: string) => Forbidden.of({ message: `Request refused: ${why}`, error_code: "CSRF_FAILED" })
 
 /** Who a route is for: anyone (with the pre-session CSRF check on changes) or a permission. */
 export type Access = "anonymous" | "signed-in" | OperatorPermission
@@ -63,14 +53,8 @@ export interface ConsoleContext {
 /** A failure of a use case as the envelope answers it. */
 const toFailure = (e: unknown) => {
   if (failureStatus(e) !== undefined) return e
-  if (e instanceof InvalidCredentials) {
-    return Unauthorized.of({ message: e.message, error_code: "INVALID_CREDENTIALS" })
-  }
-  if (e instanceof LoginLocked) {
-    const retry = String(Math.max(1, Math.ceil(e.retry_after_seconds)))
-    return TooManyRequests.of({ message: e.message, error_code: "LOGIN_LOCKED" }, { "retry-after": retry })
-  }
-  if (isDomainFailure(e)) return toApiFailure(e)
+  // sign-in failures (401, 429 with Retry-After) as the portal answers them
+  if (isDomainFailure(e)) return portalFailure(e)
   if (Predicate.isTagged(e, "ParseError") || Predicate.isTagged(e, "RequestError")) {
     return Unprocessable.of({ message: "The request body is not valid.", error_code: "VALIDATION_FAILED" })
   }
@@ -104,13 +88,7 @@ const currentOperator = Effect.gen(function*() {
       error_code: "SESSION_REQUIRED"
     }))
   }
-  if (STATE_CHANGING.has(request.method)) {
-    if (!portal.originAllowed(request)) return yield* Effect.fail(csrfFailed("the request comes from another site."))
-    const token = request.headers[CSRF_HEADER]
-    if (token === undefined || !sameSecret(token, found.session.csrf_token)) {
-      return yield* Effect.fail(csrfFailed("the X-CSRF-Token header is missing or wrong."))
-    }
-  }
+  yield* sessionCsrf(request, portal, found.session.csrf_token)
   return found
 })
 
