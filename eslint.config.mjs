@@ -56,6 +56,19 @@ export default tseslint.config(
     }
   },
   {
+    // no platform modules in the rules and the use cases (issue 10): I/O goes through core's ports,
+    // hashes and random bytes through @tuma/domain/crypto (pure code and Web Crypto)
+    files: ["packages/domain/src/**/*.ts", "packages/core/src/**/*.ts"],
+    rules: {
+      "no-restricted-imports": ["error", {
+        patterns: [{
+          group: ["node:*"],
+          message: "domain and core import no platform module: use a port (core/src/ports) or @tuma/domain/crypto."
+        }]
+      }]
+    }
+  },
+  {
     // no unchecked casts in the HTTP service (issue 10): unknown data is decoded by Schema or narrowed
     files: ["packages/http/src/**/*.ts"],
     rules: { "@typescript-eslint/consistent-type-assertions": ["error", { assertionStyle: "never" }] }

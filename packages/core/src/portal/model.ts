@@ -2,8 +2,8 @@
  * What the portal access use cases answer and refuse, and their small pure helpers (tokens, e-mail
  * addresses, time zones, links); see `PortalAccess.ts`.
  */
+import { randomBase64url, sha256Base64url } from "@tuma/domain/crypto"
 import { Schema } from "effect"
-import { createHash, randomBytes } from "node:crypto"
 import type { AccountSummaryRow, SessionRow, UserRow } from "../ports/PortalStore.js"
 
 // --- errors ----------------------------------------------------------------------------------
@@ -41,8 +41,8 @@ export interface ClientInfo {
   readonly userAgent: string | null
 }
 
-export const randomToken = (): string => randomBytes(32).toString("base64url")
-export const sha256 = (s: string): string => createHash("sha256").update(s).digest("base64url")
+export const randomToken = (): string => randomBase64url(32)
+export const sha256 = (s: string): string => sha256Base64url(s)
 
 /** A plausible e-mail address (something@host.tld). */
 export const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
