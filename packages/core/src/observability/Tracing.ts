@@ -10,6 +10,7 @@ import type { Tracer } from "effect"
 import { Context, Effect, Layer, Option } from "effect"
 import * as T from "effect/Tracer"
 
+/** Whether the spans of a message's later life (dispatch, receipts, webhooks) are linked to the request that accepted it. */
 export class TraceSettings extends Context.Reference<TraceSettings>()("@tuma/core/TraceSettings", {
   defaultValue: (): { readonly linkMessages: boolean } => ({ linkMessages: false })
 }) {}

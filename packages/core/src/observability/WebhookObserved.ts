@@ -17,6 +17,7 @@ const messageIdOf = (body: string): string | undefined => {
   }
 }
 
+/** The webhook sender, observed: a metric per attempt and, with linked traces, a span linked to the accepting request. */
 export const observeWebhookSender = (
   sender: WebhookSender["Type"],
   traces: TraceContextStore["Type"] | undefined

@@ -7,7 +7,9 @@ import { randomBytes, timingSafeEqual } from "@tuma/domain/crypto"
 import { Effect } from "effect"
 import { Scrypt } from "../ports/Scrypt.js"
 
+/** The shortest password accepted (characters). */
 export const PASSWORD_MIN_LENGTH = 10
+/** The longest password accepted (characters). */
 export const PASSWORD_MAX_LENGTH = 200
 
 const N = 1 << 15

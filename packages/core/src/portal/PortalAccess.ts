@@ -47,6 +47,7 @@ export * from "./model.js"
 
 // --- the service -----------------------------------------------------------------------------
 
+/** The portal's access use cases: sign-in and sessions, lockout, invitations, password resets, team and profile. */
 export class PortalAccess extends Context.Tag("@tuma/core/PortalAccess")<PortalAccess, {
   readonly signIn: (input: {
     readonly email: string
@@ -115,6 +116,7 @@ export class PortalAccess extends Context.Tag("@tuma/core/PortalAccess")<PortalA
   }) => Effect.Effect<UserRow, ValidationFailed>
 }>() {}
 
+/** `PortalAccess` over its ports. */
 export const makePortalAccess = Effect.gen(function*() {
   const { store, ids, config, now, notFound, newSession, sendMail, liveToken, checkPassword } = yield* makePortalContext
 
@@ -399,6 +401,7 @@ export const makePortalAccess = Effect.gen(function*() {
   return service
 })
 
+/** `PortalAccess` as a layer over its ports. */
 export const layer: Layer.Layer<PortalAccess, never, PortalStore | Ids | Mailer> = Layer.effect(
   PortalAccess,
   Effect.map(makePortalAccess, PortalAccess.of)

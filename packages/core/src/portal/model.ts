@@ -8,12 +8,14 @@ import type { AccountSummaryRow, SessionRow, UserRow } from "../ports/PortalStor
 
 // --- errors ----------------------------------------------------------------------------------
 
+/** `INVALID_CREDENTIALS`: a wrong e-mail, password or code (HTTP 401; the same answer for an unknown e-mail). */
 export class InvalidCredentials extends Schema.TaggedError<InvalidCredentials>()("InvalidCredentials", {
   message: Schema.String
 }) {
   readonly error_code = "INVALID_CREDENTIALS" as const
 }
 
+/** `LOGIN_LOCKED`: too many failed sign-ins; retry after `retry_after_seconds` (HTTP 429). */
 export class LoginLocked extends Schema.TaggedError<LoginLocked>()("LoginLocked", {
   message: Schema.String,
   retry_after_seconds: Schema.Number
@@ -23,6 +25,7 @@ export class LoginLocked extends Schema.TaggedError<LoginLocked>()("LoginLocked"
 
 // --- shapes ----------------------------------------------------------------------------------
 
+/** A successful sign-in: the new session (its raw id for the cookie), the user and the account. */
 export interface SignedIn {
   /** The raw session id: goes into the cookie, never stored. */
   readonly sessionId: string
@@ -31,17 +34,21 @@ export interface SignedIn {
   readonly account: AccountSummaryRow
 }
 
+/** A live session found by its cookie, with its user. */
 export interface Authenticated {
   readonly session: SessionRow
   readonly user: UserRow
 }
 
+/** Who made a request, as recorded with a session: client address and user agent. */
 export interface ClientInfo {
   readonly ip: string | null
   readonly userAgent: string | null
 }
 
+/** A new random token (32 bytes, base64url): session ids, CSRF tokens, e-mailed tokens. */
 export const randomToken = (): string => randomBase64url(32)
+/** SHA-256 of a token (base64url): what is stored in place of the token. */
 export const sha256 = (s: string): string => sha256Base64url(s)
 
 /** A plausible e-mail address (something@host.tld). */
@@ -63,8 +70,10 @@ export const isTimeZone = (tz: string): boolean => {
   }
 }
 
+/** The portal link of an e-mailed invitation. */
 export const invitationLink = (base: string, token: string) =>
   `${base.replace(/\/+$/, "")}/portal/accept-invitation?token=${encodeURIComponent(token)}`
+/** The portal link of an e-mailed password reset. */
 export const resetLink = (base: string, token: string) =>
   `${base.replace(/\/+$/, "")}/portal/reset-password?token=${encodeURIComponent(token)}`
 
