@@ -31,7 +31,7 @@ import { Clock, Context, Effect, Layer } from "effect"
 import { Secret, TOTP } from "otpauth"
 import { Audit } from "../audit/Audit.js"
 import { makeLockout } from "../portal/Lockout.js"
-import { sessionEnded, sessionNeedsTouch } from "../portal/model.js"
+import { authenticateSession } from "../portal/model.js"
 import { DUMMY_HASH, hashPassword, passwordProblem, verifyPassword } from "../portal/Passwords.js"
 import { emailProblem, InvalidCredentials, type LoginLocked, randomToken, sha256 } from "../portal/PortalAccess.js"
 import { PortalConfig } from "../portal/PortalConfig.js"
@@ -444,23 +444,7 @@ export const makeOperatorAccess = Effect.gen(function*() {
       }),
 
     authenticate: (sessionId) =>
-      Effect.gen(function*() {
-        if (sessionId === "" || sessionId.length > 200) return undefined
-        const idHash = sha256(sessionId)
-        const hit = yield* store.session(idHash)
-        if (hit === undefined) return undefined
-        const t = yield* now
-        const { session } = hit
-        if (hit.operator.disabled_at !== null || sessionEnded(session, t, config.sessionIdleMs)) {
-          yield* store.deleteSession(idHash)
-          return undefined
-        }
-        if (sessionNeedsTouch(session, t, config.sessionIdleMs)) {
-          yield* store.touchSession(idHash, t)
-          return { ...hit, session: { ...session, last_seen_at: t } }
-        }
-        return hit
-      }),
+      authenticateSession(store, now, config.sessionIdleMs, sessionId, (hit) => hit.operator.disabled_at !== null),
 
     signOut: (idHash) => store.deleteSession(idHash),
     expiresAt: (session) => ({

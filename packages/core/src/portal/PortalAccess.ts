@@ -25,6 +25,7 @@ import { makePortalContext } from "./context.js"
 import { makeLockout } from "./Lockout.js"
 import {
   Authenticated,
+  authenticateSession,
   ClientInfo,
   emailProblem,
   InvalidCredentials,
@@ -34,8 +35,6 @@ import {
   normalizeEmail,
   randomToken,
   resetLink,
-  sessionEnded,
-  sessionNeedsTouch,
   sha256,
   SignedIn
 } from "./model.js"
@@ -135,24 +134,7 @@ export const makePortalAccess = Effect.gen(function*() {
         return yield* newSession(user, presentedSessionId, client)
       }),
 
-    authenticate: (sessionId) =>
-      Effect.gen(function*() {
-        if (sessionId === "" || sessionId.length > 200) return undefined
-        const idHash = sha256(sessionId)
-        const found = yield* store.session(idHash)
-        if (found === undefined) return undefined
-        const t = yield* now
-        const { session } = found
-        if (sessionEnded(session, t, config.sessionIdleMs)) {
-          yield* store.deleteSession(idHash)
-          return undefined
-        }
-        if (sessionNeedsTouch(session, t, config.sessionIdleMs)) {
-          yield* store.touchSession(idHash, t)
-          return { ...found, session: { ...session, last_seen_at: t } }
-        }
-        return found
-      }),
+    authenticate: (sessionId) => authenticateSession(store, now, config.sessionIdleMs, sessionId),
 
     account: (accountId) =>
       Effect.flatMap(

@@ -3,7 +3,7 @@
  * addresses, time zones, links); see `PortalAccess.ts`.
  */
 import { randomBase64url, sha256Base64url } from "@tuma/domain/crypto"
-import { Schema } from "effect"
+import { Effect, Schema } from "effect"
 import type { AccountSummaryRow, SessionRow, UserRow } from "../ports/PortalStore.js"
 
 // --- errors ----------------------------------------------------------------------------------
@@ -90,3 +90,39 @@ export const sessionEnded = (session: SessionTimes, now: Date, idleMs: number): 
 /** Refresh the idle expiry at most once a minute (one write per minute of use, not per request). */
 export const sessionNeedsTouch = (session: SessionTimes, now: Date, idleMs: number): boolean =>
   now.getTime() - session.last_seen_at.getTime() >= Math.min(60_000, idleMs / 4)
+
+/** What `authenticate` needs of a sessions store (the portal's and the console's). */
+export interface SessionLookup<Found extends { readonly session: SessionTimes }> {
+  readonly session: (idHash: string) => Effect.Effect<Found | undefined>
+  readonly deleteSession: (idHash: string) => Effect.Effect<unknown>
+  readonly touchSession: (idHash: string, now: Date) => Effect.Effect<unknown>
+}
+
+/**
+ * The live session named by the raw id of a cookie, with its idle expiry refreshed when due
+ * (`sessionNeedsTouch`); an ended one — or one `refused` (a disabled operator) — is deleted and
+ * answers undefined, as does a malformed id.
+ */
+export const authenticateSession = <Found extends { readonly session: SessionTimes }>(
+  store: SessionLookup<Found>,
+  now: Effect.Effect<Date>,
+  idleMs: number,
+  sessionId: string,
+  refused: (found: Found) => boolean = () => false
+): Effect.Effect<Found | undefined> =>
+  Effect.gen(function*() {
+    if (sessionId === "" || sessionId.length > 200) return undefined
+    const idHash = sha256(sessionId)
+    const found = yield* store.session(idHash)
+    if (found === undefined) return undefined
+    const t = yield* now
+    if (refused(found) || sessionEnded(found.session, t, idleMs)) {
+      yield* store.deleteSession(idHash)
+      return undefined
+    }
+    if (sessionNeedsTouch(found.session, t, idleMs)) {
+      yield* store.touchSession(idHash, t)
+      return { ...found, session: { ...found.session, last_seen_at: t } }
+    }
+    return found
+  })
