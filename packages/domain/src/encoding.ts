@@ -25,19 +25,21 @@ import * as Gsm7 from "./gsm7.js"
 
 // Module-local copies: hot loops must not read imported bindings (under a CommonJS transform, such
 // as tsx's for scripts outside a "type": "module" package, each read is a getter call).
-const GSM7_UNITS = Gsm7.GSM7_UNITS
-const BMP_CLASS = Classify.BMP_CLASS
-const K_GSM_EXT = Classify.K_GSM_EXT
-const K_EMOJI = Classify.K_EMOJI
-const K_ZWJ = Classify.K_ZWJ
-const K_UNSTORABLE = Classify.K_UNSTORABLE
-const K_KEPT = Classify.K_KEPT
-const GSM_EVENT = Classify.GSM_EVENT
-const UNICODE_EVENT = Classify.UNICODE_EVENT
-const classOf = Classify.classOf
-const codePointLabel = Classify.codePointLabel
-const nameOf = Classify.nameOf
-const replacementOf = Classify.replacementOf
+const { GSM7_UNITS } = Gsm7
+const {
+  BMP_CLASS,
+  classOf,
+  codePointLabel,
+  GSM_EVENT,
+  K_EMOJI,
+  K_GSM_EXT,
+  K_KEPT,
+  K_UNSTORABLE,
+  K_ZWJ,
+  nameOf,
+  replacementOf,
+  UNICODE_EVENT
+} = Classify
 
 /** `GSM-7` or `Unicode` (UCS-2 / UTF-16 on the wire). */
 export const EncodingName = Schema.Literal("GSM-7", "Unicode")

@@ -3,7 +3,7 @@
  * new / replay / conflict decision for a stored record.
  */
 import { Duration } from "effect"
-import { createHash } from "node:crypto"
+import { sha256Hex } from "./crypto.js"
 import { IdempotencyKeyReused } from "./errors.js"
 
 /**
@@ -52,7 +52,7 @@ export const canonicalJson = (value: unknown): string => {
  * `/v1/sms/quick-message` too), since aliases behave identically.
  */
 export const idempotencyFingerprint = (endpoint: string, body: unknown): string =>
-  createHash("sha256").update(endpoint).update("\n").update(canonicalJson(body)).digest("hex")
+  sha256Hex(`${endpoint}\n${canonicalJson(body)}`)
 
 /** Retention of idempotency records (decisions.md §24). */
 export const IDEMPOTENCY_TTL: Duration.Duration = Duration.hours(24)

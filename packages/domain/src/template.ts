@@ -222,28 +222,32 @@ const parseExpression = (src: string): Expr => {
     }
     return parsePrimary()
   }
-  const parseProduct = (): Expr => {
-    let left = parseUnary()
+  /** A left-associative level of binary operators `ops` over operands parsed by `operand`. */
+  const binaryLevel = <Op extends "+" | "-" | "*" | "/">(ops: ReadonlyArray<Op>, operand: () => Expr) => (): Expr => {
+    let left = operand()
     for (;;) {
-      const c = peek()
-      if (c !== "*" && c !== "/") return left
+      const op = ops.find((o) => o === peek())
+      if (op === undefined) return left
       i++
-      left = { _tag: "Bin", op: c, left, right: parseUnary() }
+      left = { _tag: "Bin", op, left, right: operand() }
     }
   }
-  const parseSum = (): Expr => {
-    let left = parseProduct()
-    for (;;) {
-      const c = peek()
-      if (c !== "+" && c !== "-") return left
-      i++
-      left = { _tag: "Bin", op: c, left, right: parseProduct() }
-    }
-  }
+  const parseProduct = binaryLevel(["*", "/"], parseUnary)
+  const parseSum = binaryLevel(["+", "-"], parseProduct)
   const e = parseSum()
   const rest = peek()
   if (rest !== undefined) throw new ExprSyntaxError(`unexpected "${rest}"`)
   return e
+}
+
+/** The expression of the tag `source`, or why it is invalid. */
+const parseTag = (expression: string, source: string): Either.Either<Expr, TagExpressionInvalid> => {
+  try {
+    return Either.right(parseExpression(expression))
+  } catch (e) {
+    if (e instanceof ExprSyntaxError) return Either.left(invalid(source, e.reason))
+    throw e
+  }
 }
 
 const collectVars = (e: Expr, into: Set<string>): Set<string> => {
@@ -307,13 +311,9 @@ export const evaluateExpression = (
   values: TemplateValues = {}
 ): Either.Either<string, TagExpressionInvalid> => {
   const source = `{=${expression}}`
-  let expr: Expr
-  try {
-    expr = parseExpression(expression)
-  } catch (e) {
-    if (e instanceof ExprSyntaxError) return Either.left(invalid(source, e.reason))
-    throw e
-  }
+  const parsed = parseTag(expression, source)
+  if (Either.isLeft(parsed)) return Either.left(parsed.left)
+  const expr = parsed.right
   const map = lowerKeys(values)
   for (const key of collectVars(expr, new Set())) {
     if (!hasValue(map.get(key))) return Either.left(invalid(source, `"${key}" has no value`))
@@ -378,13 +378,9 @@ export const compileTemplate = (template: string): Either.Either<CompiledTemplat
       const body = template.slice(open + 2, close)
       if (body.indexOf("{") !== -1 || body.indexOf("\n") !== -1) continue
       const source = template.slice(open, close + 1)
-      let expr: Expr
-      try {
-        expr = parseExpression(body)
-      } catch (e) {
-        if (e instanceof ExprSyntaxError) return Either.left(invalid(source, e.reason))
-        throw e
-      }
+      const parsed = parseTag(body, source)
+      if (Either.isLeft(parsed)) return Either.left(parsed.left)
+      const expr = parsed.right
       const keys = [...collectVars(expr, new Set())]
       for (const k of keys) names.add(k)
       flush(open)

@@ -5,7 +5,7 @@
  * Pure: no I/O, no clock reads (every time is an argument). `node:crypto` is used for HMAC only.
  */
 import { Schema } from "effect"
-import { createHmac, timingSafeEqual } from "node:crypto"
+import { hmacSha256Hex, timingSafeEqual } from "./crypto.js"
 
 // ---------------------------------------------------------------------------------------------
 // Events and payload
@@ -138,8 +138,7 @@ export const EVENT_HEADER = "X-Service-Event"
 export const DELIVERY_HEADER = "X-Service-Delivery"
 
 /** Lowercase hex HMAC-SHA256 of the exact raw body with the endpoint's secret. */
-export const signWebhook = (rawBody: string | Uint8Array, secret: string): string =>
-  createHmac("sha256", secret).update(rawBody).digest("hex")
+export const signWebhook = (rawBody: string | Uint8Array, secret: string): string => hmacSha256Hex(secret, rawBody)
 
 const HEX64 = /^[0-9a-f]{64}$/
 

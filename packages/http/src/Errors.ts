@@ -5,7 +5,7 @@
  */
 import { AcceptanceInDoubt } from "@tuma/core"
 import { validationFailed } from "@tuma/domain/validation"
-import { Cause, Effect } from "effect"
+import { Cause, Effect, Schema } from "effect"
 import { Conflict, NotFound, ServiceUnavailable, TooManyRequests, Unprocessable } from "./Envelope.js"
 
 /** What every domain failure carries (the TaggedErrors of @tuma/domain and core). */
@@ -19,6 +19,24 @@ export interface DomainFailure {
   readonly shortfall?: ReadonlyArray<{ country: string; units_required: number; units_available: number }>
   readonly retry_after_seconds?: number
 }
+
+const exact = <A, I>(s: Schema.Schema<A, I>) => Schema.optionalWith(s, { exact: true })
+
+/** Whether `u` carries what a domain failure carries (checked by Schema, not asserted). */
+export const isDomainFailure: (u: unknown) => u is DomainFailure = Schema.is(Schema.Struct({
+  _tag: Schema.String,
+  error_code: Schema.String,
+  message: Schema.String,
+  errors: exact(Schema.Record({ key: Schema.String, value: Schema.Array(Schema.String) })),
+  units_required: exact(Schema.Number),
+  units_available: exact(Schema.Number),
+  shortfall: exact(Schema.Array(Schema.Struct({
+    country: Schema.String,
+    units_required: Schema.Number,
+    units_available: Schema.Number
+  }))),
+  retry_after_seconds: exact(Schema.Number)
+}))
 
 /** The spec's lower-snake `error` values (§4.9, §7 structured cases). */
 const specError: Record<string, string> = {

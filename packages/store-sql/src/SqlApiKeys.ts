@@ -16,7 +16,7 @@ import { SqlClient } from "@effect/sql"
 import type { ApiKeyRecord } from "@tuma/core/ports/ApiKeys"
 import { ApiKeys } from "@tuma/core/ports/ApiKeys"
 import { Clock, Duration, Effect, Layer, Option, Schema } from "effect"
-import { findOne, NullableDate } from "./rows.js"
+import { ApiKeyRowSchema, findOne } from "./rows.js"
 
 /** Options of the SQL `ApiKeys` look-up. */
 export interface SqlApiKeysOptions {
@@ -26,14 +26,16 @@ export interface SqlApiKeysOptions {
 
 /** A key with its account's `active` (the auth look-up's one row). */
 const KeyRow = Schema.Struct({
-  id: Schema.String,
-  account_id: Schema.String,
-  mode: Schema.Literal("live", "test"),
-  scopes: Schema.Array(Schema.String),
-  allowed_ips: Schema.Array(Schema.String),
-  expires_at: NullableDate,
-  revoked_at: NullableDate,
-  last_used_at: NullableDate,
+  ...ApiKeyRowSchema.pick(
+    "id",
+    "account_id",
+    "mode",
+    "scopes",
+    "allowed_ips",
+    "expires_at",
+    "revoked_at",
+    "last_used_at"
+  ).fields,
   account_active: Schema.Boolean
 })
 type KeyRow = typeof KeyRow.Type

@@ -5,23 +5,14 @@
  */
 import { SqlClient } from "@effect/sql"
 import { SqlError } from "@effect/sql/SqlError"
+import { AuditEntryView } from "@tuma/core"
 import type { AuditEntry } from "@tuma/core/ports/AuditStore"
 import { actionPrefix, AuditStore } from "@tuma/core/ports/AuditStore"
 import { Effect, Layer, Schema } from "effect"
 import { findAll, single } from "./rows.js"
 
-const AuditRow = Schema.Struct({
-  id: Schema.String,
-  at: Schema.DateFromSelf,
-  actor_kind: Schema.Literal("operator", "admin-token", "cli", "system"),
-  actor_id: Schema.NullOr(Schema.String),
-  actor_name: Schema.String,
-  ip: Schema.NullOr(Schema.String),
-  action: Schema.String,
-  target: Schema.NullOr(Schema.String),
-  before: Schema.Unknown,
-  after: Schema.Unknown
-})
+/** `audit_log`: the answered entry's fields, `at` a `timestamptz`. */
+const AuditRow = Schema.Struct({ ...AuditEntryView.fields, at: Schema.DateFromSelf })
 
 const COLUMNS = `id::text AS id, at, actor_kind, actor_id, actor_name, ip, action, target, before, after`
 

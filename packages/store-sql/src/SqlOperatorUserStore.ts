@@ -6,13 +6,57 @@
 import { SqlClient } from "@effect/sql"
 import type { OperatorInvitationRow, OperatorSessionRow, OperatorUserRow } from "@tuma/core/ports/OperatorUserStore"
 import { OperatorUserStore } from "@tuma/core/ports/OperatorUserStore"
-import { Effect, Layer } from "effect"
+import { OPERATOR_ROLES } from "@tuma/domain/operatorRoles"
+import { Effect, Layer, Schema } from "effect"
+import { Count, findAll, findFirst, NullableDate, NullableString, rowOf, single } from "./rows.js"
+import { sqlLoginFailures } from "./SqlLoginFailures.js"
 
 const COLUMNS = "id, email, name, role, password_hash, totp_secret, totp_pending_secret, totp_last_step, " +
   "disabled_at, created_at, updated_at, last_sign_in_at"
 
-type Raw = Omit<OperatorUserRow, "totp_last_step"> & { readonly totp_last_step: number | string | bigint }
-const toRow = (r: Raw): OperatorUserRow => ({ ...r, totp_last_step: Number(r.totp_last_step) })
+/** `operator_users` (`totp_last_step` is a `bigint`: a string on both drivers). */
+const OperatorUserRowSchema = rowOf<OperatorUserRow>()(Schema.Struct({
+  id: Schema.String,
+  email: Schema.String,
+  name: Schema.String,
+  role: Schema.Literal(...OPERATOR_ROLES),
+  password_hash: NullableString,
+  totp_secret: NullableString,
+  totp_pending_secret: NullableString,
+  totp_last_step: Count,
+  disabled_at: NullableDate,
+  created_at: Schema.DateFromSelf,
+  updated_at: Schema.DateFromSelf,
+  last_sign_in_at: NullableDate
+}))
+
+/** `operator_sessions.*`. */
+const OperatorSessionRowSchema = rowOf<OperatorSessionRow>()(Schema.Struct({
+  id_hash: Schema.String,
+  operator_id: Schema.String,
+  csrf_token: Schema.String,
+  created_at: Schema.DateFromSelf,
+  last_seen_at: Schema.DateFromSelf,
+  absolute_expires_at: Schema.DateFromSelf,
+  ip: NullableString,
+  user_agent: NullableString
+}))
+
+/** `operator_invitations.*`. */
+const OperatorInvitationRowSchema = rowOf<OperatorInvitationRow>()(Schema.Struct({
+  id: Schema.String,
+  token_hash: Schema.String,
+  operator_id: Schema.String,
+  created_at: Schema.DateFromSelf,
+  expires_at: Schema.DateFromSelf,
+  used_at: NullableDate
+}))
+
+const operators = findAll(OperatorUserRowSchema)
+const operator = findFirst(OperatorUserRowSchema)
+const sessionRow = findFirst(OperatorSessionRowSchema)
+const invitation = findFirst(OperatorInvitationRowSchema)
+const countRow = single(Schema.Struct({ n: Count }))
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
@@ -20,7 +64,6 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 export const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const columns = sql.literal(COLUMNS)
-  const first = <A>(rows: ReadonlyArray<A>) => rows[0]
 
   return OperatorUserStore.of({
     create: (r) =>
@@ -30,23 +73,16 @@ export const make = Effect.gen(function*() {
         ON CONFLICT DO NOTHING RETURNING id`.pipe(Effect.map((rows) => rows.length === 1), Effect.orDie),
 
     byEmail: (email) =>
-      sql<Raw>`SELECT ${columns} FROM operator_users WHERE lower(email) = ${email.toLowerCase()}`.pipe(
-        Effect.map((rows) => rows.map(toRow)[0]),
+      operator(sql`SELECT ${columns} FROM operator_users WHERE lower(email) = ${email.toLowerCase()}`).pipe(
         Effect.orDie
       ),
 
     byId: (id) =>
       UUID.test(id)
-        ? sql<Raw>`SELECT ${columns} FROM operator_users WHERE id = ${id}`.pipe(
-          Effect.map((rows) => rows.map(toRow)[0]),
-          Effect.orDie
-        )
+        ? operator(sql`SELECT ${columns} FROM operator_users WHERE id = ${id}`).pipe(Effect.orDie)
         : Effect.succeed(undefined),
 
-    list: sql<Raw>`SELECT ${columns} FROM operator_users ORDER BY created_at, email`.pipe(
-      Effect.map((rows) => rows.map(toRow)),
-      Effect.orDie
-    ),
+    list: operators(sql`SELECT ${columns} FROM operator_users ORDER BY created_at, email`).pipe(Effect.orDie),
 
     update: (id, patch, now) => {
       const set: Record<string, unknown> = { updated_at: now }
@@ -54,8 +90,7 @@ export const make = Effect.gen(function*() {
         if (patch[k] !== undefined) set[k] = patch[k]
       }
       return UUID.test(id)
-        ? sql<Raw>`UPDATE operator_users SET ${sql.update(set)} WHERE id = ${id} RETURNING ${columns}`.pipe(
-          Effect.map((rows) => rows.map(toRow)[0]),
+        ? operator(sql`UPDATE operator_users SET ${sql.update(set)} WHERE id = ${id} RETURNING ${columns}`).pipe(
           Effect.orDie
         )
         : Effect.succeed(undefined)
@@ -87,25 +122,18 @@ export const make = Effect.gen(function*() {
 
     unusedRecoveryCodes: (id) =>
       UUID.test(id)
-        ? sql<{ n: number | string }>`SELECT count(*) AS n FROM operator_recovery_codes
-            WHERE operator_id = ${id} AND used_at IS NULL`.pipe(
-          Effect.map((rows) => Number(rows[0]?.n ?? 0)),
-          Effect.orDie
-        )
+        ? countRow(sql`SELECT count(*) AS n FROM operator_recovery_codes
+            WHERE operator_id = ${id} AND used_at IS NULL`).pipe(Effect.map((row) => row.n), Effect.orDie)
         : Effect.succeed(0),
 
     createSession: (s) => sql`INSERT INTO operator_sessions ${sql.insert({ ...s })}`.pipe(Effect.asVoid, Effect.orDie),
 
     session: (idHash) =>
       Effect.gen(function*() {
-        const session = first(
-          yield* sql<OperatorSessionRow>`SELECT * FROM operator_sessions WHERE id_hash = ${idHash}`
-        )
+        const session = yield* sessionRow(sql`SELECT * FROM operator_sessions WHERE id_hash = ${idHash}`)
         if (session === undefined) return undefined
-        const operator = first(
-          yield* sql<Raw>`SELECT ${columns} FROM operator_users WHERE id = ${session.operator_id}`
-        )
-        return operator === undefined ? undefined : { session, operator: toRow(operator) }
+        const signedIn = yield* operator(sql`SELECT ${columns} FROM operator_users WHERE id = ${session.operator_id}`)
+        return signedIn === undefined ? undefined : { session, operator: signedIn }
       }).pipe(Effect.orDie),
 
     touchSession: (idHash, now) =>
@@ -130,10 +158,7 @@ export const make = Effect.gen(function*() {
       sql`INSERT INTO operator_invitations ${sql.insert({ ...i })}`.pipe(Effect.asVoid, Effect.orDie),
 
     invitationByHash: (hash) =>
-      sql<OperatorInvitationRow>`SELECT * FROM operator_invitations WHERE token_hash = ${hash}`.pipe(
-        Effect.map(first),
-        Effect.orDie
-      ),
+      invitation(sql`SELECT * FROM operator_invitations WHERE token_hash = ${hash}`).pipe(Effect.orDie),
 
     useInvitation: (id, now) =>
       sql`UPDATE operator_invitations SET used_at = ${now}
@@ -148,31 +173,7 @@ export const make = Effect.gen(function*() {
         Effect.orDie
       ),
 
-    lockedUntil: (key, now) =>
-      sql<{ locked_until: Date | null }>`SELECT locked_until FROM operator_login_failures
-        WHERE key = ${key} AND locked_until > ${now}`.pipe(
-        Effect.map((rows) => rows[0]?.locked_until ?? null),
-        Effect.orDie
-      ),
-
-    recordFailure: ({ key, lockUntil, now, threshold, windowStart }) =>
-      sql<{ locked_until: Date | null }>`
-        INSERT INTO operator_login_failures AS f (key, failures, window_start, locked_until)
-        VALUES (${key}, 1, ${now}, CASE WHEN 1 >= ${threshold}::int THEN ${lockUntil}::timestamptz END)
-        ON CONFLICT (key) DO UPDATE SET
-          failures = CASE WHEN f.window_start < ${windowStart} THEN 1 ELSE f.failures + 1 END,
-          window_start = CASE WHEN f.window_start < ${windowStart} THEN ${now} ELSE f.window_start END,
-          locked_until = CASE
-            WHEN (CASE WHEN f.window_start < ${windowStart} THEN 1 ELSE f.failures + 1 END) >= ${threshold}::int
-              THEN ${lockUntil}::timestamptz
-            ELSE f.locked_until END
-        RETURNING CASE WHEN locked_until > ${now} THEN locked_until END AS locked_until`.pipe(
-        Effect.map((rows) => rows[0]?.locked_until ?? null),
-        Effect.orDie
-      ),
-
-    clearFailures: (key) =>
-      sql`DELETE FROM operator_login_failures WHERE key = ${key}`.pipe(Effect.asVoid, Effect.orDie)
+    ...sqlLoginFailures(sql, "operator_login_failures")
   })
 })
 

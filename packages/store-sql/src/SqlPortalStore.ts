@@ -8,6 +8,7 @@ import type { AccountSummaryRow, SessionRow, TokenRow, UserRow } from "@tuma/cor
 import { PortalStore } from "@tuma/core/ports/PortalStore"
 import { Effect, Layer, Option, Schema } from "effect"
 import { findAll, findFirst, findOne, IdRow, NullableDate, NullableString, rowOf, single } from "./rows.js"
+import { sqlLoginFailures } from "./SqlLoginFailures.js"
 
 const USER_COLUMNS =
   "id, account_id, email, name, password_hash, role, locale, time_zone, created_at, updated_at, last_sign_in_at"
@@ -69,9 +70,6 @@ const tokenRow = findFirst(TokenRowSchema)
 const tokenRows = findAll(TokenRowSchema)
 const ids = findAll(IdRow)
 const roleRow = findFirst(Schema.Struct({ role: Role }))
-const lockRow = findOne(Schema.Struct({ locked_until: NullableDate }))
-const lockedUntil = <E, R>(rows: Effect.Effect<ReadonlyArray<unknown>, E, R>) =>
-  lockRow(rows).pipe(Effect.map(Option.match({ onNone: () => null, onSome: (row) => row.locked_until })))
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
@@ -201,24 +199,7 @@ export const make = Effect.gen(function*() {
       sql`DELETE FROM portal_sessions WHERE absolute_expires_at <= ${now} OR last_seen_at <= ${idleBefore}
         RETURNING id_hash`.pipe(Effect.map((rows) => rows.length), Effect.orDie),
 
-    lockedUntil: (key, now) =>
-      lockedUntil(sql`SELECT locked_until FROM portal_login_failures
-        WHERE key = ${key} AND locked_until > ${now}`).pipe(Effect.orDie),
-
-    recordFailure: ({ key, lockUntil, now, threshold, windowStart }) =>
-      lockedUntil(sql`
-        INSERT INTO portal_login_failures AS f (key, failures, window_start, locked_until)
-        VALUES (${key}, 1, ${now}, CASE WHEN 1 >= ${threshold}::int THEN ${lockUntil}::timestamptz END)
-        ON CONFLICT (key) DO UPDATE SET
-          failures = CASE WHEN f.window_start < ${windowStart} THEN 1 ELSE f.failures + 1 END,
-          window_start = CASE WHEN f.window_start < ${windowStart} THEN ${now} ELSE f.window_start END,
-          locked_until = CASE
-            WHEN (CASE WHEN f.window_start < ${windowStart} THEN 1 ELSE f.failures + 1 END) >= ${threshold}::int
-              THEN ${lockUntil}::timestamptz
-            ELSE f.locked_until END
-        RETURNING CASE WHEN locked_until > ${now} THEN locked_until END AS locked_until`).pipe(Effect.orDie),
-
-    clearFailures: (key) => sql`DELETE FROM portal_login_failures WHERE key = ${key}`.pipe(Effect.asVoid, Effect.orDie),
+    ...sqlLoginFailures(sql, "portal_login_failures"),
 
     createToken: (t) =>
       sql`INSERT INTO portal_tokens (id, kind, token_hash, account_id, email, role, user_id, invited_by, created_at,

@@ -17,7 +17,7 @@ import {
   MarketRowSchema,
   NullableString,
   rowOf,
-  SenderIdStatusSchema,
+  SenderIdRowSchema,
   single
 } from "./rows.js"
 
@@ -34,26 +34,16 @@ const REQUIREMENT = `id, market_id, name, is_required, accepted_formats, max_siz
 const DOCUMENT = `id, sender_id_id, requirement_id, kind, filename, content_type, size_bytes, created_at
   FROM sender_id_documents`
 
+/** `sender_ids` with its market and review fields: the operator's row and more. */
 const SenderIdRecordRowSchema = rowOf<SenderIdRecordRow>()(Schema.Struct({
-  id: Schema.String,
-  account_id: Schema.String,
-  market_id: Schema.String,
+  ...SenderIdRowSchema.fields,
   iso2: Schema.String,
   calling_code: Schema.String,
   market_name: Schema.String,
-  name: Schema.String,
-  display_name: Schema.String,
-  status: SenderIdStatusSchema,
-  is_default: Schema.Boolean,
-  is_global: Schema.Boolean,
-  sample_message: Schema.String,
-  purpose: NullableString,
   protection_requested: Schema.Boolean,
   rejection_reason: NullableString,
   suspension_reason: NullableString,
-  document_ids: Schema.Array(Schema.String),
-  requested_at: Schema.DateFromSelf,
-  updated_at: Schema.DateFromSelf
+  document_ids: Schema.Array(Schema.String)
 }))
 
 const RequirementRowSchema = rowOf<RequirementRow>()(Schema.Struct({

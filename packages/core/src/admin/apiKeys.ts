@@ -3,8 +3,8 @@
  */
 import type { ValidationFailed } from "@tuma/domain"
 import { Cidr, parseIsoDateTime, validationFailed } from "@tuma/domain"
+import { randomBytes } from "@tuma/domain/crypto"
 import { Effect, Either, Option } from "effect"
-import { randomBytes } from "node:crypto"
 import { hashApiKey } from "../ports/ApiKeys.js"
 import type { ApiKeyRow } from "../ports/OperatorStore.js"
 import type { AdminService } from "./Admin.js"

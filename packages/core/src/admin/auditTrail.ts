@@ -9,6 +9,7 @@
  * routing order of a country).
  */
 import { Effect, Option } from "effect"
+import { auditedChange } from "../audit/Audit.js"
 import type { AdminService } from "./Admin.js"
 import type { AdminContext } from "./context.js"
 import { UUID } from "./context.js"
@@ -52,27 +53,7 @@ type Read = (typeof READS)[number]
 export const withAuditTrail = (ctx: AdminContext, s: AdminService): AdminService => {
   const { account, admin, audited, e164, market, now, op, providerRow, routesOf, senderIdRow, walletsOf } = ctx
 
-  /** Runs `run` after reading `before` (null when it cannot be read: `run` then answers why) and records both. */
-  const change = <A, E>(
-    action: string,
-    target: string | null | ((value: A) => string | null),
-    before: Effect.Effect<unknown, unknown>,
-    run: Effect.Effect<A, E>,
-    after: (value: A) => unknown = (value) => value
-  ): Effect.Effect<A, E> =>
-    audited(
-      action,
-      Effect.gen(function*() {
-        const was = yield* Effect.orElseSucceed(before, () => null)
-        const value = yield* run
-        return {
-          value,
-          target: typeof target === "function" ? target(value) : target,
-          before: was,
-          after: after(value)
-        }
-      })
-    )
+  const change = auditedChange(audited)
   const nothing = Effect.succeed(null)
 
   const accountBefore = (id: string) => Effect.map(account(id), accountView)

@@ -6,6 +6,7 @@
  */
 import { Effect, Option } from "effect"
 import type { AuditService } from "../audit/Audit.js"
+import { auditedChange } from "../audit/Audit.js"
 import type { OperatorStore } from "../ports/OperatorStore.js"
 import { UUID } from "./context.js"
 import type { Operator } from "./Operator.js"
@@ -16,26 +17,7 @@ export const withOperatorAuditTrail = (
   store: OperatorStore["Type"],
   s: Operator["Type"]
 ): Operator["Type"] => {
-  const change = <A, E>(
-    action: string,
-    target: string | ((value: A) => string),
-    before: Effect.Effect<unknown>,
-    run: Effect.Effect<A, E>,
-    after: (value: A) => unknown
-  ): Effect.Effect<A, E> =>
-    audit.audited(
-      action,
-      Effect.gen(function*() {
-        const was = yield* before
-        const value = yield* run
-        return {
-          value,
-          target: typeof target === "function" ? target(value) : target,
-          before: was,
-          after: after(value)
-        }
-      })
-    )
+  const change = auditedChange(audit.audited)
   const nothing = Effect.succeed(null)
   const activeOf = (accountId: string) =>
     UUID.test(accountId)

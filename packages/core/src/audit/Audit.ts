@@ -65,6 +65,28 @@ export interface AuditedChange<A> {
   readonly after: unknown
 }
 
+/**
+ * A change recorded by `audited`: reads `before` (null when it cannot be read: `run` then answers
+ * why), runs `run`, and records both with the target (fixed, or named from the value) and
+ * `after(value)` (the value itself by default). The admin's and the set-up steps' audit trails.
+ */
+export const auditedChange = (audited: AuditService["audited"]) =>
+<A, E>(
+  action: string,
+  target: string | null | ((value: A) => string | null),
+  before: Effect.Effect<unknown, unknown>,
+  run: Effect.Effect<A, E>,
+  after: (value: A) => unknown = (value) => value
+): Effect.Effect<A, E> =>
+  audited(
+    action,
+    Effect.gen(function*() {
+      const was = yield* Effect.orElseSucceed(before, () => null)
+      const value = yield* run
+      return { value, target: typeof target === "function" ? target(value) : target, before: was, after: after(value) }
+    })
+  )
+
 const TEXT_MAX = 320
 const ACTION = /^[a-z][a-z0-9_]*(\.[a-z0-9_]+)*(\.|\.\*)?$/
 const CURSOR = /^[1-9][0-9]{0,17}$/

@@ -21,13 +21,13 @@
  * span per final receipt, each linked to the span of the request that accepted the message.
  */
 import type { Tracer } from "effect"
-import { Effect, Exit, Layer, Option } from "effect"
+import { Effect, Exit, Layer } from "effect"
 import type { ClaimedMessage } from "../ports/DispatchStore.js"
 import { DispatchStore } from "../ports/DispatchStore.js"
 import type { Provider, SubmitOutcome } from "../ports/Provider.js"
 import { Providers } from "../ports/Provider.js"
 import * as M from "./Metrics.js"
-import { linkTo, TraceContextStore, TraceSettings } from "./Tracing.js"
+import { layerObservedBy, linkTo, TraceContextStore, TraceSettings } from "./Tracing.js"
 
 const MAX_TRACKED = 200_000
 
@@ -278,15 +278,4 @@ export const layerObservedProviders = <E, R>(providers: Layer.Layer<Providers, E
   ).pipe(Layer.provide(providers))
 
 /** The dispatch store of a layer, observed. */
-export const layerObservedDispatchStore = <E, R>(store: Layer.Layer<DispatchStore, E, R>) =>
-  Layer.effect(
-    DispatchStore,
-    Effect.gen(function*() {
-      const inner = yield* DispatchStore
-      const settings = yield* TraceSettings
-      const traces = settings.linkMessages
-        ? Option.getOrUndefined(yield* Effect.serviceOption(TraceContextStore))
-        : undefined
-      return observeDispatchStore(inner, traces)
-    })
-  ).pipe(Layer.provide(store))
+export const layerObservedDispatchStore = layerObservedBy(DispatchStore, observeDispatchStore)

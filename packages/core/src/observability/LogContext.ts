@@ -6,11 +6,13 @@
 import { FiberRef } from "effect"
 import { globalValue } from "effect/GlobalValue"
 
+/** The uids a log line of a message's life carries. */
 export interface LogUids {
   message_uid?: string
   campaign_uid?: string
 }
 
+/** The uids of the message or campaign the current fiber works on (annotated onto its log lines). */
 export const currentLogUids: FiberRef.FiberRef<LogUids | undefined> = globalValue(
   "@tuma/core/observability/currentLogUids",
   () => FiberRef.unsafeMake<LogUids | undefined>(undefined)

@@ -13,13 +13,13 @@
  *   rows of a send that was then refused are orphans nobody reads).
  */
 import { normalizeRecipient } from "@tuma/domain"
-import { Effect, FiberRef, Layer, Option, Predicate } from "effect"
+import { Effect, FiberRef, Layer, Predicate } from "effect"
 import { SendStore } from "../ports/SendStore.js"
 import type { SendCaller, SendOutcome } from "../send/model.js"
 import { Send } from "../send/Send.js"
 import { currentLogUids } from "./LogContext.js"
 import * as M from "./Metrics.js"
-import { currentTraceparent, TraceContextStore, TraceSettings } from "./Tracing.js"
+import { currentTraceparent, linkedTraces, TraceContextStore, TraceSettings } from "./Tracing.js"
 
 const countryOf = (recipient: string): string => {
   const r = normalizeRecipient(recipient)
@@ -116,9 +116,7 @@ export const layerObserved = <E, R, E2, R2>(
 ): Layer.Layer<Send, E | E2, Exclude<R, SendStore> | R2> =>
   Layer.unwrapEffect(Effect.gen(function*() {
     const settings = yield* TraceSettings
-    const traces = settings.linkMessages
-      ? Option.getOrUndefined(yield* Effect.serviceOption(TraceContextStore))
-      : undefined
+    const traces = yield* linkedTraces
     const observedStore = Layer.effect(SendStore, Effect.map(SendStore, (s) => observeSendStore(s, traces))).pipe(
       Layer.provide(store)
     )

@@ -7,9 +7,10 @@
  * otherwise nothing is stored or looked up (tracing off costs nothing).
  */
 import type { Tracer } from "effect"
-import { Context, Effect, Option } from "effect"
+import { Context, Effect, Layer, Option } from "effect"
 import * as T from "effect/Tracer"
 
+/** Whether the spans of a message's later life (dispatch, receipts, webhooks) are linked to the request that accepted it. */
 export class TraceSettings extends Context.Reference<TraceSettings>()("@tuma/core/TraceSettings", {
   defaultValue: (): { readonly linkMessages: boolean } => ({ linkMessages: false })
 }) {}
@@ -43,3 +44,22 @@ export const currentTraceparent: Effect.Effect<string | undefined> = Effect.map(
   Effect.option(Effect.currentSpan),
   (span) => Option.isSome(span) && span.value.sampled ? traceparentOf(span.value) : undefined
 )
+
+/** The trace-context store when spans are linked to messages (`TraceSettings.linkMessages`), else undefined. */
+export const linkedTraces: Effect.Effect<TraceContextStore["Type"] | undefined> = Effect.gen(
+  function*() {
+    const settings = yield* TraceSettings
+    return settings.linkMessages ? Option.getOrUndefined(yield* Effect.serviceOption(TraceContextStore)) : undefined
+  }
+)
+
+/**
+ * A port's layer, observed: `observe` decorates the service `layer` builds, given the linked
+ * trace-context store (the dispatch store's and the webhook sender's decorators).
+ */
+export const layerObservedBy = <I, S>(
+  tag: Context.Tag<I, S>,
+  observe: (inner: S, traces: TraceContextStore["Type"] | undefined) => S
+) =>
+<E, R>(layer: Layer.Layer<I, E, R>) =>
+  Layer.effect(tag, Effect.zipWith(tag, linkedTraces, observe)).pipe(Layer.provide(layer))

@@ -3,10 +3,10 @@
  * `tuma_webhook_deliveries_total{outcome}` per attempt and, with `TraceSettings.linkMessages`, a
  * `webhook.attempt` span per attempt linked to the request that accepted the message it reports.
  */
-import { Effect, Layer, Option } from "effect"
+import { Effect } from "effect"
 import { WebhookSender } from "../ports/Notifiers.js"
 import * as M from "./Metrics.js"
-import { linkTo, TraceContextStore, TraceSettings } from "./Tracing.js"
+import { layerObservedBy, linkTo, TraceContextStore } from "./Tracing.js"
 
 const messageIdOf = (body: string): string | undefined => {
   try {
@@ -17,6 +17,7 @@ const messageIdOf = (body: string): string | undefined => {
   }
 }
 
+/** The webhook sender, observed: a metric per attempt and, with linked traces, a span linked to the accepting request. */
 export const observeWebhookSender = (
   sender: WebhookSender["Type"],
   traces: TraceContextStore["Type"] | undefined
@@ -56,15 +57,4 @@ export const observeWebhookSender = (
 })
 
 /** The webhook sender of a layer, observed. */
-export const layerObservedWebhookSender = <E, R>(sender: Layer.Layer<WebhookSender, E, R>) =>
-  Layer.effect(
-    WebhookSender,
-    Effect.gen(function*() {
-      const inner = yield* WebhookSender
-      const settings = yield* TraceSettings
-      const traces = settings.linkMessages
-        ? Option.getOrUndefined(yield* Effect.serviceOption(TraceContextStore))
-        : undefined
-      return observeWebhookSender(inner, traces)
-    })
-  ).pipe(Layer.provide(sender))
+export const layerObservedWebhookSender = layerObservedBy(WebhookSender, observeWebhookSender)

@@ -31,7 +31,7 @@ import { Clock, Context, Effect, Layer } from "effect"
 import { Secret, TOTP } from "otpauth"
 import { Audit } from "../audit/Audit.js"
 import { makeLockout } from "../portal/Lockout.js"
-import { sessionEnded, sessionNeedsTouch } from "../portal/model.js"
+import { authenticateSession } from "../portal/model.js"
 import { DUMMY_HASH, hashPassword, passwordProblem, verifyPassword } from "../portal/Passwords.js"
 import { emailProblem, InvalidCredentials, type LoginLocked, randomToken, sha256 } from "../portal/PortalAccess.js"
 import { PortalConfig } from "../portal/PortalConfig.js"
@@ -199,6 +199,24 @@ export const makeOperatorAccess = Effect.gen(function*() {
       Effect.map(change, (after) => ({ value: after, target: `operator:${id}`, before, after }))
     )
 
+  /** A new operator's row: not enrolled in TOTP, never signed in. */
+  const newOperator = (fields: Pick<OperatorUserRow, "email" | "name" | "role" | "password_hash">) =>
+    Effect.gen(function*() {
+      const t = yield* now
+      const row: OperatorUserRow = {
+        ...fields,
+        id: yield* ids.uuidV4,
+        email: normalizeEmail(fields.email),
+        totp_secret: null,
+        totp_pending_secret: null,
+        totp_last_step: 0,
+        disabled_at: null,
+        created_at: t,
+        updated_at: t,
+        last_sign_in_at: null
+      }
+      return row
+    })
   const found = (id: string) =>
     Effect.flatMap(
       /^[0-9a-f-]{36}$/i.test(id) ? store.byId(id) : Effect.succeed(undefined),
@@ -256,21 +274,13 @@ export const makeOperatorAccess = Effect.gen(function*() {
           errors.name = ["The name must not be greater than 120 characters."]
         }
         if (Object.keys(errors).length > 0) return yield* validationFailed(errors)
-        const t = yield* now
-        const row: OperatorUserRow = {
-          id: yield* ids.uuidV4,
-          email: normalizeEmail(email),
+        const row = yield* newOperator({
+          email,
           name: (name ?? "").trim(),
           role: role as OperatorRole,
-          password_hash: null,
-          totp_secret: null,
-          totp_pending_secret: null,
-          totp_last_step: 0,
-          disabled_at: null,
-          created_at: t,
-          updated_at: t,
-          last_sign_in_at: null
-        }
+          password_hash: null
+        })
+        const t = row.created_at
         const token = randomToken()
         const invitationId = yield* ids.uuidV4
         yield* recorded(
@@ -434,23 +444,7 @@ export const makeOperatorAccess = Effect.gen(function*() {
       }),
 
     authenticate: (sessionId) =>
-      Effect.gen(function*() {
-        if (sessionId === "" || sessionId.length > 200) return undefined
-        const idHash = sha256(sessionId)
-        const hit = yield* store.session(idHash)
-        if (hit === undefined) return undefined
-        const t = yield* now
-        const { session } = hit
-        if (hit.operator.disabled_at !== null || sessionEnded(session, t, config.sessionIdleMs)) {
-          yield* store.deleteSession(idHash)
-          return undefined
-        }
-        if (sessionNeedsTouch(session, t, config.sessionIdleMs)) {
-          yield* store.touchSession(idHash, t)
-          return { ...hit, session: { ...session, last_seen_at: t } }
-        }
-        return hit
-      }),
+      authenticateSession(store, now, config.sessionIdleMs, sessionId, (hit) => hit.operator.disabled_at !== null),
 
     signOut: (idHash) => store.deleteSession(idHash),
     expiresAt: (session) => ({
@@ -468,21 +462,7 @@ export const makeOperatorAccess = Effect.gen(function*() {
         const existing = yield* store.byEmail(normalizeEmail(email))
         if (existing !== undefined) return operatorView(existing)
         yield* checkPassword(password)
-        const t = yield* now
-        const row: OperatorUserRow = {
-          id: yield* ids.uuidV4,
-          email: normalizeEmail(email),
-          name: name ?? "",
-          role,
-          password_hash: yield* hashPassword(password),
-          totp_secret: null,
-          totp_pending_secret: null,
-          totp_last_step: 0,
-          disabled_at: null,
-          created_at: t,
-          updated_at: t,
-          last_sign_in_at: null
-        }
+        const row = yield* newOperator({ email, name: name ?? "", role, password_hash: yield* hashPassword(password) })
         yield* store.create(row)
         return operatorView(row)
       })

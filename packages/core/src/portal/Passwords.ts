@@ -1,12 +1,15 @@
 /**
- * Portal passwords: scrypt from `node:crypto` (N = 2^15, r = 8, p = 1, 64-byte key, 16-byte salt),
- * stored as `scrypt$N$r$p$<salt b64url>$<key b64url>` so the cost can grow without a migration.
- * Verification is constant-time and reads the cost from the stored string.
+ * Portal passwords: scrypt through the `Scrypt` port (N = 2^15, r = 8, p = 1, 64-byte key, 16-byte
+ * salt), stored as `scrypt$N$r$p$<salt b64url>$<key b64url>` so the cost can grow without a
+ * migration. Verification is constant-time and reads the cost from the stored string.
  */
+import { randomBytes, timingSafeEqual } from "@tuma/domain/crypto"
 import { Effect } from "effect"
-import { randomBytes, scrypt, timingSafeEqual } from "node:crypto"
+import { Scrypt } from "../ports/Scrypt.js"
 
+/** The shortest password accepted (characters). */
 export const PASSWORD_MIN_LENGTH = 10
+/** The longest password accepted (characters). */
 export const PASSWORD_MAX_LENGTH = 200
 
 const N = 1 << 15
@@ -14,11 +17,13 @@ const R = 8
 const P = 1
 const KEY_LENGTH = 64
 
-const derive = (password: string, salt: Buffer, n: number, r: number, p: number) =>
-  Effect.async<Buffer>((resume) => {
-    scrypt(password.normalize("NFKC"), salt, KEY_LENGTH, { N: n, r, p, maxmem: 256 * n * r + 1024 * 1024 }, (e, key) =>
-      resume(e ? Effect.die(e) : Effect.succeed(key)))
-  })
+const derive = (password: string, salt: Uint8Array, n: number, r: number, p: number) =>
+  Effect.flatMap(
+    Scrypt,
+    (scrypt) => scrypt.derive(password.normalize("NFKC"), salt, { N: n, r, p, keyLength: KEY_LENGTH })
+  )
+
+const base64url = (bytes: Uint8Array) => Buffer.from(bytes).toString("base64url")
 
 /** The stored form of a new password. */
 export const hashPassword = (password: string): Effect.Effect<string> =>
@@ -26,7 +31,7 @@ export const hashPassword = (password: string): Effect.Effect<string> =>
     const salt = randomBytes(16)
     return Effect.map(
       derive(password, salt, N, R, P),
-      (key) => `scrypt$${N}$${R}$${P}$${salt.toString("base64url")}$${key.toString("base64url")}`
+      (key) => `scrypt$${N}$${R}$${P}$${base64url(salt)}$${base64url(key)}`
     )
   })
 
@@ -40,7 +45,7 @@ export const verifyPassword = (password: string, stored: string): Effect.Effect<
     const expected = Buffer.from(parts[5], "base64url")
     return Effect.map(
       derive(password, Buffer.from(parts[4], "base64url"), n, r, p),
-      (key) => key.length === expected.length && timingSafeEqual(key, expected)
+      (key) => timingSafeEqual(key, expected)
     )
   })
 

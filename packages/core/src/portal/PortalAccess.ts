@@ -25,6 +25,7 @@ import { makePortalContext } from "./context.js"
 import { makeLockout } from "./Lockout.js"
 import {
   Authenticated,
+  authenticateSession,
   ClientInfo,
   emailProblem,
   InvalidCredentials,
@@ -34,8 +35,6 @@ import {
   normalizeEmail,
   randomToken,
   resetLink,
-  sessionEnded,
-  sessionNeedsTouch,
   sha256,
   SignedIn
 } from "./model.js"
@@ -47,6 +46,7 @@ export * from "./model.js"
 
 // --- the service -----------------------------------------------------------------------------
 
+/** The portal's access use cases: sign-in and sessions, lockout, invitations, password resets, team and profile. */
 export class PortalAccess extends Context.Tag("@tuma/core/PortalAccess")<PortalAccess, {
   readonly signIn: (input: {
     readonly email: string
@@ -115,6 +115,7 @@ export class PortalAccess extends Context.Tag("@tuma/core/PortalAccess")<PortalA
   }) => Effect.Effect<UserRow, ValidationFailed>
 }>() {}
 
+/** `PortalAccess` over its ports. */
 export const makePortalAccess = Effect.gen(function*() {
   const { store, ids, config, now, notFound, newSession, sendMail, liveToken, checkPassword } = yield* makePortalContext
 
@@ -133,24 +134,7 @@ export const makePortalAccess = Effect.gen(function*() {
         return yield* newSession(user, presentedSessionId, client)
       }),
 
-    authenticate: (sessionId) =>
-      Effect.gen(function*() {
-        if (sessionId === "" || sessionId.length > 200) return undefined
-        const idHash = sha256(sessionId)
-        const found = yield* store.session(idHash)
-        if (found === undefined) return undefined
-        const t = yield* now
-        const { session } = found
-        if (sessionEnded(session, t, config.sessionIdleMs)) {
-          yield* store.deleteSession(idHash)
-          return undefined
-        }
-        if (sessionNeedsTouch(session, t, config.sessionIdleMs)) {
-          yield* store.touchSession(idHash, t)
-          return { ...found, session: { ...session, last_seen_at: t } }
-        }
-        return found
-      }),
+    authenticate: (sessionId) => authenticateSession(store, now, config.sessionIdleMs, sessionId),
 
     account: (accountId) =>
       Effect.flatMap(
@@ -399,6 +383,7 @@ export const makePortalAccess = Effect.gen(function*() {
   return service
 })
 
+/** `PortalAccess` as a layer over its ports. */
 export const layer: Layer.Layer<PortalAccess, never, PortalStore | Ids | Mailer> = Layer.effect(
   PortalAccess,
   Effect.map(makePortalAccess, PortalAccess.of)

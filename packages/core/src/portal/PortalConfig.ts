@@ -5,6 +5,7 @@
  */
 import { Context } from "effect"
 
+/** The portal's settings: session lifetimes, lockout, token lifetimes, allowed origins. */
 export interface PortalSettings {
   /** A session unused this long ends (default 30 minutes). */
   readonly sessionIdleMs: number
@@ -26,6 +27,7 @@ export interface PortalSettings {
   readonly allowedOrigins: ReadonlyArray<string>
 }
 
+/** The settings when nothing overrides them. */
 export const defaultPortalSettings: PortalSettings = {
   sessionIdleMs: 30 * 60_000,
   sessionAbsoluteMs: 12 * 3_600_000,
@@ -55,6 +57,7 @@ export const portalSettingsFromEnv = (env: Record<string, string | undefined> = 
   allowedOrigins: (env.TUMA_PORTAL_ORIGINS ?? "").split(",").map((s) => s.trim()).filter((s) => s !== "")
 })
 
+/** The portal's settings as a `Context.Reference` (the defaults unless provided). */
 export class PortalConfig extends Context.Reference<PortalConfig>()("@tuma/core/PortalConfig", {
   defaultValue: (): PortalSettings => defaultPortalSettings
 }) {}

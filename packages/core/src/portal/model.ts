@@ -2,18 +2,20 @@
  * What the portal access use cases answer and refuse, and their small pure helpers (tokens, e-mail
  * addresses, time zones, links); see `PortalAccess.ts`.
  */
-import { Schema } from "effect"
-import { createHash, randomBytes } from "node:crypto"
+import { randomBase64url, sha256Base64url } from "@tuma/domain/crypto"
+import { Effect, Schema } from "effect"
 import type { AccountSummaryRow, SessionRow, UserRow } from "../ports/PortalStore.js"
 
 // --- errors ----------------------------------------------------------------------------------
 
+/** `INVALID_CREDENTIALS`: a wrong e-mail, password or code (HTTP 401; the same answer for an unknown e-mail). */
 export class InvalidCredentials extends Schema.TaggedError<InvalidCredentials>()("InvalidCredentials", {
   message: Schema.String
 }) {
   readonly error_code = "INVALID_CREDENTIALS" as const
 }
 
+/** `LOGIN_LOCKED`: too many failed sign-ins; retry after `retry_after_seconds` (HTTP 429). */
 export class LoginLocked extends Schema.TaggedError<LoginLocked>()("LoginLocked", {
   message: Schema.String,
   retry_after_seconds: Schema.Number
@@ -23,6 +25,7 @@ export class LoginLocked extends Schema.TaggedError<LoginLocked>()("LoginLocked"
 
 // --- shapes ----------------------------------------------------------------------------------
 
+/** A successful sign-in: the new session (its raw id for the cookie), the user and the account. */
 export interface SignedIn {
   /** The raw session id: goes into the cookie, never stored. */
   readonly sessionId: string
@@ -31,18 +34,22 @@ export interface SignedIn {
   readonly account: AccountSummaryRow
 }
 
+/** A live session found by its cookie, with its user. */
 export interface Authenticated {
   readonly session: SessionRow
   readonly user: UserRow
 }
 
+/** Who made a request, as recorded with a session: client address and user agent. */
 export interface ClientInfo {
   readonly ip: string | null
   readonly userAgent: string | null
 }
 
-export const randomToken = (): string => randomBytes(32).toString("base64url")
-export const sha256 = (s: string): string => createHash("sha256").update(s).digest("base64url")
+/** A new random token (32 bytes, base64url): session ids, CSRF tokens, e-mailed tokens. */
+export const randomToken = (): string => randomBase64url(32)
+/** SHA-256 of a token (base64url): what is stored in place of the token. */
+export const sha256 = (s: string): string => sha256Base64url(s)
 
 /** A plausible e-mail address (something@host.tld). */
 export const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
@@ -63,8 +70,10 @@ export const isTimeZone = (tz: string): boolean => {
   }
 }
 
+/** The portal link of an e-mailed invitation. */
 export const invitationLink = (base: string, token: string) =>
   `${base.replace(/\/+$/, "")}/portal/accept-invitation?token=${encodeURIComponent(token)}`
+/** The portal link of an e-mailed password reset. */
 export const resetLink = (base: string, token: string) =>
   `${base.replace(/\/+$/, "")}/portal/reset-password?token=${encodeURIComponent(token)}`
 
@@ -81,3 +90,39 @@ export const sessionEnded = (session: SessionTimes, now: Date, idleMs: number): 
 /** Refresh the idle expiry at most once a minute (one write per minute of use, not per request). */
 export const sessionNeedsTouch = (session: SessionTimes, now: Date, idleMs: number): boolean =>
   now.getTime() - session.last_seen_at.getTime() >= Math.min(60_000, idleMs / 4)
+
+/** What `authenticate` needs of a sessions store (the portal's and the console's). */
+export interface SessionLookup<Found extends { readonly session: SessionTimes }> {
+  readonly session: (idHash: string) => Effect.Effect<Found | undefined>
+  readonly deleteSession: (idHash: string) => Effect.Effect<unknown>
+  readonly touchSession: (idHash: string, now: Date) => Effect.Effect<unknown>
+}
+
+/**
+ * The live session named by the raw id of a cookie, with its idle expiry refreshed when due
+ * (`sessionNeedsTouch`); an ended one — or one `refused` (a disabled operator) — is deleted and
+ * answers undefined, as does a malformed id.
+ */
+export const authenticateSession = <Found extends { readonly session: SessionTimes }>(
+  store: SessionLookup<Found>,
+  now: Effect.Effect<Date>,
+  idleMs: number,
+  sessionId: string,
+  refused: (found: Found) => boolean = () => false
+): Effect.Effect<Found | undefined> =>
+  Effect.gen(function*() {
+    if (sessionId === "" || sessionId.length > 200) return undefined
+    const idHash = sha256(sessionId)
+    const found = yield* store.session(idHash)
+    if (found === undefined) return undefined
+    const t = yield* now
+    if (refused(found) || sessionEnded(found.session, t, idleMs)) {
+      yield* store.deleteSession(idHash)
+      return undefined
+    }
+    if (sessionNeedsTouch(found.session, t, idleMs)) {
+      yield* store.touchSession(idHash, t)
+      return { ...found, session: { ...found.session, last_seen_at: t } }
+    }
+    return found
+  })

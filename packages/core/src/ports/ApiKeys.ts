@@ -10,9 +10,9 @@
  * (Added by the HTTP engineer as the port the auth middleware needs; the adapter belongs to the
  * store.)
  */
+import { sha256Hex } from "@tuma/domain/crypto"
 import type { Effect, Option } from "effect"
 import { Context } from "effect"
-import { createHash } from "node:crypto"
 
 export interface ApiKeyRecord {
   readonly id: string
@@ -28,7 +28,7 @@ export interface ApiKeyRecord {
 }
 
 /** Lowercase hex SHA-256 of the key: what `api_keys.key_hash` stores. */
-export const hashApiKey = (key: string): string => createHash("sha256").update(key, "utf8").digest("hex")
+export const hashApiKey = (key: string): string => sha256Hex(key)
 
 export class ApiKeys extends Context.Tag("@tuma/core/ApiKeys")<ApiKeys, {
   readonly findByHash: (keyHash: string) => Effect.Effect<Option.Option<ApiKeyRecord>>

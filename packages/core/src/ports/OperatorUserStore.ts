@@ -9,6 +9,7 @@
 import type { OperatorRole } from "@tuma/domain/operatorRoles"
 import type { Effect } from "effect"
 import { Context } from "effect"
+import type { LoginFailures } from "./LoginFailures.js"
 
 /** A stored operator user. */
 export interface OperatorUserRow {
@@ -63,48 +64,40 @@ export interface OperatorInvitationRow {
 }
 
 /** The operator users' store. */
-export class OperatorUserStore extends Context.Tag("@tuma/core/OperatorUserStore")<OperatorUserStore, {
-  /** false when the e-mail is taken (case-insensitive). */
-  readonly create: (row: OperatorUserRow) => Effect.Effect<boolean>
-  readonly byEmail: (email: string) => Effect.Effect<OperatorUserRow | undefined>
-  readonly byId: (id: string) => Effect.Effect<OperatorUserRow | undefined>
-  /** Every operator, oldest first. */
-  readonly list: Effect.Effect<ReadonlyArray<OperatorUserRow>>
-  readonly update: (id: string, patch: OperatorUserPatch, now: Date) => Effect.Effect<OperatorUserRow | undefined>
-  /** Records `step` as used when it is later than the last one used; false otherwise (a replay). */
-  readonly useTotpStep: (id: string, step: number) => Effect.Effect<boolean>
-  readonly recordSignIn: (id: string, now: Date) => Effect.Effect<void>
-  // recovery codes
-  /** Replaces every recovery code of the operator by these (hashes). */
-  readonly replaceRecoveryCodes: (id: string, hashes: ReadonlyArray<string>) => Effect.Effect<void>
-  /** Marks the code used; false when it is unknown or used already (single use, race-safe). */
-  readonly useRecoveryCode: (id: string, hash: string, now: Date) => Effect.Effect<boolean>
-  readonly unusedRecoveryCodes: (id: string) => Effect.Effect<number>
-  // sessions
-  readonly createSession: (row: OperatorSessionRow) => Effect.Effect<void>
-  readonly session: (
-    idHash: string
-  ) => Effect.Effect<{ readonly session: OperatorSessionRow; readonly operator: OperatorUserRow } | undefined>
-  readonly touchSession: (idHash: string, now: Date) => Effect.Effect<void>
-  readonly deleteSession: (idHash: string) => Effect.Effect<void>
-  readonly deleteOperatorSessions: (operatorId: string) => Effect.Effect<void>
-  readonly deleteExpiredSessions: (idleBefore: Date, now: Date) => Effect.Effect<void>
-  // invitations
-  readonly createInvitation: (row: OperatorInvitationRow) => Effect.Effect<void>
-  readonly invitationByHash: (hash: string) => Effect.Effect<OperatorInvitationRow | undefined>
-  /** Marks it used; false when it was used or has expired (single use, race-safe). */
-  readonly useInvitation: (id: string, now: Date) => Effect.Effect<boolean>
-  /** Ends the unused invitations of the operator (a new one replaces them). */
-  readonly revokeInvitations: (operatorId: string, now: Date) => Effect.Effect<void>
-  // failed sign-ins
-  readonly lockedUntil: (key: string, now: Date) => Effect.Effect<Date | null>
-  /** As `PortalStore.recordFailure`: counts a failure in the window, locks at `threshold`. */
-  readonly recordFailure: (input: {
-    readonly key: string
-    readonly now: Date
-    readonly windowStart: Date
-    readonly threshold: number
-    readonly lockUntil: Date
-  }) => Effect.Effect<Date | null>
-  readonly clearFailures: (key: string) => Effect.Effect<void>
-}>() {}
+export class OperatorUserStore extends Context.Tag("@tuma/core/OperatorUserStore")<
+  OperatorUserStore,
+  LoginFailures & {
+    /** false when the e-mail is taken (case-insensitive). */
+    readonly create: (row: OperatorUserRow) => Effect.Effect<boolean>
+    readonly byEmail: (email: string) => Effect.Effect<OperatorUserRow | undefined>
+    readonly byId: (id: string) => Effect.Effect<OperatorUserRow | undefined>
+    /** Every operator, oldest first. */
+    readonly list: Effect.Effect<ReadonlyArray<OperatorUserRow>>
+    readonly update: (id: string, patch: OperatorUserPatch, now: Date) => Effect.Effect<OperatorUserRow | undefined>
+    /** Records `step` as used when it is later than the last one used; false otherwise (a replay). */
+    readonly useTotpStep: (id: string, step: number) => Effect.Effect<boolean>
+    readonly recordSignIn: (id: string, now: Date) => Effect.Effect<void>
+    // recovery codes
+    /** Replaces every recovery code of the operator by these (hashes). */
+    readonly replaceRecoveryCodes: (id: string, hashes: ReadonlyArray<string>) => Effect.Effect<void>
+    /** Marks the code used; false when it is unknown or used already (single use, race-safe). */
+    readonly useRecoveryCode: (id: string, hash: string, now: Date) => Effect.Effect<boolean>
+    readonly unusedRecoveryCodes: (id: string) => Effect.Effect<number>
+    // sessions
+    readonly createSession: (row: OperatorSessionRow) => Effect.Effect<void>
+    readonly session: (
+      idHash: string
+    ) => Effect.Effect<{ readonly session: OperatorSessionRow; readonly operator: OperatorUserRow } | undefined>
+    readonly touchSession: (idHash: string, now: Date) => Effect.Effect<void>
+    readonly deleteSession: (idHash: string) => Effect.Effect<void>
+    readonly deleteOperatorSessions: (operatorId: string) => Effect.Effect<void>
+    readonly deleteExpiredSessions: (idleBefore: Date, now: Date) => Effect.Effect<void>
+    // invitations
+    readonly createInvitation: (row: OperatorInvitationRow) => Effect.Effect<void>
+    readonly invitationByHash: (hash: string) => Effect.Effect<OperatorInvitationRow | undefined>
+    /** Marks it used; false when it was used or has expired (single use, race-safe). */
+    readonly useInvitation: (id: string, now: Date) => Effect.Effect<boolean>
+    /** Ends the unused invitations of the operator (a new one replaces them). */
+    readonly revokeInvitations: (operatorId: string, now: Date) => Effect.Effect<void>
+  }
+>() {}

@@ -5,6 +5,7 @@
  */
 import type { Effect } from "effect"
 import { Context } from "effect"
+import type { LoginFailures } from "./LoginFailures.js"
 
 export type Role = "owner" | "member"
 
@@ -61,63 +62,54 @@ export interface UserPatch {
   readonly password_hash?: string | undefined
 }
 
-export class PortalStore extends Context.Tag("@tuma/core/PortalStore")<PortalStore, {
-  readonly account: (accountId: string) => Effect.Effect<AccountSummaryRow | undefined>
-  // users
-  readonly userByEmail: (email: string) => Effect.Effect<UserRow | undefined>
-  readonly user: (accountId: string, userId: string) => Effect.Effect<UserRow | undefined>
-  readonly users: (accountId: string) => Effect.Effect<ReadonlyArray<UserRow>>
-  /** false when the e-mail is taken. */
-  readonly createUser: (row: UserRow) => Effect.Effect<boolean>
-  readonly updateUser: (
-    accountId: string,
-    userId: string,
-    patch: UserPatch,
-    now: Date
-  ) => Effect.Effect<UserRow | undefined>
-  /** Changes the role unless that leaves the account without an owner. */
-  readonly setRole: (
-    accountId: string,
-    userId: string,
-    role: Role,
-    now: Date
-  ) => Effect.Effect<
-    { readonly _tag: "Done"; readonly user: UserRow } | { readonly _tag: "NotFound" } | { readonly _tag: "LastOwner" }
-  >
-  /** Deletes the user (and their sessions) unless they are the account's last owner. */
-  readonly deleteUser: (accountId: string, userId: string) => Effect.Effect<"Done" | "NotFound" | "LastOwner">
-  readonly recordSignIn: (userId: string, now: Date) => Effect.Effect<void>
-  // sessions
-  readonly createSession: (
-    row: SessionRow & { readonly ip: string | null; readonly user_agent: string | null }
-  ) => Effect.Effect<void>
-  readonly session: (
-    idHash: string
-  ) => Effect.Effect<{ readonly session: SessionRow; readonly user: UserRow } | undefined>
-  readonly touchSession: (idHash: string, now: Date) => Effect.Effect<void>
-  readonly deleteSession: (idHash: string) => Effect.Effect<void>
-  /** Ends every session of the user but `keep` (a session id hash), if given. */
-  readonly deleteUserSessions: (userId: string, keep?: string | undefined) => Effect.Effect<number>
-  readonly deleteExpiredSessions: (idleBefore: Date, now: Date) => Effect.Effect<number>
-  // failed sign-ins
-  readonly lockedUntil: (key: string, now: Date) => Effect.Effect<Date | null>
-  /** Counts a failure in the window starting at `windowStart` or later; locks until `lockUntil`
-   * when the count reaches `threshold`. Answers the lock, if any. */
-  readonly recordFailure: (input: {
-    readonly key: string
-    readonly now: Date
-    readonly windowStart: Date
-    readonly threshold: number
-    readonly lockUntil: Date
-  }) => Effect.Effect<Date | null>
-  readonly clearFailures: (key: string) => Effect.Effect<void>
-  // e-mailed tokens
-  readonly createToken: (row: TokenRow) => Effect.Effect<void>
-  readonly tokenByHash: (hash: string) => Effect.Effect<TokenRow | undefined>
-  /** Marks the token used; false when it already was (single use, race-safe). */
-  readonly useToken: (id: string, now: Date) => Effect.Effect<boolean>
-  readonly pendingInvitations: (accountId: string, now: Date) => Effect.Effect<ReadonlyArray<TokenRow>>
-  readonly revokeInvitation: (accountId: string, id: string, now: Date) => Effect.Effect<boolean>
-  /** Revokes the unused tokens of this kind for this e-mail (a new one replaces them). */
-  readonly revokeTokensFor: (kind: TokenRow["kind"], email: string, now: Date) => Effect.Effect<void>
-}>() {}
+export class PortalStore extends Context.Tag("@tuma/core/PortalStore")<
+  PortalStore,
+  LoginFailures & {
+    readonly account: (accountId: string) => Effect.Effect<AccountSummaryRow | undefined>
+    // users
+    readonly userByEmail: (email: string) => Effect.Effect<UserRow | undefined>
+    readonly user: (accountId: string, userId: string) => Effect.Effect<UserRow | undefined>
+    readonly users: (accountId: string) => Effect.Effect<ReadonlyArray<UserRow>>
+    /** false when the e-mail is taken. */
+    readonly createUser: (row: UserRow) => Effect.Effect<boolean>
+    readonly updateUser: (
+      accountId: string,
+      userId: string,
+      patch: UserPatch,
+      now: Date
+    ) => Effect.Effect<UserRow | undefined>
+    /** Changes the role unless that leaves the account without an owner. */
+    readonly setRole: (
+      accountId: string,
+      userId: string,
+      role: Role,
+      now: Date
+    ) => Effect.Effect<
+      { readonly _tag: "Done"; readonly user: UserRow } | { readonly _tag: "NotFound" } | { readonly _tag: "LastOwner" }
+    >
+    /** Deletes the user (and their sessions) unless they are the account's last owner. */
+    readonly deleteUser: (accountId: string, userId: string) => Effect.Effect<"Done" | "NotFound" | "LastOwner">
+    readonly recordSignIn: (userId: string, now: Date) => Effect.Effect<void>
+    // sessions
+    readonly createSession: (
+      row: SessionRow & { readonly ip: string | null; readonly user_agent: string | null }
+    ) => Effect.Effect<void>
+    readonly session: (
+      idHash: string
+    ) => Effect.Effect<{ readonly session: SessionRow; readonly user: UserRow } | undefined>
+    readonly touchSession: (idHash: string, now: Date) => Effect.Effect<void>
+    readonly deleteSession: (idHash: string) => Effect.Effect<void>
+    /** Ends every session of the user but `keep` (a session id hash), if given. */
+    readonly deleteUserSessions: (userId: string, keep?: string | undefined) => Effect.Effect<number>
+    readonly deleteExpiredSessions: (idleBefore: Date, now: Date) => Effect.Effect<number>
+    // e-mailed tokens
+    readonly createToken: (row: TokenRow) => Effect.Effect<void>
+    readonly tokenByHash: (hash: string) => Effect.Effect<TokenRow | undefined>
+    /** Marks the token used; false when it already was (single use, race-safe). */
+    readonly useToken: (id: string, now: Date) => Effect.Effect<boolean>
+    readonly pendingInvitations: (accountId: string, now: Date) => Effect.Effect<ReadonlyArray<TokenRow>>
+    readonly revokeInvitation: (accountId: string, id: string, now: Date) => Effect.Effect<boolean>
+    /** Revokes the unused tokens of this kind for this e-mail (a new one replaces them). */
+    readonly revokeTokensFor: (kind: TokenRow["kind"], email: string, now: Date) => Effect.Effect<void>
+  }
+>() {}

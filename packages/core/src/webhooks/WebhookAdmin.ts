@@ -11,8 +11,8 @@
  * With an `AuditStore` in the context the changes are recorded in the audit log (`webhookAuditTrail.ts`).
  */
 import { InvalidWebhookUrl, WebhookDeliveryNotFound, WebhookEndpointNotFound, webhookUrlProblem } from "@tuma/domain"
+import { randomBase64url } from "@tuma/domain/crypto"
 import { Clock, Context, Effect, Layer, Option } from "effect"
-import { randomBytes } from "node:crypto"
 import { makeAudit } from "../audit/Audit.js"
 import { AuditStore } from "../ports/AuditStore.js"
 import { Ids } from "../ports/Ids.js"
@@ -24,7 +24,7 @@ import { WebhookConfig } from "./WebhookConfig.js"
 import { deliveryBody, WebhookWorkers } from "./WebhookWorkers.js"
 
 /** A new signing secret: `whsec_` + 32 random bytes, base64url. */
-export const generateWebhookSecret = (): string => `whsec_${randomBytes(32).toString("base64url")}`
+export const generateWebhookSecret = (): string => `whsec_${randomBase64url(32)}`
 
 export interface EndpointWithSecret {
   readonly endpoint: WebhookEndpoint

@@ -26,26 +26,17 @@ import type { OperatorAuthenticated } from "@tuma/core/operators/OperatorAccess"
 import { OperatorAccess } from "@tuma/core/operators/OperatorAccess"
 import type { OperatorPermission } from "@tuma/domain/operatorRoles"
 import { operatorMay } from "@tuma/domain/operatorRoles"
-import { Effect } from "effect"
-import { timingSafeEqual } from "node:crypto"
-import { failureStatus, Forbidden, requestUid, TooManyRequests, Unauthorized, Unprocessable } from "../Envelope.js"
-import { toApiFailure } from "../Errors.js"
-import { PortalRequest } from "../portal/Session.js"
+import { Effect, identity, Option, Predicate, Schema } from "effect"
+import { failureStatus, Forbidden, requestUid, Unauthorized, Unprocessable } from "../Envelope.js"
+import { isDomainFailure } from "../Errors.js"
+import { csrfFailed, PortalRequest, sameSecret, sessionCsrf, STATE_CHANGING } from "../portal/Session.js"
+import { portalFailure } from "../portal/Views.js"
+import { CSRF_HEADER } from "../PortalApi.js"
 
 /** Cookie holding the console session id (HttpOnly). */
 export const CONSOLE_SESSION_COOKIE = "tuma_console_session"
 /** Cookie holding the console's pre-session CSRF token. */
 export const CONSOLE_CSRF_COOKIE = "tuma_console_csrf"
-const CSRF_HEADER = "x-csrf-token"
-const STATE_CHANGING = new Set(["POST", "PUT", "PATCH", "DELETE"])
-
-const sameSecret = (a: string, b: string) => {
-  const x = Buffer.from(a)
-  const y = Buffer.from(b)
-  return x.length === y.length && x.length > 0 && timingSafeEqual(x, y)
-}
-
-const csrfFailed = (why: string) => Forbidden.of({ message: `Request refused: ${why}`, error_code: "CSRF_FAILED" })
 
 /** Who a route is for: anyone (with the pre-session CSRF check on changes) or a permission. */
 export type Access = "anonymous" | "signed-in" | OperatorPermission
@@ -61,28 +52,12 @@ export interface ConsoleContext {
   readonly signedIn: OperatorAuthenticated | undefined
 }
 
-interface Failing {
-  readonly _tag: string
-  readonly error_code?: string
-  readonly message?: string
-  readonly retry_after_seconds?: number
-}
-
 /** A failure of a use case as the envelope answers it. */
 const toFailure = (e: unknown) => {
   if (failureStatus(e) !== undefined) return e
-  const f = e as Failing
-  if (f?._tag === "InvalidCredentials") {
-    return Unauthorized.of({ message: f.message ?? "Not signed in.", error_code: "INVALID_CREDENTIALS" })
-  }
-  if (f?._tag === "LoginLocked") {
-    const retry = String(Math.max(1, Math.ceil(f.retry_after_seconds ?? 1)))
-    return TooManyRequests.of({ message: f.message ?? "Locked.", error_code: "LOGIN_LOCKED" }, {
-      "retry-after": retry
-    })
-  }
-  if (typeof f?.error_code === "string") return toApiFailure(f as any)
-  if (f?._tag === "ParseError" || f?._tag === "RequestError") {
+  // sign-in failures (401, 429 with Retry-After) as the portal answers them
+  if (isDomainFailure(e)) return portalFailure(e)
+  if (Predicate.isTagged(e, "ParseError") || Predicate.isTagged(e, "RequestError")) {
     return Unprocessable.of({ message: "The request body is not valid.", error_code: "VALIDATION_FAILED" })
   }
   return e
@@ -95,13 +70,12 @@ export const okJson = (data: unknown, headers: Record<string, string> = {}) =>
       headers: { "cache-control": "no-store", ...headers }
     }))
 
-const readBody = (request: HttpServerRequest.HttpServerRequest) =>
+/** A JSON object; any other JSON value reads as an empty body. */
+const asObject = Schema.decodeUnknownOption(Schema.Record({ key: Schema.String, value: Schema.Unknown }))
+const readBody = (request: HttpServerRequest.HttpServerRequest): Effect.Effect<Record<string, unknown>, unknown> =>
   STATE_CHANGING.has(request.method) && (request.headers["content-type"] ?? "").startsWith("application/json")
-    ? Effect.map(
-      request.json,
-      (v) => (typeof v === "object" && v !== null && !Array.isArray(v) ? v : {}) as Record<string, unknown>
-    )
-    : Effect.succeed({} as Record<string, unknown>)
+    ? Effect.map(request.json, (v) => Option.getOrElse(asObject(v), () => ({})))
+    : Effect.succeed({})
 
 /** The signed-in operator of the request, CSRF-checked on changes. */
 const currentOperator = Effect.gen(function*() {
@@ -116,13 +90,7 @@ const currentOperator = Effect.gen(function*() {
       error_code: "SESSION_REQUIRED"
     }))
   }
-  if (STATE_CHANGING.has(request.method)) {
-    if (!portal.originAllowed(request)) return yield* Effect.fail(csrfFailed("the request comes from another site."))
-    const token = request.headers[CSRF_HEADER]
-    if (token === undefined || !sameSecret(token, found.session.csrf_token)) {
-      return yield* Effect.fail(csrfFailed("the X-CSRF-Token header is missing or wrong."))
-    }
-  }
+  yield* sessionCsrf(request, portal, found.session.csrf_token)
   return found
 })
 
@@ -176,11 +144,52 @@ export const route = <A, E, R>(access: Access, handler: (ctx: ConsoleContext) =>
     return HttpServerResponse.isServerResponse(result) ? result : yield* okJson(result)
   }).pipe(Effect.mapError(toFailure))
 
-/** A string field of the body ("" when absent). */
-export const str = (body: Record<string, unknown>, key: string): string => {
-  const v = body[key]
-  return typeof v === "string" ? v : typeof v === "number" ? String(v) : ""
+// Body and query fields: read as leniently as the console's forms send them; the use case checks
+// the meaning (a missing name is its field error, not a refused body).
+
+const text = (v: unknown): string => typeof v === "string" ? v : typeof v === "number" ? String(v) : ""
+
+const textField = (f: (s: string) => string) =>
+  Schema.optionalToRequired(Schema.Unknown, Schema.String, {
+    decode: (o) => f(text(Option.getOrUndefined(o))),
+    encode: Option.some
+  })
+
+/** A text field: a string, a number as its digits, "" when absent or of another type. */
+export const Text = textField(identity)
+
+/** A country code field, upper-cased ("" when absent). */
+export const CountryText = textField((s) => s.toUpperCase())
+
+/** A trimmed text field, absent when blank (the admin inputs' exact optional fields). */
+export const OptionalText = Schema.optionalToOptional(Schema.Unknown, Schema.String, {
+  decode: (o) => Option.filter(Option.map(o, (v) => text(v).trim()), (s) => s !== ""),
+  encode: identity
+})
+
+/** A number field: a number or a numeric string; NaN otherwise (the use case refuses it). */
+export const Num = Schema.optionalToRequired(Schema.Unknown, Schema.Number, {
+  decode: (o) => {
+    const v = Option.getOrUndefined(o)
+    return typeof v === "number" ? v : typeof v === "string" && v.trim() !== "" ? Number(v) : Number.NaN
+  },
+  encode: Option.some
+})
+
+const decodedFrom = (read: (ctx: ConsoleContext) => unknown) =>
+<B, I, A, E, R>(
+  fields: Schema.Schema<B, I>,
+  handler: (ctx: ConsoleContext, input: B) => Effect.Effect<A, E, R>
+) => {
+  const decode = Schema.decodeUnknown(fields)
+  return (ctx: ConsoleContext) => Effect.flatMap(decode(read(ctx)), (input) => handler(ctx, input))
 }
+
+/** A handler of the body decoded by `fields` (a `ParseError` answers 422 `VALIDATION_FAILED`). */
+export const withBody = decodedFrom((ctx) => ctx.body)
+
+/** A handler of the query string decoded by `fields`. */
+export const withQuery = decodedFrom((ctx) => Object.fromEntries(ctx.query))
 
 /** The path parameter (always present on its route). */
 export const param = (ctx: ConsoleContext, name: string): string => ctx.params[name] ?? ""

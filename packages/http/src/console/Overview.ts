@@ -6,7 +6,7 @@
  * the view of the process that answered.
  */
 import * as M from "@tuma/core/observability/Metrics"
-import { Effect, Metric } from "effect"
+import { Effect, Metric, MetricState } from "effect"
 import type { MetricPair } from "effect"
 
 /** Per-provider delivery figures. */
@@ -39,6 +39,15 @@ export const LOW_CREDIT_UNITS = 10_000
 const tag = (pair: MetricPair.MetricPair.Untyped, key: string) =>
   pair.metricKey.tags.find((t) => t.key === key)?.value ?? ""
 
+/** A counter's total (a histogram's count of observations); 0 for other metric kinds. */
+const countOf = (state: MetricState.MetricState.Untyped): number =>
+  MetricState.isCounterState(state) || MetricState.isHistogramState(state) ? Number(state.count) : 0
+/** A gauge's value; 0 for other metric kinds. */
+const valueOf = (state: MetricState.MetricState.Untyped): number =>
+  MetricState.isGaugeState(state) ? Number(state.value) : 0
+/** A histogram's sum of observations; 0 for other metric kinds. */
+const sumOf = (state: MetricState.MetricState.Untyped): number => MetricState.isHistogramState(state) ? state.sum : 0
+
 /** Reads the figures (runs the samplers first). */
 export const overview: Effect.Effect<OverviewFigures> = Effect.gen(function*() {
   yield* M.sampleAll
@@ -59,39 +68,39 @@ export const overview: Effect.Effect<OverviewFigures> = Effect.gen(function*() {
   const credit: Array<{ provider: string; country: string; units: number; low: boolean }> = []
   for (const pair of pairs) {
     const name = pair.metricKey.name
-    const state = pair.metricState as any
+    const state = pair.metricState
     switch (name) {
       case "tuma_messages_accepted_total":
-        if (tag(pair, "mode") !== "sandbox") accepted += Number(state.count ?? 0)
+        if (tag(pair, "mode") !== "sandbox") accepted += countOf(state)
         break
       case "tuma_dispatch_queue_depth":
-        queue = Number(state.value ?? 0)
+        queue = valueOf(state)
         break
       case "tuma_webhook_queue_depth":
-        webhookQueue = Number(state.value ?? 0)
+        webhookQueue = valueOf(state)
         break
       case "tuma_webhook_endpoints_disabled":
-        disabled = Number(state.value ?? 0)
+        disabled = valueOf(state)
         break
       case "tuma_messages_final_total": {
         const provider = tag(pair, "provider")
         if (provider === "none" || provider === "") break
         const p = of(provider)
-        if (tag(pair, "status") === "delivered") p.delivered += Number(state.count ?? 0)
-        else p.failed += Number(state.count ?? 0)
+        if (tag(pair, "status") === "delivered") p.delivered += countOf(state)
+        else p.failed += countOf(state)
         break
       }
       case "tuma_delivery_receipt_delay_seconds": {
         const p = of(tag(pair, "provider"))
-        p.delaySum += Number(state.sum ?? 0)
-        p.delayCount += Number(state.count ?? 0)
+        p.delaySum += sumOf(state)
+        p.delayCount += countOf(state)
         break
       }
       case "tuma_provider_bind_up":
-        of(tag(pair, "provider")).bind = Number(state.value ?? 0)
+        of(tag(pair, "provider")).bind = valueOf(state)
         break
       case "tuma_provider_credit_units": {
-        const units = Number(state.value ?? 0)
+        const units = valueOf(state)
         credit.push({
           provider: tag(pair, "provider"),
           country: tag(pair, "country"),

@@ -4,23 +4,38 @@
  * `SenderIdReview`) with the operator as `Actor`. The list of routes is docs/console.md's.
  */
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import type * as HttpRouter from "@effect/platform/HttpRouter"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { Admin, Reads } from "@tuma/core"
-import type { CreateProviderInput } from "@tuma/core/admin/inputs"
 import { Audit } from "@tuma/core/audit/Audit"
 import { OperatorAccess } from "@tuma/core/operators/OperatorAccess"
 import type { OperatorSignedIn } from "@tuma/core/operators/OperatorAccess"
 import { SenderIdReview } from "@tuma/core/operators/Review"
 import type { ReviewDecision } from "@tuma/core/operators/Review"
-import { emailProblem } from "@tuma/core/portal/PortalAccess"
+import { emailProblem, PortalAccess } from "@tuma/core/portal/PortalAccess"
 import { PortalConfig } from "@tuma/core/portal/PortalConfig"
+import type { DeliveryStatus } from "@tuma/core/ports/WebhookStore"
 import { WebhookAdmin } from "@tuma/core/webhooks/WebhookAdmin"
+import { SenderIdStatus } from "@tuma/domain/stateMachines"
 import { validationFailed } from "@tuma/domain/validation"
-import { Effect } from "effect"
+import { Effect, Schema } from "effect"
 import { inviteOwner } from "../portal/OwnerInvitation.js"
 import { PortalRequest } from "../portal/Session.js"
 import type { ConsoleContext } from "./Http.js"
-import { CONSOLE_CSRF_COOKIE, CONSOLE_SESSION_COOKIE, cookieOptions, okJson, param, route, str } from "./Http.js"
+import {
+  CONSOLE_CSRF_COOKIE,
+  CONSOLE_SESSION_COOKIE,
+  cookieOptions,
+  CountryText,
+  Num,
+  okJson,
+  OptionalText,
+  param,
+  route,
+  Text,
+  withBody,
+  withQuery
+} from "./Http.js"
 import { bindStates, overview } from "./Overview.js"
 
 const randomToken = () => {
@@ -29,14 +44,11 @@ const randomToken = () => {
   return Buffer.from(bytes).toString("base64url")
 }
 
-const num = (body: Record<string, unknown>, key: string): number => {
-  const v = body[key]
-  return typeof v === "number" ? v : typeof v === "string" && v.trim() !== "" ? Number(v) : Number.NaN
-}
-const optional = (s: string) => (s.trim() === "" ? undefined : s.trim())
-/** Drops undefined values (the admin inputs use exact optional fields). */
-const clean = <A extends Record<string, unknown>>(a: A): any =>
-  Object.fromEntries(Object.entries(a).filter(([, v]) => v !== undefined))
+/** The statuses a list may filter on (another value answers 422 `VALIDATION_FAILED`). */
+const senderIdStatus = Schema.decodeUnknown(SenderIdStatus)
+const deliveryStatus = Schema.decodeUnknown(
+  Schema.Literal("pending", "succeeded", "failed", "skipped") satisfies Schema.Schema<DeliveryStatus>
+)
 
 /** The operator as the session answers it. */
 const sessionView = (signedIn: { operator: OperatorSignedIn["operator"]; session: OperatorSignedIn["session"] }) =>
@@ -55,14 +67,17 @@ const sessionView = (signedIn: { operator: OperatorSignedIn["operator"]; session
 const admin = <A, E>(f: (a: Admin["Type"]) => Effect.Effect<A, E>) => Effect.flatMap(Admin, f)
 const hooks = <A, E>(f: (w: WebhookAdmin["Type"]) => Effect.Effect<A, E>) => Effect.flatMap(WebhookAdmin, f)
 
-const decide = (decision: ReviewDecision) => (ctx: ConsoleContext) =>
-  Effect.flatMap(SenderIdReview, (review) => {
-    const reason = optional(str(ctx.body, "reason")) ?? null
-    if (decision === "reject" && reason === null) {
-      return Effect.fail(validationFailed({ reason: ["A reason is required to reject a sender ID."] }))
-    }
-    return review.decide(param(ctx, "uid"), decision, reason)
-  })
+const decide = (decision: ReviewDecision) =>
+  withBody(
+    Schema.Struct({ reason: OptionalText }),
+    (ctx: ConsoleContext, { reason }) =>
+      Effect.flatMap(SenderIdReview, (review) => {
+        if (decision === "reject" && reason === undefined) {
+          return Effect.fail(validationFailed({ reason: ["A reason is required to reject a sender ID."] }))
+        }
+        return review.decide(param(ctx, "uid"), decision, reason ?? null)
+      })
+  )
 
 /** The `/console/api` routes on the API's router. */
 export const layer = HttpApiBuilder.Router.use((router) =>
@@ -70,20 +85,22 @@ export const layer = HttpApiBuilder.Router.use((router) =>
     const portal = yield* PortalRequest
     const settings = yield* PortalConfig
     // the handlers run with the services of the server's layer (the router's own are the defaults)
-    const services = yield* Effect.context<
-      Admin | Reads | WebhookAdmin | OperatorAccess | SenderIdReview | PortalRequest | Audit
-    >()
-    type Handler = Parameters<typeof router.get>[1]
-    const on = {
-      get: (path: `/${string}`, h: Effect.Effect<any, any, any>) =>
-        router.get(path, Effect.provide(h, services) as Handler),
-      post: (path: `/${string}`, h: Effect.Effect<any, any, any>) =>
-        router.post(path, Effect.provide(h, services) as Handler),
-      put: (path: `/${string}`, h: Effect.Effect<any, any, any>) =>
-        router.put(path, Effect.provide(h, services) as Handler),
-      del: (path: `/${string}`, h: Effect.Effect<any, any, any>) =>
-        router.del(path, Effect.provide(h, services) as Handler)
-    }
+    type Services =
+      | Admin
+      | Reads
+      | WebhookAdmin
+      | OperatorAccess
+      | PortalAccess
+      | SenderIdReview
+      | PortalRequest
+      | Audit
+    const services = yield* Effect.context<Services>()
+    const method = (add: typeof router.get) =>
+    <E>(
+      path: `/${string}`,
+      h: Effect.Effect<HttpServerResponse.HttpServerResponse, E, Services | HttpRouter.HttpRouter.Provided>
+    ) => add(path, Effect.provide(h, services))
+    const on = { get: method(router.get), post: method(router.post), put: method(router.put), del: method(router.del) }
     const base = "/console/api"
 
     // --- session -----------------------------------------------------------------------------
@@ -103,28 +120,29 @@ export const layer = HttpApiBuilder.Router.use((router) =>
     )
     yield* on.post(
       `${base}/session`,
-      route("anonymous", (ctx) =>
-        Effect.gen(function*() {
-          const access = yield* OperatorAccess
-          const outcome = yield* access.signIn({
-            email: str(ctx.body, "email"),
-            password: str(ctx.body, "password"),
-            code: str(ctx.body, "code"),
-            presentedSessionId: ctx.request.cookies[CONSOLE_SESSION_COOKIE],
-            client: portal.client(ctx.request)
-          })
-          if (outcome._tag === "EnrolmentRequired") {
-            return yield* okJson({ enrolment: { secret: outcome.secret, uri: outcome.uri } })
-          }
-          const view = yield* sessionView(outcome)
-          const response = yield* okJson({ ...view, recovery_codes: outcome.recoveryCodes ?? null })
-          return HttpServerResponse.unsafeSetCookie(
-            response,
-            CONSOLE_SESSION_COOKIE,
-            outcome.sessionId,
-            cookieOptions(portal.secure(ctx.request), "/console", settings.sessionAbsoluteMs)
-          )
-        }))
+      route(
+        "anonymous",
+        withBody(Schema.Struct({ email: Text, password: Text, code: Text }), (ctx, body) =>
+          Effect.gen(function*() {
+            const access = yield* OperatorAccess
+            const outcome = yield* access.signIn({
+              ...body,
+              presentedSessionId: ctx.request.cookies[CONSOLE_SESSION_COOKIE],
+              client: portal.client(ctx.request)
+            })
+            if (outcome._tag === "EnrolmentRequired") {
+              return yield* okJson({ enrolment: { secret: outcome.secret, uri: outcome.uri } })
+            }
+            const view = yield* sessionView(outcome)
+            const response = yield* okJson({ ...view, recovery_codes: outcome.recoveryCodes ?? null })
+            return HttpServerResponse.unsafeSetCookie(
+              response,
+              CONSOLE_SESSION_COOKIE,
+              outcome.sessionId,
+              cookieOptions(portal.secure(ctx.request), "/console", settings.sessionAbsoluteMs)
+            )
+          }))
+      )
     )
     yield* on.get(`${base}/session`, route("signed-in", (ctx) => sessionView(ctx.signedIn!)))
     yield* on.del(
@@ -156,33 +174,39 @@ export const layer = HttpApiBuilder.Router.use((router) =>
     )
     yield* on.post(
       `${base}/invitations/accept`,
-      route("anonymous", (ctx) =>
-        Effect.flatMap(OperatorAccess, (a) =>
-          a.acceptInvitation({
-            token: str(ctx.body, "token"),
-            password: str(ctx.body, "password"),
-            name: optional(str(ctx.body, "name"))
-          })))
+      route(
+        "anonymous",
+        withBody(
+          Schema.Struct({ token: Text, password: Text, name: OptionalText }),
+          (_, body) => Effect.flatMap(OperatorAccess, (a) => a.acceptInvitation(body))
+        )
+      )
     )
 
     // --- operators ---------------------------------------------------------------------------
     yield* on.get(`${base}/operators`, route("operators.manage", () => Effect.flatMap(OperatorAccess, (a) => a.list)))
     yield* on.post(
       `${base}/operators`,
-      route("operators.manage", (ctx) =>
-        Effect.flatMap(OperatorAccess, (a) =>
-          a.create({
-            email: str(ctx.body, "email"),
-            role: str(ctx.body, "role"),
-            name: optional(str(ctx.body, "name")),
-            linkBase: portal.baseUrl(ctx.request)
-          })).pipe(Effect.map(({ operator }) => operator)))
+      route(
+        "operators.manage",
+        withBody(Schema.Struct({ email: Text, role: Text, name: OptionalText }), (ctx, body) =>
+          Effect.flatMap(OperatorAccess, (a) =>
+            a.create({ ...body, linkBase: portal.baseUrl(ctx.request) })).pipe(
+              Effect.map(({ operator }) =>
+                operator
+              )
+            ))
+      )
     )
     yield* on.post(
       `${base}/operators/:uid/role`,
-      route("operators.manage", (ctx) =>
-        Effect.flatMap(OperatorAccess, (a) =>
-          a.setRole(param(ctx, "uid"), str(ctx.body, "role"))))
+      route(
+        "operators.manage",
+        withBody(
+          Schema.Struct({ role: Text }),
+          (ctx, { role }) => Effect.flatMap(OperatorAccess, (a) => a.setRole(param(ctx, "uid"), role))
+        )
+      )
     )
     for (const [action, disabled] of [["disable", true], ["enable", false]] as const) {
       yield* on.post(
@@ -203,28 +227,37 @@ export const layer = HttpApiBuilder.Router.use((router) =>
     // --- accounts ----------------------------------------------------------------------------
     yield* on.get(
       `${base}/accounts`,
-      route("read", (ctx) =>
-        admin((a) => a.listAccounts(clean({ search: optional(ctx.query.get("search") ?? "") }))))
+      route(
+        "read",
+        withQuery(Schema.Struct({ search: OptionalText }), (_, query) => admin((a) => a.listAccounts(query)))
+      )
     )
     yield* on.post(
       `${base}/accounts`,
-      route("accounts.manage", (ctx) =>
-        Effect.gen(function*() {
-          const email = str(ctx.body, "email")
-          const ownerEmail = optional(str(ctx.body, "owner_email")) ?? email
-          const problem = emailProblem(ownerEmail)
-          if (problem !== undefined) return yield* validationFailed({ owner_email: [problem] })
-          const account = yield* admin((a) =>
-            a.createAccount(clean({
-              name: str(ctx.body, "name"),
-              email,
-              country: optional(str(ctx.body, "country")),
-              phone: optional(str(ctx.body, "phone"))
-            }))
-          )
-          const owner_invitation = yield* inviteOwner(account.uid, ownerEmail, portal.baseUrl(ctx.request))
-          return { ...account, owner_invitation: owner_invitation === null ? null : { email: owner_invitation.email } }
-        }))
+      route(
+        "accounts.manage",
+        withBody(
+          Schema.Struct({
+            name: Text,
+            email: Text,
+            country: OptionalText,
+            phone: OptionalText,
+            owner_email: OptionalText
+          }),
+          (ctx, { owner_email, ...input }) =>
+            Effect.gen(function*() {
+              const ownerEmail = owner_email ?? input.email
+              const problem = emailProblem(ownerEmail)
+              if (problem !== undefined) return yield* validationFailed({ owner_email: [problem] })
+              const account = yield* admin((a) => a.createAccount(input))
+              const owner_invitation = yield* inviteOwner(account.uid, ownerEmail, portal.baseUrl(ctx.request))
+              return {
+                ...account,
+                owner_invitation: owner_invitation === null ? null : { email: owner_invitation.email }
+              }
+            })
+        )
+      )
     )
     yield* on.get(
       `${base}/accounts/:uid`,
@@ -248,44 +281,47 @@ export const layer = HttpApiBuilder.Router.use((router) =>
     // --- credit ------------------------------------------------------------------------------
     yield* on.post(
       `${base}/accounts/:uid/top-ups`,
-      route("credit.manage", (ctx) =>
-        Effect.gen(function*() {
-          const reference = optional(str(ctx.body, "reference"))
-          if (reference === undefined) {
-            return yield* validationFailed({ reference: ["A reference (invoice, receipt) is required for a top-up."] })
-          }
-          return yield* admin((a) =>
-            a.purchaseCredits(clean({
-              account_uid: param(ctx, "uid"),
-              country: str(ctx.body, "country").toUpperCase(),
-              units: num(ctx.body, "units"),
-              amount: optional(str(ctx.body, "amount")),
-              currency: optional(str(ctx.body, "currency")),
-              reference
-            }))
-          )
-        }))
+      route(
+        "credit.manage",
+        withBody(
+          Schema.Struct({
+            country: CountryText,
+            units: Num,
+            amount: OptionalText,
+            currency: OptionalText,
+            reference: OptionalText
+          }),
+          (ctx, { reference, ...input }) =>
+            reference === undefined
+              ? validationFailed({ reference: ["A reference (invoice, receipt) is required for a top-up."] })
+              : admin((a) => a.purchaseCredits({ ...input, account_uid: param(ctx, "uid"), reference }))
+        )
+      )
     )
     yield* on.get(
       `${base}/accounts/:uid/ledger`,
-      route("read", (ctx) =>
-        admin((a) =>
-          a.ledger(param(ctx, "uid"), clean({ country: optional(ctx.query.get("country") ?? ""), limit: 200 }))
-        ))
+      route(
+        "read",
+        withQuery(
+          Schema.Struct({ country: OptionalText }),
+          (ctx, query) => admin((a) => a.ledger(param(ctx, "uid"), { ...query, limit: 200 }))
+        )
+      )
     )
 
     // --- sender IDs --------------------------------------------------------------------------
     yield* on.get(
       `${base}/sender-ids`,
-      route("read", (ctx) =>
-        Effect.map(
-          admin((a) =>
-            a.listSenderIds(clean({ status: (optional(ctx.query.get("status") ?? "") ?? "pending") as any }))
-          ),
-          // the review queue: oldest first
-          (rows) =>
-            [...rows].sort((x, y) => x.requested_at.localeCompare(y.requested_at))
-        ))
+      route(
+        "read",
+        withQuery(Schema.Struct({ status: OptionalText }), (_, query) =>
+          Effect.gen(function*() {
+            const status = yield* senderIdStatus(query.status ?? "pending")
+            const rows = yield* admin((a) => a.listSenderIds({ status }))
+            // the review queue: oldest first
+            return [...rows].sort((x, y) => x.requested_at.localeCompare(y.requested_at))
+          }))
+      )
     )
     yield* on.get(
       `${base}/sender-ids/:uid`,
@@ -329,14 +365,13 @@ export const layer = HttpApiBuilder.Router.use((router) =>
     }
     yield* on.post(
       `${base}/routes/verify`,
-      route("markets.manage", (ctx) =>
-        admin((a) =>
-          a.verifyRoute({
-            account_uid: str(ctx.body, "account_uid"),
-            country: str(ctx.body, "country").toUpperCase(),
-            phone: str(ctx.body, "phone")
-          })
-        ))
+      route(
+        "markets.manage",
+        withBody(
+          Schema.Struct({ account_uid: Text, country: CountryText, phone: Text }),
+          (_, input) => admin((a) => a.verifyRoute(input))
+        )
+      )
     )
 
     // --- providers ---------------------------------------------------------------------------
@@ -351,23 +386,31 @@ export const layer = HttpApiBuilder.Router.use((router) =>
     )
     yield* on.post(
       `${base}/providers`,
-      route("providers.manage", (ctx) =>
-        Effect.gen(function*() {
-          const kind = optional(str(ctx.body, "kind")) ?? "simulated"
-          const config = typeof ctx.body.config === "object" && ctx.body.config !== null ? ctx.body.config : undefined
-          const country = optional(str(ctx.body, "country"))
-          const credit = num(ctx.body, "credit")
-          const input: CreateProviderInput = clean({
-            name: str(ctx.body, "name"),
-            kind,
-            config,
-            enabled: typeof ctx.body.enabled === "boolean" ? ctx.body.enabled : undefined,
-            credits: country === undefined
-              ? undefined
-              : [{ country: country.toUpperCase(), credit: Number.isFinite(credit) ? credit : 0 }]
-          })
-          return yield* admin((a) => a.createProvider(input))
-        }))
+      route(
+        "providers.manage",
+        withBody(
+          Schema.Struct({
+            name: Text,
+            kind: OptionalText,
+            config: Schema.optional(Schema.Unknown),
+            enabled: Schema.optional(Schema.Unknown),
+            country: OptionalText,
+            credit: Num
+          }),
+          (_, { country, credit, ...body }) =>
+            admin((a) =>
+              a.createProvider({
+                name: body.name,
+                kind: body.kind ?? "simulated",
+                ...(typeof body.config === "object" && body.config !== null ? { config: body.config } : {}),
+                ...(typeof body.enabled === "boolean" ? { enabled: body.enabled } : {}),
+                ...(country === undefined
+                  ? {}
+                  : { credits: [{ country: country.toUpperCase(), credit: Number.isFinite(credit) ? credit : 0 }] })
+              })
+            )
+        )
+      )
     )
     for (const [action, enabled] of [["enable", true], ["disable", false]] as const) {
       yield* on.post(
@@ -377,42 +420,50 @@ export const layer = HttpApiBuilder.Router.use((router) =>
     }
     yield* on.post(
       `${base}/providers/:uid/credit`,
-      route("providers.manage", (ctx) =>
-        admin((a) =>
-          a.creditProvider(param(ctx, "uid"), {
-            country: str(ctx.body, "country").toUpperCase(),
-            units: num(ctx.body, "units"),
-            operation: str(ctx.body, "operation") === "add" ? "add" : "set"
-          })
-        ))
+      route(
+        "providers.manage",
+        withBody(Schema.Struct({ country: CountryText, units: Num, operation: Text }), (ctx, body) =>
+          admin((a) =>
+            a.creditProvider(param(ctx, "uid"), { ...body, operation: body.operation === "add" ? "add" : "set" })
+          ))
+      )
     )
     yield* on.get(
       `${base}/country-routes/:country`,
-      route("read", (ctx) => admin((a) => a.countryRoutes(param(ctx, "country").toUpperCase())))
+      route("read", (ctx) =>
+        admin((a) =>
+          a.countryRoutes(param(ctx, "country").toUpperCase())
+        ))
     )
     yield* on.put(
       `${base}/country-routes/:country`,
-      route("providers.manage", (ctx) =>
-        admin((a) =>
-          a.setCountryRoutes(param(ctx, "country").toUpperCase(), {
-            provider_uids: Array.isArray(ctx.body.provider_uids) ? ctx.body.provider_uids.map(String) : []
-          })
-        ))
+      route(
+        "providers.manage",
+        withBody(
+          Schema.Struct({
+            provider_uids: Schema.optional(Schema.Unknown)
+          }),
+          (ctx, body) =>
+            admin((a) =>
+              a.setCountryRoutes(param(ctx, "country").toUpperCase(), {
+                provider_uids: Array.isArray(body.provider_uids) ? body.provider_uids.map(String) : []
+              })
+            )
+        )
+      )
     )
 
     // --- spam rules and opt-outs -------------------------------------------------------------
     yield* on.get(`${base}/spam-rules`, route("read", () => admin((a) => a.listSpamRules())))
     yield* on.post(
       `${base}/spam-rules`,
-      route("spam_rules.manage", (ctx) =>
-        admin((a) =>
-          a.addSpamRule(clean({
-            account_uid: optional(str(ctx.body, "account_uid")) ?? null,
-            kind: str(ctx.body, "kind"),
-            pattern: str(ctx.body, "pattern"),
-            description: optional(str(ctx.body, "description"))
-          }))
-        ))
+      route(
+        "spam_rules.manage",
+        withBody(
+          Schema.Struct({ account_uid: OptionalText, kind: Text, pattern: Text, description: OptionalText }),
+          (_, { account_uid, ...input }) => admin((a) => a.addSpamRule({ ...input, account_uid: account_uid ?? null }))
+        )
+      )
     )
     for (const [action, enabled] of [["enable", true], ["disable", false]] as const) {
       yield* on.post(
@@ -430,14 +481,13 @@ export const layer = HttpApiBuilder.Router.use((router) =>
     )
     yield* on.post(
       `${base}/accounts/:uid/opt-outs`,
-      route("opt_outs.manage", (ctx) =>
-        admin((a) =>
-          a.addOptOut(clean({
-            account_uid: param(ctx, "uid"),
-            recipient: str(ctx.body, "recipient"),
-            reason: optional(str(ctx.body, "reason"))
-          }))
-        ))
+      route(
+        "opt_outs.manage",
+        withBody(
+          Schema.Struct({ recipient: Text, reason: OptionalText }),
+          (ctx, input) => admin((a) => a.addOptOut({ ...input, account_uid: param(ctx, "uid") }))
+        )
+      )
     )
     yield* on.del(
       `${base}/accounts/:uid/opt-outs/:recipient`,
@@ -451,19 +501,21 @@ export const layer = HttpApiBuilder.Router.use((router) =>
     // --- audit log ---------------------------------------------------------------------------
     yield* on.get(
       `${base}/audit-log`,
-      route("read", (ctx) =>
-        Effect.flatMap(Audit, (audit) => {
-          const q = (k: string) => optional(ctx.query.get(k) ?? "")
-          return audit.search(clean({
-            actor: q("actor"),
-            action: q("action"),
-            target: q("target"),
-            from: q("from"),
-            to: q("to"),
-            limit: q("limit"),
-            before: q("before")
-          }))
-        }))
+      route(
+        "read",
+        withQuery(
+          Schema.Struct({
+            actor: OptionalText,
+            action: OptionalText,
+            target: OptionalText,
+            from: OptionalText,
+            to: OptionalText,
+            limit: OptionalText,
+            before: OptionalText
+          }),
+          (_, query) => Effect.flatMap(Audit, (audit) => audit.search(query))
+        )
+      )
     )
 
     // --- webhook deliveries ------------------------------------------------------------------
@@ -471,18 +523,27 @@ export const layer = HttpApiBuilder.Router.use((router) =>
       `${base}/webhooks`,
       route(
         "read",
-        (ctx) => hooks((w) => w.listEndpoints(clean({ accountId: optional(ctx.query.get("account") ?? "") })))
+        withQuery(
+          Schema.Struct({ account: OptionalText }),
+          (_, { account }) => hooks((w) => w.listEndpoints(account === undefined ? {} : { accountId: account }))
+        )
       )
     )
     yield* on.get(
       `${base}/webhooks/:uid/deliveries`,
-      route("read", (ctx) =>
-        hooks((w) =>
-          w.listDeliveries(
-            param(ctx, "uid"),
-            clean({ status: optional(ctx.query.get("status") ?? "") as any, limit: 100 })
-          )
-        ))
+      route(
+        "read",
+        withQuery(
+          Schema.Struct({ status: OptionalText }),
+          (ctx, query) =>
+            Effect.flatMap(
+              query.status === undefined
+                ? Effect.succeed({})
+                : Effect.map(deliveryStatus(query.status), (status) => ({ status })),
+              (filter) => hooks((w) => w.listDeliveries(param(ctx, "uid"), { ...filter, limit: 100 }))
+            )
+        )
+      )
     )
     yield* on.get(
       `${base}/webhook-deliveries/:uid`,

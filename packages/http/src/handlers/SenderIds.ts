@@ -100,10 +100,11 @@ export const SenderIdsLive = HttpApiBuilder.group(TumaApi, "senderIds", (handler
     const config = yield* ServerConfig
     const context = yield* Effect.context<FileSystem.FileSystem | Path.Path>()
 
-    const list = () =>
+    /** A read of the key's account in the envelope (`mode: "sandbox"` for a test key). */
+    const accountRead = <A, E>(read: (accountId: string) => Effect.Effect<A, E>) => () =>
       Effect.gen(function*() {
         const key = yield* CurrentApiKey
-        const data = yield* service.list(key.accountId)
+        const data = yield* read(key.accountId)
         return {
           success: true as const,
           request_uid: yield* requestUid,
@@ -111,18 +112,8 @@ export const SenderIdsLive = HttpApiBuilder.group(TumaApi, "senderIds", (handler
           data
         }
       })
-
-    const requirements = () =>
-      Effect.gen(function*() {
-        const key = yield* CurrentApiKey
-        const data = yield* service.requirements(key.accountId)
-        return {
-          success: true as const,
-          request_uid: yield* requestUid,
-          ...(key.mode === "test" ? { mode: "sandbox" as const } : {}),
-          data
-        }
-      })
+    const list = accountRead(service.list)
+    const requirements = accountRead(service.requirements)
 
     const readInput = (request: HttpServerRequest.HttpServerRequest) =>
       readSenderIdRequest(request, config.maxUploadBytes, context)

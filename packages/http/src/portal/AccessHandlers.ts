@@ -8,10 +8,11 @@ import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import { Admin } from "@tuma/core"
 import { Reads } from "@tuma/core"
-import type { SignedIn } from "@tuma/core/portal/PortalAccess"
+import type { ClientInfo, SignedIn } from "@tuma/core/portal/PortalAccess"
 import { PortalAccess, randomToken } from "@tuma/core/portal/PortalAccess"
 import { Effect } from "effect"
 import { TumaApi } from "../Api.js"
+import type { DomainFailure } from "../Errors.js"
 import { CSRF_COOKIE, CurrentPortalUser, SESSION_COOKIE } from "../PortalApi.js"
 import { PortalRequest } from "./Session.js"
 import { done, invitationView, mapFailure, ok, sessionView, userView } from "./Views.js"
@@ -28,6 +29,21 @@ export const PortalSessionLive = HttpApiBuilder.group(TumaApi, "portalSession", 
         ok(sessionView(signedIn, access.expiresAt(signedIn.session)))
       )
 
+    /** Signs in by `enter` (with the request's session cookie and client) and answers the session. */
+    const signingIn = <E extends DomainFailure>(
+      enter: (
+        from: { readonly presentedSessionId: string | undefined; readonly client: ClientInfo }
+      ) => Effect.Effect<SignedIn, E>
+    ) =>
+      Effect.gen(function*() {
+        const request = yield* HttpServerRequest.HttpServerRequest
+        const signedIn = yield* enter({
+          presentedSessionId: request.cookies[SESSION_COOKIE],
+          client: portal.client(request)
+        }).pipe(mapFailure)
+        return yield* signedInAnswer(signedIn)
+      })
+
     return handlers
       .handle("csrf", () =>
         Effect.gen(function*() {
@@ -41,22 +57,15 @@ export const PortalSessionLive = HttpApiBuilder.group(TumaApi, "portalSession", 
           return yield* ok({ csrf_token: token })
         }))
       .handle("signIn", ({ payload }) =>
-        Effect.gen(function*() {
-          const request = yield* HttpServerRequest.HttpServerRequest
-          const signedIn = yield* access.signIn({
-            email: payload.email,
-            password: payload.password,
-            presentedSessionId: request.cookies[SESSION_COOKIE],
-            client: portal.client(request)
-          }).pipe(mapFailure)
-          return yield* signedInAnswer(signedIn)
-        }))
+        signingIn((from) => access.signIn({ email: payload.email, password: payload.password, ...from })))
       .handle("me", () =>
         Effect.gen(function*() {
           const user = yield* CurrentPortalUser
           const request = yield* HttpServerRequest.HttpServerRequest
           const found = yield* access.authenticate(request.cookies[SESSION_COOKIE] ?? "")
-          if (found === undefined) return yield* Effect.die("portal: session vanished mid-request")
+          if (found === undefined) {
+            return yield* Effect.die("portal: session vanished mid-request")
+          }
           const account = yield* access.account(user.accountId)
           return yield* ok(sessionView({ ...found, account }, access.expiresAt(found.session)))
         }))
@@ -85,17 +94,9 @@ export const PortalSessionLive = HttpApiBuilder.group(TumaApi, "portalSession", 
           })
         }))
       .handle("acceptInvitation", ({ payload }) =>
-        Effect.gen(function*() {
-          const request = yield* HttpServerRequest.HttpServerRequest
-          const signedIn = yield* access.acceptInvitation({
-            token: payload.token,
-            password: payload.password,
-            name: payload.name,
-            presentedSessionId: request.cookies[SESSION_COOKIE],
-            client: portal.client(request)
-          }).pipe(mapFailure)
-          return yield* signedInAnswer(signedIn)
-        }))
+        signingIn((from) =>
+          access.acceptInvitation({ token: payload.token, password: payload.password, name: payload.name, ...from })
+        ))
       .handle("requestPasswordReset", ({ payload }) =>
         Effect.gen(function*() {
           const request = yield* HttpServerRequest.HttpServerRequest
@@ -105,8 +106,15 @@ export const PortalSessionLive = HttpApiBuilder.group(TumaApi, "portalSession", 
             window: "15 minutes",
             limit: 3,
             key: `pwreset:${payload.email.trim().toLowerCase()}`
-          }).pipe(Effect.as(true), Effect.catchAll(() => Effect.succeed(false)))
-          if (allowed) yield* access.requestPasswordReset(payload.email, portal.baseUrl(request))
+          }).pipe(
+            Effect.as(true),
+            Effect.catchAll(() =>
+              Effect.succeed(false)
+            )
+          )
+          if (allowed) {
+            yield* access.requestPasswordReset(payload.email, portal.baseUrl(request))
+          }
           return yield* done
         }))
       .handle("completePasswordReset", ({ payload }) =>

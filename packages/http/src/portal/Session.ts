@@ -36,9 +36,11 @@ import {
   SESSION_COOKIE
 } from "../PortalApi.js"
 
-const STATE_CHANGING = new Set(["POST", "PUT", "PATCH", "DELETE"])
+/** The methods that change state: the CSRF checks apply to them. */
+export const STATE_CHANGING: ReadonlySet<string> = new Set(["POST", "PUT", "PATCH", "DELETE"])
 
-const sameSecret = (a: string, b: string) => {
+/** Whether two secrets are the same (constant time; an empty one never matches). */
+export const sameSecret = (a: string, b: string) => {
   const x = Buffer.from(a)
   const y = Buffer.from(b)
   return x.length === y.length && x.length > 0 && timingSafeEqual(x, y)
@@ -159,7 +161,26 @@ const unauthorized = () =>
     message: "Sign in to use the portal (no session, or it has ended).",
     error_code: "SESSION_REQUIRED"
   })
-const csrfFailed = (why: string) => Forbidden.of({ message: `Request refused: ${why}`, error_code: "CSRF_FAILED" })
+/** The 403 `CSRF_FAILED` answer, saying why. */
+export const csrfFailed = (why: string) =>
+  Forbidden.of({ message: `Request refused: ${why}`, error_code: "CSRF_FAILED" })
+
+/**
+ * The CSRF checks of a request made with a session (the portal's and the console's): on a state
+ * change, the Origin must be allowed and `X-CSRF-Token` must repeat the session's token.
+ */
+export const sessionCsrf = (
+  request: HttpServerRequest.HttpServerRequest,
+  portal: PortalRequest["Type"],
+  csrfToken: string
+): Effect.Effect<void, Forbidden> => {
+  if (!STATE_CHANGING.has(request.method)) return Effect.void
+  if (!portal.originAllowed(request)) return Effect.fail(csrfFailed("the request comes from another site."))
+  const token = request.headers[CSRF_HEADER]
+  return token === undefined || !sameSecret(token, csrfToken)
+    ? Effect.fail(csrfFailed("the X-CSRF-Token header is missing or wrong."))
+    : Effect.void
+}
 
 /** The session of the request: its cookie looked up and, on state changes, the CSRF checks. */
 const currentSession = Effect.gen(function*() {
@@ -169,13 +190,7 @@ const currentSession = Effect.gen(function*() {
   const id = request.cookies[SESSION_COOKIE]
   const found: Authenticated | undefined = id === undefined ? undefined : yield* access.authenticate(id)
   if (found === undefined) return yield* Effect.fail(unauthorized())
-  if (STATE_CHANGING.has(request.method)) {
-    if (!portal.originAllowed(request)) return yield* Effect.fail(csrfFailed("the request comes from another site."))
-    const token = request.headers[CSRF_HEADER]
-    if (token === undefined || !sameSecret(token, found.session.csrf_token)) {
-      return yield* Effect.fail(csrfFailed("the X-CSRF-Token header is missing or wrong."))
-    }
-  }
+  yield* sessionCsrf(request, portal, found.session.csrf_token)
   return found
 })
 

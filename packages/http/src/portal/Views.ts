@@ -6,6 +6,7 @@ import type { AccountSummaryRow, TokenRow, UserRow } from "@tuma/core/ports/Port
 import { Effect } from "effect"
 import { requestUid } from "../Envelope.js"
 import { Forbidden, TooManyRequests, Unauthorized } from "../Envelope.js"
+import type { DomainFailure } from "../Errors.js"
 import { toApiFailure } from "../Errors.js"
 import type { PortalAccount, PortalUser, SessionView } from "../PortalApi.js"
 
@@ -56,15 +57,8 @@ export const ok = <A>(data: A) =>
 
 export const done = ok({ ok: true as const })
 
-interface Failure {
-  readonly _tag: string
-  readonly error_code: string
-  readonly message: string
-  readonly retry_after_seconds?: number
-}
-
 /** A core failure as the envelope answers it (sign-in failures: 401 and 429). */
-export const portalFailure = (e: Failure) => {
+export const portalFailure = (e: DomainFailure) => {
   switch (e.error_code) {
     case "INVALID_CREDENTIALS":
       return Unauthorized.of({ message: e.message, error_code: e.error_code })
@@ -79,5 +73,5 @@ export const portalFailure = (e: Failure) => {
   }
 }
 
-export const mapFailure = <A, E extends Failure, R>(effect: Effect.Effect<A, E, R>) =>
+export const mapFailure = <A, E extends DomainFailure, R>(effect: Effect.Effect<A, E, R>) =>
   Effect.mapError(effect, portalFailure)

@@ -315,22 +315,20 @@ export class SmscSimulator {
     const parsed = raw !== null
       ? readShortMessage(raw, esmClass, dataCoding)
       : rebuild(sm as { message: Buffer | string; udh?: ReadonlyArray<Buffer> }, esmClass, dataCoding)
+    // what the submit carries, as the policy sees it and as it is recorded
+    const submitted = {
+      sourceAddr: pdu.source_addr ?? "",
+      sourceTon: pdu.source_addr_ton ?? 0,
+      sourceNpi: pdu.source_addr_npi ?? 0,
+      destinationAddr: pdu.destination_addr ?? "",
+      dataCoding,
+      esmClass,
+      registeredDelivery: pdu.registered_delivery ?? 0,
+      text: parsed.text,
+      concat: parsed.concat
+    }
     let verdict = this.options.policy(
-      {
-        id: 0n,
-        messageId: null,
-        sourceAddr: pdu.source_addr ?? "",
-        sourceTon: pdu.source_addr_ton ?? 0,
-        sourceNpi: pdu.source_addr_npi ?? 0,
-        destinationAddr: pdu.destination_addr ?? "",
-        dataCoding,
-        esmClass,
-        registeredDelivery: pdu.registered_delivery ?? 0,
-        text: parsed.text,
-        concat: parsed.concat,
-        answer: "ok",
-        receivedAt: Date.now()
-      },
+      { ...submitted, id: 0n, messageId: null, answer: "ok", receivedAt: Date.now() },
       this.submitIndex++
     )
     let throttledByRate = false
@@ -351,15 +349,7 @@ export class SmscSimulator {
     const part: ReceivedPart = {
       id,
       messageId: verdict._tag === "ok" ? formatId(id, this.options.idFormat) : null,
-      sourceAddr: pdu.source_addr ?? "",
-      sourceTon: pdu.source_addr_ton ?? 0,
-      sourceNpi: pdu.source_addr_npi ?? 0,
-      destinationAddr: pdu.destination_addr ?? "",
-      dataCoding,
-      esmClass,
-      registeredDelivery: pdu.registered_delivery ?? 0,
-      text: parsed.text,
-      concat: parsed.concat,
+      ...submitted,
       answer: throttledByRate ? "throttled" : verdict._tag,
       receivedAt: Date.now()
     }

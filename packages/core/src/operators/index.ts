@@ -1,0 +1,7 @@
+/**
+ * The console's operators: their access (sign-in, TOTP, invitations, roles) and sender-ID review.
+ *
+ * @module @tuma/core/operators
+ */
+export * as OperatorAccess from "./OperatorAccess.js"
+export * as Review from "./Review.js"
