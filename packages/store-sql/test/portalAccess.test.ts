@@ -141,7 +141,7 @@ forEachDriver(stack, (it) => {
         })
       )
       expect(Either.isRight(elsewhere)).toBe(true)
-    }))
+    }), 180_000) // 50 scrypt checks: a minute on a busy 2-core machine
 
   it.effect("failures spread beyond the window do not lock", () =>
     Effect.gen(function*() {
