@@ -237,12 +237,45 @@ describe.skipIf(!hasChromium).each(drivers)("operator console in chromium (%s)",
     const accounts = await fromConsole(admin, "GET", "/accounts")
     accountUid = accounts.body.data.find((a: any) => a.email === "demo@tuma.example").uid
     await admin.getByRole("combobox", { name: "Account" }).selectOption(accountUid)
-    await admin.getByRole("spinbutton", { name: "Units" }).fill("500")
-    await admin.getByRole("textbox", { name: "Reference" }).fill("INV-2026-001")
-    await admin.getByRole("button", { name: "Top up" }).click()
-    await admin.getByRole("status").getByText(/500 units added to TZ/).waitFor()
+    const topUp = admin.getByRole("region", { name: "Top up" })
+    await topUp.getByRole("spinbutton", { name: "Units" }).fill("500")
+    await topUp.getByRole("textbox", { name: "Reference" }).fill("INV-2026-001")
+    await topUp.getByRole("button", { name: "Top up" }).click()
+    await topUp.getByRole("status").getByText(/500 units added to TZ/).waitFor()
     await admin.getByRole("cell", { name: "INV-2026-001" }).waitFor()
     expect(await balance()).toBe(before + 500)
+  })
+
+  it("the admin corrects credit with a ledger row of its own; never below 0; the customer's ledger shows it", async () => {
+    const balance = async () =>
+      Number(
+        ((await http(serve.url, "GET", "/v1/balance", { bearer: serve.liveKey })).body.data.countries as Array<any>)
+          .find((w) => w.country === "TZ")?.balance
+      )
+    const before = await balance()
+    const fix = admin.getByRole("region", { name: "Correction" })
+    // below 0: refused with the reason, nothing changes
+    await fix.getByRole("spinbutton", { name: "Units" }).fill(String(-(before + 1)))
+    await fix.getByRole("textbox", { name: "Reason" }).fill("Too much")
+    await fix.getByRole("button", { name: "Record correction" }).click()
+    await fix.getByRole("alert").getByText(/^The correction would make the TZ wallet negative/).waitFor()
+    expect(await balance()).toBe(before)
+    // the top-up was 200 units too many
+    const entry = (await fromConsole(admin, "GET", `/accounts/${accountUid}/ledger`)).body.data
+      .find((l: any) => l.reference === "INV-2026-001").id
+    await fix.getByRole("spinbutton", { name: "Units" }).fill("-200")
+    await fix.getByRole("textbox", { name: "Reason" }).fill("INV-2026-001 was for 300 units")
+    await fix.getByRole("combobox", { name: "Corrects entry" }).selectOption(entry)
+    await fix.getByRole("button", { name: "Record correction" }).click()
+    await fix.getByRole("status").getByText(/Correction of -200 units to TZ recorded/).waitFor()
+    await admin.getByRole("cell", { name: `INV-2026-001 was for 300 units (corrects #${entry})` }).waitFor()
+    expect(await balance()).toBe(before - 200)
+    // the top-up's own row is unchanged
+    const rows = (await fromConsole(admin, "GET", `/accounts/${accountUid}/ledger`)).body.data
+    expect(rows.find((l: any) => l.id === entry)).toMatchObject({ kind: "purchase", units: 500 })
+    // the customer's portal ledger shows the correction and its reason
+    await go(customer, "Balance")
+    await customer.getByRole("row").filter({ hasText: "INV-2026-001 was for 300 units" }).getByText("-200").waitFor()
   })
 
   it("a provider added while the server runs takes traffic once first in the routing order", async () => {
@@ -297,6 +330,7 @@ describe.skipIf(!hasChromium).each(drivers)("operator console in chromium (%s)",
     await support.getByRole("combobox", { name: "Account" }).selectOption(accountUid)
     await support.getByRole("region", { name: "Ledger" }).waitFor()
     expect(await support.getByRole("button", { name: "Top up" }).count()).toBe(0)
+    expect(await support.getByRole("button", { name: "Record correction" }).count()).toBe(0)
     const pending = await fromConsole(support, "GET", "/sender-ids?status=approved")
     const approve = await fromConsole(support, "POST", `/sender-ids/${pending.body.data[0].uid}/approve`)
     expect(approve.status).toBe(403)
@@ -307,8 +341,15 @@ describe.skipIf(!hasChromium).each(drivers)("operator console in chromium (%s)",
       reference: "support"
     })
     expect(topUp.status).toBe(403)
+    const correction = await fromConsole(support, "POST", `/accounts/${accountUid}/corrections`, {
+      country: "TZ",
+      units: 5,
+      reason: "support"
+    })
+    expect(correction.status).toBe(403)
+    expect(correction.body.error_code).toBe("ROLE_FORBIDDEN")
     const ledger = await fromConsole(support, "GET", `/accounts/${accountUid}/ledger`)
-    expect(ledger.body.data.some((l: any) => l.reference === "support")).toBe(false)
+    expect(ledger.body.data.some((l: any) => l.reference === "support" || l.reason === "support")).toBe(false)
   })
 
   it("the audit log shows each action with the operator who did it", async () => {
@@ -319,6 +360,11 @@ describe.skipIf(!hasChromium).each(drivers)("operator console in chromium (%s)",
     await row("sender_id.reject").first().getByText(reviewerEmail).waitFor()
     await admin.getByRole("searchbox", { name: "Actor" }).fill("operator@tuma.example")
     await row("wallet.top_up").first().waitFor()
+    await row("wallet.correct").first().getByText(/operator@tuma\.example/).waitFor()
+    const fixes = await fromConsole(admin, "GET", "/audit-log?action=wallet.correct")
+    expect(fixes.body.data.map((e: any) => [e.actor_name, e.after.entry.reason])).toEqual([
+      ["operator@tuma.example", "INV-2026-001 was for 300 units"]
+    ])
     await row("provider.create").first().waitFor()
     await row("operator.create").first().waitFor()
     // nothing was recorded for the support operator's refused attempts

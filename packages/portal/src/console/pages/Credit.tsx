@@ -1,4 +1,7 @@
-/** Credit: an account's wallets, top-ups per country with a reference, and the ledger. */
+/**
+ * Credit: an account's wallets, top-ups per country with a reference, corrections (ledger rows of
+ * their own, never edits: signed units, a reason, optionally the entry corrected), and the ledger.
+ */
 import { useState } from "react"
 import { api } from "../api.js"
 import { useMay } from "../session.js"
@@ -90,12 +93,23 @@ export function CreditPage() {
               </form>
             </Section>
           )}
+          {may("credit.manage") && (
+            <Correction
+              account={account}
+              entries={ledger.data ?? []}
+              onDone={() => {
+                detail.reload()
+                ledger.reload()
+              }}
+            />
+          )}
           <Section title="Ledger">
             <table>
-              <Head cols={["When", "Country", "Kind", "Units", "Balance after", "Reference"]} />
+              <Head cols={["Entry", "When", "Country", "Kind", "Units", "Balance after", "Reference", "Reason"]} />
               <tbody>
                 {(ledger.data ?? []).map((l) => (
                   <tr key={l.id}>
+                    <td>#{l.id}</td>
                     <td>
                       <Time iso={l.created_at} />
                     </td>
@@ -104,6 +118,9 @@ export function CreditPage() {
                     <td>{l.units}</td>
                     <td>{l.balance_after}</td>
                     <td>{l.reference ?? ""}</td>
+                    <td>
+                      {l.reason === null ? "" : `${l.reason}${l.corrects === null ? "" : ` (corrects #${l.corrects})`}`}
+                    </td>
                   </tr>
                 ))}
               </tbody>
@@ -112,5 +129,67 @@ export function CreditPage() {
         </>
       )}
     </>
+  )
+}
+
+/** A correction: an `adjustment` row of its own; refused (nothing changes) when the wallet would go below 0. */
+function Correction(props: {
+  readonly account: string
+  readonly entries: ReadonlyArray<any>
+  readonly onDone: () => void
+}) {
+  const [country, setCountry] = useState("TZ")
+  const [units, setUnits] = useState("")
+  const [reason, setReason] = useState("")
+  const [corrects, setCorrects] = useState("")
+  const [done, setDone] = useState<string | null>(null)
+  const action = useAction()
+  return (
+    <Section title="Correction">
+      <form
+        onSubmit={(e) => {
+          e.preventDefault()
+          setDone(null)
+          void action.run(async () => {
+            const r = await api("POST", `/accounts/${props.account}/corrections`, {
+              country,
+              units: Number(units),
+              reason,
+              ...(corrects !== "" ? { corrects } : {})
+            })
+            setDone(
+              `Correction of ${r.entry.units} units to ${r.wallet.country} recorded; balance ${r.wallet.balance}.`
+            )
+            setUnits("")
+            setReason("")
+            setCorrects("")
+            props.onDone()
+          })
+        }}
+      >
+        <Field label="Country">
+          <input type="text" value={country} onChange={(e) => setCountry(e.currentTarget.value)} />
+        </Field>
+        <Field label="Units" hint="Signed: a negative number removes credit (never below 0).">
+          <input type="number" step="1" value={units} onChange={(e) => setUnits(e.currentTarget.value)} />
+        </Field>
+        <Field label="Reason">
+          <input type="text" required value={reason} onChange={(e) => setReason(e.currentTarget.value)} />
+        </Field>
+        <Field label="Corrects entry">
+          <select value={corrects} onChange={(e) => setCorrects(e.currentTarget.value)}>
+            <option value="">None</option>
+            {props.entries.map((l) => (
+              <option key={l.id} value={l.id}>
+                #{l.id} {l.kind} {l.units} {l.country} {l.reference ?? ""}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <button type="submit" disabled={action.busy}>Record correction</button>
+        <ErrorBox error={action.error} />
+        {done !== null && <p role="status">{done}</p>}
+      </form>
+    </Section>
   )
 }
