@@ -5,7 +5,9 @@
  */
 import type { ReactNode } from "react"
 import { useEffect, useState } from "react"
+import { NavAndPage } from "../shared/nav.js"
 import { api, onSignedOut, setCsrfToken } from "./api.js"
+import { Field, Input, useAction } from "./forms.js"
 import { AccountPage, AccountsPage } from "./pages/Accounts.js"
 import { AuditLogPage } from "./pages/AuditLog.js"
 import { CreditPage } from "./pages/Credit.js"
@@ -18,7 +20,7 @@ import { SpamPage } from "./pages/Spam.js"
 import { WebhooksPage } from "./pages/Webhooks.js"
 import type { ConsoleSession } from "./session.js"
 import { SessionContext } from "./session.js"
-import { ErrorBox, Field, Link, navigate, useAction, usePath } from "./ui.js"
+import { ErrorBox, Link, navigate, usePath } from "./ui.js"
 
 const nav: ReadonlyArray<readonly [string, string]> = [
   ["/", "Overview"],
@@ -75,22 +77,20 @@ function SignInPage(props: { readonly onSignedIn: (s: ConsoleSession, codes: Rea
             void submit()
           }}
         >
-          <Field label="Email">
-            <input
-              type="email"
-              autoComplete="username"
-              value={email}
-              onChange={(e) => setEmail(e.currentTarget.value)}
-            />
-          </Field>
-          <Field label="Password">
-            <input
-              type="password"
-              autoComplete="current-password"
-              value={password}
-              onChange={(e) => setPassword(e.currentTarget.value)}
-            />
-          </Field>
+          <Input
+            label="Email"
+            type="email"
+            autoComplete="username"
+            value={email}
+            onChange={(e) => setEmail(e.currentTarget.value)}
+          />
+          <Input
+            label="Password"
+            type="password"
+            autoComplete="current-password"
+            value={password}
+            onChange={(e) => setPassword(e.currentTarget.value)}
+          />
           {enrolment !== null && (
             <section aria-label="Set up your authenticator" className="card">
               <h2>Set up your authenticator</h2>
@@ -151,17 +151,15 @@ function AcceptInvitationPage(props: { readonly token: string }) {
             <p>
               {invited.email} · {invited.role}
             </p>
-            <Field label="Name">
-              <input type="text" value={name} onChange={(e) => setName(e.currentTarget.value)} />
-            </Field>
-            <Field label="Password" hint="At least 10 characters.">
-              <input
-                type="password"
-                autoComplete="new-password"
-                value={password}
-                onChange={(e) => setPassword(e.currentTarget.value)}
-              />
-            </Field>
+            <Input label="Name" value={name} onChange={(e) => setName(e.currentTarget.value)} />
+            <Input
+              label="Password"
+              hint="At least 10 characters."
+              type="password"
+              autoComplete="new-password"
+              value={password}
+              onChange={(e) => setPassword(e.currentTarget.value)}
+            />
             <button type="submit" disabled={action.busy}>Set password</button>
             <ErrorBox error={action.error} />
           </form>
@@ -219,16 +217,9 @@ function Shell(props: { readonly session: ConsoleSession; readonly onSignedOut: 
             Sign out
           </button>
         </header>
-        <nav aria-label="Main" className="side">
-          <ul>
-            {visible.map(([to, name]) => (
-              <li key={to}>
-                <Link to={to} aria-current={active(to) ? "page" : undefined}>{name}</Link>
-              </li>
-            ))}
-          </ul>
-        </nav>
-        <main>{page(path)}</main>
+        <NavAndPage label="Main" items={visible} active={active} Link={Link}>
+          {page(path)}
+        </NavAndPage>
       </div>
     </SessionContext.Provider>
   )

@@ -2,7 +2,7 @@
 import { useEffect, useRef, useState } from "react"
 import { api } from "../api.js"
 import type { ApiError } from "../api.js"
-import { ErrorBox, Head, Section } from "../ui.js"
+import { ErrorBox, Section, Table } from "../ui.js"
 
 interface Figures {
   readonly at: string
@@ -79,35 +79,32 @@ export function OverviewPage() {
             </li>
           </ul>
           <Section title="Providers">
-            <table>
-              <Head cols={["Provider", "Carrier bind", "Delivery rate", "Delivered", "Failed", "Mean receipt delay"]} />
-              <tbody>
-                {figures.providers.map((p) => (
-                  <tr key={p.provider}>
-                    <td>{p.provider}</td>
-                    <td>{p.bind_up === null ? "—" : p.bind_up === 1 ? "bound" : "down"}</td>
-                    <td>{pct(p.delivery_rate)}</td>
-                    <td>{p.delivered}</td>
-                    <td>{p.failed}</td>
-                    <td>{p.receipt_delay_mean_s === null ? "—" : `${p.receipt_delay_mean_s.toFixed(2)} s`}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <Table
+              rows={figures.providers}
+              rowKey={(p) => p.provider}
+              columns={[
+                ["Provider", (p) => p.provider],
+                ["Carrier bind", (p) => (p.bind_up === null ? "—" : p.bind_up === 1 ? "bound" : "down")],
+                ["Delivery rate", (p) => pct(p.delivery_rate)],
+                ["Delivered", (p) => p.delivered],
+                ["Failed", (p) => p.failed],
+                [
+                  "Mean receipt delay",
+                  (p) => p.receipt_delay_mean_s === null ? "—" : `${p.receipt_delay_mean_s.toFixed(2)} s`
+                ]
+              ]}
+            />
           </Section>
           <Section title="Provider credit">
-            <table>
-              <Head cols={["Provider", "Country", "Units"]} />
-              <tbody>
-                {figures.credit.map((c) => (
-                  <tr key={`${c.provider}-${c.country}`}>
-                    <td>{c.provider}</td>
-                    <td>{c.country}</td>
-                    <td className={c.low ? "warn" : undefined}>{c.units}{c.low ? " (low)" : ""}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <Table
+              rows={figures.credit}
+              rowKey={(c) => `${c.provider}-${c.country}`}
+              columns={[
+                ["Provider", (c) => c.provider],
+                ["Country", (c) => c.country],
+                ["Units", (c) => <span className={c.low ? "warn" : undefined}>{c.units}{c.low ? " (low)" : ""}</span>]
+              ]}
+            />
           </Section>
         </>
       )}
