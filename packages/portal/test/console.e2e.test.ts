@@ -273,6 +273,15 @@ describe.skipIf(!hasChromium).each(drivers)("operator console in chromium (%s)",
     await customer.reload()
     await customer.getByRole("row").filter({ hasText: "SOKO KUU" }).getByText("The licence does not name Soko Kuu.")
       .waitFor()
+    // and is told by e-mail, with the reason
+    await expect.poll(
+      () =>
+        serve.mails.some((m) =>
+          m.to === "demo@tuma.example" && /SOKO KUU was not approved/.test(m.raw) &&
+          /The licence does not name Soko Kuu\./.test(m.raw)
+        ),
+      { timeout: 20_000 }
+    ).toBe(true)
   })
 
   it("the admin tops up credit with a reference; the customer's balance moves", async () => {
@@ -351,6 +360,22 @@ describe.skipIf(!hasChromium).each(drivers)("operator console in chromium (%s)",
     expect(credit).toBeLessThan(1000)
   })
 
+  it("the overview is live: a message sent while it is open shows without a reload", async () => {
+    await open(admin, "Overview")
+    const row = admin.getByRole("region", { name: "Provider credit" }).getByRole("row").filter({
+      hasText: "console-sim"
+    })
+    const units = async () => Number((await row.getByRole("cell").nth(2).textContent())?.replace(/\D/g, ""))
+    await expect.poll(units).toBeGreaterThan(0)
+    const before = await units()
+    const sent = await http(serve.url, "POST", "/v1/sms/messages", {
+      bearer: serve.liveKey,
+      body: { recipient: "+255712345603", sender_id: "DUKA BORA", body: "Seen on the overview" }
+    })
+    expect(sent.status).toBe(202)
+    await expect.poll(units, { timeout: 20_000 }).toBeLessThan(before)
+  })
+
   it("SMPP credentials are write-only: no answer and no audit entry shows the password", async () => {
     const password = `pw-${driver}-${Date.now().toString(36)}`
     const created = await fromConsole(admin, "POST", "/providers", {
@@ -384,19 +409,26 @@ describe.skipIf(!hasChromium).each(drivers)("operator console in chromium (%s)",
 
   it("a support operator cannot approve or top up: no controls, and the API answers 403", async () => {
     await open(support, "Sender ID review")
+    // a pending sender ID (MAMA LISHE): no Approve, no Reject, no Reason
+    const pendingPanel = support.getByRole("region", { name: "Sender ID MAMA LISHE" })
+    await pendingPanel.getByRole("img", { name: "Document licence-scan.png" }).waitFor()
+    for (const name of ["Approve", "Reject"]) expect(await support.getByRole("button", { name }).count()).toBe(0)
+    expect(await support.getByRole("textbox", { name: "Reason" }).count()).toBe(0)
     await support.getByRole("combobox", { name: "Status" }).selectOption("approved")
     await support.getByRole("region", { name: /^Sender ID / }).waitFor()
-    expect(await support.getByRole("button", { name: "Approve" }).count()).toBe(0)
     expect(await support.getByRole("button", { name: "Suspend" }).count()).toBe(0)
     await open(support, "Credit")
     await support.getByRole("combobox", { name: "Account" }).selectOption(accountUid)
     await support.getByRole("region", { name: "Ledger" }).waitFor()
     expect(await support.getByRole("button", { name: "Top up" }).count()).toBe(0)
     expect(await support.getByRole("button", { name: "Record correction" }).count()).toBe(0)
-    const pending = await fromConsole(support, "GET", "/sender-ids?status=approved")
+    const pending = await fromConsole(support, "GET", "/sender-ids?status=pending")
     const approve = await fromConsole(support, "POST", `/sender-ids/${pending.body.data[0].uid}/approve`)
     expect(approve.status).toBe(403)
     expect(approve.body.error_code).toBe("ROLE_FORBIDDEN")
+    expect((await fromConsole(support, "GET", "/sender-ids?status=pending")).body.data.length).toBe(
+      pending.body.data.length
+    )
     const topUp = await fromConsole(support, "POST", `/accounts/${accountUid}/top-ups`, {
       country: "TZ",
       units: 1000,
