@@ -7,6 +7,8 @@ import type { ApiError } from "../shared/errors.js"
 import { ErrorAlert } from "../shared/fields.js"
 import type { Loaded } from "../shared/hooks.js"
 import { makeRouter } from "../shared/router.js"
+import type { Column } from "../shared/table.js"
+import { Table } from "../shared/table.js"
 
 export { type Loaded, useLoad } from "../shared/hooks.js"
 export { type Column, Facts, Table } from "../shared/table.js"
@@ -42,5 +44,26 @@ export function Section(props: { readonly title: string; readonly children: Reac
       <h2>{props.title}</h2>
       {props.children}
     </section>
+  )
+}
+
+/**
+ * A page's heading, then its list: loading or the load's error, the error of the page's last
+ * action, and the rows as a table of the `children` columns.
+ */
+export function Listing<A>(props: {
+  readonly title: string
+  readonly loaded: Loaded<ReadonlyArray<A>>
+  readonly error: ApiError | undefined
+  readonly rowKey: (row: A) => string | number
+  readonly children: ReadonlyArray<Column<A> | false>
+}) {
+  return (
+    <>
+      <h1>{props.title}</h1>
+      <Loading loaded={props.loaded} />
+      <ErrorBox error={props.error} />
+      <Table rows={props.loaded.data ?? []} rowKey={props.rowKey} columns={props.children} />
+    </>
   )
 }

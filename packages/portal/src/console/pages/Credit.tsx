@@ -118,13 +118,7 @@ function Correction(props: {
         }}
       >
         <Input label="Country" {...form.bind("country")} />
-        <Input
-          label="Units"
-          hint="Signed: a negative number removes credit (never below 0)."
-          type="number"
-          step="1"
-          {...form.bind("units")}
-        />
+        <Input label="Units" hint="Negative removes credit (never below 0)." type="number" {...form.bind("units")} />
         <Input label="Reason" required {...form.bind("reason")} />
         <Field label="Corrects entry">
           <select {...form.bind("corrects")}>

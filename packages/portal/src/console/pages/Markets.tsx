@@ -3,7 +3,7 @@ import { useState } from "react"
 import { api } from "../api.js"
 import { ActionForm, Input, Toggle, useAction, useForm } from "../forms.js"
 import { useMay } from "../session.js"
-import { ErrorBox, Loading, Section, Status, Table, useLoad } from "../ui.js"
+import { Listing, Section, Status, useLoad } from "../ui.js"
 import { AccountPicker } from "./Accounts.js"
 
 /** The Routes and markets page. */
@@ -15,13 +15,8 @@ export function MarketsPage() {
   const form = useForm({ country: "TZ", phone: "" })
   return (
     <>
-      <h1>Routes and markets</h1>
-      <Loading loaded={markets} />
-      <ErrorBox error={action.error} />
-      <Table
-        rows={markets.data ?? []}
-        rowKey={(m) => m.iso2}
-        columns={[
+      <Listing title="Routes and markets" loaded={markets} error={action.error} rowKey={(m) => m.iso2}>
+        {[
           ["Country", (m) => m.iso2],
           ["Name", (m) => m.name],
           ["Status", (m) => <Status status={m.open ? "open" : "closed"} />],
@@ -37,7 +32,7 @@ export function MarketsPage() {
               />
             )]
         ]}
-      />
+      </Listing>
       {may("markets.manage") && (
         <Section title="Verify a route">
           <ActionForm

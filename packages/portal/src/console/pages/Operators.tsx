@@ -1,7 +1,7 @@
 /** Operators (admins only): invite by e-mail with a role, change roles, disable and enable. */
 import { api } from "../api.js"
 import { ActionForm, Input, Select, Toggle, useAction, useForm } from "../forms.js"
-import { ErrorBox, Loading, Section, Status, Table, Time, useLoad } from "../ui.js"
+import { Listing, Section, Status, Time, useLoad } from "../ui.js"
 
 /** The Operators page. */
 export function OperatorsPage() {
@@ -10,13 +10,8 @@ export function OperatorsPage() {
   const form = useForm({ email: "", role: "reviewer" })
   return (
     <>
-      <h1>Operators</h1>
-      <Loading loaded={operators} />
-      <ErrorBox error={action.error} />
-      <Table
-        rows={operators.data ?? []}
-        rowKey={(o) => o.uid}
-        columns={[
+      <Listing title="Operators" loaded={operators} error={action.error} rowKey={(o) => o.uid}>
+        {[
           ["Email", (o) => o.email],
           ["Role", (o) => o.role],
           ["Status", (o) => <Status status={o.status} />],
@@ -33,7 +28,7 @@ export function OperatorsPage() {
             />
           )]
         ]}
-      />
+      </Listing>
       <Section title="Invite an operator">
         <ActionForm
           submit="Invite operator"

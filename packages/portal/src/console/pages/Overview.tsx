@@ -57,26 +57,18 @@ export function OverviewPage() {
       {figures !== undefined && (
         <>
           <ul className="tiles" aria-label="Now">
-            <li className="tile">
-              <span>Accepted per second</span>
-              <span className="big">{rate === null ? "…" : rate.toFixed(1)}</span>
-            </li>
-            <li className="tile">
-              <span>Queue depth</span>
-              <span className="big">{figures.queue_depth}</span>
-            </li>
-            <li className="tile">
-              <span>Webhook endpoints disabled</span>
-              <span className="big">{figures.webhook_endpoints_disabled}</span>
-            </li>
-            <li className="tile">
-              <span>Webhook queue</span>
-              <span className="big">{figures.webhook_queue_depth}</span>
-            </li>
-            <li className="tile">
-              <span>Provider credit running low</span>
-              <span className="big">{low.length}</span>
-            </li>
+            {([
+              ["Accepted per second", rate === null ? "…" : rate.toFixed(1)],
+              ["Queue depth", figures.queue_depth],
+              ["Webhook endpoints disabled", figures.webhook_endpoints_disabled],
+              ["Webhook queue", figures.webhook_queue_depth],
+              ["Provider credit running low", low.length]
+            ] as const).map(([label, value]) => (
+              <li className="tile" key={label}>
+                <span>{label}</span>
+                <span className="big">{value}</span>
+              </li>
+            ))}
           </ul>
           <Section title="Providers">
             <Table

@@ -7,7 +7,7 @@ import { useState } from "react"
 import { api } from "../api.js"
 import { ActionForm, Field, Input, Select, Toggle, useAction, useForm } from "../forms.js"
 import { useMay } from "../session.js"
-import { ErrorBox, Loading, Section, Status, Table, useLoad } from "../ui.js"
+import { ErrorBox, Listing, Loading, Section, Status, useLoad } from "../ui.js"
 
 function AddProvider(props: { readonly onAdded: () => void }) {
   const form = useForm({
@@ -109,13 +109,8 @@ export function ProvidersPage() {
   const [creditUnits, setCreditUnits] = useState("")
   return (
     <>
-      <h1>Providers</h1>
-      <Loading loaded={providers} />
-      <ErrorBox error={action.error} />
-      <Table
-        rows={providers.data ?? []}
-        rowKey={(p) => p.uid}
-        columns={[
+      <Listing title="Providers" loaded={providers} error={action.error} rowKey={(p) => p.uid}>
+        {[
           ["Name", (p) => p.name],
           ["Kind", (p) => p.kind],
           ["Status", (p) => <Status status={p.enabled ? "enabled" : "disabled"} />],
@@ -148,7 +143,7 @@ export function ProvidersPage() {
               </>
             )]
         ]}
-      />
+      </Listing>
       {may("providers.manage") && (
         <div className="filters">
           <Field label="Credit country">

@@ -3,7 +3,7 @@ import { useState } from "react"
 import { api } from "../api.js"
 import { ActionForm, Input, Select, Toggle, useAction, useForm } from "../forms.js"
 import { useMay } from "../session.js"
-import { ErrorBox, Loading, Section, Status, Table, useLoad } from "../ui.js"
+import { ErrorBox, Listing, Section, Status, useLoad } from "../ui.js"
 import { AccountPicker } from "./Accounts.js"
 
 function OptOuts() {
@@ -62,13 +62,8 @@ export function SpamPage() {
   const form = useForm({ kind: "blocked_phrase", pattern: "" })
   return (
     <>
-      <h1>Spam rules and opt-outs</h1>
-      <Loading loaded={rules} />
-      <ErrorBox error={action.error} />
-      <Table
-        rows={rules.data ?? []}
-        rowKey={(r) => r.uid}
-        columns={[
+      <Listing title="Spam rules and opt-outs" loaded={rules} error={action.error} rowKey={(r) => r.uid}>
+        {[
           ["Kind", (r) => r.kind],
           ["Pattern", (r) => r.pattern],
           ["Scope", (r) => r.account_uid ?? "all accounts"],
@@ -85,7 +80,7 @@ export function SpamPage() {
               />
             )]
         ]}
-      />
+      </Listing>
       {may("spam_rules.manage") && (
         <Section title="Add a spam rule">
           <ActionForm
