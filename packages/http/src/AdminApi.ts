@@ -157,6 +157,11 @@ export class AdminWallets extends group("adminWallets", "Admin: wallets, routes 
       .addSuccess(ok(A.PurchaseView, "AdminPurchaseResponse"), { status: 201 })
   )
   .add(
+    HttpApiEndpoint.post("correctCredits", "/corrections")
+      .setPayload(A.CorrectionInput.annotations({ identifier: "AdminCorrectionInput", ...all }))
+      .addSuccess(ok(A.PurchaseView, "AdminCorrectionResponse"), { status: 201 })
+  )
+  .add(
     HttpApiEndpoint.get("listWallets", "/accounts/:account_uid/wallets").setPath(AccountPath)
       .addSuccess(okList(A.WalletView, "AdminWalletList"))
   )

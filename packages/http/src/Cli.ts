@@ -188,6 +188,20 @@ export const commands: Record<string, Command> = {
         }))
       )
   },
+  "credits correct": {
+    usage: "--account UID --country TZ --units=-N --reason R [--corrects LEDGER_ENTRY_ID]",
+    flags: ["account", "country", "units", "reason", "corrects"],
+    run: (f) =>
+      admin((a) =>
+        a.correctCredits(input(A.CorrectionInput, {
+          account_uid: req(f, "account"),
+          country: req(f, "country"),
+          units: num(req(f, "units"), "units"),
+          reason: req(f, "reason"),
+          corrects: opt(f, "corrects")
+        }))
+      )
+  },
   "wallets list": { usage: "ACCOUNT_UID", run: (_, a) => admin((x) => x.listWallets(arg(a, 0, "ACCOUNT_UID"))) },
   "routes verify": {
     usage: "--account UID --country TZ --phone +255…",

@@ -40,6 +40,7 @@ import { TumaApi } from "./Api.js"
 import * as Auth from "./Auth.js"
 import type { ServerOptions } from "./Config.js"
 import { ServerConfig } from "./Config.js"
+import * as ConsoleCreditRoutes from "./console/CreditRoutes.js"
 import * as ConsoleRoutes from "./console/Routes.js"
 import * as ConsoleServices from "./console/Services.js"
 import * as DeliveryWorkers from "./DeliveryWorkers.js"
@@ -140,6 +141,7 @@ export const layerHttp = Layer.mergeAll(
   HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" }),
   PortalAssets.layer,
   ConsoleRoutes.layer,
+  ConsoleCreditRoutes.layer,
   layerEnvelope(TumaApi, extraRoutes)
 ).pipe(
   Layer.provideMerge(ApiLive),

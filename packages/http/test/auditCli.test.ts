@@ -39,15 +39,27 @@ it("a tuma change is recorded for cli:<os user>; tuma audit prints it, filtered 
   const suspended = await tuma("accounts", "suspend", uid)
   expect(suspended.code, suspended.stderr).toBe(0)
 
+  // a credit correction: a ledger row recorded for the CLI; below 0 refused (exit 1, 422 on units)
+  expect((await tuma("credits", "purchase", "--account", uid, "--country", "TZ", "--units", "100")).code).toBe(0)
+  const fix = await tuma("credits", "correct", "--account", uid, "--country", "TZ", "--units=-40", "--reason", "typo")
+  expect(fix.code, fix.stderr).toBe(0)
+  expect(json(fix.stdout)).toMatchObject({ wallet: { balance: 60 }, entry: { kind: "adjustment", units: -40 } })
+  const below = await tuma("credits", "correct", "--account", uid, "--country", "TZ", "--units=-61", "--reason", "x")
+  expect(below.code).toBe(1)
+  expect(Object.keys(json(below.stderr).errors)).toEqual(["units"])
+
   const actor = `cli:${osUser()}`
   const log = await tuma("audit", "--actor", actor, "--target", `account:${uid}`)
   expect(log.code, log.stderr).toBe(0)
   const page = json(log.stdout)
   expect(page.data.map((e: any) => [e.action, e.actor_kind, e.actor_name, e.ip])).toEqual([
+    ["wallet.correct", "cli", actor, null],
+    ["wallet.top_up", "cli", actor, null],
     ["account.suspend", "cli", actor, null],
     ["account.create", "cli", actor, null]
   ])
-  expect(page.data[0]).toMatchObject({ before: { active: true }, after: { active: false } })
+  expect(page.data[0]).toMatchObject({ before: { balance: 100 }, after: { wallet: { balance: 60 } } })
+  expect(page.data[2]).toMatchObject({ before: { active: true }, after: { active: false } })
 
   const one = json((await tuma("audit", "--action", "account.*", "--limit", "1")).stdout)
   expect(one.data.map((e: any) => e.action)).toEqual(["account.suspend"])
@@ -56,4 +68,4 @@ it("a tuma change is recorded for cli:<os user>; tuma audit prints it, filtered 
   const bad = await tuma("audit", "--limit", "0", "--from", "soon")
   expect(bad.code).toBe(1)
   expect(Object.keys(json(bad.stderr).errors).sort()).toEqual(["from", "limit"])
-}, 240_000)
+}, 420_000)

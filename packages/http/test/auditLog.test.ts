@@ -70,6 +70,47 @@ for (const [driver, start] of drivers) {
       expect(log.body.meta).toEqual({ limit: 100, next_before: null })
     })
 
+    it("a credit correction is a ledger row; below 0 it is refused (422, nothing changes); recorded for admin-token", async () => {
+      const created = await admin("POST", "/accounts", { name: "Fix Ltd", email: `${unique("fix")}@example.com` })
+      const uid = created.body.data.uid
+      const top = await admin("POST", "/purchases", { account_uid: uid, country: "TZ", units: 300, reference: "R-9" })
+      const fix = await admin("POST", "/corrections", {
+        account_uid: uid,
+        country: "TZ",
+        units: -100,
+        reason: "R-9 was 200 units",
+        corrects: top.body.data.entry.id
+      })
+      expect(fix.status).toBe(201)
+      expect(fix.body.data.entry).toMatchObject({
+        kind: "adjustment",
+        units: -100,
+        balance_after: 200,
+        reason: "R-9 was 200 units",
+        corrects: top.body.data.entry.id
+      })
+      const refused = await admin("POST", "/corrections", { account_uid: uid, country: "TZ", units: -201, reason: "x" })
+      expect(refused.status).toBe(422)
+      expect(refused.body).toMatchObject({ success: false, error_code: "VALIDATION_FAILED" })
+      expectFirstFieldErrorMessage(refused)
+      expect(refused.body.errors.units[0]).toMatch(/would make the TZ wallet negative: its balance is 200/)
+      const noReason = await admin("POST", "/corrections", { account_uid: uid, country: "TZ", units: 5, reason: " " })
+      expect(noReason.status).toBe(422)
+      expect(Object.keys(noReason.body.errors)).toEqual(["reason"])
+      // nothing changed: the balance, the ledger (newest first) and the log
+      expect((await admin("GET", `/accounts/${uid}/wallets`)).body.data[0].balance).toBe(200)
+      expect((await admin("GET", `/accounts/${uid}/ledger`)).body.data.map((e: any) => [e.kind, e.units])).toEqual([
+        ["adjustment", -100],
+        ["purchase", 300]
+      ])
+      const log = await admin("GET", `/audit-log?target=${encodeURIComponent(`account:${uid}`)}&action=wallet.correct`)
+      expect(log.body.data.map((e: any) => [e.action, e.actor_kind])).toEqual([["wallet.correct", "admin-token"]])
+      expect(log.body.data[0]).toMatchObject({
+        before: { balance: 300 },
+        after: { wallet: { balance: 200 }, entry: { units: -100 } }
+      })
+    })
+
     it("filters by action (exact or prefix), actor, time; pages by cursor", async () => {
       const created = await admin("POST", "/accounts", { name: "Pager", email: `${unique("pager")}@example.com` })
       const uid = created.body.data.uid

@@ -20,6 +20,7 @@ import { TeamPage } from "./pages/Team.js"
 import { WebhooksPage } from "./pages/Webhooks.js"
 import { Link, navigate, usePath } from "./router.js"
 import { SessionContext } from "./session.js"
+import { NavAndPage } from "./shared/nav.js"
 import { useAction } from "./ui.js"
 
 const nav: ReadonlyArray<readonly [string, string]> = [
@@ -113,16 +114,9 @@ function Shell(props: { readonly session: SessionView; readonly setSession: (s: 
             {t("Sign out everywhere")}
           </button>
         </header>
-        <nav aria-label={t("Main")} className="side">
-          <ul>
-            {nav.map(([to, name]) => (
-              <li key={to}>
-                <Link to={to} aria-current={active(to) ? "page" : undefined}>{t(name)}</Link>
-              </li>
-            ))}
-          </ul>
-        </nav>
-        <main>{page(path)}</main>
+        <NavAndPage label={t("Main")} items={nav.map(([to, name]) => [to, t(name)])} active={active} Link={Link}>
+          {page(path)}
+        </NavAndPage>
       </div>
     </SessionContext.Provider>
   )

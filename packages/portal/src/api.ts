@@ -10,6 +10,7 @@
 import { FetchHttpClient, HttpApiClient, HttpClient, HttpClientRequest } from "@effect/platform"
 import { CSRF_HEADER, PortalApi } from "@tuma/http/PortalApi"
 import { Cause, Effect, Exit, Option } from "effect"
+import { ApiError } from "./shared/errors.js"
 
 let csrfToken: string | null = null
 export const setCsrfToken = (token: string | null) => {
@@ -30,16 +31,7 @@ export type Client = Effect.Effect.Success<typeof makeClient>
 let client: Promise<Client> | undefined
 const getClient = () => (client ??= Effect.runPromise(Effect.provide(makeClient, FetchHttpClient.layer)))
 
-export class ApiError extends Error {
-  constructor(
-    message: string,
-    readonly status: number | undefined,
-    readonly code: string | undefined,
-    readonly errors: Readonly<Record<string, ReadonlyArray<string>>> | undefined
-  ) {
-    super(message)
-  }
-}
+export { ApiError } from "./shared/errors.js"
 
 const statusOf: Record<string, number> = {
   Unauthorized: 401,

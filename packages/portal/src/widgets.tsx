@@ -3,45 +3,19 @@
  * loaded list with its empty text, a form's submit row, password fields, the frame of the pages
  * without a session, wallet tiles, refused recipients, webhook attempts and the sender-ID choice.
  */
-import type { FormEvent, ReactNode } from "react"
+import type { ReactNode } from "react"
 import { useState } from "react"
 import type { ApiError } from "./api.js"
 import { call } from "./api.js"
 import { formatNumber } from "./format.js"
 import { useI18n } from "./i18n.js"
 import { Link } from "./router.js"
+import type { Column } from "./shared/table.js"
+import { Table } from "./shared/table.js"
 import type { Loaded } from "./ui.js"
 import { ErrorBox, Field, Loading, PageTitle, Status, Time, useLoad } from "./ui.js"
 
-/** One column of a `Table`: its header and how a row fills its cell. */
-export type Column<A> = readonly [header: string, cell: (row: A) => ReactNode]
-
-/** A table with one header row; a column given as `false` is left out (e.g. owner-only actions). */
-export function Table<A>(props: {
-  readonly caption?: string
-  readonly columns: ReadonlyArray<Column<A> | false>
-  readonly rows: ReadonlyArray<A>
-  readonly rowKey: (row: A) => string | number
-}) {
-  const columns = props.columns.filter((c): c is Column<A> => c !== false)
-  return (
-    <table>
-      {props.caption !== undefined && <caption>{props.caption}</caption>}
-      <thead>
-        <tr>
-          {columns.map(([header]) => <th key={header} scope="col">{header}</th>)}
-        </tr>
-      </thead>
-      <tbody>
-        {props.rows.map((row) => (
-          <tr key={props.rowKey(row)}>
-            {columns.map(([header, cell]) => <td key={header}>{cell(row)}</td>)}
-          </tr>
-        ))}
-      </tbody>
-    </table>
-  )
-}
+export { Check, type Column, Facts, onSubmit, Table } from "./shared/table.js"
 
 /** What a list endpoint answers: the envelope with its rows in `data`. */
 export interface Listed<A> {
@@ -98,47 +72,6 @@ export function DetailPage<A>(props: {
       {a !== undefined && props.children(a)}
     </>
   )
-}
-
-/** A checkbox with its label text. */
-export function Check(
-  props: { readonly checked: boolean; readonly onChange: (checked: boolean) => void; readonly children: ReactNode }
-) {
-  return (
-    <label className="check">
-      <input type="checkbox" checked={props.checked} onChange={(e) => props.onChange(e.currentTarget.checked)} />
-      {props.children}
-    </label>
-  )
-}
-
-/** A list of facts (`<dl>`): label and value; `false` entries are left out. */
-export function Facts(props: {
-  readonly className?: string
-  readonly facts: ReadonlyArray<readonly [label: string, value: ReactNode] | false>
-}) {
-  return (
-    <dl className={props.className ?? "facts"}>
-      {props.facts.map((f) =>
-        f === false ? null : (
-          <div key={f[0]}>
-            <dt>{f[0]}</dt>
-            <dd>{f[1]}</dd>
-          </div>
-        )
-      )}
-    </dl>
-  )
-}
-
-/** A form's submit handler: no page load, `f` run as the action. */
-export const onSubmit = (
-  action: { readonly run: (f: () => Promise<void>) => Promise<unknown> },
-  f: () => Promise<void>
-) =>
-(e: FormEvent) => {
-  e.preventDefault()
-  void action.run(f)
 }
 
 /** The end of a form: the action's error, an optional status line, the submit button. */

@@ -22,7 +22,7 @@ import {
   rowOf,
   single
 } from "./rows.js"
-import { LEDGER } from "./WalletCredit.js"
+import { correct, LEDGER } from "./WalletCredit.js"
 
 const PROVIDER = `p.id, p.name, p.kind, p.config, p.enabled, p.created_at,
   coalesce((SELECT json_agg(json_build_object('iso2', k.iso2, 'balance', c.balance, 'updated_at', c.updated_at)
@@ -151,6 +151,7 @@ export const make = Effect.gen(function*() {
           options.marketId === undefined ? sql`` : sql`AND w.market_id = ${options.marketId}`
         } ORDER BY l.id DESC LIMIT ${options.limit}`
       ).pipe(Effect.orDie),
+    correctWallet: (row) => correct(sql, row),
     setWalletEnabled: (accountId, marketId, enabled, at) =>
       sql`UPDATE wallets SET enabled = ${enabled}, updated_at = ${at}
         WHERE account_id = ${accountId} AND market_id = ${marketId} RETURNING id`.pipe(

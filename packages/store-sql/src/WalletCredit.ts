@@ -4,13 +4,15 @@
  * it inside a transaction so the balance always equals its ledger.
  */
 import type { SqlClient } from "@effect/sql"
-import type { PurchaseRow } from "@tuma/core"
-import { Effect, Schema } from "effect"
-import { IdRow, LedgerRowSchema, single } from "./rows.js"
+import type { CorrectionRefused, CorrectionRow, LedgerRow, PurchaseRow } from "@tuma/core"
+import { Effect, Either, Schema } from "effect"
+import { findFirst, IdRow, LedgerRowSchema, single } from "./rows.js"
 
 const walletRow = single(Schema.Struct({ id: Schema.String, balance: Schema.Number }))
 const idRow = single(IdRow)
 const ledgerRow = single(LedgerRowSchema)
+const lockedWallet = findFirst(Schema.Struct({ id: Schema.String, balance: Schema.Number }))
+const corrected = findFirst(IdRow)
 
 export const creditWallet = (sql: SqlClient.SqlClient, row: PurchaseRow) =>
   Effect.gen(function*() {
@@ -39,7 +41,7 @@ export const creditWallet = (sql: SqlClient.SqlClient, row: PurchaseRow) =>
 /** The columns of a `LedgerRow` (from `wallet_ledger l`, its wallet `w` and market `k`). */
 export const LEDGER =
   `l.id::text AS id, l.wallet_id, k.iso2, l.kind, l.units, l.balance_after, l.amount::text AS amount,
-  l.currency, l.message_id, l.campaign_id, l.reference, l.created_at
+  l.currency, l.message_id, l.campaign_id, l.reference, l.reason, l.corrects_id::text AS corrects_id, l.created_at
   FROM wallet_ledger l JOIN wallets w ON w.id = l.wallet_id JOIN markets k ON k.id = w.market_id`
 
 /** A credit purchase in one transaction, answering its ledger row: the one purchase of the store. */
@@ -47,4 +49,39 @@ export const purchase = (sql: SqlClient.SqlClient, row: PurchaseRow) =>
   sql.withTransaction(Effect.gen(function*() {
     const { ledger_id } = yield* creditWallet(sql, row)
     return yield* ledgerRow(sql`SELECT ${sql.literal(LEDGER)} WHERE l.id = ${ledger_id}`)
+  })).pipe(Effect.orDie)
+
+/**
+ * A credit correction in one transaction: the wallet locked, the corrected row checked to be the
+ * wallet's, the balance kept at or above 0, then the balance and its `adjustment` row; refused, nothing.
+ */
+export const correct = (
+  sql: SqlClient.SqlClient,
+  row: CorrectionRow
+): Effect.Effect<Either.Either<LedgerRow, CorrectionRefused>> =>
+  sql.withTransaction(Effect.gen(function*() {
+    const wallet = yield* lockedWallet(sql`SELECT id, balance FROM wallets
+      WHERE account_id = ${row.account_id} AND market_id = ${row.market_id} FOR UPDATE`)
+    if (wallet === undefined) return Either.left<CorrectionRefused>({ _tag: "NoWallet" })
+    if (row.corrects_id !== null) {
+      const found = yield* corrected(sql`SELECT id::text AS id FROM wallet_ledger
+        WHERE id = ${row.corrects_id}::bigint AND wallet_id = ${wallet.id}`)
+      if (found === undefined) return Either.left<CorrectionRefused>({ _tag: "NotInWallet" })
+    }
+    const balance = wallet.balance + row.units
+    if (balance < 0) return Either.left<CorrectionRefused>({ _tag: "Negative", balance: wallet.balance })
+    yield* sql`UPDATE wallets SET balance = ${balance}, updated_at = ${row.at} WHERE id = ${wallet.id}`
+    const entry = yield* idRow(sql`INSERT INTO wallet_ledger ${
+      sql.insert({
+        wallet_id: wallet.id,
+        account_id: row.account_id,
+        kind: "adjustment",
+        units: row.units,
+        balance_after: balance,
+        reason: row.reason,
+        corrects_id: row.corrects_id,
+        created_at: row.at
+      })
+    } RETURNING id::text AS id`)
+    return Either.right(yield* ledgerRow(sql`SELECT ${sql.literal(LEDGER)} WHERE l.id = ${entry.id}`))
   })).pipe(Effect.orDie)

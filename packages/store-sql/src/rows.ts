@@ -143,6 +143,8 @@ export const LedgerRowSchema = rowOf<LedgerRow>()(Schema.Struct({
   message_id: NullableString,
   campaign_id: NullableString,
   reference: NullableString,
+  reason: NullableString,
+  corrects_id: NullableString,
   created_at: Schema.DateFromSelf
 }))
 

@@ -117,6 +117,97 @@ forEachDriver(stack, (it) => {
       ).toBe("ResourceNotFound")
     }))
 
+  it.effect("wallets: corrections are adjustment rows (never edits); the wallet never goes below 0", () =>
+    Effect.gen(function*() {
+      const admin = yield* Admin
+      const probe = yield* Probe
+      const account = yield* newAccount()
+      const topUp = yield* admin.purchaseCredits({
+        account_uid: account.uid,
+        country: "TZ",
+        units: 500,
+        reference: "INV-7"
+      })
+      const ke = yield* admin.purchaseCredits({ account_uid: account.uid, country: "KE", units: 20 })
+      const fix = yield* admin.correctCredits({
+        account_uid: account.uid,
+        country: "tz",
+        units: -200,
+        reason: "  INV-7 was for 300 units  ",
+        corrects: topUp.entry.id
+      })
+      expect(fix.wallet).toMatchObject({ country: "TZ", balance: 300 })
+      expect(fix.entry).toMatchObject({
+        kind: "adjustment",
+        units: -200,
+        balance_after: 300,
+        reason: "INV-7 was for 300 units",
+        corrects: topUp.entry.id,
+        reference: null,
+        amount: null,
+        country: "TZ"
+      })
+      const plus = yield* admin.correctCredits({
+        account_uid: account.uid,
+        country: "TZ",
+        units: 25,
+        reason: "goodwill"
+      })
+      expect(plus.entry).toMatchObject({ units: 25, balance_after: 325, corrects: null, reason: "goodwill" })
+      // the top-up row is unchanged: the corrections are rows of their own
+      const ledger = yield* admin.ledger(account.uid, { country: "TZ" })
+      expect(ledger.map((e) => [e.kind, e.units, e.balance_after])).toEqual([
+        ["adjustment", 25, 325],
+        ["adjustment", -200, 300],
+        ["purchase", 500, 500]
+      ])
+      expect(ledger[2]).toEqual(topUp.entry)
+
+      // refusals write nothing
+      const below = yield* Effect.flip(
+        admin.correctCredits({ account_uid: account.uid, country: "TZ", units: -326, reason: "too much" })
+      )
+      expect(errorsOf(below)).toEqual(["units"])
+      expect(JSON.stringify(below)).toContain("negative: its balance is 325, the correction -326")
+      const otherWallet = yield* Effect.flip(admin.correctCredits({
+        account_uid: account.uid,
+        country: "TZ",
+        units: -1,
+        reason: "wrong row",
+        corrects: ke.entry.id
+      }))
+      expect(errorsOf(otherWallet)).toEqual(["corrects"])
+      expect(
+        errorsOf(
+          yield* Effect.flip(admin.correctCredits({ account_uid: account.uid, country: "UG", units: 5, reason: "x" }))
+        )
+      ).toEqual(["country"])
+      for (
+        const [input, field] of [
+          [{ units: 0, reason: "r" }, "units"],
+          [{ units: 1.5, reason: "r" }, "units"],
+          [{ units: 5, reason: "   " }, "reason"],
+          [{ units: 5, reason: "r", corrects: "abc" }, "corrects"],
+          [{ units: 5, reason: "r", corrects: "99999999999999999999" }, "corrects"]
+        ] as const
+      ) {
+        const e = yield* Effect.flip(admin.correctCredits({ account_uid: account.uid, country: "TZ", ...input }))
+        expect(errorsOf(e)).toEqual([field])
+      }
+      expect((yield* admin.ledger(account.uid)).length).toBe(4)
+      expect((yield* admin.listWallets(account.uid)).find((w) => w.country === "TZ")!.balance).toBe(325)
+      expect(yield* probe.ledgerMismatches(account.uid)).toBe(0)
+      // down to exactly 0 is allowed
+      const zero = yield* admin.correctCredits({
+        account_uid: account.uid,
+        country: "TZ",
+        units: -325,
+        reason: "closed"
+      })
+      expect(zero.wallet.balance).toBe(0)
+      expect(yield* probe.ledgerMismatches(account.uid)).toBe(0)
+    }))
+
   it.effect("routes and markets: verify (E.164), list, remove; open and close a market", () =>
     Effect.gen(function*() {
       const admin = yield* Admin

@@ -50,6 +50,11 @@ forEachDriver(stack, (it) => {
       yield* as(admin.updateApiKey(issued.api_key.uid, { name: "ci-2" }))
       yield* as(admin.revokeApiKey(issued.api_key.uid))
       yield* as(admin.purchaseCredits({ account_uid: account.uid, country: "TZ", units: 1000, reference: "INV-9" }))
+      yield* as(admin.correctCredits({ account_uid: account.uid, country: "TZ", units: -400, reason: "INV-9 was 600" }))
+      // refused (below 0): nothing recorded
+      yield* Effect.flip(
+        as(admin.correctCredits({ account_uid: account.uid, country: "TZ", units: -601, reason: "x" }))
+      )
       yield* as(admin.setWalletEnabled(account.uid, "TZ", false))
       yield* as(admin.setWalletEnabled(account.uid, "TZ", true))
       yield* as(admin.verifyRoute({ account_uid: account.uid, country: "TZ", phone: "+255712000001" }))
@@ -106,6 +111,7 @@ forEachDriver(stack, (it) => {
         ["api_key.update", key],
         ["api_key.revoke", key],
         ["wallet.top_up", acc],
+        ["wallet.correct", acc],
         ["wallet.disable", acc],
         ["wallet.enable", acc],
         ["route.verify", acc],
@@ -143,8 +149,12 @@ forEachDriver(stack, (it) => {
         wallet: { country: "TZ", balance: 1000 },
         entry: { kind: "purchase", units: 1000, reference: "INV-9" }
       })
+      expect(byAction("wallet.correct")).toMatchObject({
+        before: { country: "TZ", balance: 1000 },
+        after: { wallet: { balance: 600 }, entry: { kind: "adjustment", units: -400, reason: "INV-9 was 600" } }
+      })
       expect(byAction("wallet.disable")).toMatchObject({ before: { enabled: true }, after: { enabled: false } })
-      expect(rows[12]).toMatchObject({ before: { open: keOpen }, after: { open: !keOpen } })
+      expect(rows[13]).toMatchObject({ before: { open: keOpen }, after: { open: !keOpen } })
       expect(byAction("sender_id.approve")).toMatchObject({
         before: { status: "pending" },
         after: { status: "approved" }
@@ -184,6 +194,8 @@ forEachDriver(stack, (it) => {
         admin.setMarketOpen("QQ", true),
         // malformed ids answer 404/422 as before (the "before" read never reaches the store with them)
         admin.purchaseCredits({ account_uid: "nope", country: "TZ", units: 5 }),
+        admin.correctCredits({ account_uid: "nope", country: "TZ", units: 5, reason: "r" }),
+        admin.correctCredits({ account_uid: account.uid, country: "TZ", units: 5, reason: "no wallet yet" }),
         admin.setWalletEnabled("nope", "TZ", false),
         admin.verifyRoute({ account_uid: "nope", country: "TZ", phone: "+255712000001" }),
         admin.removeRoute("nope", "TZ"),

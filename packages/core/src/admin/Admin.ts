@@ -43,6 +43,7 @@ import { makeApiKeys } from "./apiKeys.js"
 import { withAuditTrail } from "./auditTrail.js"
 import { makeAdminContext } from "./context.js"
 import {
+  CorrectionInput,
   CountryRoutesInput,
   CreateAccountInput,
   CreateProviderInput,
@@ -112,6 +113,8 @@ export interface AdminService {
   readonly revokeApiKey: (keyId: string) => Effect.Effect<ApiKeyView, NotFound>
   // wallets
   readonly purchaseCredits: (input: PurchaseInput) => Effect.Effect<PurchaseView, Invalid | NotFound>
+  /** A correction as an `adjustment` ledger row; refused (422, nothing written) below 0. */
+  readonly correctCredits: (input: CorrectionInput) => Effect.Effect<PurchaseView, Invalid | NotFound>
   readonly listWallets: (accountId: string) => Effect.Effect<ReadonlyArray<WalletView>, NotFound>
   readonly ledger: (
     accountId: string,

@@ -112,6 +112,13 @@ export const withAuditTrail = (ctx: AdminContext, s: AdminService): AdminService
         walletBefore(input.account_uid, input.country),
         s.purchaseCredits(input)
       ),
+    correctCredits: (input) =>
+      change(
+        "wallet.correct",
+        `account:${input.account_uid}`,
+        walletBefore(input.account_uid, input.country),
+        s.correctCredits(input)
+      ),
     setWalletEnabled: (accountId, country, enabled) =>
       change(
         enabled ? "wallet.enable" : "wallet.disable",

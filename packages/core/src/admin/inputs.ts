@@ -72,6 +72,21 @@ export const PurchaseInput = Schema.Struct({
 }).annotations({ identifier: "AdminPurchase" })
 export type PurchaseInput = typeof PurchaseInput.Type
 
+/**
+ * The admin API's `CorrectionInput` payload (structure only; `Admin` checks meaning): a signed
+ * correction of a wallet, with its reason and, optionally, the ledger entry it corrects.
+ */
+export const CorrectionInput = Schema.Struct({
+  account_uid: StoredString,
+  country: Country,
+  /** Signed units: positive adds, negative removes (never below 0). */
+  units: Schema.Number,
+  reason: StoredString,
+  /** The id of the ledger entry this corrects (of the same wallet). */
+  corrects: opt(Schema.NullOr(StoredString))
+}).annotations({ identifier: "AdminCorrection" })
+export type CorrectionInput = typeof CorrectionInput.Type
+
 /** The admin API's `VerifyRouteInput` payload (structure only; `Admin` checks meaning). */
 export const VerifyRouteInput = Schema.Struct({
   account_uid: StoredString,

@@ -76,6 +76,10 @@ export const LedgerEntryView = Schema.Struct({
   message_uid: Schema.NullOr(Schema.String),
   campaign_uid: Schema.NullOr(Schema.String),
   reference: Schema.NullOr(Schema.String),
+  /** A correction's reason (an `adjustment` row); null otherwise. */
+  reason: Schema.NullOr(Schema.String),
+  /** The id of the entry a correction corrects, when it names one. */
+  corrects: Schema.NullOr(Schema.String),
   created_at: Ts
 }).annotations({ identifier: "AdminLedgerEntry" })
 export type LedgerEntryView = typeof LedgerEntryView.Type

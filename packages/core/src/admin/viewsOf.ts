@@ -123,6 +123,8 @@ export const ledgerView = (r: LedgerRow): LedgerEntryView => ({
   message_uid: r.message_id,
   campaign_uid: r.campaign_id,
   reference: r.reference,
+  reason: r.reason,
+  corrects: r.corrects_id,
   created_at: r.created_at.toISOString()
 })
 

@@ -1,14 +1,16 @@
 /**
- * Wallets: credit purchases per country (a `purchase` ledger row), list, ledger, enable/disable.
+ * Wallets: credit purchases per country (a `purchase` ledger row), corrections (an `adjustment`
+ * row, never an edit; the wallet never below 0), list, ledger, enable/disable.
  */
 import type { ValidationFailed } from "@tuma/domain"
 import { Clock, Effect, Either } from "effect"
-import type { LedgerRow } from "../ports/AdminStore.js"
+import type { CorrectionRefused, LedgerRow } from "../ports/AdminStore.js"
 import type { Ids } from "../ports/Ids.js"
 import type { OperatorStore } from "../ports/OperatorStore.js"
 import type { AdminService } from "./Admin.js"
 import type { AdminContext } from "./context.js"
 import { clampLimit, invalid, nonNegativeInt, notFound } from "./context.js"
+import type { CorrectionInput } from "./inputs.js"
 import { ledgerView } from "./viewsOf.js"
 
 /** A credit purchase as both `Admin` and `Operator` take it (account and market already looked up). */
@@ -54,10 +56,33 @@ export const recordPurchase = (
     })
   })
 
+/** The checks of a correction: signed non-zero integer units, a reason, an entry id of digits. */
+export const checkCorrection = (input: CorrectionInput): Either.Either<void, ValidationFailed> =>
+  !Number.isSafeInteger(input.units) || input.units === 0
+    ? Either.left(invalid("units", "The units field must be a non-zero integer (negative removes credit)."))
+    : input.reason.trim() === ""
+    ? Either.left(invalid("reason", "A reason is required for a correction."))
+    : input.corrects != null && !/^[1-9]\d{0,17}$/.test(input.corrects)
+    ? Either.left(invalid("corrects", "The corrects field must be the id of a ledger entry."))
+    : Either.right(undefined)
+
+/** The answer to a refused correction (nothing was written). */
+const refused = (why: CorrectionRefused, input: CorrectionInput, country: string) =>
+  Effect.fail(
+    why._tag === "NoWallet"
+      ? invalid("country", `The account has no ${country} wallet to correct.`)
+      : why._tag === "NotInWallet"
+      ? invalid("corrects", `The ledger entry ${input.corrects} is not an entry of the account's ${country} wallet.`)
+      : invalid(
+        "units",
+        `The correction would make the ${country} wallet negative: its balance is ${why.balance}, the correction ${input.units}.`
+      )
+  )
+
 /** Wallets: credit purchases per country (a `purchase` ledger row), list, ledger, enable/disable. */
 export const makeWallets = (
   ctx: AdminContext
-): Pick<AdminService, "purchaseCredits" | "listWallets" | "ledger" | "setWalletEnabled"> => {
+): Pick<AdminService, "purchaseCredits" | "correctCredits" | "listWallets" | "ledger" | "setWalletEnabled"> => {
   const { account, admin, ids, market, now, op, walletsOf } = ctx
   return {
     purchaseCredits: (input) =>
@@ -75,6 +100,25 @@ export const makeWallets = (
         })
         const wallets = yield* walletsOf(input.account_uid)
         const wallet = wallets.find((w) => w.wallet_uid === entry.wallet_id)!
+        return { wallet, entry: ledgerView(entry) }
+      }),
+
+    correctCredits: (input) =>
+      Effect.gen(function*() {
+        yield* checkCorrection(input)
+        const m = yield* market(input.country)
+        yield* account(input.account_uid)
+        const outcome = yield* admin.correctWallet({
+          account_id: input.account_uid,
+          market_id: m.id,
+          units: input.units,
+          reason: input.reason.trim(),
+          corrects_id: input.corrects ?? null,
+          at: yield* now
+        })
+        if (Either.isLeft(outcome)) return yield* refused(outcome.left, input, m.iso2)
+        const entry = outcome.right
+        const wallet = (yield* walletsOf(input.account_uid)).find((w) => w.wallet_uid === entry.wallet_id)!
         return { wallet, entry: ledgerView(entry) }
       }),
 

@@ -6,8 +6,8 @@
  * (`id` as text, `amount` as `numeric(14, 2)` text).
  */
 import type { Option } from "effect"
-import { Effect, Layer, Option as O } from "effect"
-import type { CountryRouteRow, LedgerRow, ProviderFullRow } from "../ports/AdminStore.js"
+import { Effect, Either, Layer, Option as O } from "effect"
+import type { CorrectionRefused, CountryRouteRow, LedgerRow, ProviderFullRow } from "../ports/AdminStore.js"
 import { AdminStore } from "../ports/AdminStore.js"
 import {
   accountRecord,
@@ -116,6 +116,39 @@ export const make = Effect.map(MemoryDatabase, (db) =>
           rows.push(ledgerRow(t, l))
         }
         return rows
+      }),
+    correctWallet: (row) =>
+      db.transact((t): Either.Either<LedgerRow, CorrectionRefused> => {
+        const accountId = uuid(row.account_id)
+        const marketId = uuid(row.market_id)
+        const wallet = [...t.wallets.values()].find((w) => w.account_id === accountId && w.market_id === marketId)
+        if (wallet === undefined) return Either.left({ _tag: "NoWallet" })
+        const corrects = row.corrects_id === null ? null : Number(row.corrects_id)
+        if (corrects !== null && !t.walletLedger.some((l) => l.id === corrects && l.wallet_id === wallet.id)) {
+          return Either.left({ _tag: "NotInWallet" })
+        }
+        const balance = wallet.balance + row.units
+        if (balance < 0) return Either.left({ _tag: "Negative", balance: wallet.balance })
+        wallet.balance = balance
+        wallet.updated_at = row.at
+        const entry = {
+          id: ++t.ledgerSequence,
+          wallet_id: wallet.id,
+          account_id: accountId,
+          kind: "adjustment" as const,
+          units: row.units,
+          balance_after: balance,
+          amount: null,
+          currency: null,
+          message_id: null,
+          campaign_id: null,
+          reference: null,
+          reason: row.reason,
+          corrects_id: corrects,
+          created_at: row.at
+        }
+        t.walletLedger.push(entry)
+        return Either.right(ledgerRow(t, entry))
       }),
     setWalletEnabled: (accountId, marketId, enabled, at) =>
       db.transact((t) => {

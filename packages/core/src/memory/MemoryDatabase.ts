@@ -83,6 +83,10 @@ export interface LedgerRecord {
   message_id: string | null
   campaign_id: string | null
   reference: string | null
+  /** A correction's reason (0740). */
+  reason: string | null
+  /** The ledger row a correction corrects (0740). */
+  corrects_id: number | null
   created_at: Date
 }
 

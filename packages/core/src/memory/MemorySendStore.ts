@@ -231,6 +231,8 @@ const acceptIn = (t: Tables, plan: AcceptPlan): AcceptOutcome => {
       message_id: single,
       campaign_id: campaignId ?? null,
       reference: null,
+      reason: null,
+      corrects_id: null,
       created_at: plan.now
     }
     t.walletLedger.push(entry)

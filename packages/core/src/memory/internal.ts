@@ -146,6 +146,8 @@ export const creditWallet = (t: Tables, row: PurchaseRow): LedgerRecord => {
     message_id: null,
     campaign_id: null,
     reference: row.reference,
+    reason: null,
+    corrects_id: null,
     created_at: row.at
   }
   t.walletLedger.push(entry)
@@ -241,5 +243,7 @@ export const ledgerRow = (t: Tables, l: LedgerRecord): LedgerRow => ({
   message_id: l.message_id,
   campaign_id: l.campaign_id,
   reference: l.reference,
+  reason: l.reason,
+  corrects_id: l.corrects_id === null ? null : String(l.corrects_id),
   created_at: l.created_at
 })

@@ -3,7 +3,7 @@
  * (which it reuses for markets, purchases, routes, provider credit and spam/opt-out inserts).
  * Ids and timestamps are decided by the caller. The SQL adapter is `SqlAdminStore.layer`.
  */
-import type { Effect, Option } from "effect"
+import type { Effect, Either, Option } from "effect"
 import { Context } from "effect"
 import type { AccountRow, ApiKeyRow, ProviderRow } from "./OperatorStore.js"
 import type { MarketRow } from "./SendStore.js"
@@ -39,8 +39,30 @@ export interface LedgerRow {
   readonly message_id: string | null
   readonly campaign_id: string | null
   readonly reference: string | null
+  /** A correction's reason (`adjustment` rows written by `correctWallet`); null otherwise. */
+  readonly reason: string | null
+  /** The id of the row a correction corrects, when it names one. */
+  readonly corrects_id: string | null
   readonly created_at: Date
 }
+
+/** A credit correction: an `adjustment` row of the wallet's ledger (never an edit of a row). */
+export interface CorrectionRow {
+  readonly account_id: string
+  readonly market_id: string
+  /** Signed, non-zero. */
+  readonly units: number
+  readonly reason: string
+  /** A ledger row id (digits) of the same wallet, or null. */
+  readonly corrects_id: string | null
+  readonly at: Date
+}
+
+/** Why a correction wrote nothing: no wallet, the corrected row is not the wallet's, or below 0. */
+export type CorrectionRefused =
+  | { readonly _tag: "NoWallet" }
+  | { readonly _tag: "NotInWallet" }
+  | { readonly _tag: "Negative"; readonly balance: number }
 
 /** A stored opt-out: the account, the recipient and why. */
 export interface OptOutRow {
@@ -105,6 +127,11 @@ export class AdminStore extends Context.Tag("@tuma/core/AdminStore")<AdminStore,
     accountId: string,
     options: { readonly marketId?: string | undefined; readonly limit: number }
   ) => Effect.Effect<ReadonlyArray<LedgerRow>>
+  /**
+   * Applies a correction atomically: the wallet's balance and its `adjustment` ledger row, or,
+   * refused, nothing (the wallet never goes below 0). Answers the row.
+   */
+  readonly correctWallet: (row: CorrectionRow) => Effect.Effect<Either.Either<LedgerRow, CorrectionRefused>>
   readonly setWalletEnabled: (accountId: string, marketId: string, enabled: boolean, at: Date) => Effect.Effect<boolean>
   readonly deleteVerifiedRoute: (accountId: string, marketId: string) => Effect.Effect<boolean>
 

@@ -112,6 +112,7 @@ export const AdminWalletsLive = HttpApiBuilder.group(TumaApi, "adminWallets", (h
     const admin = yield* Admin
     return handlers
       .handle("purchaseCredits", ({ payload }) => ok(admin.purchaseCredits(payload)))
+      .handle("correctCredits", ({ payload }) => ok(admin.correctCredits(payload)))
       .handle("listWallets", ({ path }) => ok(admin.listWallets(path.account_uid)))
       .handle("ledger", ({ path, urlParams }) => ok(admin.ledger(path.account_uid, urlParams)))
       .handle("enableWallet", ({ path }) => ok(admin.setWalletEnabled(path.account_uid, path.country, true)))

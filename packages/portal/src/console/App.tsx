@@ -5,7 +5,9 @@
  */
 import type { ReactNode } from "react"
 import { useEffect, useState } from "react"
+import { NavAndPage } from "../shared/nav.js"
 import { api, onSignedOut, setCsrfToken } from "./api.js"
+import { Field, Input, useAction, useForm } from "./forms.js"
 import { AccountPage, AccountsPage } from "./pages/Accounts.js"
 import { AuditLogPage } from "./pages/AuditLog.js"
 import { CreditPage } from "./pages/Credit.js"
@@ -18,7 +20,7 @@ import { SpamPage } from "./pages/Spam.js"
 import { WebhooksPage } from "./pages/Webhooks.js"
 import type { ConsoleSession } from "./session.js"
 import { SessionContext } from "./session.js"
-import { ErrorBox, Field, Link, navigate, useAction, usePath } from "./ui.js"
+import { ErrorBox, Link, navigate, usePath } from "./ui.js"
 
 const nav: ReadonlyArray<readonly [string, string]> = [
   ["/", "Overview"],
@@ -33,30 +35,33 @@ const nav: ReadonlyArray<readonly [string, string]> = [
   ["/operators", "Operators"]
 ]
 
+/** The page of each path of the navigation. */
+const pages: Readonly<Record<string, () => ReactNode>> = {
+  "/": OverviewPage,
+  "/accounts": AccountsPage,
+  "/credit": CreditPage,
+  "/sender-ids": ReviewPage,
+  "/markets": MarketsPage,
+  "/providers": ProvidersPage,
+  "/spam": SpamPage,
+  "/webhooks": WebhooksPage,
+  "/audit-log": AuditLogPage,
+  "/operators": OperatorsPage
+}
+
 const page = (path: string): ReactNode => {
-  if (path === "/") return <OverviewPage />
-  if (path === "/accounts") return <AccountsPage />
   if (path.startsWith("/accounts/")) return <AccountPage uid={decodeURIComponent(path.slice(10))} />
-  if (path === "/credit") return <CreditPage />
-  if (path === "/sender-ids") return <ReviewPage />
-  if (path === "/markets") return <MarketsPage />
-  if (path === "/providers") return <ProvidersPage />
-  if (path === "/spam") return <SpamPage />
-  if (path === "/webhooks") return <WebhooksPage />
-  if (path === "/audit-log") return <AuditLogPage />
-  if (path === "/operators") return <OperatorsPage />
-  return <h1>Page not found</h1>
+  const Page = pages[path]
+  return Page === undefined ? <h1>Page not found</h1> : <Page />
 }
 
 function SignInPage(props: { readonly onSignedIn: (s: ConsoleSession, codes: ReadonlyArray<string> | null) => void }) {
-  const [email, setEmail] = useState("")
-  const [password, setPassword] = useState("")
-  const [code, setCode] = useState("")
+  const form = useForm({ email: "", password: "", code: "" })
   const [enrolment, setEnrolment] = useState<{ secret: string; uri: string } | null>(null)
   const action = useAction()
   const submit = () =>
     action.run(async () => {
-      const r = await api("POST", "/session", { email, password, code })
+      const r = await api("POST", "/session", form.values)
       if (r.enrolment !== undefined) {
         setEnrolment(r.enrolment)
         return
@@ -75,22 +80,8 @@ function SignInPage(props: { readonly onSignedIn: (s: ConsoleSession, codes: Rea
             void submit()
           }}
         >
-          <Field label="Email">
-            <input
-              type="email"
-              autoComplete="username"
-              value={email}
-              onChange={(e) => setEmail(e.currentTarget.value)}
-            />
-          </Field>
-          <Field label="Password">
-            <input
-              type="password"
-              autoComplete="current-password"
-              value={password}
-              onChange={(e) => setPassword(e.currentTarget.value)}
-            />
-          </Field>
+          <Input label="Email" type="email" autoComplete="username" {...form.bind("email")} />
+          <Input label="Password" type="password" autoComplete="current-password" {...form.bind("password")} />
           {enrolment !== null && (
             <section aria-label="Set up your authenticator" className="card">
               <h2>Set up your authenticator</h2>
@@ -106,15 +97,13 @@ function SignInPage(props: { readonly onSignedIn: (s: ConsoleSession, codes: Rea
               </Field>
             </section>
           )}
-          <Field label="Authentication code" hint="From your authenticator app, or a recovery code.">
-            <input
-              type="text"
-              inputMode="numeric"
-              autoComplete="one-time-code"
-              value={code}
-              onChange={(e) => setCode(e.currentTarget.value)}
-            />
-          </Field>
+          <Input
+            label="Authentication code"
+            hint="From your authenticator app, or a recovery code."
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            {...form.bind("code")}
+          />
           <button type="submit" disabled={action.busy}>Sign in</button>
           <ErrorBox error={action.error} />
         </form>
@@ -151,17 +140,15 @@ function AcceptInvitationPage(props: { readonly token: string }) {
             <p>
               {invited.email} · {invited.role}
             </p>
-            <Field label="Name">
-              <input type="text" value={name} onChange={(e) => setName(e.currentTarget.value)} />
-            </Field>
-            <Field label="Password" hint="At least 10 characters.">
-              <input
-                type="password"
-                autoComplete="new-password"
-                value={password}
-                onChange={(e) => setPassword(e.currentTarget.value)}
-              />
-            </Field>
+            <Input label="Name" value={name} onChange={(e) => setName(e.currentTarget.value)} />
+            <Input
+              label="Password"
+              hint="At least 10 characters."
+              type="password"
+              autoComplete="new-password"
+              value={password}
+              onChange={(e) => setPassword(e.currentTarget.value)}
+            />
             <button type="submit" disabled={action.busy}>Set password</button>
             <ErrorBox error={action.error} />
           </form>
@@ -219,16 +206,9 @@ function Shell(props: { readonly session: ConsoleSession; readonly onSignedOut: 
             Sign out
           </button>
         </header>
-        <nav aria-label="Main" className="side">
-          <ul>
-            {visible.map(([to, name]) => (
-              <li key={to}>
-                <Link to={to} aria-current={active(to) ? "page" : undefined}>{name}</Link>
-              </li>
-            ))}
-          </ul>
-        </nav>
-        <main>{page(path)}</main>
+        <NavAndPage label="Main" items={visible} active={active} Link={Link}>
+          {page(path)}
+        </NavAndPage>
       </div>
     </SessionContext.Provider>
   )

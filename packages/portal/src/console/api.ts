@@ -5,17 +5,9 @@
  * call returns to the sign-in page.
  */
 
-/** A failed call: the envelope's message, code and field errors. */
-export class ApiError extends Error {
-  constructor(
-    message: string,
-    readonly status: number | undefined,
-    readonly code: string | undefined,
-    readonly errors: Readonly<Record<string, ReadonlyArray<string>>> | undefined
-  ) {
-    super(message)
-  }
-}
+import { ApiError } from "../shared/errors.js"
+
+export { ApiError } from "../shared/errors.js"
 
 let csrf: string | null = null
 const signedOut = new Set<() => void>()

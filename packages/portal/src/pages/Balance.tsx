@@ -70,7 +70,7 @@ export function BalancePage() {
                 ? <Link to={`/messages/${l.message_uid}`}>{t("message")}</Link>
                 : l.campaign_uid !== null
                 ? <Link to={`/campaigns/${l.campaign_uid}`}>{t("campaign")}</Link>
-                : l.reference ?? ""]
+                : l.reference ?? l.reason ?? ""]
           ]}
         />
       </section>

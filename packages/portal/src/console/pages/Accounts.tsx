@@ -1,8 +1,9 @@
 /** Accounts: the list, creating one (its owner is invited), one account's details, suspend and activate. */
 import { useContext, useState } from "react"
 import { api } from "../api.js"
+import { ActionForm, Field, Input, Toggle, useAction, useForm } from "../forms.js"
 import { SessionContext, useMay } from "../session.js"
-import { ErrorBox, Field, Head, Link, Loading, Section, Status, Time, useAction, useLoad } from "../ui.js"
+import { ErrorBox, Facts, Link, Loading, Section, Status, Table, Time, useLoad } from "../ui.js"
 
 /** The accounts (for lists and pickers). */
 export const useAccounts = (search = "") =>
@@ -28,11 +29,7 @@ export function AccountsPage() {
   const may = useMay()
   const [search, setSearch] = useState("")
   const accounts = useAccounts(search)
-  const [name, setName] = useState("")
-  const [email, setEmail] = useState("")
-  const [country, setCountry] = useState("TZ")
-  const [created, setCreated] = useState<string | null>(null)
-  const action = useAction()
+  const form = useForm({ name: "", email: "", country: "TZ" })
   return (
     <>
       <h1>Accounts</h1>
@@ -40,52 +37,32 @@ export function AccountsPage() {
         <input type="search" value={search} onChange={(e) => setSearch(e.currentTarget.value)} />
       </Field>
       <Loading loaded={accounts} />
-      <table>
-        <Head cols={["Name", "Email", "Status", "Created"]} />
-        <tbody>
-          {(accounts.data ?? []).map((a) => (
-            <tr key={a.uid}>
-              <td>
-                <Link to={`/accounts/${a.uid}`}>{a.name}</Link>
-              </td>
-              <td>{a.email}</td>
-              <td>
-                <Status status={a.active ? "active" : "suspended"} />
-              </td>
-              <td>
-                <Time iso={a.created_at} />
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <Table
+        rows={accounts.data ?? []}
+        rowKey={(a) => a.uid}
+        columns={[
+          ["Name", (a) => <Link to={`/accounts/${a.uid}`}>{a.name}</Link>],
+          ["Email", (a) => a.email],
+          ["Status", (a) => <Status status={a.active ? "active" : "suspended"} />],
+          ["Created", (a) => <Time iso={a.created_at} />]
+        ]}
+      />
       {may("accounts.manage") && (
         <Section title="Create an account">
-          <form
-            onSubmit={(e) => {
-              e.preventDefault()
-              void action.run(async () => {
-                const a = await api("POST", "/accounts", { name, email, country })
-                setCreated(`${a.name} created; ${a.owner_invitation?.email ?? email} is invited to the portal.`)
-                setName("")
-                setEmail("")
-                accounts.reload()
-              })
+          <ActionForm
+            submit="Create account"
+            run={async () => {
+              const { email } = form.values
+              const a = await api("POST", "/accounts", form.values)
+              form.reset("name", "email")
+              accounts.reload()
+              return `${a.name} created; ${a.owner_invitation?.email ?? email} is invited to the portal.`
             }}
           >
-            <Field label="Account name">
-              <input type="text" value={name} onChange={(e) => setName(e.currentTarget.value)} />
-            </Field>
-            <Field label="Owner email">
-              <input type="email" value={email} onChange={(e) => setEmail(e.currentTarget.value)} />
-            </Field>
-            <Field label="Country">
-              <input type="text" value={country} onChange={(e) => setCountry(e.currentTarget.value)} />
-            </Field>
-            <button type="submit" disabled={action.busy}>Create account</button>
-            <ErrorBox error={action.error} />
-            {created !== null && <p role="status">{created}</p>}
-          </form>
+            <Input label="Account name" {...form.bind("name")} />
+            <Input label="Owner email" type="email" {...form.bind("email")} />
+            <Input label="Country" {...form.bind("country")} />
+          </ActionForm>
         </Section>
       )}
     </>
@@ -105,123 +82,82 @@ export function AccountPage(props: { readonly uid: string }) {
       <Loading loaded={detail} />
       {d !== undefined && (
         <>
-          <dl className="facts">
-            <div>
-              <dt>Email</dt>
-              <dd>{d.account.email}</dd>
-            </div>
-            <div>
-              <dt>Status</dt>
-              <dd>
-                <Status status={d.account.active ? "active" : "suspended"} />
-              </dd>
-            </div>
-            <div>
-              <dt>Created</dt>
-              <dd>
-                <Time iso={d.account.created_at} />
-              </dd>
-            </div>
-          </dl>
+          <Facts
+            facts={[
+              ["Email", d.account.email],
+              ["Status", <Status status={d.account.active ? "active" : "suspended"} />],
+              ["Created", <Time iso={d.account.created_at} />]
+            ]}
+          />
           {may("accounts.manage") && (
             <div className="actions">
-              {d.account.active
-                ? (
-                  <button
-                    type="button"
-                    disabled={action.busy}
-                    onClick={() =>
-                      void action.run(() => api("POST", `/accounts/${props.uid}/suspend`)).then(detail.reload)}
-                  >
-                    Suspend account
-                  </button>
-                )
-                : (
-                  <button
-                    type="button"
-                    disabled={action.busy}
-                    onClick={() =>
-                      void action.run(() => api("POST", `/accounts/${props.uid}/activate`)).then(detail.reload)}
-                  >
-                    Activate account
-                  </button>
-                )}
+              <Toggle
+                action={action}
+                on={d.account.active}
+                path={`/accounts/${props.uid}`}
+                name="account"
+                verbs={["suspend", "activate"]}
+                then={detail.reload}
+              />
             </div>
           )}
           <ErrorBox error={action.error} />
           <Section title="Wallets">
-            <table>
-              <Head cols={["Country", "Balance", "Enabled"]} />
-              <tbody>
-                {d.wallets.map((w: any) => (
-                  <tr key={w.wallet_uid}>
-                    <td>{w.country}</td>
-                    <td>{w.balance}</td>
-                    <td>{w.enabled ? "yes" : "no"}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <WalletTable wallets={d.wallets} />
           </Section>
           <Section title="API keys">
-            <table>
-              <Head cols={["Name", "Prefix", "Mode", "Status", "Last used"]} />
-              <tbody>
-                {d.api_keys.map((k: any) => (
-                  <tr key={k.uid}>
-                    <td>{k.name}</td>
-                    <td>
-                      <code>{k.prefix}</code>
-                    </td>
-                    <td>{k.mode}</td>
-                    <td>
-                      <Status status={k.status} />
-                    </td>
-                    <td>
-                      <Time iso={k.last_used_at} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <Table
+              rows={d.api_keys as ReadonlyArray<any>}
+              rowKey={(k) => k.uid}
+              columns={[
+                ["Name", (k) => k.name],
+                ["Prefix", (k) => <code>{k.prefix}</code>],
+                ["Mode", (k) => k.mode],
+                ["Status", (k) => <Status status={k.status} />],
+                ["Last used", (k) => <Time iso={k.last_used_at} />]
+              ]}
+            />
           </Section>
           <Section title="Sender IDs">
-            <table>
-              <Head cols={["Sender ID", "Country", "Status"]} />
-              <tbody>
-                {d.sender_ids.map((s: any) => (
-                  <tr key={s.uid}>
-                    <td>{s.sender_id}</td>
-                    <td>{s.country}</td>
-                    <td>
-                      <Status status={s.status} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <Table
+              rows={d.sender_ids as ReadonlyArray<any>}
+              rowKey={(s) => s.uid}
+              columns={[
+                ["Sender ID", (s) => s.sender_id],
+                ["Country", (s) => s.country],
+                ["Status", (s) => <Status status={s.status} />]
+              ]}
+            />
           </Section>
           <Section title="Recent messages">
-            <table>
-              <Head cols={["To", "Sender ID", "Status", "Created"]} />
-              <tbody>
-                {(d.recent_messages?.data ?? []).map((m: any) => (
-                  <tr key={m.uid}>
-                    <td>{m.recipient ?? m.to}</td>
-                    <td>{m.sender_id}</td>
-                    <td>
-                      <Status status={m.status} />
-                    </td>
-                    <td>
-                      <Time iso={m.queued_at ?? null} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <Table
+              rows={(d.recent_messages?.data ?? []) as ReadonlyArray<any>}
+              rowKey={(m) => m.uid}
+              columns={[
+                ["To", (m) => m.recipient ?? m.to],
+                ["Sender ID", (m) => m.sender_id],
+                ["Status", (m) => <Status status={m.status} />],
+                ["Created", (m) => <Time iso={m.queued_at ?? null} />]
+              ]}
+            />
           </Section>
         </>
       )}
     </>
+  )
+}
+
+/** An account's wallets: country, balance, enabled. */
+export function WalletTable(props: { readonly wallets: ReadonlyArray<any> }) {
+  return (
+    <Table
+      rows={props.wallets}
+      rowKey={(w) => w.wallet_uid}
+      columns={[
+        ["Country", (w) => w.country],
+        ["Balance", (w) => w.balance],
+        ["Enabled", (w) => (w.enabled ? "yes" : "no")]
+      ]}
+    />
   )
 }

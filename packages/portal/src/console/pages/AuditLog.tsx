@@ -1,7 +1,8 @@
 /** Audit log: every operator action (who, what, before and after, when, from where), searchable. */
 import { useState } from "react"
 import { api } from "../api.js"
-import { Field, Head, Loading, Time, useLoad } from "../ui.js"
+import { Input } from "../forms.js"
+import { Loading, Table, Time, useLoad } from "../ui.js"
 
 /** The Audit log page. */
 export function AuditLogPage() {
@@ -21,51 +22,39 @@ export function AuditLogPage() {
     <>
       <h1>Audit log</h1>
       <div className="filters">
-        <Field label="Actor">
-          <input
+        {([["Actor", actor, setActor], ["Action", action, setAction], ["Target", target, setTarget]] as const).map((
+          [label, value, set]
+        ) => (
+          <Input
+            key={label}
+            label={label}
             type="search"
-            value={actor}
-            onChange={(e) => (setBefore(undefined), setActor(e.currentTarget.value))}
+            value={value}
+            onChange={(e) => {
+              setBefore(undefined)
+              set(e.currentTarget.value)
+            }}
           />
-        </Field>
-        <Field label="Action">
-          <input
-            type="search"
-            value={action}
-            onChange={(e) => (setBefore(undefined), setAction(e.currentTarget.value))}
-          />
-        </Field>
-        <Field label="Target">
-          <input
-            type="search"
-            value={target}
-            onChange={(e) => (setBefore(undefined), setTarget(e.currentTarget.value))}
-          />
-        </Field>
+        ))}
       </div>
       <Loading loaded={entries} />
-      <table>
-        <Head cols={["When", "Actor", "Action", "Target", "From", "Change"]} />
-        <tbody>
-          {rows.map((e) => (
-            <tr key={e.id}>
-              <td>
-                <Time iso={e.at} />
-              </td>
-              <td>{e.actor_name} ({e.actor_kind})</td>
-              <td>{e.action}</td>
-              <td>{e.target ?? ""}</td>
-              <td>{e.ip ?? ""}</td>
-              <td>
-                <details>
-                  <summary>Before and after</summary>
-                  <pre className="body">{JSON.stringify({ before: e.before, after: e.after }, null, 2)}</pre>
-                </details>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <Table
+        rows={rows}
+        rowKey={(e) => e.id}
+        columns={[
+          ["When", (e) => <Time iso={e.at} />],
+          ["Actor", (e) => `${e.actor_name} (${e.actor_kind})`],
+          ["Action", (e) => e.action],
+          ["Target", (e) => e.target ?? ""],
+          ["From", (e) => e.ip ?? ""],
+          ["Change", (e) => (
+            <details>
+              <summary>Before and after</summary>
+              <pre className="body">{JSON.stringify({ before: e.before, after: e.after }, null, 2)}</pre>
+            </details>
+          )]
+        ]}
+      />
       {rows.length === 50 && (
         <button type="button" onClick={() => setBefore(rows[rows.length - 1].id)}>Older entries</button>
       )}

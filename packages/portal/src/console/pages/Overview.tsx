@@ -2,7 +2,7 @@
 import { useEffect, useRef, useState } from "react"
 import { api } from "../api.js"
 import type { ApiError } from "../api.js"
-import { ErrorBox, Head, Section } from "../ui.js"
+import { ErrorBox, Section, Table } from "../ui.js"
 
 interface Figures {
   readonly at: string
@@ -57,57 +57,46 @@ export function OverviewPage() {
       {figures !== undefined && (
         <>
           <ul className="tiles" aria-label="Now">
-            <li className="tile">
-              <span>Accepted per second</span>
-              <span className="big">{rate === null ? "…" : rate.toFixed(1)}</span>
-            </li>
-            <li className="tile">
-              <span>Queue depth</span>
-              <span className="big">{figures.queue_depth}</span>
-            </li>
-            <li className="tile">
-              <span>Webhook endpoints disabled</span>
-              <span className="big">{figures.webhook_endpoints_disabled}</span>
-            </li>
-            <li className="tile">
-              <span>Webhook queue</span>
-              <span className="big">{figures.webhook_queue_depth}</span>
-            </li>
-            <li className="tile">
-              <span>Provider credit running low</span>
-              <span className="big">{low.length}</span>
-            </li>
+            {([
+              ["Accepted per second", rate === null ? "…" : rate.toFixed(1)],
+              ["Queue depth", figures.queue_depth],
+              ["Webhook endpoints disabled", figures.webhook_endpoints_disabled],
+              ["Webhook queue", figures.webhook_queue_depth],
+              ["Provider credit running low", low.length]
+            ] as const).map(([label, value]) => (
+              <li className="tile" key={label}>
+                <span>{label}</span>
+                <span className="big">{value}</span>
+              </li>
+            ))}
           </ul>
           <Section title="Providers">
-            <table>
-              <Head cols={["Provider", "Carrier bind", "Delivery rate", "Delivered", "Failed", "Mean receipt delay"]} />
-              <tbody>
-                {figures.providers.map((p) => (
-                  <tr key={p.provider}>
-                    <td>{p.provider}</td>
-                    <td>{p.bind_up === null ? "—" : p.bind_up === 1 ? "bound" : "down"}</td>
-                    <td>{pct(p.delivery_rate)}</td>
-                    <td>{p.delivered}</td>
-                    <td>{p.failed}</td>
-                    <td>{p.receipt_delay_mean_s === null ? "—" : `${p.receipt_delay_mean_s.toFixed(2)} s`}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <Table
+              rows={figures.providers}
+              rowKey={(p) => p.provider}
+              columns={[
+                ["Provider", (p) => p.provider],
+                ["Carrier bind", (p) => (p.bind_up === null ? "—" : p.bind_up === 1 ? "bound" : "down")],
+                ["Delivery rate", (p) => pct(p.delivery_rate)],
+                ["Delivered", (p) => p.delivered],
+                ["Failed", (p) => p.failed],
+                [
+                  "Mean receipt delay",
+                  (p) => p.receipt_delay_mean_s === null ? "—" : `${p.receipt_delay_mean_s.toFixed(2)} s`
+                ]
+              ]}
+            />
           </Section>
           <Section title="Provider credit">
-            <table>
-              <Head cols={["Provider", "Country", "Units"]} />
-              <tbody>
-                {figures.credit.map((c) => (
-                  <tr key={`${c.provider}-${c.country}`}>
-                    <td>{c.provider}</td>
-                    <td>{c.country}</td>
-                    <td className={c.low ? "warn" : undefined}>{c.units}{c.low ? " (low)" : ""}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <Table
+              rows={figures.credit}
+              rowKey={(c) => `${c.provider}-${c.country}`}
+              columns={[
+                ["Provider", (c) => c.provider],
+                ["Country", (c) => c.country],
+                ["Units", (c) => <span className={c.low ? "warn" : undefined}>{c.units}{c.low ? " (low)" : ""}</span>]
+              ]}
+            />
           </Section>
         </>
       )}

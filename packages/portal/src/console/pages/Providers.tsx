@@ -5,85 +5,54 @@
  */
 import { useState } from "react"
 import { api } from "../api.js"
+import { ActionForm, Field, Input, Select, Toggle, useAction, useForm } from "../forms.js"
 import { useMay } from "../session.js"
-import { ErrorBox, Field, Head, Loading, Section, Status, useAction, useLoad } from "../ui.js"
+import { ErrorBox, Listing, Loading, Section, Status, useLoad } from "../ui.js"
 
 function AddProvider(props: { readonly onAdded: () => void }) {
-  const [name, setName] = useState("")
-  const [kind, setKind] = useState("simulated")
-  const [host, setHost] = useState("")
-  const [port, setPort] = useState("2775")
-  const [systemId, setSystemId] = useState("")
-  const [secret, setSecret] = useState("")
-  const [country, setCountry] = useState("TZ")
-  const [credit, setCredit] = useState("100000")
-  const action = useAction()
+  const form = useForm({
+    name: "",
+    kind: "simulated",
+    host: "",
+    port: "2775",
+    systemId: "",
+    secret: "",
+    country: "TZ",
+    credit: "100000"
+  })
+  const { country, credit, host, kind, name, port, secret, systemId } = form.values
   return (
     <Section title="Add a provider">
-      <form
-        onSubmit={(e) => {
-          e.preventDefault()
-          void action.run(async () => {
-            await api("POST", "/providers", {
-              name,
-              kind,
-              country,
-              credit: Number(credit),
-              ...(kind === "smpp"
-                ? { config: { host, port: Number(port), system_id: systemId, password: secret } }
-                : {})
-            })
-            setName("")
-            setSecret("")
-            props.onAdded()
+      <ActionForm
+        submit="Add provider"
+        run={async () => {
+          await api("POST", "/providers", {
+            name,
+            kind,
+            country,
+            credit: Number(credit),
+            ...(kind === "smpp"
+              ? { config: { host, port: Number(port), system_id: systemId, password: secret } }
+              : {})
           })
+          form.reset("name", "secret")
+          props.onAdded()
         }}
       >
-        <Field label="Provider name">
-          <input type="text" value={name} onChange={(e) => setName(e.currentTarget.value)} />
-        </Field>
-        <Field label="Kind">
-          <select value={kind} onChange={(e) => setKind(e.currentTarget.value)}>
-            <option value="simulated">simulated</option>
-            <option value="smpp">smpp</option>
-          </select>
-        </Field>
+        <Input label="Provider name" {...form.bind("name")} />
+        <Select label="Kind" options={["simulated", "smpp"]} {...form.bind("kind")} />
         {kind === "smpp" && (
           <fieldset>
             <legend>SMPP credentials (write-only: never shown again)</legend>
-            <Field label="Host">
-              <input type="text" value={host} onChange={(e) => setHost(e.currentTarget.value)} />
-            </Field>
-            <Field label="Port">
-              <input type="number" value={port} onChange={(e) => setPort(e.currentTarget.value)} />
-            </Field>
-            <Field label="System ID">
-              <input
-                type="text"
-                autoComplete="off"
-                value={systemId}
-                onChange={(e) => setSystemId(e.currentTarget.value)}
-              />
-            </Field>
-            <Field label="SMPP password">
-              <input
-                type="password"
-                autoComplete="new-password"
-                value={secret}
-                onChange={(e) => setSecret(e.currentTarget.value)}
-              />
-            </Field>
+            <Input label="Host" {...form.bind("host")} />
+            <Input label="Port" type="number" {...form.bind("port")} />
+            <Input label="System ID" autoComplete="off" {...form.bind("systemId")} />
+            <Input label="SMPP password" type="password" autoComplete="new-password" {...form.bind("secret")} />
           </fieldset>
         )}
-        <Field label="Country">
-          <input type="text" value={country} onChange={(e) => setCountry(e.currentTarget.value)} />
-        </Field>
-        <Field label="Initial credit">
-          <input type="number" value={credit} onChange={(e) => setCredit(e.currentTarget.value)} />
-        </Field>
-        <button type="submit" disabled={action.busy}>Add provider</button>
-        <ErrorBox error={action.error} />
-      </form>
+        <Input label="Country" {...form.bind("country")} />
+        <Input label="Initial credit" type="number" {...form.bind("credit")} />
+      </ActionForm>
     </Section>
   )
 }
@@ -140,54 +109,41 @@ export function ProvidersPage() {
   const [creditUnits, setCreditUnits] = useState("")
   return (
     <>
-      <h1>Providers</h1>
-      <Loading loaded={providers} />
-      <ErrorBox error={action.error} />
-      <table>
-        <Head cols={["Name", "Kind", "Status", "Bind", "Credit", ""]} />
-        <tbody>
-          {(providers.data ?? []).map((p) => (
-            <tr key={p.uid}>
-              <td>{p.name}</td>
-              <td>{p.kind}</td>
-              <td>
-                <Status status={p.enabled ? "enabled" : "disabled"} />
-              </td>
-              <td>{p.bind_up === null ? "—" : p.bind_up === 1 ? "bound" : "down"}</td>
-              <td>{p.credits.map((c: any) => `${c.country} ${c.balance}`).join(", ")}</td>
-              <td>
-                {may("providers.manage") && (
-                  <>
-                    <button
-                      type="button"
-                      disabled={action.busy}
-                      onClick={() =>
-                        void action.run(() => api("POST", `/providers/${p.uid}/${p.enabled ? "disable" : "enable"}`))
-                          .then(providers.reload)}
-                    >
-                      {p.enabled ? `Disable ${p.name}` : `Enable ${p.name}`}
-                    </button>
-                    <button
-                      type="button"
-                      disabled={action.busy || creditUnits === ""}
-                      onClick={() =>
-                        void action.run(() =>
-                          api("POST", `/providers/${p.uid}/credit`, {
-                            country: creditCountry,
-                            units: Number(creditUnits),
-                            operation: "set"
-                          })
-                        ).then(providers.reload)}
-                    >
-                      Set credit of {p.name}
-                    </button>
-                  </>
-                )}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <Listing title="Providers" loaded={providers} error={action.error} rowKey={(p) => p.uid}>
+        {[
+          ["Name", (p) => p.name],
+          ["Kind", (p) => p.kind],
+          ["Status", (p) => <Status status={p.enabled ? "enabled" : "disabled"} />],
+          ["Bind", (p) => (p.bind_up === null ? "—" : p.bind_up === 1 ? "bound" : "down")],
+          ["Credit", (p) => p.credits.map((c: any) => `${c.country} ${c.balance}`).join(", ")],
+          ["", (p) =>
+            may("providers.manage") && (
+              <>
+                <Toggle
+                  action={action}
+                  on={p.enabled}
+                  path={`/providers/${p.uid}`}
+                  name={p.name}
+                  then={providers.reload}
+                />
+                <button
+                  type="button"
+                  disabled={action.busy || creditUnits === ""}
+                  onClick={() =>
+                    void action.run(() =>
+                      api("POST", `/providers/${p.uid}/credit`, {
+                        country: creditCountry,
+                        units: Number(creditUnits),
+                        operation: "set"
+                      })
+                    ).then(providers.reload)}
+                >
+                  Set credit of {p.name}
+                </button>
+              </>
+            )]
+        ]}
+      </Listing>
       {may("providers.manage") && (
         <div className="filters">
           <Field label="Credit country">

@@ -4,8 +4,9 @@
  */
 import { useEffect, useState } from "react"
 import { api } from "../api.js"
+import { Field, Select, useAction } from "../forms.js"
 import { useMay } from "../session.js"
-import { ErrorBox, Field, Head, Loading, Section, Status, Time, useAction, useLoad } from "../ui.js"
+import { ErrorBox, Facts, Loading, Section, Status, Table, Time, useLoad } from "../ui.js"
 
 function Document(props: { readonly doc: any }) {
   const src = `/console/api/sender-id-documents/${props.doc.uid}`
@@ -36,28 +37,14 @@ function Decision(props: { readonly uid: string; readonly onDone: (decided: any)
       <Loading loaded={detail} />
       {s !== undefined && (
         <>
-          <dl className="facts">
-            <div>
-              <dt>Sender ID</dt>
-              <dd>{s.sender_id}</dd>
-            </div>
-            <div>
-              <dt>Country</dt>
-              <dd>{s.country_name}</dd>
-            </div>
-            <div>
-              <dt>Status</dt>
-              <dd>
-                <Status status={s.status} />
-              </dd>
-            </div>
-            <div>
-              <dt>Requested</dt>
-              <dd>
-                <Time iso={s.requested_at} />
-              </dd>
-            </div>
-          </dl>
+          <Facts
+            facts={[
+              ["Sender ID", s.sender_id],
+              ["Country", s.country_name],
+              ["Status", <Status status={s.status} />],
+              ["Requested", <Time iso={s.requested_at} />]
+            ]}
+          />
           <p className="body">Sample message: {s.sample_message}</p>
           {s.purpose !== null && <p className="body">Purpose: {s.purpose}</p>}
           {s.rejection_reason !== null && <p>Reason: {s.rejection_reason}</p>}
@@ -110,41 +97,38 @@ export function ReviewPage() {
   const queue = useLoad<ReadonlyArray<any>>(() => api("GET", `/sender-ids?status=${status}`), [status])
   const [open, setOpen] = useState<string | null>(null)
   const [notice, setNotice] = useState<string | null>(null)
+  // The first of the list opens when the page (or the status) is shown: only while nothing is open.
+  // A decision does not replace the open panel when the list is fetched again (the decided one
+  // leaves the pending list): that re-mount, landing at an unforeseeable moment after the
+  // decision, replaced the panel under the reviewer's pointer and lost clicks.
   useEffect(() => {
-    if (queue.data !== undefined && (open === null || !queue.data.some((s) => s.uid === open))) {
-      setOpen(queue.data[0]?.uid ?? null)
-    }
-  }, [queue.data])
+    if (open === null && queue.data !== undefined) setOpen(queue.data[0]?.uid ?? null)
+  }, [queue.data, open])
   return (
     <>
       <h1>Sender ID review</h1>
-      <Field label="Status">
-        <select value={status} onChange={(e) => setStatus(e.currentTarget.value)}>
-          <option value="pending">pending</option>
-          <option value="approved">approved</option>
-          <option value="rejected">rejected</option>
-          <option value="suspended">suspended</option>
-        </select>
-      </Field>
+      <Select
+        label="Status"
+        options={["pending", "approved", "rejected", "suspended"]}
+        value={status}
+        onChange={(e) => {
+          setStatus(e.currentTarget.value)
+          setOpen(null)
+        }}
+      />
       <Loading loaded={queue} />
-      <table>
-        <caption>{status === "pending" ? "Queue, oldest first" : status}</caption>
-        <Head cols={["Sender ID", "Country", "Requested", ""]} />
-        <tbody>
-          {(queue.data ?? []).map((s) => (
-            <tr key={s.uid} aria-current={s.uid === open ? "true" : undefined}>
-              <td>{s.sender_id}</td>
-              <td>{s.country}</td>
-              <td>
-                <Time iso={s.requested_at} />
-              </td>
-              <td>
-                <button type="button" className="link" onClick={() => setOpen(s.uid)}>Open {s.sender_id}</button>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <Table
+        caption={status === "pending" ? "Queue, oldest first" : status}
+        rows={queue.data ?? []}
+        rowKey={(s) => s.uid}
+        rowProps={(s) => ({ "aria-current": s.uid === open ? "true" : undefined })}
+        columns={[
+          ["Sender ID", (s) => s.sender_id],
+          ["Country", (s) => s.country],
+          ["Requested", (s) => <Time iso={s.requested_at} />],
+          ["", (s) => <button type="button" className="link" onClick={() => setOpen(s.uid)}>Open {s.sender_id}</button>]
+        ]}
+      />
       {queue.data !== undefined && queue.data.length === 0 && <p>Nothing to review.</p>}
       {notice !== null && <p role="status">{notice}</p>}
       {open !== null && (

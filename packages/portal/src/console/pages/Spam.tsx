@@ -1,8 +1,9 @@
 /** Spam rules and opt-outs. */
 import { useState } from "react"
 import { api } from "../api.js"
+import { ActionForm, Input, Select, Toggle, useAction, useForm } from "../forms.js"
 import { useMay } from "../session.js"
-import { ErrorBox, Field, Head, Loading, Section, Status, useAction, useLoad } from "../ui.js"
+import { ErrorBox, Listing, Section, Status, useLoad } from "../ui.js"
 import { AccountPicker } from "./Accounts.js"
 
 function OptOuts() {
@@ -12,7 +13,7 @@ function OptOuts() {
     () => (account === "" ? Promise.resolve([]) : api("GET", `/accounts/${account}/opt-outs`)),
     [account]
   )
-  const [recipient, setRecipient] = useState("")
+  const form = useForm({ recipient: "" })
   const action = useAction()
   return (
     <Section title="Opt-outs">
@@ -37,20 +38,16 @@ function OptOuts() {
         ))}
       </ul>
       {account !== "" && may("opt_outs.manage") && (
-        <form
-          onSubmit={(e) => {
-            e.preventDefault()
-            void action.run(() => api("POST", `/accounts/${account}/opt-outs`, { recipient })).then(() => {
-              setRecipient("")
-              list.reload()
-            })
+        <ActionForm
+          submit="Add opt-out"
+          run={async () => {
+            await api("POST", `/accounts/${account}/opt-outs`, form.values)
+            form.reset("recipient")
+            list.reload()
           }}
         >
-          <Field label="Recipient">
-            <input type="tel" value={recipient} onChange={(e) => setRecipient(e.currentTarget.value)} />
-          </Field>
-          <button type="submit" disabled={action.busy}>Add opt-out</button>
-        </form>
+          <Input label="Recipient" type="tel" {...form.bind("recipient")} />
+        </ActionForm>
       )}
       <ErrorBox error={action.error} />
     </Section>
@@ -62,65 +59,45 @@ export function SpamPage() {
   const may = useMay()
   const rules = useLoad<ReadonlyArray<any>>(() => api("GET", "/spam-rules"), [])
   const action = useAction()
-  const [kind, setKind] = useState("blocked_phrase")
-  const [pattern, setPattern] = useState("")
+  const form = useForm({ kind: "blocked_phrase", pattern: "" })
   return (
     <>
-      <h1>Spam rules and opt-outs</h1>
-      <Loading loaded={rules} />
-      <ErrorBox error={action.error} />
-      <table>
-        <Head cols={["Kind", "Pattern", "Scope", "Status", ""]} />
-        <tbody>
-          {(rules.data ?? []).map((r) => (
-            <tr key={r.uid}>
-              <td>{r.kind}</td>
-              <td>{r.pattern}</td>
-              <td>{r.account_uid ?? "all accounts"}</td>
-              <td>
-                <Status status={r.enabled === false ? "disabled" : "enabled"} />
-              </td>
-              <td>
-                {may("spam_rules.manage") && (
-                  <button
-                    type="button"
-                    className="link"
-                    onClick={() =>
-                      void action.run(() =>
-                        api("POST", `/spam-rules/${r.uid}/${r.enabled === false ? "enable" : "disable"}`)
-                      )
-                        .then(rules.reload)}
-                  >
-                    {r.enabled === false ? `Enable ${r.pattern}` : `Disable ${r.pattern}`}
-                  </button>
-                )}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <Listing title="Spam rules and opt-outs" loaded={rules} error={action.error} rowKey={(r) => r.uid}>
+        {[
+          ["Kind", (r) => r.kind],
+          ["Pattern", (r) => r.pattern],
+          ["Scope", (r) => r.account_uid ?? "all accounts"],
+          ["Status", (r) => <Status status={r.enabled === false ? "disabled" : "enabled"} />],
+          ["", (r) =>
+            may("spam_rules.manage") && (
+              <Toggle
+                action={action}
+                className="link"
+                on={r.enabled !== false}
+                path={`/spam-rules/${r.uid}`}
+                name={r.pattern}
+                then={rules.reload}
+              />
+            )]
+        ]}
+      </Listing>
       {may("spam_rules.manage") && (
         <Section title="Add a spam rule">
-          <form
-            onSubmit={(e) => {
-              e.preventDefault()
-              void action.run(() => api("POST", "/spam-rules", { kind, pattern })).then(() => {
-                setPattern("")
-                rules.reload()
-              })
+          <ActionForm
+            submit="Add rule"
+            run={async () => {
+              await api("POST", "/spam-rules", form.values)
+              form.reset("pattern")
+              rules.reload()
             }}
           >
-            <Field label="Kind">
-              <select value={kind} onChange={(e) => setKind(e.currentTarget.value)}>
-                <option value="blocked_phrase">blocked phrase</option>
-                <option value="blocked_domain">blocked domain</option>
-              </select>
-            </Field>
-            <Field label="Pattern">
-              <input type="text" value={pattern} onChange={(e) => setPattern(e.currentTarget.value)} />
-            </Field>
-            <button type="submit" disabled={action.busy}>Add rule</button>
-          </form>
+            <Select
+              label="Kind"
+              options={[["blocked_phrase", "blocked phrase"], ["blocked_domain", "blocked domain"]]}
+              {...form.bind("kind")}
+            />
+            <Input label="Pattern" {...form.bind("pattern")} />
+          </ActionForm>
         </Section>
       )}
       <OptOuts />

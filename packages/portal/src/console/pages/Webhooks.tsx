@@ -1,8 +1,9 @@
 /** Webhook deliveries: search by endpoint and status, inspect attempts, redeliver. */
 import { useState } from "react"
 import { api } from "../api.js"
+import { Field, Select, useAction } from "../forms.js"
 import { useMay } from "../session.js"
-import { ErrorBox, Field, Head, Loading, Section, Status, Time, useAction, useLoad } from "../ui.js"
+import { ErrorBox, Loading, Section, Status, Table, Time, useLoad } from "../ui.js"
 
 function Delivery(props: { readonly uid: string }) {
   const may = useMay()
@@ -15,21 +16,16 @@ function Delivery(props: { readonly uid: string }) {
       {detail.data !== undefined && (
         <>
           <pre className="body">{detail.data.body}</pre>
-          <table>
-            <caption>Attempts</caption>
-            <Head cols={["When", "Outcome", "Status code"]} />
-            <tbody>
-              {(detail.data.attempts ?? []).map((a: any, i: number) => (
-                <tr key={a.uid ?? i}>
-                  <td>
-                    <Time iso={a.attempted_at ?? a.created_at} />
-                  </td>
-                  <td>{a.outcome}</td>
-                  <td>{a.status_code ?? a.response_status ?? "—"}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <Table
+            caption="Attempts"
+            rows={(detail.data.attempts ?? []) as ReadonlyArray<any>}
+            rowKey={(a) => a.uid ?? a.attempted_at ?? a.created_at}
+            columns={[
+              ["When", (a) => <Time iso={a.attempted_at ?? a.created_at} />],
+              ["Outcome", (a) => a.outcome],
+              ["Status code", (a) => a.status_code ?? a.response_status ?? "—"]
+            ]}
+          />
           {may("webhooks.redeliver") && (
             <button
               type="button"
@@ -75,52 +71,46 @@ export function WebhooksPage() {
         <input type="search" value={account} onChange={(e) => setAccount(e.currentTarget.value)} />
       </Field>
       <Loading loaded={endpoints} />
-      <table>
-        <caption>Endpoints</caption>
-        <Head cols={["URL", "Status", ""]} />
-        <tbody>
-          {(endpoints.data ?? []).map((e) => (
-            <tr key={e.id ?? e.uid}>
-              <td>{e.url}</td>
-              <td>
-                <Status status={e.disabled_at ? "disabled" : "enabled"} />
-              </td>
-              <td>
-                <button type="button" className="link" onClick={() => setEndpoint(e.id ?? e.uid)}>
-                  Deliveries of {e.url}
-                </button>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <Table
+        caption="Endpoints"
+        rows={endpoints.data ?? []}
+        rowKey={(e) => e.id ?? e.uid}
+        columns={[
+          ["URL", (e) => e.url],
+          ["Status", (e) => <Status status={e.disabled_at ? "disabled" : "enabled"} />],
+          ["", (e) => (
+            <button type="button" className="link" onClick={() => setEndpoint(e.id ?? e.uid)}>
+              Deliveries of {e.url}
+            </button>
+          )]
+        ]}
+      />
       {endpoint !== null && (
         <Section title="Deliveries">
-          <Field label="Delivery status">
-            <select value={status} onChange={(e) => setStatus(e.currentTarget.value)}>
-              <option value="">any</option>
-              <option value="pending">pending</option>
-              <option value="succeeded">succeeded</option>
-              <option value="failed">failed</option>
-            </select>
-          </Field>
-          <table>
-            <Head cols={["Event", "Status", "Attempts", ""]} />
-            <tbody>
-              {(deliveries.data ?? []).map((d) => (
-                <tr key={d.id ?? d.uid}>
-                  <td>{d.event_type ?? d.event}</td>
-                  <td>
-                    <Status status={d.status} />
-                  </td>
-                  <td>{d.attempts ?? d.attempt_count ?? ""}</td>
-                  <td>
-                    <button type="button" className="link" onClick={() => setDelivery(d.id ?? d.uid)}>Inspect</button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <Select
+            label="Delivery status"
+            options={[["", "any"], "pending", "succeeded", "failed"]}
+            value={status}
+            onChange={(e) => setStatus(e.currentTarget.value)}
+          />
+          <Table
+            rows={deliveries.data ?? []}
+            rowKey={(d) => d.id ?? d.uid}
+            columns={[
+              ["Event", (d) => d.event_type ?? d.event],
+              ["Status", (d) => <Status status={d.status} />],
+              ["Attempts", (d) => d.attempts ?? d.attempt_count ?? ""],
+              ["", (d) => (
+                <button
+                  type="button"
+                  className="link"
+                  onClick={() => setDelivery(d.id ?? d.uid)}
+                >
+                  Inspect
+                </button>
+              )]
+            ]}
+          />
         </Section>
       )}
       {delivery !== null && <Delivery key={delivery} uid={delivery} />}

@@ -1,0 +1,75 @@
+/** Building blocks of pages in the portal and the console: tables from columns, facts, checkboxes, form submits. */
+import type { FormEvent, ReactNode } from "react"
+
+/** One column of a `Table`: its header (empty for an actions column) and how a row fills its cell. */
+export type Column<A> = readonly [header: string, cell: (row: A) => ReactNode]
+
+/** A table with one header row; a column given as `false` is left out (e.g. owner-only actions). */
+export function Table<A>(props: {
+  readonly caption?: string
+  readonly columns: ReadonlyArray<Column<A> | false>
+  readonly rows: ReadonlyArray<A>
+  readonly rowKey: (row: A) => string | number
+  /** Attributes of a row (e.g. `aria-current` of the open one). */
+  readonly rowProps?: (row: A) => { readonly "aria-current"?: "true" | undefined }
+}) {
+  const columns = props.columns.filter((c): c is Column<A> => c !== false)
+  return (
+    <table>
+      {props.caption !== undefined && <caption>{props.caption}</caption>}
+      <thead>
+        <tr>
+          {columns.map(([header], i) => <th key={`${i}-${header}`} scope="col">{header}</th>)}
+        </tr>
+      </thead>
+      <tbody>
+        {props.rows.map((row) => (
+          <tr key={props.rowKey(row)} {...props.rowProps?.(row)}>
+            {columns.map(([header, cell], i) => <td key={`${i}-${header}`}>{cell(row)}</td>)}
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  )
+}
+
+/** A checkbox with its label text. */
+export function Check(
+  props: { readonly checked: boolean; readonly onChange: (checked: boolean) => void; readonly children: ReactNode }
+) {
+  return (
+    <label className="check">
+      <input type="checkbox" checked={props.checked} onChange={(e) => props.onChange(e.currentTarget.checked)} />
+      {props.children}
+    </label>
+  )
+}
+
+/** A list of facts (`<dl>`): label and value; `false` entries are left out. */
+export function Facts(props: {
+  readonly className?: string
+  readonly facts: ReadonlyArray<readonly [label: string, value: ReactNode] | false>
+}) {
+  return (
+    <dl className={props.className ?? "facts"}>
+      {props.facts.map((f) =>
+        f === false ? null : (
+          <div key={f[0]}>
+            <dt>{f[0]}</dt>
+            <dd>{f[1]}</dd>
+          </div>
+        )
+      )}
+    </dl>
+  )
+}
+
+/** A form's submit handler: no page load, `f` run as the action. */
+export const onSubmit = (
+  action: { readonly run: (f: () => Promise<void>) => Promise<unknown> },
+  f: () => Promise<void>
+) =>
+(e: FormEvent) => {
+  e.preventDefault()
+  void action.run(f)
+}
