@@ -111,37 +111,41 @@ forEachDriver(stack, (it) => {
       expect(Either.isRight(yield* attempt(PASSWORD))).toBe(true)
     }))
 
-  it.effect("50 failures from one client address lock that address for every e-mail, not other addresses", () =>
-    Effect.gen(function*() {
-      yield* TestClock.setTime(T0)
-      const access = yield* PortalAccess
-      const { email } = yield* owner
-      const sprayer = { ip: "198.51.100.7", userAgent: "spray" }
-      for (let i = 0; i < defaultPortalSettings.addressLockoutThreshold; i++) {
-        const r = yield* Effect.either(access.signIn({
-          email: `${unique("guess")}@example.com`,
-          password: "wrong password",
-          presentedSessionId: undefined,
-          client: sprayer
-        }))
-        expect(Either.isLeft(r) && r.left._tag).toBe("InvalidCredentials")
-      }
-      // the right password of an untouched e-mail, from the locked address: refused
-      const fromSprayer = yield* Effect.either(
-        access.signIn({ email, password: PASSWORD, presentedSessionId: undefined, client: sprayer })
-      )
-      expect(Either.isLeft(fromSprayer) && fromSprayer.left._tag).toBe("LoginLocked")
-      // the same user from another address signs in
-      const elsewhere = yield* Effect.either(
-        access.signIn({
-          email,
-          password: PASSWORD,
-          presentedSessionId: undefined,
-          client: { ip: "198.51.100.8", userAgent: "t" }
-        })
-      )
-      expect(Either.isRight(elsewhere)).toBe(true)
-    }), 180_000) // 50 scrypt checks: a minute on a busy 2-core machine
+  it.effect(
+    "50 failures from one client address lock that address for every e-mail, not other addresses",
+    () =>
+      Effect.gen(function*() {
+        yield* TestClock.setTime(T0)
+        const access = yield* PortalAccess
+        const { email } = yield* owner
+        const sprayer = { ip: "198.51.100.7", userAgent: "spray" }
+        for (let i = 0; i < defaultPortalSettings.addressLockoutThreshold; i++) {
+          const r = yield* Effect.either(access.signIn({
+            email: `${unique("guess")}@example.com`,
+            password: "wrong password",
+            presentedSessionId: undefined,
+            client: sprayer
+          }))
+          expect(Either.isLeft(r) && r.left._tag).toBe("InvalidCredentials")
+        }
+        // the right password of an untouched e-mail, from the locked address: refused
+        const fromSprayer = yield* Effect.either(
+          access.signIn({ email, password: PASSWORD, presentedSessionId: undefined, client: sprayer })
+        )
+        expect(Either.isLeft(fromSprayer) && fromSprayer.left._tag).toBe("LoginLocked")
+        // the same user from another address signs in
+        const elsewhere = yield* Effect.either(
+          access.signIn({
+            email,
+            password: PASSWORD,
+            presentedSessionId: undefined,
+            client: { ip: "198.51.100.8", userAgent: "t" }
+          })
+        )
+        expect(Either.isRight(elsewhere)).toBe(true)
+      }),
+    180_000
+  ) // 50 scrypt checks: a minute on a busy 2-core machine
 
   it.effect("failures spread beyond the window do not lock", () =>
     Effect.gen(function*() {

@@ -318,6 +318,8 @@ const refund = (t: Tables, messages: ReadonlyArray<MessageRecord>, now: Date) =>
         wallet_id: w.id,
         account_id: w.account_id,
         kind: "refund",
+        reason: null,
+        corrects_id: null,
         units: m.units,
         balance_after: w.balance,
         amount: null,

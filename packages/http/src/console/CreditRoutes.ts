@@ -4,18 +4,15 @@
  * `Admin.correctCredits` (the wallet never below 0; refused, nothing written), recorded in the audit
  * log with the operator in the same transaction. Kept apart from `Routes.ts` (one route, one file).
  */
-import { HttpApiBuilder } from "@effect/platform"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import { Admin } from "@tuma/core"
 import type { OperatorAccess } from "@tuma/core/operators/OperatorAccess"
-import { Effect } from "effect"
+import { Effect, Schema } from "effect"
 import type { PortalRequest } from "../portal/Session.js"
-import { param, route, str } from "./Http.js"
+import { CountryText, Num, OptionalText, param, route, Text, withBody } from "./Http.js"
 
-/** The body's `units` as a number (NaN when absent: `Admin` answers 422). */
-const units = (body: Record<string, unknown>) => {
-  const v = body.units
-  return typeof v === "number" ? v : typeof v === "string" && v.trim() !== "" ? Number(v) : Number.NaN
-}
+/** The correction's body: `units` NaN when absent (`Admin` answers 422), `corrects` absent when blank. */
+const CorrectionBody = Schema.Struct({ country: CountryText, units: Num, reason: Text, corrects: OptionalText })
 
 /** The corrections route on the API's router. */
 export const layer = HttpApiBuilder.Router.use((router) =>
@@ -23,17 +20,18 @@ export const layer = HttpApiBuilder.Router.use((router) =>
     const services = yield* Effect.context<Admin | OperatorAccess | PortalRequest>()
     yield* router.post(
       "/console/api/accounts/:uid/corrections",
-      route("credit.manage", (ctx) =>
-        Effect.flatMap(Admin, (admin) => {
-          const corrects = str(ctx.body, "corrects").trim()
-          return admin.correctCredits({
-            account_uid: param(ctx, "uid"),
-            country: str(ctx.body, "country").trim().toUpperCase(),
-            units: units(ctx.body),
-            reason: str(ctx.body, "reason"),
-            ...(corrects === "" ? {} : { corrects })
-          })
-        })).pipe(Effect.provide(services))
+      route(
+        "credit.manage",
+        withBody(CorrectionBody, (ctx, body) =>
+          Effect.flatMap(Admin, (admin) =>
+            admin.correctCredits({
+              account_uid: param(ctx, "uid"),
+              country: body.country.trim(),
+              units: body.units,
+              reason: body.reason,
+              ...(body.corrects === undefined ? {} : { corrects: body.corrects })
+            })))
+      ).pipe(Effect.provide(services))
     )
   })
 )
