@@ -1,10 +1,11 @@
 /**
  * Sender ID review: the queue oldest first; the open one with its documents previewed inline (a PDF
- * in an iframe, an image as an img); Approve, Reject with a Reason, Suspend.
+ * drawn by pdf.js, `PdfPreview.tsx`; an image as an img); Approve, Reject with a Reason, Suspend.
  */
 import { useEffect, useState } from "react"
 import { api } from "../api.js"
 import { Field, Select, useAction } from "../forms.js"
+import { PdfPreview } from "../PdfPreview.js"
 import { useMay } from "../session.js"
 import { ErrorBox, Facts, Loading, Section, Status, Table, Time, useLoad } from "../ui.js"
 
@@ -14,7 +15,7 @@ function Document(props: { readonly doc: any }) {
     return <img src={src} alt={`Document ${props.doc.filename}`} style={{ maxWidth: "100%", maxHeight: 480 }} />
   }
   if (props.doc.content_type === "application/pdf") {
-    return <iframe src={src} title={`Document ${props.doc.filename}`} style={{ width: "100%", height: 480 }} />
+    return <PdfPreview src={src} name={props.doc.filename} />
   }
   return <a href={src}>{props.doc.filename}</a>
 }
