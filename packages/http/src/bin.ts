@@ -27,7 +27,7 @@
  */
 import * as Database from "@tuma/store-sql/Database"
 import * as SqlObservability from "@tuma/store-sql/SqlObservability"
-import { Context, Effect, Exit, Layer, Scope } from "effect"
+import { Context, Effect, Exit, Layer, Scheduler, Scope } from "effect"
 import cluster from "node:cluster"
 import { createServer } from "node:http"
 import { parseArgs } from "node:util"
@@ -40,6 +40,7 @@ import { seedDemo } from "./Demo.js"
 import { trackConnections } from "./Drain.js"
 import * as Observability from "./Observability.js"
 import { seedDemoPortalUser } from "./portal/Demo.js"
+import { SlicedScheduler } from "./Scheduling.js"
 import * as Server from "./Server.js"
 import * as WebhookWorkers from "./WebhookWorkers.js"
 
@@ -51,6 +52,18 @@ const intOr = (v: string | undefined, fallback: number | undefined) => {
   if (!Number.isInteger(n) || n < 0) throw new Error(`not a non-negative integer: ${v}`)
   return n
 }
+
+/**
+ * The fiber scheduler of the whole process: time slices with the event loop polled between them
+ * (Scheduling.ts), `TUMA_SLICE_MS` long (4); `TUMA_SCHEDULER=default` restores Effect's own (for A/B runs).
+ */
+const scheduler = env.TUMA_SCHEDULER === "default"
+  ? Scheduler.defaultScheduler
+  : new SlicedScheduler(intOr(env.TUMA_SLICE_MS, undefined))
+
+/** `Effect.runPromise` on the process's scheduler: every fiber forked inside inherits it. */
+const run = <A, E>(effect: Effect.Effect<A, E>): Promise<A> =>
+  Effect.runPromise(Effect.withScheduler(effect, scheduler))
 
 /** An HTTP header name (RFC 9110 token). */
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/
@@ -112,37 +125,37 @@ const serve = async (argv: ReadonlyArray<string>) => {
   const connections = trackConnections(nodeServer)
   const obs = Observability.optionsFromEnv(env, { metricsPort: values["metrics-port"] })
   const scope = Effect.runSync(Scope.make())
-  const close = (exit: Exit.Exit<unknown, unknown>) => Effect.runPromise(Scope.close(scope, exit))
+  const close = (exit: Exit.Exit<unknown, unknown>) => run(Scope.close(scope, exit))
   try {
     // the process-wide metrics listener and tracer provider; every build below runs with their fiber layer
     const observability = await startObservability(obs, scope)
     const fiber = Observability.layerFiber(observability)
     // the store first: the demo account (and its provider) must exist before the workers load providers
-    const store = await Effect.runPromise(
+    const store = await run(
       Layer.buildWithScope(Server.layerStore(database).pipe(Layer.provide(fiber)), scope)
     )
     if (values.demo && seeds) {
-      const keys = await Effect.runPromise(Effect.provide(seedDemo, store))
+      const keys = await run(Effect.provide(seedDemo, store))
       if (keys !== undefined) {
         console.log(`demo live key: ${keys.liveKey}`)
         console.log(`demo sandbox key: ${keys.sandboxKey}`)
       } else {
         console.log("demo: the store already has an account; its keys were printed when it was created")
       }
-      const login = await Effect.runPromise(Effect.provide(seedDemoPortalUser, store))
+      const login = await run(Effect.provide(seedDemoPortalUser, store))
       if (login !== undefined) console.log(`demo portal login: ${login.email} ${login.password}`)
-      const operator = await Effect.runPromise(Effect.provide(seedDemoOperator, store))
+      const operator = await run(Effect.provide(seedDemoOperator, store))
       if (operator !== undefined) console.log(`demo console login: ${operator.email} ${operator.password}`)
       const demoWebhook = values["demo-webhook"]
       if (demoWebhook !== undefined) {
-        const { created, secret } = await Effect.runPromise(
+        const { created, secret } = await run(
           Effect.provide(WebhookWorkers.registerDemoWebhook(demoWebhook), store)
         )
         // a restart keeps the endpoint and its secret (the receiver started with it keeps working)
         console.log(`demo webhook secret: ${secret}${created ? "" : " (kept from the previous start)"}`)
       }
     }
-    const context = await Effect.runPromise(
+    const context = await run(
       Layer.buildWithScope(
         Server.layer({
           server,
@@ -157,8 +170,8 @@ const serve = async (argv: ReadonlyArray<string>) => {
     )
     if (env.TUMA_WORKERS !== "0") {
       const systemAccountId = env.TUMA_SYSTEM_ACCOUNT_ID ||
-        (values.demo ? await Effect.runPromise(Effect.provide(WebhookWorkers.demoAccountId, store)) : undefined)
-      await Effect.runPromise(
+        (values.demo ? await run(Effect.provide(WebhookWorkers.demoAccountId, store)) : undefined)
+      await run(
         Layer.buildWithScope(
           WebhookWorkers.layer({ systemAccountId }).pipe(
             Layer.provide(Layer.succeedContext(store)),
@@ -168,7 +181,7 @@ const serve = async (argv: ReadonlyArray<string>) => {
         )
       )
     }
-    const url = await Effect.runPromise(Effect.provide(Server.address, context))
+    const url = await run(Effect.provide(Server.address, context))
     if (role !== undefined) {
       // the primary announces the server once every process listens, and merges the metrics
       if (observability.metricsUrl !== undefined) Cluster.tell({ tuma: "metrics", url: observability.metricsUrl })
@@ -208,7 +221,7 @@ const serve = async (argv: ReadonlyArray<string>) => {
 /** The process-wide observability parts, built in `scope`. */
 const startObservability = async (options: Observability.ObservabilityOptions, scope: Scope.Scope) =>
   Context.get(
-    await Effect.runPromise(Layer.buildWithScope(Observability.layerProcess(options), scope)),
+    await run(Layer.buildWithScope(Observability.layerProcess(options), scope)),
     Observability.ObservabilityRuntime
   )
 
@@ -230,7 +243,7 @@ const worker = async (argv: ReadonlyArray<string>) => {
     Observability.optionsFromEnv(env, { metricsPort: values["metrics-port"] }),
     scope
   )
-  await Effect.runPromise(
+  await run(
     Layer.buildWithScope(
       Layer.mergeAll(DeliveryWorkers.layer(), WebhookWorkers.layerStandalone(), SqlObservability.layerSamplers).pipe(
         Layer.provide(Database.layer(Cli.databaseFromEnv()).pipe(Layer.orDie)),
@@ -242,7 +255,7 @@ const worker = async (argv: ReadonlyArray<string>) => {
   console.log(`worker ${process.pid} running`)
   if (observability.metricsUrl !== undefined) console.log(`metrics on ${observability.metricsUrl}`)
   const stop = (signal: string) =>
-    void Effect.runPromise(Scope.close(scope, Exit.void)).then(() => {
+    void run(Scope.close(scope, Exit.void)).then(() => {
       console.log(`${signal}: worker stopped`)
       process.exit(0)
     })
