@@ -7,7 +7,7 @@
  */
 import { SqlClient } from "@effect/sql"
 import type { RequirementRow, SenderIdDocumentRow, SenderIdRecordRow } from "@tuma/core/ports/SenderIdStore"
-import { SenderIdStore } from "@tuma/core/ports/SenderIdStore"
+import { newSenderIdColumns, SenderIdStore } from "@tuma/core/ports/SenderIdStore"
 import { Effect, Layer, Option, Schema } from "effect"
 import { Count, findOne, Ids, Markets, NullableString, rowsOf, SenderIdRowSchema, single } from "./rows.js"
 
@@ -121,23 +121,11 @@ export const make = Effect.gen(function*() {
         ) AS taken`).pipe(Effect.map((row) => row.taken), Effect.orDie),
     insert: (row) =>
       sql.withTransaction(Effect.gen(function*() {
-        const inserted = yield* Ids.all(sql`INSERT INTO sender_ids ${
-          sql.insert({
-            id: row.id,
-            account_id: row.account_id,
-            market_id: row.market_id,
-            name: row.name,
-            display_name: row.display_name,
-            status: row.status,
-            is_default: row.is_default,
-            is_global: row.is_global,
-            sample_message: row.sample_message,
-            purpose: row.purpose,
-            protection_requested: row.protection_requested,
-            requested_at: row.at,
-            updated_at: row.at
-          })
-        } ON CONFLICT (account_id, market_id, name) DO NOTHING RETURNING id`)
+        const inserted = yield* Ids.all(
+          sql`INSERT INTO sender_ids ${
+            sql.insert(newSenderIdColumns(row))
+          } ON CONFLICT (account_id, market_id, name) DO NOTHING RETURNING id`
+        )
         if (inserted.length === 0) return Option.none()
         if (row.documents.length > 0) {
           yield* sql`INSERT INTO sender_id_documents ${
