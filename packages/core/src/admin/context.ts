@@ -15,7 +15,7 @@ import { ReadStore } from "../ports/ReadStore.js"
 import type { SenderIdRecordRow } from "../ports/SenderIdStore.js"
 import { SenderIdStore } from "../ports/SenderIdStore.js"
 import type { MarketRow } from "../ports/SendStore.js"
-import { RouteView, WalletView } from "./views.js"
+import { routeView, walletView } from "./viewsOf.js"
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 export const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
@@ -74,26 +74,9 @@ export const makeAdminContext = Effect.gen(function*() {
       Effect.flatMap(Option.match({ onNone: () => Effect.fail(notFound("provider", id)), onSome: Effect.succeed }))
     )
 
-  const walletsOf = (accountId: string) =>
-    Effect.map(reads.wallets(accountId), (rows) =>
-      rows.map((w): WalletView => ({
-        wallet_uid: w.id,
-        country_uid: w.market_id,
-        country: w.iso2,
-        calling_code: w.calling_code,
-        balance: w.balance,
-        enabled: w.enabled
-      })))
+  const walletsOf = (accountId: string) => Effect.map(reads.wallets(accountId), (rows) => rows.map(walletView))
 
-  const routesOf = (accountId: string) =>
-    Effect.map(reads.verifiedRoutes(accountId), (rows) =>
-      rows.map((r): RouteView => ({
-        uid: r.id,
-        country_uid: r.market_id,
-        country: r.iso2,
-        phone: r.phone,
-        verified_at: r.verified_at.toISOString()
-      })))
+  const routesOf = (accountId: string) => Effect.map(reads.verifiedRoutes(accountId), (rows) => rows.map(routeView))
 
   function e164(raw: string): Effect.Effect<string, ValidationFailed> {
     const r = normalizeRecipient(typeof raw === "string" ? raw : "")
