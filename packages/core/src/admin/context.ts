@@ -5,14 +5,11 @@ import type { ValidationFailed } from "@tuma/domain"
 import { normalizeRecipient, ResourceNotFound, validationFailed } from "@tuma/domain"
 import { Clock, Effect, Option } from "effect"
 import { makeAudit } from "../audit/Audit.js"
-import type { ProviderFullRow } from "../ports/AdminStore.js"
 import { AdminStore } from "../ports/AdminStore.js"
 import { AuditStore } from "../ports/AuditStore.js"
 import { Ids } from "../ports/Ids.js"
-import type { AccountRow, ApiKeyRow } from "../ports/OperatorStore.js"
 import { OperatorStore } from "../ports/OperatorStore.js"
 import { ReadStore } from "../ports/ReadStore.js"
-import type { SenderIdRecordRow } from "../ports/SenderIdStore.js"
 import { SenderIdStore } from "../ports/SenderIdStore.js"
 import type { MarketRow } from "../ports/SendStore.js"
 import { routeView, walletView } from "./viewsOf.js"
@@ -28,6 +25,17 @@ export const nonNegativeInt = (n: unknown): n is number => typeof n === "number"
 export const clampLimit = (n: number | undefined, fallback: number, max: number) =>
   n === undefined || !Number.isFinite(n) ? fallback : Math.min(max, Math.max(1, Math.floor(n)))
 
+/**
+ * A look-up by id that answers 404 for `resource` when nothing is found, an id that is not a UUID
+ * included (it finds nothing without asking the store).
+ */
+const byUuid =
+  <A>(resource: string, find: (id: string) => Effect.Effect<Option.Option<A>>) =>
+  (id: string): Effect.Effect<A, ResourceNotFound> =>
+    (UUID.test(id) ? find(id) : Effect.succeedNone).pipe(
+      Effect.flatMap(Option.match({ onNone: () => Effect.fail(notFound(resource, id)), onSome: Effect.succeed }))
+    )
+
 /** The stores, the clock and the look-ups every `Admin` module shares (404/422 answers included). */
 export const makeAdminContext = Effect.gen(function*() {
   const admin = yield* AdminStore
@@ -40,13 +48,7 @@ export const makeAdminContext = Effect.gen(function*() {
 
   // --- look-ups --------------------------------------------------------------------------
 
-  const account = (id: string): Effect.Effect<AccountRow, ResourceNotFound> =>
-    (UUID.test(id) ? op.findAccount(id) : Effect.succeed(Option.none())).pipe(
-      Effect.flatMap(Option.match({
-        onNone: () => Effect.fail(notFound("account", id)),
-        onSome: Effect.succeed
-      }))
-    )
+  const account = byUuid("account", op.findAccount)
 
   /** A market by ISO2; unknown → 422 on `field`. */
   const market = (iso2: string, field = "country"): Effect.Effect<MarketRow, ValidationFailed> =>
@@ -59,20 +61,9 @@ export const makeAdminContext = Effect.gen(function*() {
         }))
       )
 
-  const apiKeyRow = (id: string): Effect.Effect<ApiKeyRow, ResourceNotFound> =>
-    (UUID.test(id) ? admin.findApiKey(id) : Effect.succeed(Option.none())).pipe(
-      Effect.flatMap(Option.match({ onNone: () => Effect.fail(notFound("api_key", id)), onSome: Effect.succeed }))
-    )
-
-  const senderIdRow = (id: string): Effect.Effect<SenderIdRecordRow, ResourceNotFound> =>
-    (UUID.test(id) ? senderIds.find(id) : Effect.succeed(Option.none())).pipe(
-      Effect.flatMap(Option.match({ onNone: () => Effect.fail(notFound("sender_id", id)), onSome: Effect.succeed }))
-    )
-
-  const providerRow = (id: string): Effect.Effect<ProviderFullRow, ResourceNotFound> =>
-    (UUID.test(id) ? admin.findProvider(id) : Effect.succeed(Option.none())).pipe(
-      Effect.flatMap(Option.match({ onNone: () => Effect.fail(notFound("provider", id)), onSome: Effect.succeed }))
-    )
+  const apiKeyRow = byUuid("api_key", admin.findApiKey)
+  const senderIdRow = byUuid("sender_id", senderIds.find)
+  const providerRow = byUuid("provider", admin.findProvider)
 
   const walletsOf = (accountId: string) => Effect.map(reads.wallets(accountId), (rows) => rows.map(walletView))
 
