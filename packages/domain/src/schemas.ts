@@ -407,20 +407,19 @@ const Filename = text({ required: true, max: DOCUMENT_FILENAME_MAX_LENGTH }).ann
   description: "File name with its extension: pdf, jpg, jpeg or png."
 })
 
-/** A requirement document attached to a sender-ID request (JSON form: base64 content). */
-export const DocumentUpload = Schema.Struct({
-  requirement_uid: Uuid.annotations({ description: "The `uid` of the document requirement it satisfies." }),
-  filename: Filename,
-  content_base64: Base64Content
-}).annotations({ identifier: "DocumentUpload" })
-export type DocumentUpload = typeof DocumentUpload.Type
-
 /** Proof that a protected sender-ID name is the requester's (JSON form: base64 content). */
 export const ProtectionDocumentUpload = Schema.Struct({
   filename: Filename,
   content_base64: Base64Content
 }).annotations({ identifier: "ProtectionDocumentUpload" })
 export type ProtectionDocumentUpload = typeof ProtectionDocumentUpload.Type
+
+/** A requirement document attached to a sender-ID request (JSON form: base64 content). */
+export const DocumentUpload = Schema.Struct({
+  requirement_uid: Uuid.annotations({ description: "The `uid` of the document requirement it satisfies." }),
+  ...ProtectionDocumentUpload.fields
+}).annotations({ identifier: "DocumentUpload" })
+export type DocumentUpload = typeof DocumentUpload.Type
 
 /** Requested sender ID: trimmed, spaces collapsed and uppercased before the §2.7 rules are checked. */
 export const RequestedSenderId = Str.pipe(

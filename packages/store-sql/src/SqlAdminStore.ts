@@ -11,17 +11,7 @@ import type {
 } from "@tuma/core/ports/AdminStore"
 import { AdminStore } from "@tuma/core/ports/AdminStore"
 import { Effect, Layer, Schema } from "effect"
-import {
-  AccountRowSchema,
-  ApiKeyRowSchema,
-  findAll,
-  findOne,
-  LedgerRowSchema,
-  MarketRowSchema,
-  NullableString,
-  rowOf,
-  single
-} from "./rows.js"
+import { Accounts, ApiKeys, LedgerEntries, Markets, NullableString, rowsOf, single } from "./rows.js"
 import { correct, LEDGER } from "./WalletCredit.js"
 
 const PROVIDER = `p.id, p.name, p.kind, p.config, p.enabled, p.created_at,
@@ -34,7 +24,7 @@ const PROVIDER = `p.id, p.name, p.kind, p.config, p.enabled, p.created_at,
   FROM providers p`
 
 /** A provider with its credits and routes (`json_agg`: the credit's `updated_at` is an ISO string there). */
-const ProviderFullRowSchema = rowOf<ProviderFullRow>()(Schema.Struct({
+const Providers = rowsOf<ProviderFullRow>()(Schema.Struct({
   id: Schema.String,
   name: Schema.String,
   kind: Schema.String,
@@ -45,14 +35,14 @@ const ProviderFullRowSchema = rowOf<ProviderFullRow>()(Schema.Struct({
   routes: Schema.Array(Schema.Struct({ iso2: Schema.String, priority: Schema.Number, enabled: Schema.Boolean }))
 }))
 
-const OptOutRowSchema = rowOf<OptOutRow>()(Schema.Struct({
+const OptOuts = rowsOf<OptOutRow>()(Schema.Struct({
   account_id: Schema.String,
   recipient: Schema.String,
   reason: NullableString,
   created_at: Schema.DateFromSelf
 }))
 
-const SpamRuleFullRowSchema = rowOf<SpamRuleFullRow>()(Schema.Struct({
+const SpamRules = rowsOf<SpamRuleFullRow>()(Schema.Struct({
   id: Schema.String,
   account_id: NullableString,
   kind: Schema.String,
@@ -62,14 +52,14 @@ const SpamRuleFullRowSchema = rowOf<SpamRuleFullRow>()(Schema.Struct({
   created_at: Schema.DateFromSelf
 }))
 
-const SpamBuiltinSwitchRowSchema = rowOf<SpamBuiltinSwitchRow>()(Schema.Struct({
+const BuiltinSwitches = rowsOf<SpamBuiltinSwitchRow>()(Schema.Struct({
   kind: Schema.String,
   pattern: Schema.String,
   enabled: Schema.Boolean,
   updated_at: Schema.DateFromSelf
 }))
 
-const CountryRouteRowSchema = rowOf<CountryRouteRow>()(Schema.Struct({
+const CountryRoutes = rowsOf<CountryRouteRow>()(Schema.Struct({
   id: Schema.String,
   provider_id: Schema.String,
   provider_name: Schema.String,
@@ -79,21 +69,7 @@ const CountryRouteRowSchema = rowOf<CountryRouteRow>()(Schema.Struct({
   credit: Schema.Number
 }))
 
-const accounts = findAll(AccountRowSchema)
-const markets = findAll(MarketRowSchema)
-const market = findOne(MarketRowSchema)
-const apiKeys = findAll(ApiKeyRowSchema)
-const apiKey = findOne(ApiKeyRowSchema)
-const ledgerRows = findAll(LedgerRowSchema)
-const optOuts = findAll(OptOutRowSchema)
-const optOut = findOne(OptOutRowSchema)
-const spamRules = findAll(SpamRuleFullRowSchema)
-const spamRule = findOne(SpamRuleFullRowSchema)
-const builtinSwitches = findAll(SpamBuiltinSwitchRowSchema)
-const providers = findAll(ProviderFullRowSchema)
-const provider = findOne(ProviderFullRowSchema)
 const balance = single(Schema.Struct({ balance: Schema.Number }))
-const countryRouteRows = findAll(CountryRouteRowSchema)
 
 /** The SQL `AdminStore` over the context's `SqlClient`. */
 export const make = Effect.gen(function*() {
@@ -101,7 +77,8 @@ export const make = Effect.gen(function*() {
   const ledger = sql.literal(LEDGER)
   const providerColumns = sql.literal(PROVIDER)
 
-  const findProvider = (id: string) => provider(sql`SELECT ${providerColumns} WHERE p.id = ${id}`).pipe(Effect.orDie)
+  const findProvider = (id: string) =>
+    Providers.one(sql`SELECT ${providerColumns} WHERE p.id = ${id}`).pipe(Effect.orDie)
 
   return AdminStore.of({
     insertAccount: (row) =>
@@ -117,18 +94,20 @@ export const make = Effect.gen(function*() {
         const like = `%${f.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`
         clauses.push(sql`(lower(name) LIKE ${like} OR lower(email) LIKE ${like})`)
       }
-      return accounts(sql`SELECT * FROM accounts WHERE ${sql.and(clauses)}
+      return Accounts.all(sql`SELECT * FROM accounts WHERE ${sql.and(clauses)}
         ORDER BY created_at DESC, id DESC LIMIT ${f.limit} OFFSET ${f.offset}`).pipe(Effect.orDie)
     },
-    listMarkets: markets(sql`SELECT id, iso2, calling_code, name, open FROM markets ORDER BY iso2`).pipe(Effect.orDie),
+    listMarkets: Markets.all(sql`SELECT id, iso2, calling_code, name, open FROM markets ORDER BY iso2`).pipe(
+      Effect.orDie
+    ),
     findMarketById: (id) =>
-      market(sql`SELECT id, iso2, calling_code, name, open FROM markets WHERE id = ${id}`).pipe(Effect.orDie),
+      Markets.one(sql`SELECT id, iso2, calling_code, name, open FROM markets WHERE id = ${id}`).pipe(Effect.orDie),
 
     listApiKeys: (accountId) =>
-      apiKeys(sql`SELECT * FROM api_keys WHERE account_id = ${accountId} ORDER BY created_at DESC, id`).pipe(
+      ApiKeys.all(sql`SELECT * FROM api_keys WHERE account_id = ${accountId} ORDER BY created_at DESC, id`).pipe(
         Effect.orDie
       ),
-    findApiKey: (id) => apiKey(sql`SELECT * FROM api_keys WHERE id = ${id}`).pipe(Effect.orDie),
+    findApiKey: (id) => ApiKeys.one(sql`SELECT * FROM api_keys WHERE id = ${id}`).pipe(Effect.orDie),
     updateApiKey: (id, patch) => {
       const set: Record<string, unknown> = {}
       if (patch.name !== undefined) set.name = patch.name
@@ -138,15 +117,15 @@ export const make = Effect.gen(function*() {
       const statement = Object.keys(set).length === 0
         ? sql`SELECT * FROM api_keys WHERE id = ${id}`
         : sql`UPDATE api_keys SET ${sql.update(set)} WHERE id = ${id} RETURNING *`
-      return apiKey(statement).pipe(Effect.orDie)
+      return ApiKeys.one(statement).pipe(Effect.orDie)
     },
     revokeApiKey: (id, at) =>
-      apiKey(sql`UPDATE api_keys SET revoked_at = coalesce(revoked_at, ${at}) WHERE id = ${id} RETURNING *`).pipe(
+      ApiKeys.one(sql`UPDATE api_keys SET revoked_at = coalesce(revoked_at, ${at}) WHERE id = ${id} RETURNING *`).pipe(
         Effect.orDie
       ),
 
     ledger: (accountId, options) =>
-      ledgerRows(
+      LedgerEntries.all(
         sql`SELECT ${ledger} WHERE l.account_id = ${accountId} ${
           options.marketId === undefined ? sql`` : sql`AND w.market_id = ${options.marketId}`
         } ORDER BY l.id DESC LIMIT ${options.limit}`
@@ -165,10 +144,10 @@ export const make = Effect.gen(function*() {
       ),
 
     listOptOuts: (accountId) =>
-      optOuts(sql`SELECT account_id, recipient, reason, created_at FROM opt_outs
+      OptOuts.all(sql`SELECT account_id, recipient, reason, created_at FROM opt_outs
         WHERE account_id = ${accountId} ORDER BY created_at DESC, recipient`).pipe(Effect.orDie),
     findOptOut: (accountId, recipient) =>
-      optOut(sql`SELECT account_id, recipient, reason, created_at FROM opt_outs
+      OptOuts.one(sql`SELECT account_id, recipient, reason, created_at FROM opt_outs
         WHERE account_id = ${accountId} AND recipient = ${recipient}`).pipe(Effect.orDie),
     deleteOptOut: (accountId, recipient) =>
       sql`DELETE FROM opt_outs WHERE account_id = ${accountId} AND recipient = ${recipient} RETURNING recipient`.pipe(
@@ -177,14 +156,14 @@ export const make = Effect.gen(function*() {
       ),
 
     listSpamRules: (f) =>
-      spamRules(
+      SpamRules.all(
         f.accountId === undefined
           ? sql`SELECT * FROM spam_rules ORDER BY created_at, id`
           : f.accountId === null
           ? sql`SELECT * FROM spam_rules WHERE account_id IS NULL ORDER BY created_at, id`
           : sql`SELECT * FROM spam_rules WHERE account_id = ${f.accountId} ORDER BY created_at, id`
       ).pipe(Effect.orDie),
-    findSpamRule: (id) => spamRule(sql`SELECT * FROM spam_rules WHERE id = ${id}`).pipe(Effect.orDie),
+    findSpamRule: (id) => SpamRules.one(sql`SELECT * FROM spam_rules WHERE id = ${id}`).pipe(Effect.orDie),
     deleteSpamRule: (id) =>
       sql`DELETE FROM spam_rules WHERE id = ${id} RETURNING id`.pipe(
         Effect.map((rows) => rows.length > 0),
@@ -195,7 +174,7 @@ export const make = Effect.gen(function*() {
         Effect.map((rows) => rows.length > 0),
         Effect.orDie
       ),
-    listSpamBuiltinSwitches: builtinSwitches(sql`SELECT kind, pattern, enabled, updated_at
+    listSpamBuiltinSwitches: BuiltinSwitches.all(sql`SELECT kind, pattern, enabled, updated_at
       FROM spam_builtin_switches`).pipe(Effect.orDie),
     setSpamBuiltinSwitch: (row) =>
       sql`INSERT INTO spam_builtin_switches (kind, pattern, enabled, updated_at)
@@ -209,7 +188,7 @@ export const make = Effect.gen(function*() {
       sql`INSERT INTO providers ${
         sql.insert({ ...row, config: JSON.stringify(row.config ?? {}) })
       } ON CONFLICT (name) DO NOTHING RETURNING id`.pipe(Effect.map((rows) => rows.length > 0), Effect.orDie),
-    listProviders: providers(sql`SELECT ${providerColumns} ORDER BY p.name`).pipe(Effect.orDie),
+    listProviders: Providers.all(sql`SELECT ${providerColumns} ORDER BY p.name`).pipe(Effect.orDie),
     findProvider,
     setProviderEnabled: (id, enabled) =>
       sql`UPDATE providers SET enabled = ${enabled} WHERE id = ${id} RETURNING id`.pipe(
@@ -232,7 +211,7 @@ export const make = Effect.gen(function*() {
         }
       })).pipe(Effect.orDie),
     countryRoutes: (marketId) =>
-      countryRouteRows(sql`SELECT r.id, r.provider_id, p.name AS provider_name, p.enabled AS provider_enabled,
+      CountryRoutes.all(sql`SELECT r.id, r.provider_id, p.name AS provider_name, p.enabled AS provider_enabled,
           r.priority, r.enabled, coalesce(c.balance, 0) AS credit
         FROM provider_routes r JOIN providers p ON p.id = r.provider_id
         LEFT JOIN provider_credits c ON c.provider_id = r.provider_id AND c.market_id = r.market_id

@@ -19,13 +19,13 @@ import type {
 import { DispatchStore, DispatchWakeups } from "@tuma/core/ports/DispatchStore"
 import { Effect, Layer, Option, Queue, Schedule, Schema, Stream } from "effect"
 import { PgliteClient } from "./PgliteClient.js"
-import { findAll, findOne, NullableDate, NullableString } from "./rows.js"
+import { decoders, findAll, findOne, NullableDate, NullableString } from "./rows.js"
 import { retryTransient } from "./SqlRetry.js"
 
 // The rows this adapter reads, each decoded by a decoder built once (module load), in the claim
 // loop and the writer as everywhere else.
 
-const ClaimedRow = Schema.Struct({
+const Claimed = decoders(Schema.Struct({
   id: Schema.String,
   account_id: Schema.String,
   market_id: Schema.String,
@@ -39,24 +39,24 @@ const ClaimedRow = Schema.Struct({
   queued_at: NullableDate,
   created_at: Schema.DateFromSelf,
   attempts: Schema.Number
-})
+}))
 
-const RouteSqlRow = Schema.Struct({
+const Routes = decoders(Schema.Struct({
   market_id: Schema.String,
   provider_id: Schema.String,
   name: Schema.String,
   priority: Schema.Number,
   max_per_second: Schema.NullOr(Schema.Number)
-})
+}))
 
-const ProviderSqlRow = Schema.Struct({
+const Providers = decoders(Schema.Struct({
   id: Schema.String,
   name: Schema.String,
   kind: Schema.String,
   config: Schema.NullOr(Schema.Record({ key: Schema.String, value: Schema.Unknown }))
-})
+}))
 
-const PendingReceiptRow = Schema.Struct({
+const PendingReceipts = decoders(Schema.Struct({
   provider_id: Schema.String,
   refs: Schema.Array(Schema.String),
   state: Schema.Literal("delivered", "failed", "enroute"),
@@ -64,32 +64,26 @@ const PendingReceiptRow = Schema.Struct({
   error_code: NullableString,
   failure_reason: NullableString,
   received_at: Schema.DateFromSelf
-})
+}))
 
-const ReconcileRow = Schema.Struct({
+const Reconciled = decoders(Schema.Struct({
   message_id: Schema.String,
   provider_id: Schema.String,
   reference: Schema.String,
   ids: Schema.NullOr(Schema.Array(Schema.String))
-})
+}))
 
-const FailedRow = Schema.Struct({
+const Failed = decoders(Schema.Struct({
   id: Schema.String,
   account_id: Schema.String,
   market_id: Schema.String,
   units: Schema.Number,
   refund: Schema.Boolean
-})
+}))
 
-const claimedRows = findAll(ClaimedRow)
-const routeRows = findAll(RouteSqlRow)
-const providerRows = findAll(ProviderSqlRow)
 const granted = findOne(Schema.Struct({ granted: Schema.Number }))
 const receiptCounts = findOne(Schema.Struct({ matched: Schema.Number, pending: Schema.Number }))
-const pendingReceipts = findAll(PendingReceiptRow)
-const failedRows = findAll(FailedRow)
 const count = findOne(Schema.Struct({ n: Schema.Number }))
-const reconcileRows = findAll(ReconcileRow)
 const anyPending = findOne(Schema.Struct({ any: Schema.Boolean }))
 const delay = findOne(Schema.Struct({ delay_ms: Schema.Number }))
 const beatRow = findOne(
@@ -148,7 +142,7 @@ export const make = Effect.gen(function*() {
   // index look-ups by id (ANY(ARRAY(...))) whatever the table sizes: a hash join would read every
   // queued message of the table to claim a batch
   const claim: DispatchStore["Type"]["claim"] = ({ leaseUntil, limit, now, owner }) =>
-    claimedRows(q(
+    Claimed.all(q(
       `WITH c AS (
   SELECT message_id FROM dispatch_queue
   WHERE available_at <= $1
@@ -189,7 +183,7 @@ SELECT m.*, l.attempts FROM m JOIN l ON l.message_id = m.id`,
       Effect.orDie
     )
 
-  const routes: Effect.Effect<ReadonlyArray<RouteRow>> = routeRows(q(
+  const routes: Effect.Effect<ReadonlyArray<RouteRow>> = Routes.all(q(
     `SELECT r.market_id, r.provider_id, p.name, r.priority, (p.config->>'maxPerSecond')::float8 AS max_per_second
 FROM provider_routes r JOIN providers p ON p.id = r.provider_id
 WHERE r.enabled AND p.enabled
@@ -207,7 +201,7 @@ ORDER BY r.market_id, r.priority, p.name`
     Effect.orDie
   )
 
-  const providers: Effect.Effect<ReadonlyArray<ProviderRow>> = providerRows(q(
+  const providers: Effect.Effect<ReadonlyArray<ProviderRow>> = Providers.all(q(
     `SELECT id, name, kind, config FROM providers WHERE enabled ORDER BY name`
   )).pipe(
     Effect.map((rows) => rows.map((r) => ({ id: r.id, name: r.name, kind: r.kind, config: r.config ?? {} }))),
@@ -337,7 +331,7 @@ SELECT (SELECT count(*) FROM best)::int AS matched, (SELECT count(*) FROM pend):
    */
   const applyPendingReceipts = (now: Date) =>
     Effect.gen(function*() {
-      const rows = yield* pendingReceipts(q(
+      const rows = yield* PendingReceipts.all(q(
         `DELETE FROM delivery_receipts_pending o
 WHERE EXISTS (SELECT 1 FROM messages m
     WHERE m.provider_id = o.provider_id AND m.provider_ref = ANY(o.refs) AND m.status = 'sent')
@@ -516,7 +510,7 @@ WHERE m.id = u.mid AND u.idx = 0 AND m.provider_ref IS NULL`,
       // 3. failed before any acceptance (refund per decisions §20)
       if (batch.failed.length > 0) {
         const f = batch.failed
-        const rows = yield* failedRows(q(
+        const rows = yield* Failed.all(q(
           `UPDATE messages m SET status = 'failed', failed_at = GREATEST($1, COALESCE(m.queued_at, m.created_at)),
   failure_reason = u.reason,
   failure_context = jsonb_build_object('error_code', u.code, 'acceptance_state', 'DEFINITELY_NOT_ACCEPTED'),
@@ -605,7 +599,7 @@ SELECT count(*)::int AS n FROM moved`,
     )).pipe(Effect.map((row) => field(row, "n", 0)), Effect.orDie)
 
   const dueReconciliations: DispatchStore["Type"]["dueReconciliations"] = (now, limit, leaseUntil) =>
-    reconcileRows(q(
+    Reconciled.all(q(
       `WITH d AS (
   SELECT message_id FROM dispatch_reconcile WHERE deadline <= $1 ORDER BY deadline LIMIT $2 FOR UPDATE SKIP LOCKED
 )

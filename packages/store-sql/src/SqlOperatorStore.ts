@@ -4,11 +4,9 @@
 import { SqlClient } from "@effect/sql"
 import { OperatorStore } from "@tuma/core"
 import { Effect, Layer } from "effect"
-import { AccountRowSchema, findOne, MarketRowSchema, SenderIdRowSchema, single } from "./rows.js"
+import { Accounts, Markets, SenderIdRowSchema, single } from "./rows.js"
 import { purchase } from "./WalletCredit.js"
 
-const market = findOne(MarketRowSchema)
-const account = findOne(AccountRowSchema)
 const senderId = single(SenderIdRowSchema)
 
 /** The SQL `OperatorStore` over the context's `SqlClient`. */
@@ -17,14 +15,14 @@ export const make = Effect.gen(function*() {
 
   return OperatorStore.of({
     findMarket: (iso2) =>
-      market(sql`SELECT id, iso2, calling_code, name, open FROM markets WHERE iso2 = ${iso2}`).pipe(Effect.orDie),
+      Markets.one(sql`SELECT id, iso2, calling_code, name, open FROM markets WHERE iso2 = ${iso2}`).pipe(Effect.orDie),
     setMarketOpen: (iso2, open) =>
       sql`UPDATE markets SET open = ${open} WHERE iso2 = ${iso2} RETURNING id`.pipe(
         Effect.map((rows) => rows.length > 0),
         Effect.orDie
       ),
     insertAccount: (row) => sql`INSERT INTO accounts ${sql.insert({ ...row })}`.pipe(Effect.asVoid, Effect.orDie),
-    findAccount: (id) => account(sql`SELECT * FROM accounts WHERE id = ${id}`).pipe(Effect.orDie),
+    findAccount: (id) => Accounts.one(sql`SELECT * FROM accounts WHERE id = ${id}`).pipe(Effect.orDie),
     setAccountActive: (id, active, at) =>
       sql`UPDATE accounts SET active = ${active}, updated_at = ${at} WHERE id = ${id} RETURNING id`.pipe(
         Effect.map((rows) => rows.length > 0),

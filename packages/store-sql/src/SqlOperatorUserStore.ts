@@ -8,14 +8,14 @@ import type { OperatorInvitationRow, OperatorSessionRow, OperatorUserRow } from 
 import { OperatorUserStore } from "@tuma/core/ports/OperatorUserStore"
 import { OPERATOR_ROLES } from "@tuma/domain/operatorRoles"
 import { Effect, Layer, Schema } from "effect"
-import { Count, findAll, findFirst, NullableDate, NullableString, rowOf, single } from "./rows.js"
+import { Count, isUuid, NullableDate, NullableString, rowsOf, single } from "./rows.js"
 import { sqlLoginFailures } from "./SqlLoginFailures.js"
 
 const COLUMNS = "id, email, name, role, password_hash, totp_secret, totp_pending_secret, totp_last_step, " +
   "disabled_at, created_at, updated_at, last_sign_in_at"
 
 /** `operator_users` (`totp_last_step` is a `bigint`: a string on both drivers). */
-const OperatorUserRowSchema = rowOf<OperatorUserRow>()(Schema.Struct({
+const Operators = rowsOf<OperatorUserRow>()(Schema.Struct({
   id: Schema.String,
   email: Schema.String,
   name: Schema.String,
@@ -31,7 +31,7 @@ const OperatorUserRowSchema = rowOf<OperatorUserRow>()(Schema.Struct({
 }))
 
 /** `operator_sessions.*`. */
-const OperatorSessionRowSchema = rowOf<OperatorSessionRow>()(Schema.Struct({
+const Sessions = rowsOf<OperatorSessionRow>()(Schema.Struct({
   id_hash: Schema.String,
   operator_id: Schema.String,
   csrf_token: Schema.String,
@@ -43,7 +43,7 @@ const OperatorSessionRowSchema = rowOf<OperatorSessionRow>()(Schema.Struct({
 }))
 
 /** `operator_invitations.*`. */
-const OperatorInvitationRowSchema = rowOf<OperatorInvitationRow>()(Schema.Struct({
+const Invitations = rowsOf<OperatorInvitationRow>()(Schema.Struct({
   id: Schema.String,
   token_hash: Schema.String,
   operator_id: Schema.String,
@@ -52,13 +52,7 @@ const OperatorInvitationRowSchema = rowOf<OperatorInvitationRow>()(Schema.Struct
   used_at: NullableDate
 }))
 
-const operators = findAll(OperatorUserRowSchema)
-const operator = findFirst(OperatorUserRowSchema)
-const sessionRow = findFirst(OperatorSessionRowSchema)
-const invitation = findFirst(OperatorInvitationRowSchema)
 const countRow = single(Schema.Struct({ n: Count }))
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 /** The adapter over the `SqlClient`. */
 export const make = Effect.gen(function*() {
@@ -73,24 +67,24 @@ export const make = Effect.gen(function*() {
         ON CONFLICT DO NOTHING RETURNING id`.pipe(Effect.map((rows) => rows.length === 1), Effect.orDie),
 
     byEmail: (email) =>
-      operator(sql`SELECT ${columns} FROM operator_users WHERE lower(email) = ${email.toLowerCase()}`).pipe(
+      Operators.first(sql`SELECT ${columns} FROM operator_users WHERE lower(email) = ${email.toLowerCase()}`).pipe(
         Effect.orDie
       ),
 
     byId: (id) =>
-      UUID.test(id)
-        ? operator(sql`SELECT ${columns} FROM operator_users WHERE id = ${id}`).pipe(Effect.orDie)
+      isUuid(id)
+        ? Operators.first(sql`SELECT ${columns} FROM operator_users WHERE id = ${id}`).pipe(Effect.orDie)
         : Effect.succeed(undefined),
 
-    list: operators(sql`SELECT ${columns} FROM operator_users ORDER BY created_at, email`).pipe(Effect.orDie),
+    list: Operators.all(sql`SELECT ${columns} FROM operator_users ORDER BY created_at, email`).pipe(Effect.orDie),
 
     update: (id, patch, now) => {
       const set: Record<string, unknown> = { updated_at: now }
       for (const k of ["name", "role", "password_hash", "totp_secret", "totp_pending_secret", "disabled_at"] as const) {
         if (patch[k] !== undefined) set[k] = patch[k]
       }
-      return UUID.test(id)
-        ? operator(sql`UPDATE operator_users SET ${sql.update(set)} WHERE id = ${id} RETURNING ${columns}`).pipe(
+      return isUuid(id)
+        ? Operators.first(sql`UPDATE operator_users SET ${sql.update(set)} WHERE id = ${id} RETURNING ${columns}`).pipe(
           Effect.orDie
         )
         : Effect.succeed(undefined)
@@ -121,7 +115,7 @@ export const make = Effect.gen(function*() {
       ),
 
     unusedRecoveryCodes: (id) =>
-      UUID.test(id)
+      isUuid(id)
         ? countRow(sql`SELECT count(*) AS n FROM operator_recovery_codes
             WHERE operator_id = ${id} AND used_at IS NULL`).pipe(Effect.map((row) => row.n), Effect.orDie)
         : Effect.succeed(0),
@@ -130,9 +124,11 @@ export const make = Effect.gen(function*() {
 
     session: (idHash) =>
       Effect.gen(function*() {
-        const session = yield* sessionRow(sql`SELECT * FROM operator_sessions WHERE id_hash = ${idHash}`)
+        const session = yield* Sessions.first(sql`SELECT * FROM operator_sessions WHERE id_hash = ${idHash}`)
         if (session === undefined) return undefined
-        const signedIn = yield* operator(sql`SELECT ${columns} FROM operator_users WHERE id = ${session.operator_id}`)
+        const signedIn = yield* Operators.first(
+          sql`SELECT ${columns} FROM operator_users WHERE id = ${session.operator_id}`
+        )
         return signedIn === undefined ? undefined : { session, operator: signedIn }
       }).pipe(Effect.orDie),
 
@@ -158,7 +154,7 @@ export const make = Effect.gen(function*() {
       sql`INSERT INTO operator_invitations ${sql.insert({ ...i })}`.pipe(Effect.asVoid, Effect.orDie),
 
     invitationByHash: (hash) =>
-      invitation(sql`SELECT * FROM operator_invitations WHERE token_hash = ${hash}`).pipe(Effect.orDie),
+      Invitations.first(sql`SELECT * FROM operator_invitations WHERE token_hash = ${hash}`).pipe(Effect.orDie),
 
     useInvitation: (id, now) =>
       sql`UPDATE operator_invitations SET used_at = ${now}

@@ -18,9 +18,7 @@ import type {
 } from "@tuma/core/ports/PortalReadStore"
 import { PortalReadStore } from "@tuma/core/ports/PortalReadStore"
 import { Effect, Layer, Schema } from "effect"
-import { findAll, findFirst, NullableDate, NullableString, rowOf, single, WebhookAttemptRow } from "./rows.js"
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+import { findAll, findFirst, isUuid, NullableDate, NullableString, rowsOf, single, WebhookAttempts } from "./rows.js"
 
 type CampaignBase = Omit<CampaignRow, "delivery">
 type Attempt = DeliveryWithAttempts["attempt_log"][number]
@@ -28,20 +26,20 @@ type DeliveryBase = Omit<DeliveryWithAttempts, "attempt_log">
 
 const Status = Schema.Literal("scheduled", "queued", "processing", "sent", "delivered", "failed")
 
-const BalanceRow = rowOf<DashboardRows["balances"][number]>()(Schema.Struct({
+const Balances = rowsOf<DashboardRows["balances"][number]>()(Schema.Struct({
   country: Schema.String,
   calling_code: NullableString,
   balance: Schema.Number,
   enabled: Schema.Boolean
 }))
 
-const DayStatusCountSchema = rowOf<DayStatusCount>()(Schema.Struct({
+const DayStatusCounts = rowsOf<DayStatusCount>()(Schema.Struct({
   day: Schema.String,
   status: Status,
   n: Schema.Number
 }))
 
-const FailureRow = rowOf<DashboardRows["failures"][number]>()(Schema.Struct({
+const Failures = rowsOf<DashboardRows["failures"][number]>()(Schema.Struct({
   id: Schema.String,
   recipient: Schema.String,
   sender_id: Schema.String,
@@ -50,7 +48,7 @@ const FailureRow = rowOf<DashboardRows["failures"][number]>()(Schema.Struct({
   created_at: Schema.DateFromSelf
 }))
 
-const CampaignBaseSchema = rowOf<CampaignBase>()(Schema.Struct({
+const Campaigns = rowsOf<CampaignBase>()(Schema.Struct({
   id: Schema.String,
   name: Schema.String,
   sender_id: Schema.String,
@@ -66,7 +64,7 @@ const CampaignBaseSchema = rowOf<CampaignBase>()(Schema.Struct({
   created_at: Schema.DateFromSelf
 }))
 
-const MessageTimelineRowSchema = rowOf<MessageTimelineRow>()(Schema.Struct({
+const Timelines = rowsOf<MessageTimelineRow>()(Schema.Struct({
   id: Schema.String,
   text: Schema.String,
   country: Schema.String,
@@ -82,7 +80,7 @@ const MessageTimelineRowSchema = rowOf<MessageTimelineRow>()(Schema.Struct({
   dr_delivery_status: NullableString
 }))
 
-const DeliveryBaseSchema = rowOf<DeliveryBase>()(Schema.Struct({
+const Deliveries = rowsOf<DeliveryBase>()(Schema.Struct({
   id: Schema.String,
   endpoint_id: Schema.String,
   event: Schema.String,
@@ -97,14 +95,7 @@ const DeliveryBaseSchema = rowOf<DeliveryBase>()(Schema.Struct({
 }))
 
 const campaignCounts = findAll(Schema.Struct({ campaign_id: Schema.String, status: Schema.String, n: Schema.Number }))
-const attemptRows = findAll(WebhookAttemptRow)
-const balanceRows = findAll(BalanceRow)
-const countRows = findAll(DayStatusCountSchema)
-const failureRows = findAll(FailureRow)
 const total = single(Schema.Struct({ total: Schema.Number }))
-const campaignRows = findAll(CampaignBaseSchema)
-const timeline = findFirst(MessageTimelineRowSchema)
-const deliveryRows = findAll(DeliveryBaseSchema)
 const secretRow = findFirst(Schema.Struct({ url: Schema.String, secret: Schema.String }))
 
 /** The SQL `PortalReadStore` over the context's `SqlClient`. */
@@ -130,7 +121,7 @@ export const make = Effect.gen(function*() {
   const attemptsOf = (deliveries: ReadonlyArray<DeliveryBase>) =>
     Effect.gen(function*() {
       if (deliveries.length === 0) return []
-      const attempts = yield* attemptRows(sql`
+      const attempts = yield* WebhookAttempts.all(sql`
         SELECT delivery_id, attempt, attempted_at, outcome, response_status, latency_ms, error
         FROM webhook_attempts WHERE delivery_id IN ${sql.in(deliveries.map((d) => d.id))}
         ORDER BY delivery_id, attempt`)
@@ -149,18 +140,18 @@ export const make = Effect.gen(function*() {
   return PortalReadStore.of({
     dashboard: (accountId, timeZone, now) =>
       Effect.gen(function*() {
-        const balances = yield* balanceRows(sql`
+        const balances = yield* Balances.all(sql`
           SELECT m.iso2 AS country, m.calling_code, w.balance, w.enabled
           FROM wallets w JOIN markets m ON m.id = w.market_id
           WHERE w.account_id = ${accountId} ORDER BY m.iso2`)
-        const counts = yield* countRows(sql`
+        const counts = yield* DayStatusCounts.all(sql`
           SELECT to_char((created_at AT TIME ZONE ${timeZone})::date, 'YYYY-MM-DD') AS day, status, count(*)::int AS n
           FROM messages
           WHERE account_id = ${accountId}
             AND created_at >= ((((${now}::timestamptz AT TIME ZONE ${timeZone})::date - 6)::timestamp)
               AT TIME ZONE ${timeZone})
           GROUP BY 1, 2`)
-        const failures = yield* failureRows(
+        const failures = yield* Failures.all(
           sql`SELECT id, recipient, sender_id, failure_reason, failed_at, created_at FROM messages
           WHERE account_id = ${accountId} AND status = 'failed'
           ORDER BY created_at DESC, id DESC LIMIT 10`
@@ -172,21 +163,21 @@ export const make = Effect.gen(function*() {
       Effect.gen(function*() {
         const { total: n } = yield* total(sql`
           SELECT count(*)::int AS total FROM campaigns WHERE account_id = ${accountId}`)
-        const rows = yield* campaignRows(sql`SELECT ${CAMPAIGN_COLUMNS} FROM campaigns
+        const rows = yield* Campaigns.all(sql`SELECT ${CAMPAIGN_COLUMNS} FROM campaigns
           WHERE account_id = ${accountId} ORDER BY created_at DESC, id DESC
           LIMIT ${perPage} OFFSET ${(page - 1) * perPage}`)
         return { rows: yield* withDelivery(rows), total: n }
       }).pipe(Effect.orDie),
 
     campaign: (accountId, campaignId) =>
-      !UUID.test(campaignId) ? Effect.succeed(undefined) : Effect.gen(function*() {
-        const rows = yield* campaignRows(sql`SELECT ${CAMPAIGN_COLUMNS} FROM campaigns
+      !isUuid(campaignId) ? Effect.succeed(undefined) : Effect.gen(function*() {
+        const rows = yield* Campaigns.all(sql`SELECT ${CAMPAIGN_COLUMNS} FROM campaigns
           WHERE id = ${campaignId} AND account_id = ${accountId}`)
         return (yield* withDelivery(rows))[0]
       }).pipe(Effect.orDie),
 
     messageTimeline: (accountId, messageId) =>
-      !UUID.test(messageId) ? Effect.succeed(undefined) : timeline(sql`
+      !isUuid(messageId) ? Effect.succeed(undefined) : Timelines.first(sql`
         SELECT id, text, country, created_at, scheduled_at, queued_at, sent_at, delivered_at, failed_at,
           failure_reason, dr_checked_at, dr_status, dr_delivery_status
         FROM messages WHERE id = ${messageId} AND account_id = ${accountId}`).pipe(Effect.orDie),
@@ -198,8 +189,8 @@ export const make = Effect.gen(function*() {
           d.completed_at`)
         let rows: ReadonlyArray<DeliveryBase>
         if ("messageId" in by) {
-          if (!UUID.test(by.messageId)) return []
-          rows = yield* deliveryRows(sql`
+          if (!isUuid(by.messageId)) return []
+          rows = yield* Deliveries.all(sql`
             SELECT ${columns}
             FROM messages m
             JOIN webhook_endpoints e ON e.api_key_id = m.api_key_id AND e.account_id = ${accountId}
@@ -208,8 +199,8 @@ export const make = Effect.gen(function*() {
             WHERE m.id = ${by.messageId} AND m.account_id = ${accountId}
             ORDER BY d.created_at, d.id LIMIT ${limit}`)
         } else {
-          if (!UUID.test(by.endpointId)) return []
-          rows = yield* deliveryRows(sql`
+          if (!isUuid(by.endpointId)) return []
+          rows = yield* Deliveries.all(sql`
             SELECT ${columns}
             FROM webhook_endpoints e
             JOIN webhook_deliveries d ON d.endpoint_id = e.id
@@ -221,7 +212,7 @@ export const make = Effect.gen(function*() {
       }).pipe(Effect.orDie),
 
     endpointSecret: (accountId, endpointId) =>
-      !UUID.test(endpointId) ? Effect.succeed(undefined) : secretRow(sql`
+      !isUuid(endpointId) ? Effect.succeed(undefined) : secretRow(sql`
         SELECT url, secret FROM webhook_endpoints WHERE id = ${endpointId} AND account_id = ${accountId}`)
         .pipe(Effect.orDie)
   })

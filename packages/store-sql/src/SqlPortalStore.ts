@@ -7,7 +7,7 @@ import { SqlClient } from "@effect/sql"
 import type { AccountSummaryRow, SessionRow, TokenRow, UserRow } from "@tuma/core/ports/PortalStore"
 import { PortalStore } from "@tuma/core/ports/PortalStore"
 import { Effect, Layer, Option, Schema } from "effect"
-import { findAll, findFirst, findOne, IdRow, NullableDate, NullableString, rowOf, single } from "./rows.js"
+import { findFirst, Ids, isUuid, NullableDate, NullableString, rowsOf } from "./rows.js"
 import { sqlLoginFailures } from "./SqlLoginFailures.js"
 
 const USER_COLUMNS =
@@ -15,7 +15,7 @@ const USER_COLUMNS =
 
 const Role = Schema.Literal("owner", "member")
 
-const UserRowSchema = rowOf<UserRow>()(Schema.Struct({
+const Users = rowsOf<UserRow>()(Schema.Struct({
   id: Schema.String,
   account_id: Schema.String,
   email: Schema.String,
@@ -29,7 +29,7 @@ const UserRowSchema = rowOf<UserRow>()(Schema.Struct({
   last_sign_in_at: NullableDate
 }))
 
-const SessionRowSchema = rowOf<SessionRow>()(Schema.Struct({
+const Sessions = rowsOf<SessionRow>()(Schema.Struct({
   id_hash: Schema.String,
   user_id: Schema.String,
   account_id: Schema.String,
@@ -39,7 +39,7 @@ const SessionRowSchema = rowOf<SessionRow>()(Schema.Struct({
   absolute_expires_at: Schema.DateFromSelf
 }))
 
-const TokenRowSchema = rowOf<TokenRow>()(Schema.Struct({
+const Tokens = rowsOf<TokenRow>()(Schema.Struct({
   id: Schema.String,
   kind: Schema.Literal("invitation", "password_reset"),
   token_hash: Schema.String,
@@ -54,24 +54,14 @@ const TokenRowSchema = rowOf<TokenRow>()(Schema.Struct({
   revoked_at: NullableDate
 }))
 
-const AccountSummaryRowSchema = rowOf<AccountSummaryRow>()(Schema.Struct({
+const AccountSummaries = rowsOf<AccountSummaryRow>()(Schema.Struct({
   id: Schema.String,
   name: Schema.String,
   email: Schema.String,
   active: Schema.Boolean
 }))
 
-const accountRow = findFirst(AccountSummaryRowSchema)
-const userRow = findFirst(UserRowSchema)
-const userRows = findAll(UserRowSchema)
-const updatedUser = single(UserRowSchema)
-const sessionRow = findOne(SessionRowSchema)
-const tokenRow = findFirst(TokenRowSchema)
-const tokenRows = findAll(TokenRowSchema)
-const ids = findAll(IdRow)
 const roleRow = findFirst(Schema.Struct({ role: Role }))
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 /** The SQL `PortalStore` over the context's `SqlClient`. */
 export const make = Effect.gen(function*() {
@@ -79,24 +69,28 @@ export const make = Effect.gen(function*() {
   const users = sql.literal(USER_COLUMNS)
 
   const ownersLocked = (accountId: string) =>
-    ids(sql`SELECT id FROM portal_users WHERE account_id = ${accountId} AND role = 'owner' FOR UPDATE`)
+    Ids.all(sql`SELECT id FROM portal_users WHERE account_id = ${accountId} AND role = 'owner' FOR UPDATE`)
 
   return PortalStore.of({
     account: (accountId) =>
-      accountRow(sql`SELECT id, name, email, active FROM accounts WHERE id = ${accountId}`).pipe(Effect.orDie),
+      AccountSummaries.first(sql`SELECT id, name, email, active FROM accounts WHERE id = ${accountId}`).pipe(
+        Effect.orDie
+      ),
 
     userByEmail: (email) =>
-      userRow(sql`SELECT ${users} FROM portal_users WHERE lower(email) = ${email.toLowerCase()}`).pipe(Effect.orDie),
+      Users.first(sql`SELECT ${users} FROM portal_users WHERE lower(email) = ${email.toLowerCase()}`).pipe(
+        Effect.orDie
+      ),
 
     user: (accountId, userId) =>
-      UUID.test(userId)
-        ? userRow(sql`SELECT ${users} FROM portal_users WHERE id = ${userId} AND account_id = ${accountId}`).pipe(
+      isUuid(userId)
+        ? Users.first(sql`SELECT ${users} FROM portal_users WHERE id = ${userId} AND account_id = ${accountId}`).pipe(
           Effect.orDie
         )
         : Effect.succeed(undefined),
 
     users: (accountId) =>
-      userRows(sql`SELECT ${users} FROM portal_users WHERE account_id = ${accountId} ORDER BY created_at, id`).pipe(
+      Users.all(sql`SELECT ${users} FROM portal_users WHERE account_id = ${accountId} ORDER BY created_at, id`).pipe(
         Effect.orDie
       ),
 
@@ -111,8 +105,8 @@ export const make = Effect.gen(function*() {
       ),
 
     updateUser: (accountId, userId, patch, now) =>
-      UUID.test(userId)
-        ? userRow(sql`UPDATE portal_users SET
+      isUuid(userId)
+        ? Users.first(sql`UPDATE portal_users SET
               name = COALESCE(${patch.name ?? null}, name),
               locale = COALESCE(${patch.locale ?? null}, locale),
               time_zone = COALESCE(${patch.time_zone ?? null}, time_zone),
@@ -123,23 +117,23 @@ export const make = Effect.gen(function*() {
         : Effect.succeed(undefined),
 
     setRole: (accountId, userId, role, now) =>
-      !UUID.test(userId)
+      !isUuid(userId)
         ? Effect.succeed({ _tag: "NotFound" as const })
         : sql.withTransaction(
           Effect.gen(function*() {
             const owners = yield* ownersLocked(accountId)
-            const target = yield* userRow(sql`SELECT ${users} FROM portal_users
+            const target = yield* Users.first(sql`SELECT ${users} FROM portal_users
               WHERE id = ${userId} AND account_id = ${accountId} FOR UPDATE`)
             if (target === undefined) return { _tag: "NotFound" as const }
             if (target.role === "owner" && role !== "owner" && owners.length <= 1) return { _tag: "LastOwner" as const }
-            const user = yield* updatedUser(sql`UPDATE portal_users SET role = ${role}, updated_at = ${now}
+            const user = yield* Users.single(sql`UPDATE portal_users SET role = ${role}, updated_at = ${now}
               WHERE id = ${userId} AND account_id = ${accountId} RETURNING ${users}`)
             return { _tag: "Done" as const, user }
           })
         ).pipe(Effect.orDie),
 
     deleteUser: (accountId, userId) =>
-      !UUID.test(userId)
+      !isUuid(userId)
         ? Effect.succeed("NotFound" as const)
         : sql.withTransaction(
           Effect.gen(function*() {
@@ -164,13 +158,13 @@ export const make = Effect.gen(function*() {
           ${s.absolute_expires_at}, ${s.ip}, ${s.user_agent})`.pipe(Effect.asVoid, Effect.orDie),
 
     session: (idHash) =>
-      sessionRow(sql`SELECT s.id_hash, s.user_id, s.account_id, s.csrf_token, s.created_at,
+      Sessions.one(sql`SELECT s.id_hash, s.user_id, s.account_id, s.csrf_token, s.created_at,
           s.last_seen_at, s.absolute_expires_at
         FROM portal_sessions s WHERE s.id_hash = ${idHash}`).pipe(
         Effect.flatMap(Option.match({
           onNone: () => Effect.succeed(undefined),
           onSome: (session) =>
-            userRow(sql`SELECT ${users} FROM portal_users
+            Users.first(sql`SELECT ${users} FROM portal_users
               WHERE id = ${session.user_id} AND account_id = ${session.account_id}`).pipe(
               Effect.map((user) => user === undefined ? undefined : { session, user })
             )
@@ -210,7 +204,7 @@ export const make = Effect.gen(function*() {
         Effect.orDie
       ),
 
-    tokenByHash: (hash) => tokenRow(sql`SELECT * FROM portal_tokens WHERE token_hash = ${hash}`).pipe(Effect.orDie),
+    tokenByHash: (hash) => Tokens.first(sql`SELECT * FROM portal_tokens WHERE token_hash = ${hash}`).pipe(Effect.orDie),
 
     useToken: (id, now) =>
       sql`UPDATE portal_tokens SET used_at = ${now}
@@ -220,7 +214,7 @@ export const make = Effect.gen(function*() {
       ),
 
     pendingInvitations: (accountId, now) =>
-      tokenRows(sql`SELECT * FROM portal_tokens
+      Tokens.all(sql`SELECT * FROM portal_tokens
         WHERE account_id = ${accountId} AND kind = 'invitation' AND used_at IS NULL AND revoked_at IS NULL
           AND expires_at > ${now}
         ORDER BY created_at DESC, id`).pipe(Effect.orDie),

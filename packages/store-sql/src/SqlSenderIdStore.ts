@@ -7,19 +7,9 @@
  */
 import { SqlClient } from "@effect/sql"
 import type { RequirementRow, SenderIdDocumentRow, SenderIdRecordRow } from "@tuma/core/ports/SenderIdStore"
-import { SenderIdStore } from "@tuma/core/ports/SenderIdStore"
+import { newSenderIdColumns, SenderIdStore } from "@tuma/core/ports/SenderIdStore"
 import { Effect, Layer, Option, Schema } from "effect"
-import {
-  Count,
-  findAll,
-  findOne,
-  IdRow,
-  MarketRowSchema,
-  NullableString,
-  rowOf,
-  SenderIdRowSchema,
-  single
-} from "./rows.js"
+import { Count, findOne, Ids, Markets, NullableString, rowsOf, SenderIdRowSchema, single } from "./rows.js"
 
 const RECORD = `s.id, s.account_id, s.market_id, k.iso2, k.calling_code, k.name AS market_name, s.name,
   s.display_name, s.status, s.is_default, s.is_global, s.sample_message, s.purpose, s.protection_requested,
@@ -35,7 +25,7 @@ const DOCUMENT = `id, sender_id_id, requirement_id, kind, filename, content_type
   FROM sender_id_documents`
 
 /** `sender_ids` with its market and review fields: the operator's row and more. */
-const SenderIdRecordRowSchema = rowOf<SenderIdRecordRow>()(Schema.Struct({
+const SenderIds = rowsOf<SenderIdRecordRow>()(Schema.Struct({
   ...SenderIdRowSchema.fields,
   iso2: Schema.String,
   calling_code: Schema.String,
@@ -46,7 +36,7 @@ const SenderIdRecordRowSchema = rowOf<SenderIdRecordRow>()(Schema.Struct({
   document_ids: Schema.Array(Schema.String)
 }))
 
-const RequirementRowSchema = rowOf<RequirementRow>()(Schema.Struct({
+const Requirements = rowsOf<RequirementRow>()(Schema.Struct({
   id: Schema.String,
   market_id: NullableString,
   name: Schema.String,
@@ -57,7 +47,7 @@ const RequirementRowSchema = rowOf<RequirementRow>()(Schema.Struct({
   created_at: Schema.DateFromSelf
 }))
 
-const SenderIdDocumentRowSchema = rowOf<SenderIdDocumentRow>()(Schema.Struct({
+const Documents = rowsOf<SenderIdDocumentRow>()(Schema.Struct({
   id: Schema.String,
   sender_id_id: Schema.String,
   requirement_id: NullableString,
@@ -68,18 +58,11 @@ const SenderIdDocumentRowSchema = rowOf<SenderIdDocumentRow>()(Schema.Struct({
   created_at: Schema.DateFromSelf
 }))
 
-const records = findAll(SenderIdRecordRowSchema)
-const record = findOne(SenderIdRecordRowSchema)
-const market = findOne(MarketRowSchema)
-const markets = findAll(MarketRowSchema)
-const requirementRows = findAll(RequirementRowSchema)
-const documentRows = findAll(SenderIdDocumentRowSchema)
 const documentWithContent = findOne(
-  Schema.extend(SenderIdDocumentRowSchema, Schema.Struct({ content: Schema.Uint8ArrayFromSelf }))
+  Schema.extend(Documents.schema, Schema.Struct({ content: Schema.Uint8ArrayFromSelf }))
 )
 const sum = single(Schema.Struct({ n: Schema.NullOr(Count) }))
 const taken = single(Schema.Struct({ taken: Schema.Boolean }))
-const ids = findAll(IdRow)
 
 /** The SQL `SenderIdStore` over the context's `SqlClient`. */
 export const make = Effect.gen(function*() {
@@ -88,17 +71,17 @@ export const make = Effect.gen(function*() {
   const requirement = sql.literal(REQUIREMENT)
   const document = sql.literal(DOCUMENT)
 
-  const find = (id: string) => record(sql`SELECT ${recordColumns} WHERE s.id = ${id}`)
+  const find = (id: string) => SenderIds.one(sql`SELECT ${recordColumns} WHERE s.id = ${id}`)
 
   return SenderIdStore.of({
     listForAccount: (accountId) =>
-      records(sql`SELECT ${recordColumns} WHERE s.account_id = ${accountId}
+      SenderIds.all(sql`SELECT ${recordColumns} WHERE s.account_id = ${accountId}
         ORDER BY s.requested_at DESC, s.id DESC`).pipe(Effect.orDie),
     list: (f) => {
       const clauses = [sql`true`]
       if (f.accountId !== undefined) clauses.push(sql`s.account_id = ${f.accountId}`)
       if (f.status !== undefined) clauses.push(sql`s.status = ${f.status}`)
-      return records(sql`SELECT ${recordColumns} WHERE ${sql.and(clauses)}
+      return SenderIds.all(sql`SELECT ${recordColumns} WHERE ${sql.and(clauses)}
         ORDER BY s.requested_at DESC, s.id DESC LIMIT ${f.limit} OFFSET ${f.offset}`).pipe(Effect.orDie)
     },
     find: (id) => find(id).pipe(Effect.orDie),
@@ -109,13 +92,13 @@ export const make = Effect.gen(function*() {
         Effect.orDie
       ),
     findMarketById: (id) =>
-      market(sql`SELECT id, iso2, calling_code, name, open FROM markets WHERE id = ${id}`).pipe(Effect.orDie),
+      Markets.one(sql`SELECT id, iso2, calling_code, name, open FROM markets WHERE id = ${id}`).pipe(Effect.orDie),
     findMarketByIso2: (iso2) =>
-      market(sql`SELECT id, iso2, calling_code, name, open FROM markets WHERE iso2 = ${iso2.toUpperCase()}`).pipe(
+      Markets.one(sql`SELECT id, iso2, calling_code, name, open FROM markets WHERE iso2 = ${iso2.toUpperCase()}`).pipe(
         Effect.orDie
       ),
     verifiedMarkets: (accountId) =>
-      markets(sql`SELECT k.id, k.iso2, k.calling_code, k.name, k.open
+      Markets.all(sql`SELECT k.id, k.iso2, k.calling_code, k.name, k.open
         FROM verified_routes r JOIN markets k ON k.id = r.market_id
         WHERE r.account_id = ${accountId} ORDER BY k.iso2`).pipe(Effect.orDie),
     requirements: (options) => {
@@ -127,7 +110,7 @@ export const make = Effect.gen(function*() {
             : sql`(market_id IS NULL OR market_id = ANY(${[...options.marketIds]}::uuid[]))`
         )
       }
-      return requirementRows(sql`SELECT ${requirement} WHERE ${sql.and(clauses)} ORDER BY created_at, id`).pipe(
+      return Requirements.all(sql`SELECT ${requirement} WHERE ${sql.and(clauses)} ORDER BY created_at, id`).pipe(
         Effect.orDie
       )
     },
@@ -138,23 +121,11 @@ export const make = Effect.gen(function*() {
         ) AS taken`).pipe(Effect.map((row) => row.taken), Effect.orDie),
     insert: (row) =>
       sql.withTransaction(Effect.gen(function*() {
-        const inserted = yield* ids(sql`INSERT INTO sender_ids ${
-          sql.insert({
-            id: row.id,
-            account_id: row.account_id,
-            market_id: row.market_id,
-            name: row.name,
-            display_name: row.display_name,
-            status: row.status,
-            is_default: row.is_default,
-            is_global: row.is_global,
-            sample_message: row.sample_message,
-            purpose: row.purpose,
-            protection_requested: row.protection_requested,
-            requested_at: row.at,
-            updated_at: row.at
-          })
-        } ON CONFLICT (account_id, market_id, name) DO NOTHING RETURNING id`)
+        const inserted = yield* Ids.all(
+          sql`INSERT INTO sender_ids ${
+            sql.insert(newSenderIdColumns(row))
+          } ON CONFLICT (account_id, market_id, name) DO NOTHING RETURNING id`
+        )
         if (inserted.length === 0) return Option.none()
         if (row.documents.length > 0) {
           yield* sql`INSERT INTO sender_id_documents ${
@@ -181,7 +152,7 @@ export const make = Effect.gen(function*() {
         Effect.orDie
       ),
     documents: (senderIdId) =>
-      documentRows(sql`SELECT ${document} WHERE sender_id_id = ${senderIdId} ORDER BY created_at, id`).pipe(
+      Documents.all(sql`SELECT ${document} WHERE sender_id_id = ${senderIdId} ORDER BY created_at, id`).pipe(
         Effect.orDie
       ),
     documentContent: (documentId) =>

@@ -16,9 +16,9 @@ import { WebhookStore } from "@tuma/core/ports/WebhookStore"
 import type { WebhookEndpointHealth } from "@tuma/domain"
 import { applyWebhookAttempt, WebhookEventType } from "@tuma/domain"
 import { Effect, Layer, Option, Schema } from "effect"
-import { findAll, findOne, IdRow, NullableDate, NullableString, single, WebhookAttemptRow } from "./rows.js"
+import { decoders, findAll, findOne, Ids, NullableDate, NullableString, single, WebhookAttempts } from "./rows.js"
 
-const EndpointRow = Schema.Struct({
+const Endpoints = decoders(Schema.Struct({
   id: Schema.String,
   account_id: Schema.String,
   api_key_id: Schema.String,
@@ -29,8 +29,8 @@ const EndpointRow = Schema.Struct({
   disabled_reason: NullableString,
   created_at: Schema.DateFromSelf,
   updated_at: Schema.DateFromSelf
-})
-type EndpointRow = typeof EndpointRow.Type
+}))
+type EndpointRow = typeof Endpoints.schema.Type
 
 const toEndpoint = (r: EndpointRow): WebhookEndpoint => ({
   id: r.id,
@@ -79,7 +79,7 @@ const DeliveryStatusSchema = Schema.Literal("pending", "succeeded", "failed", "s
   DeliveryStatus
 >
 
-const DeliveryRow = Schema.extend(
+const Deliveries = decoders(Schema.extend(
   MessageColumns,
   Schema.Struct({
     id: Schema.String,
@@ -93,11 +93,13 @@ const DeliveryRow = Schema.extend(
     redelivery_of: NullableString,
     completed_at: NullableDate
   })
+))
+
+const ClaimedDeliveries = decoders(
+  Schema.extend(Deliveries.schema, Schema.Struct({ url: Schema.String, secret: Schema.String }))
 )
 
-const ClaimedRow = Schema.extend(DeliveryRow, Schema.Struct({ url: Schema.String, secret: Schema.String }))
-
-const NotificationRow = Schema.Struct({
+const Notifications = decoders(Schema.Struct({
   id: Schema.String,
   endpoint_id: Schema.String,
   channel: Schema.Literal("email", "sms"),
@@ -109,23 +111,15 @@ const NotificationRow = Schema.Struct({
   name: Schema.String,
   email: Schema.String,
   phone: NullableString
-})
+}))
 
-const endpointRows = findAll(EndpointRow)
-const endpointRow = findOne(EndpointRow)
 const endpointHealth = findAll(
   Schema.Struct({ id: Schema.String, enabled: Schema.Boolean, consecutive_failures: Schema.Number })
 )
 const accountOf = single(Schema.Struct({ account_id: Schema.String }))
 const nextDue = findOne(Schema.Struct({ at: NullableDate }))
-const deliveryRows = findAll(DeliveryRow)
-const deliveryRow = findOne(DeliveryRow)
-const claimedRows = findAll(ClaimedRow)
-const attemptRows = findAll(WebhookAttemptRow)
-const idRows = findAll(IdRow)
-const notificationRows = findAll(NotificationRow)
 
-const toDelivery = (r: typeof DeliveryRow.Type): DeliveryView => ({
+const toDelivery = (r: typeof Deliveries.schema.Type): DeliveryView => ({
   ...toMessage(r),
   id: r.id,
   endpointId: r.endpoint_id,
@@ -148,7 +142,7 @@ export const make = Effect.gen(function*() {
 
   /** The endpoint of the statement's first row, or null. */
   const endpoint = <E, R>(rows: Effect.Effect<ReadonlyArray<unknown>, E, R>) =>
-    endpointRow(rows).pipe(Effect.map(Option.match({ onNone: () => null, onSome: toEndpoint })))
+    Endpoints.one(rows).pipe(Effect.map(Option.match({ onNone: () => null, onSome: toEndpoint })))
 
   const service = WebhookStore.of({
     createEndpoint: (input) =>
@@ -162,7 +156,7 @@ export const make = Effect.gen(function*() {
     getEndpoint: (id) => endpoint(endpointQuery(sql`WHERE id = ${id}`)).pipe(Effect.orDie),
 
     listEndpoints: (filter) =>
-      endpointRows(endpointQuery(sql`WHERE true
+      Endpoints.all(endpointQuery(sql`WHERE true
         ${filter.accountId === undefined ? sql`` : sql`AND account_id = ${filter.accountId}`}
         ${filter.apiKeyId === undefined ? sql`` : sql`AND api_key_id = ${filter.apiKeyId}`}
         ORDER BY created_at, id`)).pipe(Effect.map((r) => r.map(toEndpoint)), Effect.orDie),
@@ -190,7 +184,7 @@ export const make = Effect.gen(function*() {
         WHERE id = ${id} RETURNING ${sql.literal(ENDPOINT_COLUMNS)}`).pipe(Effect.orDie),
 
     claimDue: (limit, now, leaseUntil) =>
-      claimedRows(sql`
+      ClaimedDeliveries.all(sql`
         WITH due AS (
           SELECT id FROM webhook_deliveries w
           WHERE status = 'pending' AND next_attempt_at <= ${now}
@@ -329,7 +323,7 @@ export const make = Effect.gen(function*() {
     ),
 
     listDeliveries: (endpointId, options) =>
-      deliveryRows(sql`
+      Deliveries.all(sql`
         SELECT ${sql.literal(DELIVERY_COLUMNS)}
         FROM webhook_deliveries d JOIN messages m ON m.id = d.message_id
         WHERE d.endpoint_id = ${endpointId}
@@ -339,13 +333,13 @@ export const make = Effect.gen(function*() {
         LIMIT ${options.limit}`).pipe(Effect.map((r) => r.map(toDelivery)), Effect.orDie),
 
     getDelivery: (id) =>
-      deliveryRow(sql`
+      Deliveries.one(sql`
         SELECT ${sql.literal(DELIVERY_COLUMNS)}
         FROM webhook_deliveries d JOIN messages m ON m.id = d.message_id
         WHERE d.id = ${id}`).pipe(Effect.map(Option.match({ onNone: () => null, onSome: toDelivery })), Effect.orDie),
 
     listAttempts: (deliveryId) =>
-      attemptRows(sql`
+      WebhookAttempts.all(sql`
         SELECT delivery_id, attempt, attempted_at, outcome, response_status, latency_ms, error
         FROM webhook_attempts WHERE delivery_id = ${deliveryId} ORDER BY attempt, id`).pipe(
         Effect.map((rows) =>
@@ -365,9 +359,9 @@ export const make = Effect.gen(function*() {
     redeliver: (endpointId, select, now, newId) =>
       sql.withTransaction(Effect.gen(function*() {
         const sources = "deliveryId" in select
-          ? yield* idRows(sql`
+          ? yield* Ids.all(sql`
               SELECT id FROM webhook_deliveries WHERE id = ${select.deliveryId} AND endpoint_id = ${endpointId}`)
-          : yield* idRows(sql`
+          : yield* Ids.all(sql`
               SELECT DISTINCT ON (message_id) id FROM webhook_deliveries
               WHERE endpoint_id = ${endpointId} AND final_at >= ${select.since}
               ORDER BY message_id, created_at`)
@@ -386,7 +380,7 @@ export const make = Effect.gen(function*() {
       })).pipe(Effect.orDie),
 
     claimNotifications: (limit, now, leaseUntil) =>
-      notificationRows(sql`
+      Notifications.all(sql`
         WITH due AS (
           SELECT id FROM webhook_notifications
           WHERE status = 'pending' AND next_attempt_at <= ${now}

@@ -6,13 +6,10 @@
 import type { SqlClient } from "@effect/sql"
 import type { CorrectionRefused, CorrectionRow, LedgerRow, PurchaseRow } from "@tuma/core"
 import { Effect, Either, Schema } from "effect"
-import { findFirst, IdRow, LedgerRowSchema, single } from "./rows.js"
+import { findFirst, Ids, LedgerEntries, single } from "./rows.js"
 
 const walletRow = single(Schema.Struct({ id: Schema.String, balance: Schema.Number }))
-const idRow = single(IdRow)
-const ledgerRow = single(LedgerRowSchema)
 const lockedWallet = findFirst(Schema.Struct({ id: Schema.String, balance: Schema.Number }))
-const corrected = findFirst(IdRow)
 
 export const creditWallet = (sql: SqlClient.SqlClient, row: PurchaseRow) =>
   Effect.gen(function*() {
@@ -22,7 +19,7 @@ export const creditWallet = (sql: SqlClient.SqlClient, row: PurchaseRow) =>
       ON CONFLICT (account_id, market_id)
       DO UPDATE SET balance = wallets.balance + excluded.balance, updated_at = excluded.updated_at
       RETURNING id, balance`)
-    const entry = yield* idRow(sql`INSERT INTO wallet_ledger ${
+    const entry = yield* Ids.single(sql`INSERT INTO wallet_ledger ${
       sql.insert({
         wallet_id: wallet.id,
         account_id: row.account_id,
@@ -48,7 +45,7 @@ export const LEDGER =
 export const purchase = (sql: SqlClient.SqlClient, row: PurchaseRow) =>
   sql.withTransaction(Effect.gen(function*() {
     const { ledger_id } = yield* creditWallet(sql, row)
-    return yield* ledgerRow(sql`SELECT ${sql.literal(LEDGER)} WHERE l.id = ${ledger_id}`)
+    return yield* LedgerEntries.single(sql`SELECT ${sql.literal(LEDGER)} WHERE l.id = ${ledger_id}`)
   })).pipe(Effect.orDie)
 
 /**
@@ -64,14 +61,14 @@ export const correct = (
       WHERE account_id = ${row.account_id} AND market_id = ${row.market_id} FOR UPDATE`)
     if (wallet === undefined) return Either.left<CorrectionRefused>({ _tag: "NoWallet" })
     if (row.corrects_id !== null) {
-      const found = yield* corrected(sql`SELECT id::text AS id FROM wallet_ledger
+      const found = yield* Ids.first(sql`SELECT id::text AS id FROM wallet_ledger
         WHERE id = ${row.corrects_id}::bigint AND wallet_id = ${wallet.id}`)
       if (found === undefined) return Either.left<CorrectionRefused>({ _tag: "NotInWallet" })
     }
     const balance = wallet.balance + row.units
     if (balance < 0) return Either.left<CorrectionRefused>({ _tag: "Negative", balance: wallet.balance })
     yield* sql`UPDATE wallets SET balance = ${balance}, updated_at = ${row.at} WHERE id = ${wallet.id}`
-    const entry = yield* idRow(sql`INSERT INTO wallet_ledger ${
+    const entry = yield* Ids.single(sql`INSERT INTO wallet_ledger ${
       sql.insert({
         wallet_id: wallet.id,
         account_id: row.account_id,
@@ -83,5 +80,5 @@ export const correct = (
         created_at: row.at
       })
     } RETURNING id::text AS id`)
-    return Either.right(yield* ledgerRow(sql`SELECT ${sql.literal(LEDGER)} WHERE l.id = ${entry.id}`))
+    return Either.right(yield* LedgerEntries.single(sql`SELECT ${sql.literal(LEDGER)} WHERE l.id = ${entry.id}`))
   })).pipe(Effect.orDie)

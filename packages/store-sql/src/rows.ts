@@ -5,6 +5,8 @@
  * - `rowOf<PortRow>()(Schema.Struct({ … }))` ties a row Schema to the port's row type at compile
  *   time: the decoded type must be exactly the port's (a missing, extra or differently typed
  *   column does not compile).
+ * - `rowsOf<PortRow>()(schema)` (checked as `rowOf`) or `decoders(schema)`: a row type's four
+ *   decoders under one name, `Markets.all(sql…)`, `Markets.one(sql…)`.
  * - `findAll` / `findOne` / `findFirst` / `single` decode a statement's rows with a decoder built
  *   once, at module load: the decode half of `@effect/sql`'s `SqlSchema.findAll/findOne/single`,
  *   without its request half. The statements are assembled from fragments (optional filters,
@@ -70,6 +72,29 @@ export const single = <A, I>(schema: Schema.Schema<A, I>) => {
       Option.match({ onNone: () => Effect.dieMessage("the statement answered no row"), onSome: Effect.succeed })
     )
 }
+
+/**
+ * A row Schema's decoders, each built once: `all` rows, `one` (the first, as an `Option`), `first`
+ * (or `undefined`) and `single` (the row a statement always answers). One name per row type, as
+ * `Markets.all(sql…)` / `Markets.one(sql…)`.
+ */
+export const decoders = <A, I>(schema: Schema.Schema<A, I>) => ({
+  schema,
+  all: findAll(schema),
+  one: findOne(schema),
+  first: findFirst(schema),
+  single: single(schema)
+})
+
+/** `rowsOf<PortRow>()(schema)`: the `decoders` of `schema`, accepted only when it decodes to exactly `PortRow`. */
+export const rowsOf =
+  <A>() => <S extends Schema.Schema.AnyNoContext>(schema: S & Schema.Schema<A, Schema.Schema.Encoded<S>>) =>
+    decoders<A, Schema.Schema.Encoded<S>>(schema)
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+/** Whether `id` casts to `uuid` (an id that does not matches no row, and would fail the statement). */
+export const isUuid = (id: string): boolean => UUID.test(id)
 
 // Rows shared by several adapters ------------------------------------------------------------
 
@@ -151,8 +176,8 @@ export const LedgerRowSchema = rowOf<LedgerRow>()(Schema.Struct({
 /** A row of one `id` column (`RETURNING id`). */
 export const IdRow = Schema.Struct({ id: Schema.String })
 
-/** A `webhook_attempts` row as its readers select it (the admin's attempts, the portal's attempt log). */
-export const WebhookAttemptRow = Schema.Struct({
+/** `webhook_attempts` rows as their readers select them (the admin's attempts, the portal's attempt log). */
+export const WebhookAttempts = decoders(Schema.Struct({
   delivery_id: Schema.String,
   attempt: Schema.Number,
   attempted_at: Schema.DateFromSelf,
@@ -160,4 +185,12 @@ export const WebhookAttemptRow = Schema.Struct({
   response_status: Schema.NullOr(Schema.Number),
   latency_ms: Schema.Number,
   error: NullableString
-})
+}))
+
+// The decoders of those shared rows ------------------------------------------------------------
+
+export const Markets = decoders(MarketRowSchema)
+export const Accounts = decoders(AccountRowSchema)
+export const ApiKeys = decoders(ApiKeyRowSchema)
+export const LedgerEntries = decoders(LedgerRowSchema)
+export const Ids = decoders(IdRow)

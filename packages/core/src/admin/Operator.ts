@@ -1,7 +1,8 @@
 /**
  * `Operator`: the operator-side operations that set an account up for sending — create an account,
  * issue an API key (the same generator and scope list as `Admin`), record a credit purchase (the same
- * checks and store call as `Admin.purchaseCredits`), verify a route, grant a sender ID, add a provider with
+ * checks and store call as `Admin.purchaseCredits`), verify a route, grant a sender ID (the record
+ * `Admin.grantSenderId` writes, upserted: a grant again moves it), add a provider with
  * credit and a route, open a market, record an opt-out or a spam rule. Used by tests, examples, the
  * CLI and (extended) the admin API. Backed by the `OperatorStore` port; ids from `Ids`, time from
  * `Clock`. With an `AuditStore` in the context, every step is recorded in the audit log (for the
@@ -17,6 +18,7 @@ import { OperatorStore } from "../ports/OperatorStore.js"
 import type { MarketRow } from "../ports/SendStore.js"
 import { API_KEY_SCOPES, apiKeyPrefix, generateApiKey } from "./apiKeys.js"
 import { withOperatorAuditTrail } from "./operatorAuditTrail.js"
+import { grantedSenderId, grantedSenderIdName } from "./senderIdReview.js"
 import { recordPurchase } from "./wallets.js"
 
 /** A refused operator set-up step (unknown account, market or provider, a duplicate, …); `message` says which. */
@@ -56,11 +58,6 @@ export interface SenderIdGrant {
   readonly display_name: string
   readonly country: string
   readonly status: SenderIdRow["status"]
-}
-
-const normaliseSenderName = (raw: string) => {
-  const display = raw.trim().replace(/\s+/g, " ")
-  return { name: display.toUpperCase(), display }
 }
 
 /**
@@ -223,20 +220,11 @@ export class Operator extends Context.Tag("@tuma/core/Operator")<Operator, {
           Effect.gen(function*() {
             yield* account(input.accountId)
             const m = yield* market(input.country)
-            const { display, name } = normaliseSenderName(input.senderId)
-            if (name.length === 0) return yield* new OperatorError({ message: "Sender ID is empty" })
+            const name = grantedSenderIdName(input.senderId)
+            if (name.name.length === 0) return yield* new OperatorError({ message: "Sender ID is empty" })
             const at = yield* now
             const row = yield* store.upsertSenderId({
-              id: yield* ids.uuidV4,
-              account_id: input.accountId,
-              market_id: m.id,
-              name,
-              display_name: display,
-              status: input.status ?? "approved",
-              is_default: input.isDefault ?? false,
-              is_global: input.isGlobal ?? false,
-              sample_message: "",
-              purpose: null,
+              ...grantedSenderId({ ...input, id: yield* ids.uuidV4, marketId: m.id, name }),
               requested_at: at,
               updated_at: at
             })

@@ -5,17 +5,14 @@ import type { ValidationFailed } from "@tuma/domain"
 import { normalizeRecipient, ResourceNotFound, validationFailed } from "@tuma/domain"
 import { Clock, Effect, Option } from "effect"
 import { makeAudit } from "../audit/Audit.js"
-import type { ProviderFullRow } from "../ports/AdminStore.js"
 import { AdminStore } from "../ports/AdminStore.js"
 import { AuditStore } from "../ports/AuditStore.js"
 import { Ids } from "../ports/Ids.js"
-import type { AccountRow, ApiKeyRow } from "../ports/OperatorStore.js"
 import { OperatorStore } from "../ports/OperatorStore.js"
 import { ReadStore } from "../ports/ReadStore.js"
-import type { SenderIdRecordRow } from "../ports/SenderIdStore.js"
 import { SenderIdStore } from "../ports/SenderIdStore.js"
 import type { MarketRow } from "../ports/SendStore.js"
-import { RouteView, WalletView } from "./views.js"
+import { routeView, walletView } from "./viewsOf.js"
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 export const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
@@ -27,6 +24,17 @@ export const notFound = (resource: string, id: string) =>
 export const nonNegativeInt = (n: unknown): n is number => typeof n === "number" && Number.isSafeInteger(n) && n >= 0
 export const clampLimit = (n: number | undefined, fallback: number, max: number) =>
   n === undefined || !Number.isFinite(n) ? fallback : Math.min(max, Math.max(1, Math.floor(n)))
+
+/**
+ * A look-up by id that answers 404 for `resource` when nothing is found, an id that is not a UUID
+ * included (it finds nothing without asking the store).
+ */
+const byUuid =
+  <A>(resource: string, find: (id: string) => Effect.Effect<Option.Option<A>>) =>
+  (id: string): Effect.Effect<A, ResourceNotFound> =>
+    (UUID.test(id) ? find(id) : Effect.succeedNone).pipe(
+      Effect.flatMap(Option.match({ onNone: () => Effect.fail(notFound(resource, id)), onSome: Effect.succeed }))
+    )
 
 /** The stores, the clock and the look-ups every `Admin` module shares (404/422 answers included). */
 export const makeAdminContext = Effect.gen(function*() {
@@ -40,13 +48,7 @@ export const makeAdminContext = Effect.gen(function*() {
 
   // --- look-ups --------------------------------------------------------------------------
 
-  const account = (id: string): Effect.Effect<AccountRow, ResourceNotFound> =>
-    (UUID.test(id) ? op.findAccount(id) : Effect.succeed(Option.none())).pipe(
-      Effect.flatMap(Option.match({
-        onNone: () => Effect.fail(notFound("account", id)),
-        onSome: Effect.succeed
-      }))
-    )
+  const account = byUuid("account", op.findAccount)
 
   /** A market by ISO2; unknown → 422 on `field`. */
   const market = (iso2: string, field = "country"): Effect.Effect<MarketRow, ValidationFailed> =>
@@ -59,41 +61,13 @@ export const makeAdminContext = Effect.gen(function*() {
         }))
       )
 
-  const apiKeyRow = (id: string): Effect.Effect<ApiKeyRow, ResourceNotFound> =>
-    (UUID.test(id) ? admin.findApiKey(id) : Effect.succeed(Option.none())).pipe(
-      Effect.flatMap(Option.match({ onNone: () => Effect.fail(notFound("api_key", id)), onSome: Effect.succeed }))
-    )
+  const apiKeyRow = byUuid("api_key", admin.findApiKey)
+  const senderIdRow = byUuid("sender_id", senderIds.find)
+  const providerRow = byUuid("provider", admin.findProvider)
 
-  const senderIdRow = (id: string): Effect.Effect<SenderIdRecordRow, ResourceNotFound> =>
-    (UUID.test(id) ? senderIds.find(id) : Effect.succeed(Option.none())).pipe(
-      Effect.flatMap(Option.match({ onNone: () => Effect.fail(notFound("sender_id", id)), onSome: Effect.succeed }))
-    )
+  const walletsOf = (accountId: string) => Effect.map(reads.wallets(accountId), (rows) => rows.map(walletView))
 
-  const providerRow = (id: string): Effect.Effect<ProviderFullRow, ResourceNotFound> =>
-    (UUID.test(id) ? admin.findProvider(id) : Effect.succeed(Option.none())).pipe(
-      Effect.flatMap(Option.match({ onNone: () => Effect.fail(notFound("provider", id)), onSome: Effect.succeed }))
-    )
-
-  const walletsOf = (accountId: string) =>
-    Effect.map(reads.wallets(accountId), (rows) =>
-      rows.map((w): WalletView => ({
-        wallet_uid: w.id,
-        country_uid: w.market_id,
-        country: w.iso2,
-        calling_code: w.calling_code,
-        balance: w.balance,
-        enabled: w.enabled
-      })))
-
-  const routesOf = (accountId: string) =>
-    Effect.map(reads.verifiedRoutes(accountId), (rows) =>
-      rows.map((r): RouteView => ({
-        uid: r.id,
-        country_uid: r.market_id,
-        country: r.iso2,
-        phone: r.phone,
-        verified_at: r.verified_at.toISOString()
-      })))
+  const routesOf = (accountId: string) => Effect.map(reads.verifiedRoutes(accountId), (rows) => rows.map(routeView))
 
   function e164(raw: string): Effect.Effect<string, ValidationFailed> {
     const r = normalizeRecipient(typeof raw === "string" ? raw : "")

@@ -35,35 +35,36 @@ export const ListAccountsInput = Schema.Struct({
 })
 export type ListAccountsInput = typeof ListAccountsInput.Type
 
+/** What an API key's holder may change after issue (`IssueApiKeyInput` sets them first). */
+const ApiKeySettings = {
+  name: opt(StoredString),
+  /** Default (at issue): every scope. */
+  scopes: opt(Schema.Array(StoredString)),
+  /** IPs or CIDRs; empty or absent = any address. */
+  allowed_ips: opt(Schema.Array(StoredString)),
+  /** ISO 8601 date-time in the future; null = never (on update: clears the expiry). */
+  expires_at: opt(Schema.NullOr(StoredString))
+}
+
 /** The admin API's `IssueApiKeyInput` payload (structure only; `Admin` checks meaning). */
 export const IssueApiKeyInput = Schema.Struct({
   account_uid: StoredString,
   /** Default live. */
   mode: opt(Schema.Literal("live", "test")),
-  name: opt(StoredString),
-  /** Default: every scope. */
-  scopes: opt(Schema.Array(StoredString)),
-  /** IPs or CIDRs; empty or absent = any address. */
-  allowed_ips: opt(Schema.Array(StoredString)),
-  /** ISO 8601 date-time in the future; absent or null = never. */
-  expires_at: opt(Schema.NullOr(StoredString))
+  ...ApiKeySettings
 }).annotations({ identifier: "AdminIssueApiKey" })
 export type IssueApiKeyInput = typeof IssueApiKeyInput.Type
 
 /** The admin API's `UpdateApiKeyInput` payload (structure only; `Admin` checks meaning). */
-export const UpdateApiKeyInput = Schema.Struct({
-  name: opt(StoredString),
-  scopes: opt(Schema.Array(StoredString)),
-  allowed_ips: opt(Schema.Array(StoredString)),
-  /** null clears the expiry. */
-  expires_at: opt(Schema.NullOr(StoredString))
-}).annotations({ identifier: "AdminUpdateApiKey" })
+export const UpdateApiKeyInput = Schema.Struct(ApiKeySettings).annotations({ identifier: "AdminUpdateApiKey" })
 export type UpdateApiKeyInput = typeof UpdateApiKeyInput.Type
+
+/** An account in one country: its wallet there (a purchase, a correction) or its route (a verification). */
+const AccountInCountry = { account_uid: StoredString, country: Country }
 
 /** The admin API's `PurchaseInput` payload (structure only; `Admin` checks meaning). */
 export const PurchaseInput = Schema.Struct({
-  account_uid: StoredString,
-  country: Country,
+  ...AccountInCountry,
   units: Schema.Number,
   /** Decimal string, what was paid. */
   amount: opt(Schema.NullOr(StoredString)),
@@ -77,8 +78,7 @@ export type PurchaseInput = typeof PurchaseInput.Type
  * correction of a wallet, with its reason and, optionally, the ledger entry it corrects.
  */
 export const CorrectionInput = Schema.Struct({
-  account_uid: StoredString,
-  country: Country,
+  ...AccountInCountry,
   /** Signed units: positive adds, negative removes (never below 0). */
   units: Schema.Number,
   reason: StoredString,
@@ -89,8 +89,7 @@ export type CorrectionInput = typeof CorrectionInput.Type
 
 /** The admin API's `VerifyRouteInput` payload (structure only; `Admin` checks meaning). */
 export const VerifyRouteInput = Schema.Struct({
-  account_uid: StoredString,
-  country: Country,
+  ...AccountInCountry,
   /** The phone number verified for the country (E.164). */
   phone: StoredString
 }).annotations({ identifier: "AdminVerifyRoute" })

@@ -10,10 +10,46 @@ import {
   transitionSenderId
 } from "@tuma/domain"
 import { Effect, Option } from "effect"
+import type { SenderIdRow } from "../ports/OperatorStore.js"
 import type { AdminService } from "./Admin.js"
 import type { AdminContext } from "./context.js"
 import { clampLimit, invalid, notFound, UUID } from "./context.js"
 import { documentView, senderIdAdminView } from "./viewsOf.js"
+
+/** A granted name as written: trimmed, spaces collapsed (`display`), and uppercased (`name`). */
+export const grantedSenderIdName = (raw: string) => {
+  const display = raw.trim().replace(/\s+/g, " ")
+  return { name: display.toUpperCase(), display }
+}
+
+/**
+ * The record of an operator's grant, the one both grants write (`Admin.grantSenderId` inserts it,
+ * refusing a duplicate; `Operator.grantSenderId` upserts it, moving an existing one): the account,
+ * market and name as given, `approved`, no purpose, not default, not global and no sample message
+ * unless said.
+ */
+export const grantedSenderId = (grant: {
+  readonly id: string
+  readonly accountId: string
+  readonly marketId: string
+  readonly name: { readonly name: string; readonly display: string }
+  /** Default `approved`. */
+  readonly status?: SenderIdRow["status"] | undefined
+  readonly isDefault?: boolean | undefined
+  readonly isGlobal?: boolean | undefined
+  readonly sampleMessage?: string | undefined
+}): Omit<SenderIdRow, "requested_at" | "updated_at"> => ({
+  id: grant.id,
+  account_id: grant.accountId,
+  market_id: grant.marketId,
+  name: grant.name.name,
+  display_name: grant.name.display,
+  status: grant.status ?? "approved",
+  is_default: grant.isDefault ?? false,
+  is_global: grant.isGlobal ?? false,
+  sample_message: grant.sampleMessage ?? "",
+  purpose: null
+})
 
 /** Sender IDs: list, read (with documents), grant, and the moves of decisions §18 (approve, reject, suspend, reinstate) as compare-and-set on the status. */
 export const makeSenderIdReview = (
@@ -81,7 +117,8 @@ export const makeSenderIdReview = (
     grantSenderId: (input) =>
       Effect.gen(function*() {
         // operators may grant reserved names (a bank its BANK name); length and pattern still apply
-        const display = typeof input.sender_id === "string" ? input.sender_id.trim().replace(/\s+/g, " ") : ""
+        const granted = grantedSenderIdName(typeof input.sender_id === "string" ? input.sender_id : "")
+        const { display, name } = granted
         if (
           display.length < SENDER_ID_MIN_LENGTH || display.length > SENDER_ID_MAX_LENGTH ||
           !SENDER_ID_PATTERN.test(display)
@@ -91,21 +128,19 @@ export const makeSenderIdReview = (
             `The sender_id field must be ${SENDER_ID_MIN_LENGTH} to ${SENDER_ID_MAX_LENGTH} letters, digits and single spaces.`
           )
         }
-        const name = display.toUpperCase()
         const m = yield* market(input.country)
         yield* account(input.account_uid)
         const at = yield* now
         const inserted = yield* senderIds.insert({
-          id: yield* ids.uuidV7,
-          account_id: input.account_uid,
-          market_id: m.id,
-          name,
-          display_name: display,
-          status: "approved",
-          is_default: input.is_default ?? false,
-          is_global: input.is_global ?? false,
-          sample_message: input.sample_message ?? "",
-          purpose: null,
+          ...grantedSenderId({
+            id: yield* ids.uuidV7,
+            accountId: input.account_uid,
+            marketId: m.id,
+            name: granted,
+            isDefault: input.is_default,
+            isGlobal: input.is_global,
+            sampleMessage: input.sample_message
+          }),
           protection_requested: false,
           at,
           documents: []

@@ -4,6 +4,7 @@
 import { isSenderIdUsable } from "@tuma/domain/stateMachines"
 import type { CountryRouteRow, LedgerRow, OptOutRow, ProviderFullRow, SpamRuleFullRow } from "../ports/AdminStore.js"
 import type { AccountRow, ApiKeyRow } from "../ports/OperatorStore.js"
+import type { VerifiedRouteMarketRow, WalletMarketRow } from "../ports/ReadStore.js"
 import type { RequirementRow, SenderIdDocumentRow, SenderIdRecordRow } from "../ports/SenderIdStore.js"
 import type { MarketRow } from "../ports/SendStore.js"
 import type {
@@ -15,9 +16,11 @@ import type {
   OptOutView,
   ProviderView,
   RequirementView,
+  RouteView,
   SenderIdAdminView,
   SenderIdDocumentView,
-  SpamRuleView
+  SpamRuleView,
+  WalletView
 } from "./views.js"
 
 const iso = (d: Date | null): string | null => (d === null ? null : d.toISOString())
@@ -62,6 +65,25 @@ export const marketView = (m: MarketRow): MarketView => ({
   calling_code: m.calling_code,
   name: m.name,
   open: m.open
+})
+
+/** The `WalletView` of a read row. */
+export const walletView = (w: WalletMarketRow): WalletView => ({
+  wallet_uid: w.id,
+  country_uid: w.market_id,
+  country: w.iso2,
+  calling_code: w.calling_code,
+  balance: w.balance,
+  enabled: w.enabled
+})
+
+/** The `RouteView` of a read row. */
+export const routeView = (r: VerifiedRouteMarketRow): RouteView => ({
+  uid: r.id,
+  country_uid: r.market_id,
+  country: r.iso2,
+  phone: r.phone,
+  verified_at: r.verified_at.toISOString()
 })
 
 /** The `SenderIdAdminView` of a store row. */

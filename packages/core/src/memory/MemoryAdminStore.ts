@@ -10,18 +10,16 @@ import { Effect, Either, Layer, Option as O } from "effect"
 import type { CorrectionRefused, CountryRouteRow, LedgerRow, ProviderFullRow } from "../ports/AdminStore.js"
 import { AdminStore } from "../ports/AdminStore.js"
 import {
-  accountRecord,
   accountRow,
   apiKeyRow,
   ascending,
   check,
-  emailTaken,
+  insertAccount,
+  insertProvider,
   jsonCopy,
   key,
   ledgerRow,
   marketRow,
-  providerNameTaken,
-  providerRecord,
   settingsChanged,
   upsertProviderRoute,
   uuid
@@ -52,14 +50,7 @@ const providerRow = (t: Tables, p: ProviderRecord): ProviderFullRow => {
 /** The memory `AdminStore` over the context's `MemoryDatabase`. */
 export const make = Effect.map(MemoryDatabase, (db) =>
   AdminStore.of({
-    insertAccount: (row) =>
-      db.transact((t) => {
-        const record = accountRecord(t, row)
-        if (emailTaken(t, row.email)) return false
-        t.accounts.set(record.id, record)
-        settingsChanged(t)
-        return true
-      }),
+    insertAccount: (row) => db.transact((t) => insertAccount(t, row)),
     listAccounts: (f) =>
       db.transact((t) => {
         const search = f.search?.toLowerCase()
@@ -215,14 +206,7 @@ export const make = Effect.map(MemoryDatabase, (db) =>
         t.spamBuiltinSwitches.set(key(row.kind, row.pattern), { ...row })
       }),
 
-    insertProvider: (row) =>
-      db.transact((t) => {
-        const record = providerRecord(t, row)
-        if (providerNameTaken(t, row.name)) return false
-        t.providers.set(record.id, record)
-        settingsChanged(t)
-        return true
-      }),
+    insertProvider: (row) => db.transact((t) => insertProvider(t, row)),
     listProviders: db.transact((t) =>
       [...t.providers.values()].sort((a, b) => ascending(a.name, b.name)).map((p) => providerRow(t, p))
     ),

@@ -8,16 +8,15 @@ import { Effect, Layer, Option as O } from "effect"
 import { OperatorStore } from "../ports/OperatorStore.js"
 import type { MarketRow } from "../ports/SendStore.js"
 import {
-  accountRecord,
+  accountAndMarket,
   accountRow,
   check,
   creditWallet,
-  emailTaken,
+  insertAccount,
+  insertProvider,
   key,
   ledgerRow,
   marketRow,
-  providerNameTaken,
-  providerRecord,
   senderIdRow,
   setProviderCredit,
   settingsChanged,
@@ -50,10 +49,7 @@ export const make = Effect.map(MemoryDatabase, (db) =>
       }),
     insertAccount: (row) =>
       db.transact((t) => {
-        const record = accountRecord(t, row)
-        check(!emailTaken(t, row.email), "accounts", `duplicate key: an account with e-mail ${row.email} exists`)
-        t.accounts.set(record.id, record)
-        settingsChanged(t)
+        check(insertAccount(t, row), "accounts", `duplicate key: an account with e-mail ${row.email} exists`)
       }),
     findAccount: (id) => db.transact((t) => O.map(O.fromNullable(t.accounts.get(uuid(id))), accountRow)),
     setAccountActive: (id, active, at) =>
@@ -85,10 +81,7 @@ export const make = Effect.map(MemoryDatabase, (db) =>
     purchase: (row) => db.transact((t) => ledgerRow(t, creditWallet(t, row))),
     upsertVerifiedRoute: (row) =>
       db.transact((t) => {
-        const accountId = uuid(row.account_id)
-        const marketId = uuid(row.market_id)
-        check(t.accounts.has(accountId), "verified_routes", `account ${accountId} does not exist`)
-        check(t.markets.has(marketId), "verified_routes", `market ${marketId} does not exist`)
+        const { accountId, marketId } = accountAndMarket(t, "verified_routes", row)
         const existing = [...t.verifiedRoutes.values()].find((r) =>
           r.account_id === accountId && r.market_id === marketId
         )
@@ -103,10 +96,7 @@ export const make = Effect.map(MemoryDatabase, (db) =>
       }),
     upsertSenderId: (row) =>
       db.transact((t) => {
-        const accountId = uuid(row.account_id)
-        const marketId = uuid(row.market_id)
-        check(t.accounts.has(accountId), "sender_ids", `account ${accountId} does not exist`)
-        check(t.markets.has(marketId), "sender_ids", `market ${marketId} does not exist`)
+        const { accountId, marketId } = accountAndMarket(t, "sender_ids", row)
         check(row.name === row.name.toUpperCase(), "sender_ids", "name must be uppercase")
         const existing = [...t.senderIds.values()].find((s) =>
           s.account_id === accountId && s.market_id === marketId && s.name === row.name
@@ -135,10 +125,7 @@ export const make = Effect.map(MemoryDatabase, (db) =>
       }),
     insertProvider: (row) =>
       db.transact((t) => {
-        const record = providerRecord(t, row)
-        check(!providerNameTaken(t, row.name), "providers", `duplicate key: a provider named ${row.name} exists`)
-        t.providers.set(record.id, record)
-        settingsChanged(t)
+        check(insertProvider(t, row), "providers", `duplicate key: a provider named ${row.name} exists`)
       }),
     setProviderCredit: (providerId, marketId, balance, at) =>
       db.transact((t) => setProviderCredit(t, providerId, marketId, balance, at)),

@@ -9,7 +9,7 @@ import type { MessageEntryRow } from "../MessageEntry.js"
 import type { MessageListFilter, ProfileRow, VerifiedRouteMarketRow, WalletMarketRow } from "../ports/ReadStore.js"
 import { ReadStore } from "../ports/ReadStore.js"
 import { ascending, jsonCopy, uuid } from "./internal.js"
-import type { MessageRecord, Tables } from "./MemoryDatabase.js"
+import type { MarketRecord, MessageRecord, Tables } from "./MemoryDatabase.js"
 import { MemoryDatabase } from "./MemoryDatabase.js"
 
 const matches = (f: MessageListFilter, accountId: string) => (m: MessageRecord): boolean =>
@@ -43,8 +43,30 @@ const entryRow = (t: Tables, m: MessageRecord): MessageEntryRow => ({
   dr_delivery_status: m.dr_delivery_status
 })
 
-const byIso2 = <A extends { readonly iso2: string }>(rows: Array<A>): Array<A> =>
-  rows.sort((a, b) => ascending(a.iso2, b.iso2))
+type MarketColumns = "id" | "market_id" | "iso2" | "calling_code" | "market_name"
+
+/**
+ * An account's rows of one table (its wallets, its verified routes) with their market's columns and
+ * `rest`, by country code (the SQL join's answer).
+ */
+const withMarkets = <R extends { readonly id: string; readonly account_id: string; readonly market_id: string }, A>(
+  t: Tables,
+  rows: Iterable<R>,
+  accountId: string,
+  rest: (row: R, market: MarketRecord) => A
+) => {
+  const id = uuid(accountId)
+  const joined = (r: R, k: MarketRecord) => ({
+    id: r.id,
+    market_id: r.market_id,
+    iso2: k.iso2,
+    calling_code: k.calling_code,
+    market_name: k.name,
+    ...rest(r, k)
+  })
+  return [...rows].filter((r) => r.account_id === id).map((r) => joined(r, t.markets.get(r.market_id)!))
+    .sort((a, b) => ascending(a.iso2, b.iso2))
+}
 
 /** The memory `ReadStore` over the context's `MemoryDatabase`. */
 export const make = Effect.map(MemoryDatabase, (db) =>
@@ -64,42 +86,20 @@ export const make = Effect.map(MemoryDatabase, (db) =>
         return m !== undefined && m.account_id === uuid(accountId) ? O.some(entryRow(t, m)) : O.none()
       }),
     wallets: (accountId) =>
-      db.transact((t) => {
-        const id = uuid(accountId)
-        return byIso2(
-          [...t.wallets.values()].filter((w) => w.account_id === id).map((w): WalletMarketRow => {
-            const k = t.markets.get(w.market_id)!
-            return {
-              id: w.id,
-              market_id: w.market_id,
-              iso2: k.iso2,
-              calling_code: k.calling_code,
-              market_name: k.name,
-              balance: w.balance,
-              enabled: w.enabled
-            }
-          })
-        )
-      }),
+      db.transact((t) =>
+        withMarkets(t, t.wallets.values(), accountId, (w): Omit<WalletMarketRow, MarketColumns> => ({
+          balance: w.balance,
+          enabled: w.enabled
+        }))
+      ),
     verifiedRoutes: (accountId) =>
-      db.transact((t) => {
-        const id = uuid(accountId)
-        return byIso2(
-          [...t.verifiedRoutes.values()].filter((r) => r.account_id === id).map((r): VerifiedRouteMarketRow => {
-            const k = t.markets.get(r.market_id)!
-            return {
-              id: r.id,
-              market_id: r.market_id,
-              iso2: k.iso2,
-              calling_code: k.calling_code,
-              market_name: k.name,
-              market_open: k.open,
-              phone: r.phone,
-              verified_at: r.verified_at
-            }
-          })
-        )
-      }),
+      db.transact((t) =>
+        withMarkets(t, t.verifiedRoutes.values(), accountId, (r, k): Omit<VerifiedRouteMarketRow, MarketColumns> => ({
+          market_open: k.open,
+          phone: r.phone,
+          verified_at: r.verified_at
+        }))
+      ),
     profile: (accountId) =>
       db.transact((t): Option.Option<ProfileRow> => {
         const a = t.accounts.get(uuid(accountId))

@@ -11,9 +11,9 @@
 import type { Option } from "effect"
 import { Effect, Layer, Option as O } from "effect"
 import type { RequirementRow, SenderIdDocumentRow, SenderIdRecordRow } from "../ports/SenderIdStore.js"
-import { SenderIdStore } from "../ports/SenderIdStore.js"
+import { newSenderIdColumns, SenderIdStore } from "../ports/SenderIdStore.js"
 import type { MarketRow } from "../ports/SendStore.js"
-import { ascending, check, marketRow, senderIdRow, uuid, uuidOrNull } from "./internal.js"
+import { accountAndMarket, ascending, check, marketRow, senderIdRow, uuid, uuidOrNull } from "./internal.js"
 import type { DocumentRecord, RequirementRecord, SenderIdRecord, Tables } from "./MemoryDatabase.js"
 import { MemoryDatabase } from "./MemoryDatabase.js"
 
@@ -122,10 +122,7 @@ export const make = Effect.map(MemoryDatabase, (db) =>
     insert: (row) =>
       db.transact((t): Option.Option<SenderIdRecordRow> => {
         const id = uuid(row.id)
-        const accountId = uuid(row.account_id)
-        const marketId = uuid(row.market_id)
-        check(t.accounts.has(accountId), "sender_ids", `account ${accountId} does not exist`)
-        check(t.markets.has(marketId), "sender_ids", `market ${marketId} does not exist`)
+        const { accountId, marketId } = accountAndMarket(t, "sender_ids", row)
         check(row.name === row.name.toUpperCase(), "sender_ids", "name must be uppercase")
         for (const s of t.senderIds.values()) {
           if (s.account_id === accountId && s.market_id === marketId && s.name === row.name) return O.none()
@@ -153,21 +150,12 @@ export const make = Effect.map(MemoryDatabase, (db) =>
           fresh.add(d.id)
         }
         const record: SenderIdRecord = {
+          ...newSenderIdColumns(row),
           id,
           account_id: accountId,
           market_id: marketId,
-          name: row.name,
-          display_name: row.display_name,
-          status: row.status,
-          is_default: row.is_default,
-          is_global: row.is_global,
-          sample_message: row.sample_message,
-          purpose: row.purpose,
-          protection_requested: row.protection_requested,
           rejection_reason: null,
-          suspension_reason: null,
-          requested_at: row.at,
-          updated_at: row.at
+          suspension_reason: null
         }
         t.senderIds.set(id, record)
         for (const d of documents) t.senderIdDocuments.set(d.id, d)

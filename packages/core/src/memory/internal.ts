@@ -105,14 +105,27 @@ export const emailTaken = (t: Tables, email: string): boolean => {
 }
 
 /**
+ * `row`'s account and market ids, normalised, each checked to exist: the two foreign keys of an
+ * account-in-a-country row of `table` (a wallet, a verified route, a sender ID).
+ */
+export const accountAndMarket = (
+  t: Tables,
+  table: string,
+  row: { readonly account_id: string; readonly market_id: string }
+): { readonly accountId: string; readonly marketId: string } => {
+  const accountId = uuid(row.account_id)
+  const marketId = uuid(row.market_id)
+  check(t.accounts.has(accountId), table, `account ${accountId} does not exist`)
+  check(t.markets.has(marketId), table, `market ${marketId} does not exist`)
+  return { accountId, marketId }
+}
+
+/**
  * A credit purchase (`WalletCredit.creditWallet` of the SQL store): creates the wallet when
  * needed, adds the units and writes the `purchase` ledger row. Checks first, then writes.
  */
 export const creditWallet = (t: Tables, row: PurchaseRow): LedgerRecord => {
-  const accountId = uuid(row.account_id)
-  const marketId = uuid(row.market_id)
-  check(t.accounts.has(accountId), "wallets", `account ${accountId} does not exist`)
-  check(t.markets.has(marketId), "wallets", `market ${marketId} does not exist`)
+  const { accountId, marketId } = accountAndMarket(t, "wallets", row)
   const amount = row.amount === null ? null : numeric14_2(row.amount)
   let wallet = [...t.wallets.values()].find((w) => w.account_id === accountId && w.market_id === marketId)
   const balance = (wallet?.balance ?? 0) + row.units
@@ -175,6 +188,29 @@ export const providerRecord = (
 export const providerNameTaken = (t: Tables, name: string): boolean => {
   for (const p of t.providers.values()) if (p.name === name) return true
   return false
+}
+
+/**
+ * Stores a new account (`accountRecord`'s checks) unless its e-mail is taken: `false` then, and
+ * nothing written. A setting: the settings version moves.
+ */
+export const insertAccount = (t: Tables, row: AccountRow): boolean =>
+  insertSetting(t, t.accounts, accountRecord(t, row), emailTaken(t, row.email))
+
+/** Stores a new provider (`providerRecord`'s checks) unless its name is taken, as `insertAccount`. */
+export const insertProvider = (t: Tables, row: Parameters<typeof providerRecord>[1]): boolean =>
+  insertSetting(t, t.providers, providerRecord(t, row), providerNameTaken(t, row.name))
+
+const insertSetting = <R extends { readonly id: string }>(
+  t: Tables,
+  table: Map<string, R>,
+  record: R,
+  taken: boolean
+): boolean => {
+  if (taken) return false
+  table.set(record.id, record)
+  settingsChanged(t)
+  return true
 }
 
 /** Sets a provider's credit for a market (insert or overwrite). */

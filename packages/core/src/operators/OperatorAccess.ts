@@ -33,7 +33,15 @@ import { Audit } from "../audit/Audit.js"
 import { makeLockout } from "../portal/Lockout.js"
 import { authenticateSession } from "../portal/model.js"
 import { DUMMY_HASH, hashPassword, passwordProblem, verifyPassword } from "../portal/Passwords.js"
-import { emailProblem, InvalidCredentials, type LoginLocked, randomToken, sha256 } from "../portal/PortalAccess.js"
+import {
+  emailProblem,
+  InvalidCredentials,
+  type LoginLocked,
+  randomToken,
+  sessionClient,
+  sessionSecrets,
+  sha256
+} from "../portal/PortalAccess.js"
 import { PortalConfig } from "../portal/PortalConfig.js"
 import { Ids } from "../ports/Ids.js"
 import { Mailer } from "../ports/Notifiers.js"
@@ -242,17 +250,8 @@ export const makeOperatorAccess = Effect.gen(function*() {
     Effect.gen(function*() {
       const t = yield* now
       if (presented !== undefined && presented !== "") yield* store.deleteSession(sha256(presented))
-      const sessionId = randomToken()
-      const session: OperatorSessionRow = {
-        id_hash: sha256(sessionId),
-        operator_id: operator.id,
-        csrf_token: randomToken(),
-        created_at: t,
-        last_seen_at: t,
-        absolute_expires_at: new Date(t.getTime() + config.sessionAbsoluteMs),
-        ip: client.ip,
-        user_agent: client.userAgent?.slice(0, 300) ?? null
-      }
+      const { row, sessionId } = sessionSecrets(t, config.sessionAbsoluteMs)
+      const session: OperatorSessionRow = { ...row, operator_id: operator.id, ...sessionClient(client) }
       yield* store.createSession(session)
       yield* store.recordSignIn(operator.id, t)
       return { sessionId, session, operator: { ...operator, last_sign_in_at: t } }

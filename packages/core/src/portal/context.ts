@@ -10,7 +10,7 @@ import { Mailer } from "../ports/Notifiers.js"
 import type { SessionRow, TokenRow, UserRow } from "../ports/PortalStore.js"
 import { PortalStore } from "../ports/PortalStore.js"
 import type { ClientInfo } from "./model.js"
-import { randomToken, sha256 } from "./model.js"
+import { sessionClient, sessionSecrets, sha256 } from "./model.js"
 import { passwordProblem } from "./Passwords.js"
 import { PortalConfig } from "./PortalConfig.js"
 
@@ -29,17 +29,9 @@ export const makePortalContext = Effect.gen(function*() {
       const t = yield* now
       // no fixation: whatever id the client came with is ended; the new one is random
       if (presented !== undefined && presented !== "") yield* store.deleteSession(sha256(presented))
-      const sessionId = randomToken()
-      const session: SessionRow = {
-        id_hash: sha256(sessionId),
-        user_id: user.id,
-        account_id: user.account_id,
-        csrf_token: randomToken(),
-        created_at: t,
-        last_seen_at: t,
-        absolute_expires_at: new Date(t.getTime() + config.sessionAbsoluteMs)
-      }
-      yield* store.createSession({ ...session, ip: client.ip, user_agent: client.userAgent?.slice(0, 300) ?? null })
+      const { row, sessionId } = sessionSecrets(t, config.sessionAbsoluteMs)
+      const session: SessionRow = { ...row, user_id: user.id, account_id: user.account_id }
+      yield* store.createSession({ ...session, ...sessionClient(client) })
       yield* store.recordSignIn(user.id, t)
       const account = yield* store.account(user.account_id)
       return { sessionId, session, user: { ...user, last_sign_in_at: t }, account: account! }

@@ -51,6 +51,30 @@ export const randomToken = (): string => randomBase64url(32)
 /** SHA-256 of a token (base64url): what is stored in place of the token. */
 export const sha256 = (s: string): string => sha256Base64url(s)
 
+/**
+ * A new session's secret and times (a portal or console session): a random session id (the
+ * cookie's; only its hash is stored), a CSRF token, and the absolute expiry `absoluteMs` after `at`.
+ */
+export const sessionSecrets = (at: Date, absoluteMs: number) => {
+  const sessionId = randomToken()
+  return {
+    sessionId,
+    row: {
+      id_hash: sha256(sessionId),
+      csrf_token: randomToken(),
+      created_at: at,
+      last_seen_at: at,
+      absolute_expires_at: new Date(at.getTime() + absoluteMs)
+    }
+  }
+}
+
+/** The request's client as recorded with a session (the user agent cut to 300 characters). */
+export const sessionClient = (client: ClientInfo) => ({
+  ip: client.ip,
+  user_agent: client.userAgent?.slice(0, 300) ?? null
+})
+
 /** A plausible e-mail address (something@host.tld). */
 export const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 /** An e-mail address as stored and compared: trimmed, lowercase. */

@@ -49,6 +49,23 @@ export interface NewSenderId extends Omit<SenderIdRow, "requested_at" | "updated
   readonly documents: ReadonlyArray<NewSenderIdDocument>
 }
 
+/** The `sender_ids` columns a new record is stored with (both adapters write these; documents apart). */
+export const newSenderIdColumns = (row: NewSenderId) => ({
+  id: row.id,
+  account_id: row.account_id,
+  market_id: row.market_id,
+  name: row.name,
+  display_name: row.display_name,
+  status: row.status,
+  is_default: row.is_default,
+  is_global: row.is_global,
+  sample_message: row.sample_message,
+  purpose: row.purpose,
+  protection_requested: row.protection_requested,
+  requested_at: row.at,
+  updated_at: row.at
+})
+
 /** A stored sender-ID document (without its bytes). */
 export interface SenderIdDocumentRow {
   readonly id: string
