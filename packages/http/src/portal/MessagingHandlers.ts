@@ -39,7 +39,7 @@ import { readSenderIdRequest } from "../handlers/SenderIds.js"
 import type { PortalUserContext, StatusCounts } from "../PortalApi.js"
 import { CurrentPortalUser, TimelineEvent } from "../PortalApi.js"
 import { CampaignFailure } from "../Responses.js"
-import { sendAnswer } from "../sendAnswer.js"
+import { sendHandlers } from "../sendAnswer.js"
 import { mapFailure, ok } from "./Views.js"
 
 const STATUSES = ["scheduled", "queued", "processing", "sent", "delivered", "failed"] as const
@@ -79,6 +79,11 @@ const webCaller = (user: PortalUserContext, idempotencyKey: string | undefined):
   channel: "web",
   idempotencyKey
 })
+
+/** A send as the signed-in portal user. */
+const sendAs = sendHandlers((idempotencyKey) =>
+  Effect.map(CurrentPortalUser, (user) => webCaller(user, idempotencyKey))
+)
 
 /** A CSV cell: quoted, and a leading formula character neutralised (CSV injection). */
 const cell = (v: unknown): string => {
@@ -209,12 +214,8 @@ export const PortalDashboardLive = HttpApiBuilder.group(
               recipient_error: recipientError
             })
           }))
-        .handle("sendSms", ({ headers, payload }) =>
-          Effect.gen(function*() {
-            const user = yield* CurrentPortalUser
-            // decisions §7 in `send.single`: counted together with the API's live sends (same counter)
-            return yield* sendAnswer(send.single(webCaller(user, headers["idempotency-key"]), payload))
-          }))
+        // decisions §7 in `send.single`: counted together with the API's live sends (same counter)
+        .handle("sendSms", sendAs(send.single))
     })
 )
 
@@ -297,11 +298,7 @@ export const PortalCampaignsLive = HttpApiBuilder.group(
               failures: data.failures
             })
           }))
-        .handle("createCampaign", ({ headers, payload }) =>
-          Effect.gen(function*() {
-            const user = yield* CurrentPortalUser
-            return yield* sendAnswer(send.bulkV2(webCaller(user, headers["idempotency-key"]), payload))
-          }))
+        .handle("createCampaign", sendAs(send.bulkV2))
         .handle("listCampaigns", ({ urlParams }) =>
           Effect.gen(function*() {
             const user = yield* CurrentPortalUser
