@@ -130,14 +130,24 @@ export const deliveryView = (d: DeliveryWithAttempts) => ({
   }))
 })
 
+/** What the dashboard, the previews and the web sends use: sends, the wallets and the portal's reads. */
+const sendingServices = Effect.all({ send: Send, admin: Admin, store: PortalReadStore })
+
+/** What a country's wallet can spend: its balance, or 0 when the account has none there or it is disabled. */
+const spendable = (
+  wallets: ReadonlyArray<{ readonly country: string; readonly enabled: boolean; readonly balance: number }>,
+  country: string
+) => {
+  const w = wallets.find((x) => x.country === country)
+  return w === undefined || !w.enabled ? 0 : w.balance
+}
+
 export const PortalDashboardLive = HttpApiBuilder.group(
   TumaApi,
   "portalDashboard",
   (handlers) =>
     Effect.gen(function*() {
-      const send = yield* Send
-      const admin = yield* Admin
-      const store = yield* PortalReadStore
+      const { admin, send, store } = yield* sendingServices
 
       return handlers
         .handle("dashboard", ({ urlParams }) =>
@@ -198,9 +208,7 @@ export const PortalDashboardLive = HttpApiBuilder.group(
               if (Either.isLeft(r)) recipientError = r.left.message
               else {
                 country = r.right.country
-                const wallets = yield* admin.listWallets(user.accountId).pipe(mapFailure)
-                const w = wallets.find((x) => x.country === country)
-                balance = w === undefined || !w.enabled ? 0 : w.balance
+                balance = spendable(yield* admin.listWallets(user.accountId).pipe(mapFailure), country)
               }
             }
             return yield* ok({
@@ -224,9 +232,7 @@ export const PortalCampaignsLive = HttpApiBuilder.group(
   "portalCampaigns",
   (handlers) =>
     Effect.gen(function*() {
-      const send = yield* Send
-      const admin = yield* Admin
-      const store = yield* PortalReadStore
+      const { admin, send, store } = yield* sendingServices
 
       const campaignView = (c: CampaignRow) => ({
         uid: c.id,
@@ -261,8 +267,7 @@ export const PortalCampaignsLive = HttpApiBuilder.group(
               if (Either.isRight(r)) recipientsBy.set(r.right.country, (recipientsBy.get(r.right.country) ?? 0) + 1)
             }
             const countries = data.charges.map((c) => {
-              const w = wallets.find((x) => x.country === c.country)
-              const balance = w === undefined || !w.enabled ? 0 : w.balance
+              const balance = spendable(wallets, c.country)
               return {
                 country: c.country,
                 recipients: recipientsBy.get(c.country) ?? 0,
