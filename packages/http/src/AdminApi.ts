@@ -3,8 +3,7 @@
  * (every request is refused with 401 when the token is not configured). Payloads and views are
  * core's `Admin` schemas; webhook endpoints are `WebhookAdmin`'s. Every answer is the envelope.
  */
-import * as HttpApi from "@effect/platform/HttpApi"
-import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import { del, get, patch, post, put } from "@effect/platform/HttpApiEndpoint"
 import * as OpenApi from "@effect/platform/OpenApi"
 import * as A from "@tuma/core"
 import { StoredString } from "@tuma/domain/storedText"
@@ -12,15 +11,16 @@ import { Schema } from "effect"
 import {
   all,
   BooleanFromQuery,
+  create,
   done,
   group as contractGroup,
+  makeApi,
   NumberFromQuery,
   ok,
   okList,
   WebhookAttempt,
   WebhookDelivery,
   WebhookEndpoint,
-  withoutDecodeError,
   withSecret
 } from "./apiSchemas.js"
 import { successFields } from "./Envelope.js"
@@ -92,143 +92,159 @@ const group = <const Name extends string>(name: Name, title: string) =>
 
 // --- groups -------------------------------------------------------------------------------
 
+/** A core input as an admin body: named `identifier`, every field error at once, unknown fields ignored. */
+const body = <A, I, R>(schema: Schema.Schema<A, I, R>, identifier: string): Schema.Schema<A, I, R> =>
+  schema.annotations({ identifier, ...all })
+
+const AccountCountryPath = Schema.Struct({ account_uid: StoredString, country: StoredString })
+const DeliveryPath = Schema.Struct({ delivery_uid: StoredString })
+
+const AccountsQuery = Schema.Struct({
+  active: Schema.optionalWith(BooleanFromQuery, { exact: true }),
+  search: Schema.optionalWith(StoredString, { exact: true }),
+  limit: Schema.optionalWith(NumberFromQuery, { exact: true }),
+  offset: Schema.optionalWith(NumberFromQuery, { exact: true })
+}).annotations(all)
+
+const LedgerQuery = Schema.Struct({ country: Schema.optional(StoredString), limit: Schema.optional(NumberFromQuery) })
+  .annotations(all)
+
+const SenderIdsQuery = Schema.Struct({
+  account_uid: Schema.optionalWith(StoredString, { exact: true }),
+  status: Schema.optionalWith(Schema.Literal("pending", "approved", "rejected", "suspended"), { exact: true }),
+  limit: Schema.optionalWith(NumberFromQuery, { exact: true }),
+  offset: Schema.optionalWith(NumberFromQuery, { exact: true })
+}).annotations(all)
+
+const WebhooksQuery = Schema.Struct({
+  account_uid: Schema.optional(StoredString),
+  api_key_uid: Schema.optional(StoredString)
+}).annotations(all)
+
+const AuditQuery = Schema.Struct({
+  actor: Schema.optional(StoredString),
+  action: Schema.optional(StoredString),
+  target: Schema.optional(StoredString),
+  from: Schema.optional(StoredString),
+  to: Schema.optional(StoredString),
+  limit: Schema.optional(StoredString),
+  before: Schema.optional(StoredString)
+}).annotations(all)
+
+const AccountResponse = ok(A.AccountView, "AdminAccountResponse")
+const ApiKeyResponse = ok(A.ApiKeyView, "AdminApiKeyResponse")
+const WalletResponse = ok(A.WalletView, "AdminWalletResponse")
+const MarketResponse = ok(A.MarketView, "AdminMarketResponse")
+const SenderIdResponse = ok(A.SenderIdAdminView, "AdminSenderIdResponse")
+const SpamRuleResponse = ok(A.SpamRuleView, "AdminSpamRuleResponse")
+const ProviderResponse = ok(A.ProviderView, "AdminProviderResponse")
+const CountryRoutesResponse = ok(A.CountryRoutesView, "AdminCountryRoutesResponse")
+const WebhookResponse = ok(WebhookEndpointView, "AdminWebhookResponse")
+const WebhookWithSecretResponse = ok(WebhookWithSecret, "AdminWebhookWithSecretResponse")
+
 /** Admin API group: accounts and API keys. */
 export class AdminAccounts extends group("adminAccounts", "Admin: accounts and API keys")
   .add(
-    HttpApiEndpoint.post("createAccount", "/accounts")
-      .setPayload(A.CreateAccountInput.annotations({ identifier: "AdminCreateAccountInput", ...all }))
-      .addSuccess(ok(CreatedAccount, "AdminCreatedAccountResponse"), { status: 201 })
-      .annotate(OpenApi.Description, "Also invites the portal owner (`owner_email`, default `email`) by e-mail.")
+    create(
+      "createAccount",
+      "/accounts",
+      body(A.CreateAccountInput, "AdminCreateAccountInput"),
+      ok(CreatedAccount, "AdminCreatedAccountResponse")
+    ).annotate(OpenApi.Description, "Also invites the portal owner (`owner_email`, default `email`) by e-mail.")
   )
   .add(
-    HttpApiEndpoint.get("listAccounts", "/accounts")
-      .setUrlParams(
-        Schema.Struct({
-          active: Schema.optionalWith(BooleanFromQuery, { exact: true }),
-          search: Schema.optionalWith(StoredString, { exact: true }),
-          limit: Schema.optionalWith(NumberFromQuery, { exact: true }),
-          offset: Schema.optionalWith(NumberFromQuery, { exact: true })
-        }).annotations(all)
-      )
-      .addSuccess(okList(A.AccountView, "AdminAccountList"))
+    get("listAccounts", "/accounts").setUrlParams(AccountsQuery).addSuccess(okList(A.AccountView, "AdminAccountList"))
   )
   .add(
-    HttpApiEndpoint.get("getAccount", "/accounts/:account_uid").setPath(AccountPath)
+    get("getAccount", "/accounts/:account_uid").setPath(AccountPath)
       .addSuccess(ok(A.AccountDetail, "AdminAccountDetailResponse"))
   )
+  .add(post("suspendAccount", "/accounts/:account_uid/suspend").setPath(AccountPath).addSuccess(AccountResponse))
+  .add(post("activateAccount", "/accounts/:account_uid/activate").setPath(AccountPath).addSuccess(AccountResponse))
   .add(
-    HttpApiEndpoint.post("suspendAccount", "/accounts/:account_uid/suspend").setPath(AccountPath)
-      .addSuccess(ok(A.AccountView, "AdminAccountResponse"))
+    create(
+      "issueApiKey",
+      "/api-keys",
+      body(A.IssueApiKeyInput, "AdminIssueApiKeyInput"),
+      ok(A.IssuedApiKey, "AdminIssuedApiKeyResponse")
+    ).annotate(OpenApi.Description, "The full key is in the answer once and is never stored.")
   )
   .add(
-    HttpApiEndpoint.post("activateAccount", "/accounts/:account_uid/activate").setPath(AccountPath)
-      .addSuccess(ok(A.AccountView, "AdminAccountResponse"))
-  )
-  .add(
-    HttpApiEndpoint.post("issueApiKey", "/api-keys")
-      .setPayload(A.IssueApiKeyInput.annotations({ identifier: "AdminIssueApiKeyInput", ...all }))
-      .addSuccess(ok(A.IssuedApiKey, "AdminIssuedApiKeyResponse"), { status: 201 })
-      .annotate(OpenApi.Description, "The full key is in the answer once and is never stored.")
-  )
-  .add(
-    HttpApiEndpoint.get("listApiKeys", "/accounts/:account_uid/api-keys").setPath(AccountPath)
+    get("listApiKeys", "/accounts/:account_uid/api-keys").setPath(AccountPath)
       .addSuccess(okList(A.ApiKeyView, "AdminApiKeyList"))
   )
+  .add(get("getApiKey", "/api-keys/:key_uid").setPath(KeyPath).addSuccess(ApiKeyResponse))
   .add(
-    HttpApiEndpoint.get("getApiKey", "/api-keys/:key_uid").setPath(KeyPath)
-      .addSuccess(ok(A.ApiKeyView, "AdminApiKeyResponse"))
+    patch("updateApiKey", "/api-keys/:key_uid").setPath(KeyPath)
+      .setPayload(body(A.UpdateApiKeyInput, "AdminUpdateApiKeyInput")).addSuccess(ApiKeyResponse)
   )
-  .add(
-    HttpApiEndpoint.patch("updateApiKey", "/api-keys/:key_uid").setPath(KeyPath)
-      .setPayload(A.UpdateApiKeyInput.annotations({ identifier: "AdminUpdateApiKeyInput", ...all }))
-      .addSuccess(ok(A.ApiKeyView, "AdminApiKeyResponse"))
-  )
-  .add(
-    HttpApiEndpoint.post("revokeApiKey", "/api-keys/:key_uid/revoke").setPath(KeyPath)
-      .addSuccess(ok(A.ApiKeyView, "AdminApiKeyResponse"))
-  )
+  .add(post("revokeApiKey", "/api-keys/:key_uid/revoke").setPath(KeyPath).addSuccess(ApiKeyResponse))
 {}
 
 /** Admin API group: wallets and ledger, verified routes and markets. */
 export class AdminWallets extends group("adminWallets", "Admin: wallets, routes and markets")
   .add(
-    HttpApiEndpoint.post("purchaseCredits", "/purchases")
-      .setPayload(A.PurchaseInput.annotations({ identifier: "AdminPurchaseInput", ...all }))
-      .addSuccess(ok(A.PurchaseView, "AdminPurchaseResponse"), { status: 201 })
+    create(
+      "purchaseCredits",
+      "/purchases",
+      body(A.PurchaseInput, "AdminPurchaseInput"),
+      ok(A.PurchaseView, "AdminPurchaseResponse")
+    )
   )
   .add(
-    HttpApiEndpoint.post("correctCredits", "/corrections")
-      .setPayload(A.CorrectionInput.annotations({ identifier: "AdminCorrectionInput", ...all }))
-      .addSuccess(ok(A.PurchaseView, "AdminCorrectionResponse"), { status: 201 })
+    create(
+      "correctCredits",
+      "/corrections",
+      body(A.CorrectionInput, "AdminCorrectionInput"),
+      ok(A.PurchaseView, "AdminCorrectionResponse")
+    )
   )
   .add(
-    HttpApiEndpoint.get("listWallets", "/accounts/:account_uid/wallets").setPath(AccountPath)
+    get("listWallets", "/accounts/:account_uid/wallets").setPath(AccountPath)
       .addSuccess(okList(A.WalletView, "AdminWalletList"))
   )
   .add(
-    HttpApiEndpoint.get("ledger", "/accounts/:account_uid/ledger").setPath(AccountPath)
-      .setUrlParams(
-        Schema.Struct({ country: Schema.optional(StoredString), limit: Schema.optional(NumberFromQuery) }).annotations(
-          all
-        )
-      )
+    get("ledger", "/accounts/:account_uid/ledger").setPath(AccountPath).setUrlParams(LedgerQuery)
       .addSuccess(okList(A.LedgerEntryView, "AdminLedger"))
   )
   .add(
-    HttpApiEndpoint.post("enableWallet", "/accounts/:account_uid/wallets/:country/enable")
-      .setPath(Schema.Struct({ account_uid: StoredString, country: StoredString }))
-      .addSuccess(ok(A.WalletView, "AdminWalletResponse"))
+    post("enableWallet", "/accounts/:account_uid/wallets/:country/enable").setPath(AccountCountryPath)
+      .addSuccess(WalletResponse)
   )
   .add(
-    HttpApiEndpoint.post("disableWallet", "/accounts/:account_uid/wallets/:country/disable")
-      .setPath(Schema.Struct({ account_uid: StoredString, country: StoredString }))
-      .addSuccess(ok(A.WalletView, "AdminWalletResponse"))
+    post("disableWallet", "/accounts/:account_uid/wallets/:country/disable").setPath(AccountCountryPath)
+      .addSuccess(WalletResponse)
   )
   .add(
-    HttpApiEndpoint.post("verifyRoute", "/routes")
-      .setPayload(A.VerifyRouteInput.annotations({ identifier: "AdminVerifyRouteInput", ...all }))
-      .addSuccess(ok(A.RouteView, "AdminRouteResponse"), { status: 201 })
+    create(
+      "verifyRoute",
+      "/routes",
+      body(A.VerifyRouteInput, "AdminVerifyRouteInput"),
+      ok(A.RouteView, "AdminRouteResponse")
+    )
   )
   .add(
-    HttpApiEndpoint.get("listRoutes", "/accounts/:account_uid/routes").setPath(AccountPath)
+    get("listRoutes", "/accounts/:account_uid/routes").setPath(AccountPath)
       .addSuccess(okList(A.RouteView, "AdminRouteList"))
   )
-  .add(
-    HttpApiEndpoint.del("removeRoute", "/accounts/:account_uid/routes/:country")
-      .setPath(Schema.Struct({ account_uid: StoredString, country: StoredString }))
-      .addSuccess(Done)
-  )
-  .add(HttpApiEndpoint.get("listMarkets", "/markets").addSuccess(okList(A.MarketView, "AdminMarketList")))
-  .add(
-    HttpApiEndpoint.post("openMarket", "/markets/:country/open").setPath(CountryPath)
-      .addSuccess(ok(A.MarketView, "AdminMarketResponse"))
-  )
-  .add(
-    HttpApiEndpoint.post("closeMarket", "/markets/:country/close").setPath(CountryPath)
-      .addSuccess(ok(A.MarketView, "AdminMarketResponse"))
-  )
+  .add(del("removeRoute", "/accounts/:account_uid/routes/:country").setPath(AccountCountryPath).addSuccess(Done))
+  .add(get("listMarkets", "/markets").addSuccess(okList(A.MarketView, "AdminMarketList")))
+  .add(post("openMarket", "/markets/:country/open").setPath(CountryPath).addSuccess(MarketResponse))
+  .add(post("closeMarket", "/markets/:country/close").setPath(CountryPath).addSuccess(MarketResponse))
 {}
 
 /** Admin API group: sender-ID review and requirement documents. */
 export class AdminSenderIds extends group("adminSenderIds", "Admin: sender IDs and requirement documents")
   .add(
-    HttpApiEndpoint.get("listSenderIds", "/sender-ids")
-      .setUrlParams(
-        Schema.Struct({
-          account_uid: Schema.optionalWith(StoredString, { exact: true }),
-          status: Schema.optionalWith(Schema.Literal("pending", "approved", "rejected", "suspended"), { exact: true }),
-          limit: Schema.optionalWith(NumberFromQuery, { exact: true }),
-          offset: Schema.optionalWith(NumberFromQuery, { exact: true })
-        }).annotations(all)
-      )
+    get("listSenderIds", "/sender-ids").setUrlParams(SenderIdsQuery)
       .addSuccess(okList(A.SenderIdAdminView, "AdminSenderIdList"))
   )
   .add(
-    HttpApiEndpoint.get("getSenderId", "/sender-ids/:sender_id_uid").setPath(SenderIdPath)
+    get("getSenderId", "/sender-ids/:sender_id_uid").setPath(SenderIdPath)
       .addSuccess(ok(A.SenderIdDetail, "AdminSenderIdDetailResponse"))
   )
   .add(
-    HttpApiEndpoint.get("getSenderIdDocument", "/sender-id-documents/:document_uid")
+    get("getSenderIdDocument", "/sender-id-documents/:document_uid")
       .setPath(Schema.Struct({ document_uid: StoredString }))
       .addSuccess(
         ok(
@@ -238,43 +254,37 @@ export class AdminSenderIds extends group("adminSenderIds", "Admin: sender IDs a
       )
   )
   .add(
-    HttpApiEndpoint.post("grantSenderId", "/sender-ids")
-      .setPayload(A.GrantSenderIdInput.annotations({ identifier: "AdminGrantSenderIdInput", ...all }))
-      .addSuccess(ok(A.SenderIdAdminView, "AdminSenderIdResponse"), { status: 201 })
+    create("grantSenderId", "/sender-ids", body(A.GrantSenderIdInput, "AdminGrantSenderIdInput"), SenderIdResponse)
       .annotate(OpenApi.Description, "Grants a sender ID directly (approved).")
   )
+  .add(post("approveSenderId", "/sender-ids/:sender_id_uid/approve").setPath(SenderIdPath).addSuccess(SenderIdResponse))
   .add(
-    HttpApiEndpoint.post("approveSenderId", "/sender-ids/:sender_id_uid/approve").setPath(SenderIdPath)
-      .addSuccess(ok(A.SenderIdAdminView, "AdminSenderIdResponse"))
-  )
-  .add(
-    HttpApiEndpoint.post("rejectSenderId", "/sender-ids/:sender_id_uid/reject").setPath(SenderIdPath)
-      .setPayload(ReasonInput)
-      .addSuccess(ok(A.SenderIdAdminView, "AdminSenderIdResponse"))
+    post("rejectSenderId", "/sender-ids/:sender_id_uid/reject").setPath(SenderIdPath).setPayload(ReasonInput)
+      .addSuccess(SenderIdResponse)
       .annotate(OpenApi.Description, "A rejection requires a reason (decisions §18).")
   )
   .add(
-    HttpApiEndpoint.post("suspendSenderId", "/sender-ids/:sender_id_uid/suspend").setPath(SenderIdPath)
-      .setPayload(OptionalReasonInput)
-      .addSuccess(ok(A.SenderIdAdminView, "AdminSenderIdResponse"))
+    post("suspendSenderId", "/sender-ids/:sender_id_uid/suspend").setPath(SenderIdPath).setPayload(OptionalReasonInput)
+      .addSuccess(SenderIdResponse)
   )
   .add(
-    HttpApiEndpoint.post("reinstateSenderId", "/sender-ids/:sender_id_uid/reinstate").setPath(SenderIdPath)
-      .addSuccess(ok(A.SenderIdAdminView, "AdminSenderIdResponse"))
+    post("reinstateSenderId", "/sender-ids/:sender_id_uid/reinstate").setPath(SenderIdPath).addSuccess(SenderIdResponse)
   )
   .add(
-    HttpApiEndpoint.post("createRequirement", "/requirements")
-      .setPayload(A.CreateRequirementInput.annotations({ identifier: "AdminCreateRequirementInput", ...all }))
-      .addSuccess(ok(A.RequirementView, "AdminRequirementResponse"), { status: 201 })
+    create(
+      "createRequirement",
+      "/requirements",
+      body(A.CreateRequirementInput, "AdminCreateRequirementInput"),
+      ok(A.RequirementView, "AdminRequirementResponse")
+    )
   )
   .add(
-    HttpApiEndpoint.get("listRequirements", "/requirements")
+    get("listRequirements", "/requirements")
       .setUrlParams(Schema.Struct({ include_inactive: Schema.optional(BooleanFromQuery) }).annotations(all))
       .addSuccess(okList(A.RequirementView, "AdminRequirementList"))
   )
   .add(
-    HttpApiEndpoint.del("deleteRequirement", "/requirements/:requirement_uid")
-      .setPath(Schema.Struct({ requirement_uid: StoredString }))
+    del("deleteRequirement", "/requirements/:requirement_uid").setPath(Schema.Struct({ requirement_uid: StoredString }))
       .addSuccess(Done)
   )
 {}
@@ -282,134 +292,96 @@ export class AdminSenderIds extends group("adminSenderIds", "Admin: sender IDs a
 /** Admin API group: opt-outs and spam rules. */
 export class AdminPolicy extends group("adminPolicy", "Admin: opt-outs and spam rules")
   .add(
-    HttpApiEndpoint.post("addOptOut", "/opt-outs")
-      .setPayload(A.OptOutInput.annotations({ identifier: "AdminOptOutInput", ...all }))
-      .addSuccess(ok(A.OptOutView, "AdminOptOutResponse"), { status: 201 })
+    create("addOptOut", "/opt-outs", body(A.OptOutInput, "AdminOptOutInput"), ok(A.OptOutView, "AdminOptOutResponse"))
   )
   .add(
-    HttpApiEndpoint.get("listOptOuts", "/accounts/:account_uid/opt-outs").setPath(AccountPath)
+    get("listOptOuts", "/accounts/:account_uid/opt-outs").setPath(AccountPath)
       .addSuccess(okList(A.OptOutView, "AdminOptOutList"))
   )
   .add(
-    HttpApiEndpoint.del("removeOptOut", "/accounts/:account_uid/opt-outs/:recipient")
+    del("removeOptOut", "/accounts/:account_uid/opt-outs/:recipient")
       .setPath(Schema.Struct({ account_uid: StoredString, recipient: StoredString }))
       .addSuccess(Done)
   )
+  .add(create("addSpamRule", "/spam-rules", body(A.SpamRuleInput, "AdminSpamRuleInputBody"), SpamRuleResponse))
   .add(
-    HttpApiEndpoint.post("addSpamRule", "/spam-rules")
-      .setPayload(A.SpamRuleInput.annotations({ identifier: "AdminSpamRuleInputBody", ...all }))
-      .addSuccess(ok(A.SpamRuleView, "AdminSpamRuleResponse"), { status: 201 })
-  )
-  .add(
-    HttpApiEndpoint.get("listSpamRules", "/spam-rules")
+    get("listSpamRules", "/spam-rules")
       .setUrlParams(Schema.Struct({ account_uid: Schema.optional(StoredString) }).annotations(all))
       .addSuccess(okList(A.SpamRuleView, "AdminSpamRuleList"))
   )
   .add(
-    HttpApiEndpoint.del("removeSpamRule", "/spam-rules/:rule_uid")
-      .setPath(Schema.Struct({ rule_uid: StoredString }))
-      .addSuccess(Done)
+    del("removeSpamRule", "/spam-rules/:rule_uid").setPath(Schema.Struct({ rule_uid: StoredString })).addSuccess(Done)
   )
   .add(
-    HttpApiEndpoint.post("enableSpamRule", "/spam-rules/:rule_uid/enable")
-      .setPath(Schema.Struct({ rule_uid: Schema.String }))
-      .addSuccess(ok(A.SpamRuleView, "AdminSpamRuleResponse"))
+    post("enableSpamRule", "/spam-rules/:rule_uid/enable").setPath(Schema.Struct({ rule_uid: Schema.String }))
+      .addSuccess(SpamRuleResponse)
   )
   .add(
-    HttpApiEndpoint.post("disableSpamRule", "/spam-rules/:rule_uid/disable")
-      .setPath(Schema.Struct({ rule_uid: Schema.String }))
-      .addSuccess(ok(A.SpamRuleView, "AdminSpamRuleResponse"))
+    post("disableSpamRule", "/spam-rules/:rule_uid/disable").setPath(Schema.Struct({ rule_uid: Schema.String }))
+      .addSuccess(SpamRuleResponse)
   )
 {}
 
 /** Admin API group: providers, their credit and routing. */
 export class AdminProviders extends group("adminProviders", "Admin: providers, credit and routing")
   .add(
-    HttpApiEndpoint.post("createProvider", "/providers")
-      .setPayload(A.CreateProviderInput.annotations({ identifier: "AdminCreateProviderInput", ...all }))
-      .addSuccess(ok(A.ProviderView, "AdminProviderResponse"), { status: 201 })
+    create("createProvider", "/providers", body(A.CreateProviderInput, "AdminCreateProviderInput"), ProviderResponse)
   )
-  .add(HttpApiEndpoint.get("listProviders", "/providers").addSuccess(okList(A.ProviderView, "AdminProviderList")))
+  .add(get("listProviders", "/providers").addSuccess(okList(A.ProviderView, "AdminProviderList")))
+  .add(get("getProvider", "/providers/:provider_uid").setPath(ProviderPath).addSuccess(ProviderResponse))
+  .add(post("enableProvider", "/providers/:provider_uid/enable").setPath(ProviderPath).addSuccess(ProviderResponse))
+  .add(post("disableProvider", "/providers/:provider_uid/disable").setPath(ProviderPath).addSuccess(ProviderResponse))
   .add(
-    HttpApiEndpoint.get("getProvider", "/providers/:provider_uid").setPath(ProviderPath)
-      .addSuccess(ok(A.ProviderView, "AdminProviderResponse"))
+    post("creditProvider", "/providers/:provider_uid/credit").setPath(ProviderPath)
+      .setPayload(body(A.ProviderCreditInput, "AdminProviderCreditInput")).addSuccess(ProviderResponse)
   )
+  .add(get("countryRoutes", "/markets/:country/routes").setPath(CountryPath).addSuccess(CountryRoutesResponse))
   .add(
-    HttpApiEndpoint.post("enableProvider", "/providers/:provider_uid/enable").setPath(ProviderPath)
-      .addSuccess(ok(A.ProviderView, "AdminProviderResponse"))
-  )
-  .add(
-    HttpApiEndpoint.post("disableProvider", "/providers/:provider_uid/disable").setPath(ProviderPath)
-      .addSuccess(ok(A.ProviderView, "AdminProviderResponse"))
-  )
-  .add(
-    HttpApiEndpoint.post("creditProvider", "/providers/:provider_uid/credit").setPath(ProviderPath)
-      .setPayload(A.ProviderCreditInput.annotations({ identifier: "AdminProviderCreditInput", ...all }))
-      .addSuccess(ok(A.ProviderView, "AdminProviderResponse"))
-  )
-  .add(
-    HttpApiEndpoint.get("countryRoutes", "/markets/:country/routes").setPath(CountryPath)
-      .addSuccess(ok(A.CountryRoutesView, "AdminCountryRoutesResponse"))
-  )
-  .add(
-    HttpApiEndpoint.put("setCountryRoutes", "/markets/:country/routes").setPath(CountryPath)
-      .setPayload(A.CountryRoutesInput.annotations({ identifier: "AdminCountryRoutesInputBody", ...all }))
-      .addSuccess(ok(A.CountryRoutesView, "AdminCountryRoutesResponse"))
+    put("setCountryRoutes", "/markets/:country/routes").setPath(CountryPath)
+      .setPayload(body(A.CountryRoutesInput, "AdminCountryRoutesInputBody")).addSuccess(CountryRoutesResponse)
   )
 {}
 
 /** Admin API group: webhook endpoints and deliveries. */
 export class AdminWebhooks extends group("adminWebhooks", "Admin: webhook endpoints")
   .add(
-    HttpApiEndpoint.post("createWebhook", "/webhooks")
-      .setPayload(CreateWebhookInput)
-      .addSuccess(ok(WebhookWithSecret, "AdminWebhookWithSecretResponse"), { status: 201 })
+    create("createWebhook", "/webhooks", CreateWebhookInput, WebhookWithSecretResponse)
       .annotate(OpenApi.Description, "The signing secret is in the answer once.")
   )
   .add(
-    HttpApiEndpoint.get("listWebhooks", "/webhooks")
-      .setUrlParams(
-        Schema.Struct({ account_uid: Schema.optional(StoredString), api_key_uid: Schema.optional(StoredString) })
-          .annotations(all)
-      )
-      .addSuccess(okList(WebhookEndpointView, "AdminWebhookList"))
+    get("listWebhooks", "/webhooks").setUrlParams(WebhooksQuery).addSuccess(
+      okList(WebhookEndpointView, "AdminWebhookList")
+    )
+  )
+  .add(get("getWebhook", "/webhooks/:webhook_uid").setPath(WebhookPath).addSuccess(WebhookResponse))
+  .add(
+    post("regenerateWebhookSecret", "/webhooks/:webhook_uid/regenerate-secret").setPath(WebhookPath)
+      .addSuccess(WebhookWithSecretResponse)
   )
   .add(
-    HttpApiEndpoint.get("getWebhook", "/webhooks/:webhook_uid").setPath(WebhookPath)
-      .addSuccess(ok(WebhookEndpointView, "AdminWebhookResponse"))
-  )
-  .add(
-    HttpApiEndpoint.post("regenerateWebhookSecret", "/webhooks/:webhook_uid/regenerate-secret").setPath(WebhookPath)
-      .addSuccess(ok(WebhookWithSecret, "AdminWebhookWithSecretResponse"))
-  )
-  .add(
-    HttpApiEndpoint.post("enableWebhook", "/webhooks/:webhook_uid/enable").setPath(WebhookPath)
-      .addSuccess(ok(WebhookEndpointView, "AdminWebhookResponse"))
+    post("enableWebhook", "/webhooks/:webhook_uid/enable").setPath(WebhookPath).addSuccess(WebhookResponse)
       .annotate(OpenApi.Description, "Re-enables the endpoint and resets its failure count.")
   )
   .add(
-    HttpApiEndpoint.post("disableWebhook", "/webhooks/:webhook_uid/disable").setPath(WebhookPath)
-      .setPayload(OptionalReasonInput)
-      .addSuccess(ok(WebhookEndpointView, "AdminWebhookResponse"))
+    post("disableWebhook", "/webhooks/:webhook_uid/disable").setPath(WebhookPath).setPayload(OptionalReasonInput)
+      .addSuccess(WebhookResponse)
   )
   .add(
-    HttpApiEndpoint.get("listWebhookDeliveries", "/webhooks/:webhook_uid/deliveries").setPath(WebhookPath)
+    get("listWebhookDeliveries", "/webhooks/:webhook_uid/deliveries").setPath(WebhookPath)
       .setUrlParams(Schema.Struct({ limit: Schema.optional(NumberFromQuery) }).annotations(all))
       .addSuccess(okList(WebhookDeliveryView, "AdminWebhookDeliveryList"))
   )
   .add(
-    HttpApiEndpoint.post("redeliverWebhook", "/webhook-deliveries/:delivery_uid/redeliver")
-      .setPath(Schema.Struct({ delivery_uid: StoredString }))
+    post("redeliverWebhook", "/webhook-deliveries/:delivery_uid/redeliver").setPath(DeliveryPath)
       .addSuccess(ok(Schema.Struct({ delivery_uid: Schema.String }), "AdminRedeliverResponse"), { status: 202 })
   )
   .add(
-    HttpApiEndpoint.get("getWebhookDelivery", "/webhook-deliveries/:delivery_uid")
-      .setPath(Schema.Struct({ delivery_uid: StoredString }))
+    get("getWebhookDelivery", "/webhook-deliveries/:delivery_uid").setPath(DeliveryPath)
       .addSuccess(ok(WebhookDeliveryDetailView, "AdminWebhookDeliveryDetailResponse"))
       .annotate(OpenApi.Description, "A delivery, the exact body it posts, and every attempt.")
   )
   .add(
-    HttpApiEndpoint.post("redeliverWebhookSince", "/webhooks/:webhook_uid/redeliver").setPath(WebhookPath)
+    post("redeliverWebhookSince", "/webhooks/:webhook_uid/redeliver").setPath(WebhookPath)
       .setPayload(RedeliverSinceInput)
       .addSuccess(
         ok(Schema.Struct({ delivery_uids: Schema.Array(Schema.String) }), "AdminRedeliverSinceResponse"),
@@ -422,18 +394,7 @@ export class AdminWebhooks extends group("adminWebhooks", "Admin: webhook endpoi
 /** Admin API group: the audit log of operator actions (issue 15), newest first, filtered, paged by cursor. */
 export class AdminAudit extends group("adminAudit", "Admin: audit log")
   .add(
-    HttpApiEndpoint.get("auditLog", "/audit-log")
-      .setUrlParams(
-        Schema.Struct({
-          actor: Schema.optional(StoredString),
-          action: Schema.optional(StoredString),
-          target: Schema.optional(StoredString),
-          from: Schema.optional(StoredString),
-          to: Schema.optional(StoredString),
-          limit: Schema.optional(StoredString),
-          before: Schema.optional(StoredString)
-        }).annotations(all)
-      )
+    get("auditLog", "/audit-log").setUrlParams(AuditQuery)
       .addSuccess(
         Schema.Struct({ ...successFields, data: Schema.Array(A.AuditEntryView), meta: A.AuditPageMeta })
           .annotations({ identifier: "AdminAuditLog" })
@@ -447,7 +408,7 @@ export class AdminAudit extends group("adminAudit", "Admin: audit log")
   )
 {}
 
-const base = withoutDecodeError(HttpApi.make("admin"))
+const base = makeApi("admin")
 
 /** The operator API under `/admin/v1`, behind the `TUMA_ADMIN_TOKEN` bearer. */
 export class AdminApi extends base

@@ -2,13 +2,12 @@
  * The HTTP contract of Tuma (spec §4, decisions.md), as one `HttpApi`: the server, the OpenAPI
  * document and the typed client are all derived from it.
  */
-import * as HttpApi from "@effect/platform/HttpApi"
 import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import * as OpenApi from "@effect/platform/OpenApi"
 import { Schema } from "effect"
 import { AdminApi } from "./AdminApi.js"
-import { senderIdMultipart, withoutDecodeError } from "./apiSchemas.js"
+import { makeApi, sendEndpoint, senderIdMultipart } from "./apiSchemas.js"
 import {
   BadRequest,
   Conflict,
@@ -28,22 +27,30 @@ import * as Security from "./Security.js"
 
 // --- balance -----------------------------------------------------------------------------
 
+/** A read of the account's balance or messages: scope `sms:read`. */
+const smsRead = <const Name extends string>(name: Name, path: HttpApiEndpoint.PathSegment) =>
+  HttpApiEndpoint.get(name, path).middleware(Security.RequireSmsRead)
+
 const balance = <const Name extends string>(name: Name, path: HttpApiEndpoint.PathSegment) =>
-  HttpApiEndpoint.get(name, path)
-    .addSuccess(Res.BalanceResponse)
-    .middleware(Security.RequireSmsRead)
+  smsRead(name, path).addSuccess(Res.BalanceResponse)
 
 // --- sends --------------------------------------------------------------------------------
 
-const sendSingle = <const Name extends string>(name: Name, path: HttpApiEndpoint.PathSegment) =>
-  HttpApiEndpoint.post(name, path)
-    .setPayload(Req.SendSingleRequest)
-    .setHeaders(Req.IdempotencyHeaders)
-    .addSuccess(Res.SendSingleResponse, { status: 202 })
+/** A send of the public API: refusals 422, a reused Idempotency-Key 409, the store out 503; scope `sms:send`. */
+const send = <const Name extends string, P extends Schema.Schema.Any, S extends Schema.Schema.Any>(
+  name: Name,
+  path: HttpApiEndpoint.PathSegment,
+  payload: P,
+  answer: S
+) =>
+  sendEndpoint(name, path, payload, answer)
     .addError(Unprocessable)
     .addError(Conflict)
     .addError(ServiceUnavailable)
     .middleware(Security.RequireSmsSend)
+
+const sendSingle = <const Name extends string>(name: Name, path: HttpApiEndpoint.PathSegment) =>
+  send(name, path, Req.SendSingleRequest, Res.SendSingleResponse)
 
 /** API group: sending (single, bulk v1 and v2), messages, balance and profile, with the spec's aliases. */
 export class SmsGroup extends HttpApiGroup.make("sms")
@@ -52,41 +59,21 @@ export class SmsGroup extends HttpApiGroup.make("sms")
   .add(sendSingle("sendMessage", "/v1/sms/messages").annotate(OpenApi.Summary, "Send a single SMS"))
   .add(sendSingle("sendQuickMessage", "/v1/sms/quick-message").annotate(OpenApi.Summary, "Send a single SMS (alias)"))
   .add(
-    HttpApiEndpoint.get("listMessages", "/v1/sms/messages")
-      .setUrlParams(Req.ListMessagesQuery)
-      .addSuccess(Res.ListMessagesResponse)
-      .addError(Unprocessable)
-      .middleware(Security.RequireSmsRead)
+    smsRead("listMessages", "/v1/sms/messages").setUrlParams(Req.ListMessagesQuery)
+      .addSuccess(Res.ListMessagesResponse).addError(Unprocessable)
       .annotate(OpenApi.Summary, "List messages (newest first)")
   )
   .add(
-    HttpApiEndpoint.get("getMessage", "/v1/sms/messages/:uid")
-      .setPath(Req.MessageUidPath)
-      .addSuccess(Res.GetMessageResponse)
-      .addError(Unprocessable)
-      .middleware(Security.RequireSmsRead)
+    smsRead("getMessage", "/v1/sms/messages/:uid").setPath(Req.MessageUidPath)
+      .addSuccess(Res.GetMessageResponse).addError(Unprocessable)
       .annotate(OpenApi.Summary, "Read one message")
   )
   .add(
-    HttpApiEndpoint.post("sendBulkV1", "/v1/sms/send-bulk")
-      .setPayload(Req.SendBulkV1Request)
-      .setHeaders(Req.IdempotencyHeaders)
-      .addSuccess(Res.BulkV1Response, { status: 202 })
-      .addError(Unprocessable)
-      .addError(Conflict)
-      .addError(ServiceUnavailable)
-      .middleware(Security.RequireSmsSend)
+    send("sendBulkV1", "/v1/sms/send-bulk", Req.SendBulkV1Request, Res.BulkV1Response)
       .annotate(OpenApi.Summary, "Bulk send, v1")
   )
   .add(
-    HttpApiEndpoint.post("sendBulkV2", "/v2/sms/send-bulk")
-      .setPayload(Req.SendBulkV2Request)
-      .setHeaders(Req.IdempotencyHeaders)
-      .addSuccess(Res.BulkV2Response, { status: 202 })
-      .addError(Unprocessable)
-      .addError(Conflict)
-      .addError(ServiceUnavailable)
-      .middleware(Security.RequireSmsSend)
+    send("sendBulkV2", "/v2/sms/send-bulk", Req.SendBulkV2Request, Res.BulkV2Response)
       .annotate(OpenApi.Summary, "Bulk send, v2 (tags, pre-pricing)")
   )
   .add(
@@ -178,7 +165,7 @@ const dropSchemaIdsOf = (node: object): Record<string, unknown> => {
   return out
 }
 
-const base = withoutDecodeError(HttpApi.make("tuma"))
+const base = makeApi("tuma")
 
 /**
  * The public REST API (spec): its `HttpApi` definition, from which the server, the typed client and the

@@ -89,6 +89,11 @@ export class AuthCache extends Context.Tag("@tuma/http/AuthCache")<AuthCache, {
   )
 }
 
+/** Runs a change to an API key or an account, then clears this process's key cache (other processes hear of
+ * the change through `SettingsChanges`). */
+export const clearingKeyCache = <A, E, R>(change: Effect.Effect<A, E, R>) =>
+  Effect.tap(change, () => Effect.flatMap(AuthCache, (cache) => cache.invalidate))
+
 /** The `X-RateLimit-*` headers of an answer. */
 export const rateLimitHeaders = (limit: number, remaining: number, resetMillis: number) => ({
   "x-ratelimit-limit": String(limit),

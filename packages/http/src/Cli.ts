@@ -86,7 +86,17 @@ const Failure = Schema.Struct({
 })
 
 const admin = <A, E>(f: (a: Admin["Type"]) => Effect.Effect<A, E>) => Effect.flatMap(Admin, f)
+
+/** An admin command on one record, named by the first argument (`name` in the usage, then `note`). */
+const onRecord = <A, E>(
+  name: string,
+  run: (a: Admin["Type"], id: string) => Effect.Effect<A, E>,
+  note = ""
+): Command => ({ usage: name + note, run: (_, args) => admin((x) => run(x, arg(args, 0, name))) })
 const hooks = <A, E>(f: (w: WebhookAdmin["Type"]) => Effect.Effect<A, E>) => Effect.flatMap(WebhookAdmin, f)
+
+/** The usage note of the spam-rule commands. */
+const ruleNote = " (a stored rule, or a built-in entry: builtin-…)"
 
 export const commands: Record<string, Command> = {
   // `tuma audit [--actor …]` (no sub-command) is `audit log`
@@ -134,12 +144,9 @@ export const commands: Record<string, Command> = {
     flags: ["search"],
     run: (f) => admin((a) => a.listAccounts(input(A.ListAccountsInput, { search: opt(f, "search") })))
   },
-  "accounts show": { usage: "ACCOUNT_UID", run: (_, a) => admin((x) => x.getAccount(arg(a, 0, "ACCOUNT_UID"))) },
-  "accounts suspend": { usage: "ACCOUNT_UID", run: (_, a) => admin((x) => x.suspendAccount(arg(a, 0, "ACCOUNT_UID"))) },
-  "accounts activate": {
-    usage: "ACCOUNT_UID",
-    run: (_, a) => admin((x) => x.activateAccount(arg(a, 0, "ACCOUNT_UID")))
-  },
+  "accounts show": onRecord("ACCOUNT_UID", (x, id) => x.getAccount(id)),
+  "accounts suspend": onRecord("ACCOUNT_UID", (x, id) => x.suspendAccount(id)),
+  "accounts activate": onRecord("ACCOUNT_UID", (x, id) => x.activateAccount(id)),
   "keys issue": {
     usage: "--account UID [--mode live|test] [--name N] [--scopes a,b] [--allowed-ips cidr,…] [--expires-at ISO]",
     flags: ["account", "mode", "name", "scopes", "allowed-ips", "expires-at"],
@@ -155,7 +162,7 @@ export const commands: Record<string, Command> = {
         }))
       )
   },
-  "keys list": { usage: "ACCOUNT_UID", run: (_, a) => admin((x) => x.listApiKeys(arg(a, 0, "ACCOUNT_UID"))) },
+  "keys list": onRecord("ACCOUNT_UID", (x, id) => x.listApiKeys(id)),
   "keys update": {
     usage: "KEY_UID [--name N] [--scopes a,b] [--allowed-ips cidr,…] [--expires-at ISO|none]",
     flags: ["name", "scopes", "allowed-ips", "expires-at"],
@@ -172,7 +179,7 @@ export const commands: Record<string, Command> = {
         )
       )
   },
-  "keys revoke": { usage: "KEY_UID", run: (_, a) => admin((x) => x.revokeApiKey(arg(a, 0, "KEY_UID"))) },
+  "keys revoke": onRecord("KEY_UID", (x, id) => x.revokeApiKey(id)),
   "credits purchase": {
     usage: "--account UID --country TZ --units N [--amount 10.00 --currency TZS --reference R]",
     flags: ["account", "country", "units", "amount", "currency", "reference"],
@@ -202,7 +209,7 @@ export const commands: Record<string, Command> = {
         }))
       )
   },
-  "wallets list": { usage: "ACCOUNT_UID", run: (_, a) => admin((x) => x.listWallets(arg(a, 0, "ACCOUNT_UID"))) },
+  "wallets list": onRecord("ACCOUNT_UID", (x, id) => x.listWallets(id)),
   "routes verify": {
     usage: "--account UID --country TZ --phone +255…",
     flags: ["account", "country", "phone"],
@@ -211,10 +218,10 @@ export const commands: Record<string, Command> = {
         a.verifyRoute({ account_uid: req(f, "account"), country: req(f, "country"), phone: req(f, "phone") })
       )
   },
-  "routes list": { usage: "ACCOUNT_UID", run: (_, a) => admin((x) => x.listRoutes(arg(a, 0, "ACCOUNT_UID"))) },
+  "routes list": onRecord("ACCOUNT_UID", (x, id) => x.listRoutes(id)),
   "markets list": { usage: "", run: () => admin((a) => a.listMarkets) },
-  "markets open": { usage: "ISO2", run: (_, a) => admin((x) => x.setMarketOpen(arg(a, 0, "ISO2"), true)) },
-  "markets close": { usage: "ISO2", run: (_, a) => admin((x) => x.setMarketOpen(arg(a, 0, "ISO2"), false)) },
+  "markets open": onRecord("ISO2", (x, id) => x.setMarketOpen(id, true)),
+  "markets close": onRecord("ISO2", (x, id) => x.setMarketOpen(id, false)),
   "sender-ids list": {
     usage: "[--account UID] [--status pending|approved|rejected|suspended]",
     flags: ["account", "status"],
@@ -223,7 +230,7 @@ export const commands: Record<string, Command> = {
         a.listSenderIds(input(A.ListSenderIdsInput, { account_uid: opt(f, "account"), status: opt(f, "status") }))
       )
   },
-  "sender-ids show": { usage: "SENDER_ID_UID", run: (_, a) => admin((x) => x.getSenderId(arg(a, 0, "SENDER_ID_UID"))) },
+  "sender-ids show": onRecord("SENDER_ID_UID", (x, id) => x.getSenderId(id)),
   "sender-ids grant": {
     usage: "--account UID --sender-id NAME --country TZ [--default] [--global]",
     flags: ["account", "sender-id", "country"],
@@ -239,10 +246,7 @@ export const commands: Record<string, Command> = {
         }))
       )
   },
-  "sender-ids approve": {
-    usage: "SENDER_ID_UID",
-    run: (_, a) => admin((x) => x.approveSenderId(arg(a, 0, "SENDER_ID_UID")))
-  },
+  "sender-ids approve": onRecord("SENDER_ID_UID", (x, id) => x.approveSenderId(id)),
   "sender-ids reject": {
     usage: "SENDER_ID_UID --reason TEXT",
     flags: ["reason"],
@@ -253,10 +257,7 @@ export const commands: Record<string, Command> = {
     flags: ["reason"],
     run: (f, a) => admin((x) => x.suspendSenderId(arg(a, 0, "SENDER_ID_UID"), opt(f, "reason") ?? null))
   },
-  "sender-ids reinstate": {
-    usage: "SENDER_ID_UID",
-    run: (_, a) => admin((x) => x.reinstateSenderId(arg(a, 0, "SENDER_ID_UID")))
-  },
+  "sender-ids reinstate": onRecord("SENDER_ID_UID", (x, id) => x.reinstateSenderId(id)),
   "requirements add": {
     usage: "--name NAME [--required] [--formats pdf,png] [--max-size-kb N] [--country TZ]",
     flags: ["name", "formats", "max-size-kb", "country"],
@@ -273,10 +274,7 @@ export const commands: Record<string, Command> = {
       )
   },
   "requirements list": { usage: "", run: () => admin((a) => a.listRequirements()) },
-  "requirements remove": {
-    usage: "REQUIREMENT_UID",
-    run: (_, a) => admin((x) => x.deleteRequirement(arg(a, 0, "REQUIREMENT_UID")))
-  },
+  "requirements remove": onRecord("REQUIREMENT_UID", (x, id) => x.deleteRequirement(id)),
   "opt-outs add": {
     usage: "--account UID --recipient +255… [--reason TEXT]",
     flags: ["account", "recipient", "reason"],
@@ -291,7 +289,7 @@ export const commands: Record<string, Command> = {
         )
       )
   },
-  "opt-outs list": { usage: "ACCOUNT_UID", run: (_, a) => admin((x) => x.listOptOuts(arg(a, 0, "ACCOUNT_UID"))) },
+  "opt-outs list": onRecord("ACCOUNT_UID", (x, id) => x.listOptOuts(id)),
   "opt-outs remove": {
     usage: "ACCOUNT_UID RECIPIENT",
     run: (_, a) => admin((x) => x.removeOptOut(arg(a, 0, "ACCOUNT_UID"), arg(a, 1, "RECIPIENT")))
@@ -310,15 +308,9 @@ export const commands: Record<string, Command> = {
       )
   },
   "spam-rules list": { usage: "", run: () => admin((a) => a.listSpamRules()) },
-  "spam-rules remove": { usage: "RULE_UID", run: (_, a) => admin((x) => x.removeSpamRule(arg(a, 0, "RULE_UID"))) },
-  "spam-rules enable": {
-    usage: "RULE_UID (a stored rule, or a built-in entry: builtin-…)",
-    run: (_, a) => admin((x) => x.setSpamRuleEnabled(arg(a, 0, "RULE_UID"), true))
-  },
-  "spam-rules disable": {
-    usage: "RULE_UID (a stored rule, or a built-in entry: builtin-…)",
-    run: (_, a) => admin((x) => x.setSpamRuleEnabled(arg(a, 0, "RULE_UID"), false))
-  },
+  "spam-rules remove": onRecord("RULE_UID", (x, id) => x.removeSpamRule(id)),
+  "spam-rules enable": onRecord("RULE_UID", (x, id) => x.setSpamRuleEnabled(id, true), ruleNote),
+  "spam-rules disable": onRecord("RULE_UID", (x, id) => x.setSpamRuleEnabled(id, false), ruleNote),
   "providers add": {
     usage: "--name NAME [--kind simulated|smpp] [--config JSON] --country TZ --credit N",
     flags: ["name", "kind", "config", "country", "credit"],
@@ -346,14 +338,8 @@ export const commands: Record<string, Command> = {
         })
       )
   },
-  "providers enable": {
-    usage: "PROVIDER_UID",
-    run: (_, a) => admin((x) => x.setProviderEnabled(arg(a, 0, "PROVIDER_UID"), true))
-  },
-  "providers disable": {
-    usage: "PROVIDER_UID",
-    run: (_, a) => admin((x) => x.setProviderEnabled(arg(a, 0, "PROVIDER_UID"), false))
-  },
+  "providers enable": onRecord("PROVIDER_UID", (x, id) => x.setProviderEnabled(id, true)),
+  "providers disable": onRecord("PROVIDER_UID", (x, id) => x.setProviderEnabled(id, false)),
   "webhooks create": {
     usage: "--key KEY_UID --url https://…   (private addresses only through TUMA_WEBHOOK_ALLOW)",
     flags: ["key", "url"],

@@ -15,10 +15,11 @@
  * - `PortalSession` endpoints answer 401 without a valid session; `PortalOwner` endpoints 403 for
  *   a member.
  */
-import * as HttpApi from "@effect/platform/HttpApi"
 import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import { del, get, patch, post } from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiMiddleware from "@effect/platform/HttpApiMiddleware"
 import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
+import type { HttpMethod } from "@effect/platform/HttpMethod"
 import * as OpenApi from "@effect/platform/OpenApi"
 import * as Views from "@tuma/core/admin/views"
 import { Encoding } from "@tuma/domain/encoding"
@@ -27,19 +28,21 @@ import { StoredString } from "@tuma/domain/storedText"
 import { Context, Schema } from "effect"
 import {
   all,
+  create,
   done,
   group,
+  makeApi,
   NullTs,
   NumberFromQuery,
   ok,
   okList,
   opt,
+  sendEndpoint,
   senderIdMultipart,
   Ts,
   WebhookAttempt,
   WebhookDelivery,
   WebhookEndpoint,
-  withoutDecodeError,
   withSecret
 } from "./apiSchemas.js"
 import { Forbidden, NotFound, ServiceUnavailable, successFields, TooManyRequests, Unauthorized } from "./Envelope.js"
@@ -225,10 +228,6 @@ export const PreviewView = Schema.Struct({
 export type PreviewView = typeof PreviewView.Type
 
 export const WebSendInput = D.SendMessageRequest.annotations({ identifier: "PortalSendInput", ...all })
-
-const IdempotencyHeaders = Schema.Struct({
-  "idempotency-key": Schema.optionalWith(D.IdempotencyKey, { exact: true })
-}).annotations(all)
 
 // campaigns
 
@@ -447,9 +446,36 @@ const InvitationPath = Schema.Struct({ invitation_uid: Schema.String })
 
 // --- groups --------------------------------------------------------------------------------
 
+/** Puts an endpoint behind `middleware`, with its OpenAPI description when it has one. */
+const behind =
+  <I extends HttpApiMiddleware.HttpApiMiddleware.AnyId, S>(middleware: Context.Tag<I, S>) =>
+  <Name extends string, Method extends HttpMethod, Path, UrlParams, Payload, Headers, Success, Error, R, RE>(
+    endpoint: HttpApiEndpoint.HttpApiEndpoint<Name, Method, Path, UrlParams, Payload, Headers, Success, Error, R, RE>,
+    description?: string
+  ) => {
+    const guarded = endpoint.middleware(middleware)
+    return description === undefined ? guarded : guarded.annotate(OpenApi.Description, description)
+  }
+
+/** Any signed-in user: owner or member. */
+const forMember = behind(PortalSession)
+/** A signed-in owner (a member gets 403). */
+const forOwner = behind(PortalOwner)
+/** A state change before sign-in: the pre-session CSRF token and the Origin check. */
+const beforeSignIn = behind(PortalAnonymousCsrf)
+
+/** `POST /webhooks/:webhook_uid/<action>`: a change to one webhook endpoint. */
+const webhookAction = <const Name extends string>(name: Name, action: string) =>
+  post(name, `/webhooks/:webhook_uid/${action}`).setPath(WebhookPath)
+
+const SessionResponse = ok(SessionView, "PortalSessionResponse")
+const WebhookResponse = ok(WebhookEndpointView, "PortalWebhookResponse")
+const WebhookWithSecretResponse = ok(WebhookWithSecret, "PortalWebhookWithSecretResponse")
+const UserResponse = ok(PortalUser, "PortalUserResponse")
+
 export class PortalSessionGroup extends group("portalSession", "Portal: session")
   .add(
-    HttpApiEndpoint.get("csrf", "/session/csrf")
+    get("csrf", "/session/csrf")
       .addSuccess(ok(CsrfView, "PortalCsrfResponse"))
       .annotate(
         OpenApi.Description,
@@ -457,300 +483,162 @@ export class PortalSessionGroup extends group("portalSession", "Portal: session"
           "(also set as the tuma_portal_csrf cookie) for sign-in, invitations and password reset."
       )
   )
+  .add(beforeSignIn(
+    post("signIn", "/session").setPayload(SignInInput).addSuccess(SessionResponse)
+      .addError(Unauthorized).addError(TooManyRequests),
+    "A new session id on every sign-in (any earlier session cookie is ended)."
+  ))
+  .add(forMember(get("me", "/session").addSuccess(SessionResponse)))
+  .add(forMember(del("signOut", "/session").addSuccess(PortalDone)))
+  .add(forMember(
+    post("signOutEverywhere", "/session/sign-out-everywhere").addSuccess(PortalDone),
+    "Ends every session of this user, this one included."
+  ))
   .add(
-    HttpApiEndpoint.post("signIn", "/session")
-      .setPayload(SignInInput)
-      .addSuccess(ok(SessionView, "PortalSessionResponse"))
-      .addError(Unauthorized)
-      .addError(TooManyRequests)
-      .middleware(PortalAnonymousCsrf)
-      .annotate(OpenApi.Description, "A new session id on every sign-in (any earlier session cookie is ended).")
-  )
-  .add(
-    HttpApiEndpoint.get("me", "/session")
-      .addSuccess(ok(SessionView, "PortalSessionResponse"))
-      .middleware(PortalSession)
-  )
-  .add(
-    HttpApiEndpoint.del("signOut", "/session")
-      .addSuccess(PortalDone)
-      .middleware(PortalSession)
-  )
-  .add(
-    HttpApiEndpoint.post("signOutEverywhere", "/session/sign-out-everywhere")
-      .addSuccess(PortalDone)
-      .middleware(PortalSession)
-      .annotate(OpenApi.Description, "Ends every session of this user, this one included.")
-  )
-  .add(
-    HttpApiEndpoint.get("getInvitation", "/invitations/:token")
-      .setPath(Schema.Struct({ token: Schema.String }))
+    get("getInvitation", "/invitations/:token").setPath(Schema.Struct({ token: Schema.String }))
       .addSuccess(ok(InvitationPreview, "PortalInvitationPreviewResponse"))
   )
-  .add(
-    HttpApiEndpoint.post("acceptInvitation", "/invitations/accept")
-      .setPayload(AcceptInvitationInput)
-      .addSuccess(ok(SessionView, "PortalSessionResponse"))
-      .middleware(PortalAnonymousCsrf)
-      .annotate(OpenApi.Description, "Creates the user with this password and signs in.")
-  )
-  .add(
-    HttpApiEndpoint.post("requestPasswordReset", "/password-reset")
-      .setPayload(PasswordResetRequestInput)
-      .addSuccess(PortalDone, { status: 202 })
-      .addError(TooManyRequests)
-      .middleware(PortalAnonymousCsrf)
-      .annotate(OpenApi.Description, "Always 202 (whether the address is known is not told); mails a link.")
-  )
-  .add(
-    HttpApiEndpoint.post("completePasswordReset", "/password-reset/complete")
-      .setPayload(PasswordResetCompleteInput)
-      .addSuccess(PortalDone)
-      .middleware(PortalAnonymousCsrf)
-      .annotate(OpenApi.Description, "Sets the password and ends every session of the user.")
-  )
+  .add(beforeSignIn(
+    post("acceptInvitation", "/invitations/accept").setPayload(AcceptInvitationInput).addSuccess(SessionResponse),
+    "Creates the user with this password and signs in."
+  ))
+  .add(beforeSignIn(
+    post("requestPasswordReset", "/password-reset").setPayload(PasswordResetRequestInput)
+      .addSuccess(PortalDone, { status: 202 }).addError(TooManyRequests),
+    "Always 202 (whether the address is known is not told); mails a link."
+  ))
+  .add(beforeSignIn(
+    post("completePasswordReset", "/password-reset/complete").setPayload(PasswordResetCompleteInput)
+      .addSuccess(PortalDone),
+    "Sets the password and ends every session of the user."
+  ))
 {}
 
 export class PortalDashboardGroup extends group("portalDashboard", "Portal: dashboard, preview and send")
-  .add(
-    HttpApiEndpoint.get("dashboard", "/dashboard")
-      .setUrlParams(DashboardQuery)
-      .addSuccess(ok(Dashboard, "PortalDashboardResponse"))
-      .middleware(PortalSession)
-  )
-  .add(
-    HttpApiEndpoint.post("preview", "/preview")
-      .setPayload(PreviewInput)
-      .addSuccess(ok(PreviewView, "PortalPreviewResponse"))
-      .middleware(PortalSession)
-      .annotate(OpenApi.Description, "Encoding, segments, changed characters and cost of a text; sends nothing.")
-  )
-  .add(
-    HttpApiEndpoint.post("sendSms", "/sms")
-      .setPayload(WebSendInput)
-      .setHeaders(IdempotencyHeaders)
-      .addSuccess(Res.SendSingleResponse, { status: 202 })
-      .addError(TooManyRequests)
-      .addError(ServiceUnavailable)
-      .middleware(PortalSession)
-      .annotate(OpenApi.Description, "One SMS with channel `web`: the API's rules (routing, sender ID, wallet, spam).")
-  )
+  .add(forMember(
+    get("dashboard", "/dashboard").setUrlParams(DashboardQuery).addSuccess(ok(Dashboard, "PortalDashboardResponse"))
+  ))
+  .add(forMember(
+    post("preview", "/preview").setPayload(PreviewInput).addSuccess(ok(PreviewView, "PortalPreviewResponse")),
+    "Encoding, segments, changed characters and cost of a text; sends nothing."
+  ))
+  .add(forMember(
+    sendEndpoint("sendSms", "/sms", WebSendInput, Res.SendSingleResponse).addError(TooManyRequests)
+      .addError(ServiceUnavailable),
+    "One SMS with channel `web`: the API's rules (routing, sender ID, wallet, spam)."
+  ))
 {}
 
 export class PortalCampaignsGroup extends group("portalCampaigns", "Portal: campaigns")
-  .add(
-    HttpApiEndpoint.post("previewCampaign", "/campaigns/preview")
-      .setPayload(CampaignInput)
+  .add(forMember(
+    post("previewCampaign", "/campaigns/preview").setPayload(CampaignInput)
       .addSuccess(ok(CampaignPreview, "PortalCampaignPreviewResponse"))
-      .middleware(PortalSession)
-  )
-  .add(
-    HttpApiEndpoint.post("createCampaign", "/campaigns")
-      .setPayload(CampaignInput)
-      .setHeaders(IdempotencyHeaders)
-      .addSuccess(Res.BulkV2Response, { status: 202 })
-      .addError(ServiceUnavailable)
-      .middleware(PortalSession)
-      .annotate(OpenApi.Description, "Bulk v2 with channel `web`; `scheduled_at` schedules it.")
-  )
-  .add(
-    HttpApiEndpoint.get("listCampaigns", "/campaigns")
-      .setUrlParams(PageQuery)
-      .addSuccess(CampaignList)
-      .middleware(PortalSession)
-  )
-  .add(
-    HttpApiEndpoint.get("getCampaign", "/campaigns/:campaign_uid")
-      .setPath(Schema.Struct({ campaign_uid: Schema.String }))
+  ))
+  .add(forMember(
+    sendEndpoint("createCampaign", "/campaigns", CampaignInput, Res.BulkV2Response).addError(ServiceUnavailable),
+    "Bulk v2 with channel `web`; `scheduled_at` schedules it."
+  ))
+  .add(forMember(get("listCampaigns", "/campaigns").setUrlParams(PageQuery).addSuccess(CampaignList)))
+  .add(forMember(
+    get("getCampaign", "/campaigns/:campaign_uid").setPath(Schema.Struct({ campaign_uid: Schema.String }))
       .addSuccess(ok(CampaignDetail, "PortalCampaignDetailResponse"))
-      .middleware(PortalSession)
-  )
+  ))
 {}
 
 export class PortalMessagesGroup extends group("portalMessages", "Portal: messages")
-  .add(
-    HttpApiEndpoint.get("listMessages", "/messages")
-      .setUrlParams(ListMessagesQuery)
-      .addSuccess(MessageList)
-      .middleware(PortalSession)
-  )
-  .add(
-    HttpApiEndpoint.get("exportMessages", "/messages/export.csv")
-      .setUrlParams(ListMessagesQuery)
-      .addSuccess(HttpApiSchema.Text({ contentType: "text/csv" }))
-      .middleware(PortalSession)
-      .annotate(OpenApi.Description, "The filtered messages (newest first, up to 10,000) as CSV.")
-  )
-  .add(
-    HttpApiEndpoint.get("getMessage", "/messages/:uid")
-      .setPath(MessagePath)
+  .add(forMember(get("listMessages", "/messages").setUrlParams(ListMessagesQuery).addSuccess(MessageList)))
+  .add(forMember(
+    get("exportMessages", "/messages/export.csv").setUrlParams(ListMessagesQuery)
+      .addSuccess(HttpApiSchema.Text({ contentType: "text/csv" })),
+    "The filtered messages (newest first, up to 10,000) as CSV."
+  ))
+  .add(forMember(
+    get("getMessage", "/messages/:uid").setPath(MessagePath)
       .addSuccess(ok(MessageDetail, "PortalMessageDetailResponse"))
-      .middleware(PortalSession)
-  )
+  ))
 {}
 
 export class PortalSenderIdsGroup extends group("portalSenderIds", "Portal: sender IDs")
-  .add(
-    HttpApiEndpoint.get("listSenderIds", "/sender-ids")
-      .addSuccess(okList(Res.SenderIdRecord, "PortalSenderIdList"))
-      .middleware(PortalSession)
-  )
-  .add(
-    HttpApiEndpoint.get("requirements", "/sender-ids/requirements")
+  .add(forMember(get("listSenderIds", "/sender-ids").addSuccess(okList(Res.SenderIdRecord, "PortalSenderIdList"))))
+  .add(forMember(
+    get("requirements", "/sender-ids/requirements")
       .addSuccess(ok(Res.SenderIdRequirements, "PortalRequirementsResponse"))
-      .middleware(PortalSession)
-  )
-  .add(
-    HttpApiEndpoint.post("requestSenderId", "/sender-ids")
-      .setPayload(Schema.Union(SenderIdRequestInput, SenderIdRequestMultipart))
-      .addSuccess(Res.SenderIdCreatedResponse, { status: 201 })
-      .middleware(PortalOwner)
-      .annotate(
-        OpenApi.Description,
-        "multipart/form-data with file parts `documents[<requirement_uid>]` and `protection_documents[]`, or JSON " +
-          "with base64 documents, exactly as POST /v1/sender-ids."
-      )
-  )
+  ))
+  .add(forOwner(
+    create(
+      "requestSenderId",
+      "/sender-ids",
+      Schema.Union(SenderIdRequestInput, SenderIdRequestMultipart),
+      Res.SenderIdCreatedResponse
+    ),
+    "multipart/form-data with file parts `documents[<requirement_uid>]` and `protection_documents[]`, or JSON " +
+      "with base64 documents, exactly as POST /v1/sender-ids."
+  ))
 {}
 
 export class PortalKeysGroup extends group("portalKeys", "Portal: API keys and webhooks")
-  .add(
-    HttpApiEndpoint.get("listApiKeys", "/api-keys")
-      .addSuccess(okList(ApiKeyView, "PortalApiKeyList"))
-      .middleware(PortalSession)
-  )
-  .add(
-    HttpApiEndpoint.post("createApiKey", "/api-keys")
-      .setPayload(CreateApiKeyInput)
-      .addSuccess(ok(CreatedApiKey, "PortalCreatedApiKeyResponse"), { status: 201 })
-      .middleware(PortalOwner)
-      .annotate(OpenApi.Description, "The full key is in this answer only.")
-  )
-  .add(
-    HttpApiEndpoint.post("revokeApiKey", "/api-keys/:key_uid/revoke")
-      .setPath(KeyPath)
+  .add(forMember(get("listApiKeys", "/api-keys").addSuccess(okList(ApiKeyView, "PortalApiKeyList"))))
+  .add(forOwner(
+    create("createApiKey", "/api-keys", CreateApiKeyInput, ok(CreatedApiKey, "PortalCreatedApiKeyResponse")),
+    "The full key is in this answer only."
+  ))
+  .add(forOwner(
+    post("revokeApiKey", "/api-keys/:key_uid/revoke").setPath(KeyPath)
       .addSuccess(ok(ApiKeyView, "PortalApiKeyResponse"))
-      .middleware(PortalOwner)
-  )
-  .add(
-    HttpApiEndpoint.get("listWebhooks", "/webhooks")
-      .addSuccess(okList(WebhookEndpointView, "PortalWebhookList"))
-      .middleware(PortalSession)
-  )
-  .add(
-    HttpApiEndpoint.post("createWebhook", "/webhooks")
-      .setPayload(CreateWebhookInput)
-      .addSuccess(ok(WebhookWithSecret, "PortalWebhookWithSecretResponse"), { status: 201 })
-      .middleware(PortalOwner)
-      .annotate(OpenApi.Description, "One endpoint per API key; the secret is in this answer only.")
-  )
-  .add(
-    HttpApiEndpoint.post("regenerateWebhookSecret", "/webhooks/:webhook_uid/secret")
-      .setPath(WebhookPath)
-      .addSuccess(ok(WebhookWithSecret, "PortalWebhookWithSecretResponse"))
-      .middleware(PortalOwner)
-  )
-  .add(
-    HttpApiEndpoint.post("enableWebhook", "/webhooks/:webhook_uid/enable")
-      .setPath(WebhookPath)
-      .addSuccess(ok(WebhookEndpointView, "PortalWebhookResponse"))
-      .middleware(PortalOwner)
-  )
-  .add(
-    HttpApiEndpoint.post("disableWebhook", "/webhooks/:webhook_uid/disable")
-      .setPath(WebhookPath)
-      .addSuccess(ok(WebhookEndpointView, "PortalWebhookResponse"))
-      .middleware(PortalOwner)
-  )
-  .add(
-    HttpApiEndpoint.get("listWebhookDeliveries", "/webhooks/:webhook_uid/deliveries")
-      .setPath(WebhookPath)
+  ))
+  .add(forMember(get("listWebhooks", "/webhooks").addSuccess(okList(WebhookEndpointView, "PortalWebhookList"))))
+  .add(forOwner(
+    create("createWebhook", "/webhooks", CreateWebhookInput, WebhookWithSecretResponse),
+    "One endpoint per API key; the secret is in this answer only."
+  ))
+  .add(forOwner(webhookAction("regenerateWebhookSecret", "secret").addSuccess(WebhookWithSecretResponse)))
+  .add(forOwner(webhookAction("enableWebhook", "enable").addSuccess(WebhookResponse)))
+  .add(forOwner(webhookAction("disableWebhook", "disable").addSuccess(WebhookResponse)))
+  .add(forMember(
+    get("listWebhookDeliveries", "/webhooks/:webhook_uid/deliveries").setPath(WebhookPath)
       .setUrlParams(Schema.Struct({ limit: opt(NumberFromQuery) }).annotations(all))
-      .addSuccess(okList(WebhookDeliveryView, "PortalWebhookDeliveryList"))
-      .middleware(PortalSession)
-      .annotate(OpenApi.Description, "Newest first, each with its attempts.")
-  )
-  .add(
-    HttpApiEndpoint.post("testWebhook", "/webhooks/:webhook_uid/test")
-      .setPath(WebhookPath)
-      .addSuccess(ok(WebhookTestResult, "PortalWebhookTestResponse"))
-      .middleware(PortalOwner)
-      .annotate(OpenApi.Description, "Posts a signed `webhook.test` event now and answers what the receiver said.")
-  )
+      .addSuccess(okList(WebhookDeliveryView, "PortalWebhookDeliveryList")),
+    "Newest first, each with its attempts."
+  ))
+  .add(forOwner(
+    webhookAction("testWebhook", "test").addSuccess(ok(WebhookTestResult, "PortalWebhookTestResponse")),
+    "Posts a signed `webhook.test` event now and answers what the receiver said."
+  ))
 {}
 
 export class PortalAccountGroup extends group("portalAccount", "Portal: balance, profile and team")
-  .add(
-    HttpApiEndpoint.get("wallets", "/wallets")
-      .addSuccess(okList(WalletView, "PortalWalletList"))
-      .middleware(PortalSession)
-  )
-  .add(
-    HttpApiEndpoint.get("ledger", "/ledger")
-      .setUrlParams(LedgerQuery)
-      .addSuccess(okList(LedgerEntryView, "PortalLedger"))
-      .middleware(PortalSession)
-      .annotate(OpenApi.Description, "Newest first; `kind=purchase` lists the purchases.")
-  )
-  .add(
-    HttpApiEndpoint.get("purchases", "/purchases")
-      .addSuccess(okList(LedgerEntryView, "PortalPurchases"))
-      .middleware(PortalSession)
-  )
-  .add(
-    HttpApiEndpoint.get("profile", "/profile")
-      .addSuccess(ok(ProfileView, "PortalProfileResponse"))
-      .middleware(PortalSession)
-  )
-  .add(
-    HttpApiEndpoint.patch("updateProfile", "/profile")
-      .setPayload(UpdateProfileInput)
-      .addSuccess(ok(PortalUser, "PortalUserResponse"))
-      .middleware(PortalSession)
-  )
-  .add(
-    HttpApiEndpoint.post("changePassword", "/profile/password")
-      .setPayload(ChangePasswordInput)
-      .addSuccess(PortalDone)
-      .middleware(PortalSession)
-      .annotate(OpenApi.Description, "Ends the user's other sessions.")
-  )
-  .add(
-    HttpApiEndpoint.get("team", "/team")
-      .addSuccess(ok(TeamView, "PortalTeamResponse"))
-      .middleware(PortalSession)
-  )
-  .add(
-    HttpApiEndpoint.post("invite", "/team/invitations")
-      .setPayload(InviteInput)
-      .addSuccess(ok(InvitationView, "PortalInvitationResponse"), { status: 201 })
-      .middleware(PortalOwner)
-      .annotate(OpenApi.Description, "E-mails an invitation link (valid 7 days).")
-  )
-  .add(
-    HttpApiEndpoint.del("revokeInvitation", "/team/invitations/:invitation_uid")
-      .setPath(InvitationPath)
-      .addSuccess(PortalDone)
-      .middleware(PortalOwner)
-  )
-  .add(
-    HttpApiEndpoint.patch("changeRole", "/team/members/:user_uid")
-      .setPath(UserPath)
-      .setPayload(ChangeRoleInput)
-      .addSuccess(ok(PortalUser, "PortalUserResponse"))
-      .middleware(PortalOwner)
-      .annotate(OpenApi.Description, "An account keeps at least one owner.")
-  )
-  .add(
-    HttpApiEndpoint.del("removeMember", "/team/members/:user_uid")
-      .setPath(UserPath)
-      .addSuccess(PortalDone)
-      .middleware(PortalOwner)
-      .annotate(OpenApi.Description, "Ends the user's sessions; an account keeps at least one owner.")
-  )
+  .add(forMember(get("wallets", "/wallets").addSuccess(okList(WalletView, "PortalWalletList"))))
+  .add(forMember(
+    get("ledger", "/ledger").setUrlParams(LedgerQuery).addSuccess(okList(LedgerEntryView, "PortalLedger")),
+    "Newest first; `kind=purchase` lists the purchases."
+  ))
+  .add(forMember(get("purchases", "/purchases").addSuccess(okList(LedgerEntryView, "PortalPurchases"))))
+  .add(forMember(get("profile", "/profile").addSuccess(ok(ProfileView, "PortalProfileResponse"))))
+  .add(forMember(patch("updateProfile", "/profile").setPayload(UpdateProfileInput).addSuccess(UserResponse)))
+  .add(forMember(
+    post("changePassword", "/profile/password").setPayload(ChangePasswordInput).addSuccess(PortalDone),
+    "Ends the user's other sessions."
+  ))
+  .add(forMember(get("team", "/team").addSuccess(ok(TeamView, "PortalTeamResponse"))))
+  .add(forOwner(
+    create("invite", "/team/invitations", InviteInput, ok(InvitationView, "PortalInvitationResponse")),
+    "E-mails an invitation link (valid 7 days)."
+  ))
+  .add(forOwner(
+    del("revokeInvitation", "/team/invitations/:invitation_uid").setPath(InvitationPath).addSuccess(PortalDone)
+  ))
+  .add(forOwner(
+    patch("changeRole", "/team/members/:user_uid").setPath(UserPath).setPayload(ChangeRoleInput)
+      .addSuccess(UserResponse),
+    "An account keeps at least one owner."
+  ))
+  .add(forOwner(
+    del("removeMember", "/team/members/:user_uid").setPath(UserPath).addSuccess(PortalDone),
+    "Ends the user's sessions; an account keeps at least one owner."
+  ))
 {}
 
-const base = withoutDecodeError(HttpApi.make("portal"))
+const base = makeApi("portal")
 
 /** The portal API alone (the browser app's typed client is built from it). */
 export class PortalApi extends base

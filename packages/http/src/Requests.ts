@@ -18,8 +18,6 @@ export const MessageUidPath = D.MessageUidParams.annotations(all)
 export const SenderIdRequestJson = D.SenderIdRequest.annotations(all)
 
 /** `Idempotency-Key` on every send endpoint (spec §8). */
-export const IdempotencyHeaders = Schema.Struct({
-  "idempotency-key": Schema.optionalWith(D.IdempotencyKey, { exact: true })
-}).annotations(all)
+export { IdempotencyHeaders } from "./apiSchemas.js"
 
 export const Purpose = Schema.Literal(...D.SENDER_ID_PURPOSES)

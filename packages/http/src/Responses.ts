@@ -5,10 +5,18 @@
 import { MessageEntry as CoreMessageEntry, SentMessage } from "@tuma/core/MessageEntry"
 import { Encoding } from "@tuma/domain/encoding"
 import { Schema } from "effect"
-import { successFields } from "./Envelope.js"
+import { sandboxMode, successFields } from "./Envelope.js"
 
 const Timestamp = Schema.String.annotations({ description: "ISO 8601 timestamp" })
 const NullableTimestamp = Schema.NullOr(Timestamp)
+
+/** The success envelope of a public-API answer around `fields` (`data`, …): `mode: "sandbox"` on a test key's. */
+const answer = <Fields extends Schema.Struct.Fields>(fields: Fields, identifier: string) =>
+  Schema.Struct({ ...successFields, ...sandboxMode, ...fields }).annotations({ identifier })
+
+/** The 202 body of an accepted send (decisions §26): `idempotent_replay: true` when it is an earlier send's. */
+const accepted = <S extends Schema.Schema.Any>(data: S, identifier: string) =>
+  answer({ data, idempotent_replay: Schema.optional(Schema.Literal(true)) }, identifier)
 
 /** §2.9 */
 export const EncodingInfo = Encoding.annotations({ identifier: "Encoding" })
@@ -17,12 +25,7 @@ export const EncodingInfo = Encoding.annotations({ identifier: "Encoding" })
 export const MessageEntry = CoreMessageEntry.annotations({ identifier: "Message" })
 
 /** decisions §26: the single-send 202 body. */
-export const SendSingleResponse = Schema.Struct({
-  ...successFields,
-  mode: Schema.optional(Schema.Literal("sandbox")),
-  data: SentMessage.annotations({ identifier: "SentMessage" }),
-  idempotent_replay: Schema.optional(Schema.Literal(true))
-}).annotations({ identifier: "SendSingleResponse" })
+export const SendSingleResponse = accepted(SentMessage.annotations({ identifier: "SentMessage" }), "SendSingleResponse")
 
 /** §2.3 */
 export const PageMeta = Schema.Struct({
@@ -32,12 +35,7 @@ export const PageMeta = Schema.Struct({
   last_page: Schema.Number
 }).annotations({ identifier: "PageMeta" })
 
-export const ListMessagesResponse = Schema.Struct({
-  ...successFields,
-  mode: Schema.optional(Schema.Literal("sandbox")),
-  data: Schema.Array(MessageEntry),
-  meta: PageMeta
-}).annotations({ identifier: "ListMessagesResponse" })
+export const ListMessagesResponse = answer({ data: Schema.Array(MessageEntry), meta: PageMeta }, "ListMessagesResponse")
 
 /** §2.2 last line: a sandbox read is `uid`, `status: delivered`, `delivered_at`. */
 export const SandboxMessage = Schema.Struct({
@@ -101,19 +99,9 @@ export const CampaignV2 = Schema.Struct({
   }))
 }).annotations({ identifier: "CampaignV2" })
 
-export const BulkV1Response = Schema.Struct({
-  ...successFields,
-  mode: Schema.optional(Schema.Literal("sandbox")),
-  data: CampaignV1,
-  idempotent_replay: Schema.optional(Schema.Literal(true))
-}).annotations({ identifier: "BulkV1Response" })
+export const BulkV1Response = accepted(CampaignV1, "BulkV1Response")
 
-export const BulkV2Response = Schema.Struct({
-  ...successFields,
-  mode: Schema.optional(Schema.Literal("sandbox")),
-  data: CampaignV2,
-  idempotent_replay: Schema.optional(Schema.Literal(true))
-}).annotations({ identifier: "BulkV2Response" })
+export const BulkV2Response = accepted(CampaignV2, "BulkV2Response")
 
 /** §2.5 */
 export const LiveBalance = Schema.Struct({
@@ -133,11 +121,7 @@ export const SandboxBalance = Schema.Struct({
   currency: Schema.Literal("SMS")
 }).annotations({ identifier: "SandboxBalance" })
 
-export const BalanceResponse = Schema.Struct({
-  ...successFields,
-  mode: Schema.optional(Schema.Literal("sandbox")),
-  data: Schema.Union(LiveBalance, SandboxBalance)
-}).annotations({ identifier: "BalanceResponse" })
+export const BalanceResponse = answer({ data: Schema.Union(LiveBalance, SandboxBalance) }, "BalanceResponse")
 
 /** §2.6 */
 export const SenderIdRecord = Schema.Struct({
@@ -157,18 +141,12 @@ export const SenderIdRecord = Schema.Struct({
   rejection_reason: Schema.optional(Schema.NullOr(Schema.String))
 }).annotations({ identifier: "SenderId" })
 
-export const ListSenderIdsResponse = Schema.Struct({
-  ...successFields,
-  mode: Schema.optional(Schema.Literal("sandbox")),
-  data: Schema.Array(SenderIdRecord)
-}).annotations({ identifier: "ListSenderIdsResponse" })
+export const ListSenderIdsResponse = answer({ data: Schema.Array(SenderIdRecord) }, "ListSenderIdsResponse")
 
-export const SenderIdCreatedResponse = Schema.Struct({
-  ...successFields,
-  mode: Schema.optional(Schema.Literal("sandbox")),
-  message: Schema.String,
-  data: SenderIdRecord
-}).annotations({ identifier: "SenderIdCreatedResponse" })
+export const SenderIdCreatedResponse = answer(
+  { message: Schema.String, data: SenderIdRecord },
+  "SenderIdCreatedResponse"
+)
 
 /** §2.7 */
 export const SenderIdRequirements = Schema.Struct({
@@ -205,11 +183,7 @@ export const SenderIdRequirements = Schema.Struct({
   })
 }).annotations({ identifier: "SenderIdRequirements" })
 
-export const RequirementsResponse = Schema.Struct({
-  ...successFields,
-  mode: Schema.optional(Schema.Literal("sandbox")),
-  data: SenderIdRequirements
-}).annotations({ identifier: "RequirementsResponse" })
+export const RequirementsResponse = answer({ data: SenderIdRequirements }, "RequirementsResponse")
 
 /** §2.8 */
 export const Profile = Schema.Struct({
@@ -235,11 +209,7 @@ export const Profile = Schema.Struct({
   routes: Schema.Array(Schema.Unknown)
 }).annotations({ identifier: "Profile" })
 
-export const ProfileResponse = Schema.Struct({
-  ...successFields,
-  mode: Schema.optional(Schema.Literal("sandbox")),
-  data: Profile
-}).annotations({ identifier: "ProfileResponse" })
+export const ProfileResponse = answer({ data: Profile }, "ProfileResponse")
 
 export const HealthResponse = Schema.Struct({
   ...successFields,

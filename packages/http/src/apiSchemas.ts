@@ -4,9 +4,12 @@
  * webhook views. Free of `node:` imports (the portal's browser bundle includes it through
  * `PortalApi`).
  */
+import * as HttpApi from "@effect/platform/HttpApi"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
 import * as OpenApi from "@effect/platform/OpenApi"
+import { IdempotencyKey } from "@tuma/domain/schemas"
 import { Schema } from "effect"
 import { Conflict, NotFound, successFields, Unprocessable } from "./Envelope.js"
 
@@ -112,8 +115,10 @@ export const WebhookAttempt = Schema.Struct({
 
 /** Drops `HttpApiDecodeError` from an API's documented errors: the envelope middleware answers
  * decode failures itself (422/400 envelopes), so the builder's own never reach a client. */
-export const withoutDecodeError = <Api extends object>(api: Api): Api =>
-  Object.assign(api, { errorSchema: Schema.Never })
+const withoutDecodeError = <Api extends object>(api: Api): Api => Object.assign(api, { errorSchema: Schema.Never })
+
+/** An empty `HttpApi` of the public, admin or portal contract (decode failures left out, as above). */
+export const makeApi = <const Id extends string>(id: Id) => withoutDecodeError(HttpApi.make(id))
 
 /** A group of the admin or portal API: titled, its endpoints answering 422, 404 and 409 envelopes. */
 export const group = <const Name extends string>(name: Name, title: string) =>
@@ -122,3 +127,28 @@ export const group = <const Name extends string>(name: Name, title: string) =>
     .addError(NotFound)
     .addError(Conflict)
     .annotate(OpenApi.Title, title)
+
+/** `Idempotency-Key` on every send endpoint (spec §8). */
+export const IdempotencyHeaders = Schema.Struct({
+  "idempotency-key": Schema.optionalWith(IdempotencyKey, { exact: true })
+}).annotations(all)
+
+/** `POST <path>` of a send (API or portal): `payload` is the body, with the `Idempotency-Key` header; the
+ * answer is 202 with `answer`. */
+export const sendEndpoint = <const Name extends string, P extends Schema.Schema.Any, S extends Schema.Schema.Any>(
+  name: Name,
+  path: HttpApiEndpoint.PathSegment,
+  payload: P,
+  answer: S
+) =>
+  HttpApiEndpoint.post(name, path).setPayload(payload).setHeaders(IdempotencyHeaders).addSuccess(answer, {
+    status: 202
+  })
+
+/** `POST <path>` that creates a record: `input` is the body; the answer is 201 with `answer`. */
+export const create = <const Name extends string, I extends Schema.Schema.Any, S extends Schema.Schema.Any>(
+  name: Name,
+  path: HttpApiEndpoint.PathSegment,
+  input: I,
+  answer: S
+) => HttpApiEndpoint.post(name, path).setPayload(input).addSuccess(answer, { status: 201 })

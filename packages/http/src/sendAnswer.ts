@@ -4,7 +4,7 @@
  * the success envelope with `mode: "sandbox"` and `idempotent_replay: true` where they apply
  * (decisions §26).
  */
-import type { SendOutcome } from "@tuma/core"
+import type { SendCaller, SendOutcome } from "@tuma/core"
 import { Effect } from "effect"
 import { requestUid } from "./Envelope.js"
 import { toApiFailure, unknownOutcome } from "./Errors.js"
@@ -28,3 +28,23 @@ export const sendAnswer = <A, E extends Parameters<typeof toApiFailure>[0], R>(
     unknownOutcome,
     Effect.flatMap(sent)
   )
+
+/** What a send endpoint's handler receives: the request body and the optional `Idempotency-Key` header. */
+export interface SendRequest<P> {
+  readonly payload: P
+  readonly headers: { readonly "idempotency-key"?: string }
+}
+
+/**
+ * The handlers of a surface's send endpoints (API key or portal user): `callerOf` tells who sends
+ * (given the request's Idempotency-Key); `sendAs(send.single)` is then a handler that runs that
+ * send as the caller and answers it as `sendAnswer` does.
+ */
+export const sendHandlers = <CE, CR>(
+  callerOf: (idempotencyKey: string | undefined) => Effect.Effect<SendCaller, CE, CR>
+) =>
+<P, A, E extends Parameters<typeof toApiFailure>[0], R>(
+  send: (caller: SendCaller, payload: P) => Effect.Effect<SendOutcome<A>, E, R>
+) =>
+({ headers, payload }: SendRequest<P>) =>
+  Effect.flatMap(callerOf(headers["idempotency-key"]), (caller) => sendAnswer(send(caller, payload)))

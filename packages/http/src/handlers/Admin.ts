@@ -14,13 +14,13 @@ import { validationFailed } from "@tuma/domain/validation"
 import { Effect, Layer, Option } from "effect"
 import { adminTokenProblem } from "../AdminToken.js"
 import { TumaApi } from "../Api.js"
-import { AuthCache } from "../Auth.js"
+import { clearingKeyCache } from "../Auth.js"
 import { ServerConfig } from "../Config.js"
 import { requestUid, Unauthorized } from "../Envelope.js"
 import type { DomainFailure } from "../Errors.js"
 import { toApiFailure } from "../Errors.js"
 import { inviteOwner } from "../portal/OwnerInvitation.js"
-import { PortalRequest } from "../portal/Session.js"
+import { requestLinkBase } from "../portal/Session.js"
 import { RequireAdmin } from "../Security.js"
 import { endpointView } from "../webhookViews.js"
 import { AdminAuditLive } from "./AdminAudit.js"
@@ -72,39 +72,28 @@ const deliveryView = (d: DeliveryView) => ({
 export const AdminAccountsLive = HttpApiBuilder.group(TumaApi, "adminAccounts", (handlers) =>
   Effect.gen(function*() {
     const admin = yield* Admin
-    const cache = yield* AuthCache
-    const portal = yield* PortalRequest
     return handlers
       .handle("createAccount", ({ payload }) =>
         ok(Effect.gen(function*() {
-          const request = yield* HttpServerRequest.HttpServerRequest
           const ownerProblem = payload.owner_email === undefined ? undefined : emailProblem(payload.owner_email)
           if (ownerProblem !== undefined) return yield* validationFailed({ owner_email: [ownerProblem] })
           const account = yield* admin.createAccount(payload)
           const owner_invitation = yield* inviteOwner(
             account.uid,
             payload.owner_email ?? account.email,
-            portal.baseUrl(request)
+            yield* requestLinkBase
           ).pipe(Effect.catchTag("ValidationFailed", () => Effect.succeed(null)))
           return { ...account, owner_invitation }
         })))
       .handle("listAccounts", ({ urlParams }) => ok(admin.listAccounts(urlParams)))
       .handle("getAccount", ({ path }) => ok(admin.getAccount(path.account_uid)))
-      .handle("suspendAccount", ({ path }) =>
-        ok(Effect.tap(admin.suspendAccount(path.account_uid), () => cache.invalidate)))
-      .handle("activateAccount", ({ path }) =>
-        ok(Effect.tap(admin.activateAccount(path.account_uid), () =>
-          cache.invalidate)))
-      .handle("issueApiKey", ({ payload }) =>
-        ok(admin.issueApiKey(payload)))
-      .handle("listApiKeys", ({ path }) =>
-        ok(admin.listApiKeys(path.account_uid)))
+      .handle("suspendAccount", ({ path }) => ok(clearingKeyCache(admin.suspendAccount(path.account_uid))))
+      .handle("activateAccount", ({ path }) => ok(clearingKeyCache(admin.activateAccount(path.account_uid))))
+      .handle("issueApiKey", ({ payload }) => ok(admin.issueApiKey(payload)))
+      .handle("listApiKeys", ({ path }) => ok(admin.listApiKeys(path.account_uid)))
       .handle("getApiKey", ({ path }) => ok(admin.getApiKey(path.key_uid)))
-      .handle(
-        "updateApiKey",
-        ({ path, payload }) => ok(Effect.tap(admin.updateApiKey(path.key_uid, payload), () => cache.invalidate))
-      )
-      .handle("revokeApiKey", ({ path }) => ok(Effect.tap(admin.revokeApiKey(path.key_uid), () => cache.invalidate)))
+      .handle("updateApiKey", ({ path, payload }) => ok(clearingKeyCache(admin.updateApiKey(path.key_uid, payload))))
+      .handle("revokeApiKey", ({ path }) => ok(clearingKeyCache(admin.revokeApiKey(path.key_uid))))
   }))
 
 export const AdminWalletsLive = HttpApiBuilder.group(TumaApi, "adminWallets", (handlers) =>

@@ -7,14 +7,13 @@ import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import type { ReadOutcome, SendCaller } from "@tuma/core"
 import { Send } from "@tuma/core"
 import { Reads } from "@tuma/core"
-import type { SendMessageRequest } from "@tuma/domain"
 import { Effect } from "effect"
 import { TumaApi } from "../Api.js"
 import { requestUid } from "../Envelope.js"
 import { toApiFailure } from "../Errors.js"
 import { CurrentApiKey } from "../Security.js"
 import type { AuthenticatedKey } from "../Security.js"
-import { sendAnswer } from "../sendAnswer.js"
+import { sendHandlers } from "../sendAnswer.js"
 
 const callerOf = (key: AuthenticatedKey, idempotencyKey: string | undefined): SendCaller => ({
   accountId: key.accountId,
@@ -24,19 +23,13 @@ const callerOf = (key: AuthenticatedKey, idempotencyKey: string | undefined): Se
   idempotencyKey
 })
 
+/** A send as the request's API key. */
+const sendAs = sendHandlers((idempotencyKey) => Effect.map(CurrentApiKey, (key) => callerOf(key, idempotencyKey)))
+
 export const SmsLive = HttpApiBuilder.group(TumaApi, "sms", (handlers) =>
   Effect.gen(function*() {
     const send = yield* Send
     const reads = yield* Reads
-
-    const single = ({ headers, payload }: {
-      readonly payload: SendMessageRequest
-      readonly headers: { readonly "idempotency-key"?: string }
-    }) =>
-      Effect.gen(function*() {
-        const key = yield* CurrentApiKey
-        return yield* sendAnswer(send.single(callerOf(key, headers["idempotency-key"]), payload))
-      })
 
     /** The envelope of a read answer: `mode: "sandbox"` on a test key's answers. */
     const read = <D>(outcome: ReadOutcome<D>) =>
@@ -60,18 +53,10 @@ export const SmsLive = HttpApiBuilder.group(TumaApi, "sms", (handlers) =>
     return handlers
       .handle("getBalance", balance)
       .handle("getBalanceAlias", balance)
-      .handle("sendMessage", single)
-      .handle("sendQuickMessage", single)
-      .handle("sendBulkV1", ({ headers, payload }) =>
-        Effect.gen(function*() {
-          const key = yield* CurrentApiKey
-          return yield* sendAnswer(send.bulkV1(callerOf(key, headers["idempotency-key"]), payload))
-        }))
-      .handle("sendBulkV2", ({ headers, payload }) =>
-        Effect.gen(function*() {
-          const key = yield* CurrentApiKey
-          return yield* sendAnswer(send.bulkV2(callerOf(key, headers["idempotency-key"]), payload))
-        }))
+      .handle("sendMessage", sendAs(send.single))
+      .handle("sendQuickMessage", sendAs(send.single))
+      .handle("sendBulkV1", sendAs(send.bulkV1))
+      .handle("sendBulkV2", sendAs(send.bulkV2))
       .handle("listMessages", ({ urlParams }) =>
         Effect.gen(function*() {
           const key = yield* CurrentApiKey

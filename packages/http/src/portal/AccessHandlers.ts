@@ -14,8 +14,9 @@ import { Effect } from "effect"
 import { TumaApi } from "../Api.js"
 import type { DomainFailure } from "../Errors.js"
 import { CSRF_COOKIE, CurrentPortalUser, SESSION_COOKIE } from "../PortalApi.js"
-import { PortalRequest } from "./Session.js"
-import { done, invitationView, mapFailure, ok, sessionView, userView } from "./Views.js"
+import type { PortalUserContext } from "../PortalApi.js"
+import { PortalRequest, requestLinkBase } from "./Session.js"
+import { done, doneAfter, invitationView, mapFailure, ok, okAfter, sessionView, userView, withUser } from "./Views.js"
 
 export const PortalSessionLive = HttpApiBuilder.group(TumaApi, "portalSession", (handlers) =>
   Effect.gen(function*() {
@@ -44,6 +45,10 @@ export const PortalSessionLive = HttpApiBuilder.group(TumaApi, "portalSession", 
         return yield* signedInAnswer(signedIn)
       })
 
+    /** Ends the signed-in user's session(s) by `end`, clears the cookie and answers `{ ok: true }`. */
+    const signingOut = <E, R>(end: (user: PortalUserContext) => Effect.Effect<void, E, R>) =>
+      withUser((user) => end(user).pipe(Effect.zipRight(portal.clearSessionCookie), Effect.zipRight(done)))
+
     return handlers
       .handle("csrf", () =>
         Effect.gen(function*() {
@@ -70,19 +75,8 @@ export const PortalSessionLive = HttpApiBuilder.group(TumaApi, "portalSession", 
           return yield* ok(sessionView({ ...found, account }, access.expiresAt(found.session)))
         }))
       .handle("signOut", () =>
-        Effect.gen(function*() {
-          const user = yield* CurrentPortalUser
-          yield* access.signOut(user.sessionId)
-          yield* portal.clearSessionCookie
-          return yield* done
-        }))
-      .handle("signOutEverywhere", () =>
-        Effect.gen(function*() {
-          const user = yield* CurrentPortalUser
-          yield* access.signOutEverywhere(user.userId)
-          yield* portal.clearSessionCookie
-          return yield* done
-        }))
+        signingOut((user) => access.signOut(user.sessionId)))
+      .handle("signOutEverywhere", () => signingOut((user) => access.signOutEverywhere(user.userId)))
       .handle("getInvitation", ({ path }) =>
         Effect.gen(function*() {
           const { account, invitation } = yield* access.invitation(path.token).pipe(mapFailure)
@@ -99,7 +93,6 @@ export const PortalSessionLive = HttpApiBuilder.group(TumaApi, "portalSession", 
         ))
       .handle("requestPasswordReset", ({ payload }) =>
         Effect.gen(function*() {
-          const request = yield* HttpServerRequest.HttpServerRequest
           // at most 3 e-mails per address per 15 minutes; the answer is the same either way
           const allowed = yield* limiter.consume({
             algorithm: "fixed-window",
@@ -113,12 +106,12 @@ export const PortalSessionLive = HttpApiBuilder.group(TumaApi, "portalSession", 
             )
           )
           if (allowed) {
-            yield* access.requestPasswordReset(payload.email, portal.baseUrl(request))
+            yield* access.requestPasswordReset(payload.email, yield* requestLinkBase)
           }
           return yield* done
         }))
       .handle("completePasswordReset", ({ payload }) =>
-        Effect.zipRight(access.completePasswordReset(payload.token, payload.password).pipe(mapFailure), done))
+        doneAfter(access.completePasswordReset(payload.token, payload.password)))
   }))
 
 export const PortalAccountLive = HttpApiBuilder.group(TumaApi, "portalAccount", (handlers) =>
@@ -126,18 +119,15 @@ export const PortalAccountLive = HttpApiBuilder.group(TumaApi, "portalAccount", 
     const access = yield* PortalAccess
     const admin = yield* Admin
     const reads = yield* Reads
-    const portal = yield* PortalRequest
 
     const ledger = (accountId: string, options: { country?: string | undefined; limit?: number | undefined }) =>
       admin.ledger(accountId, options).pipe(mapFailure)
 
     return handlers
       .handle("wallets", () =>
-        Effect.gen(function*() {
-          const user = yield* CurrentPortalUser
-          const wallets = yield* admin.listWallets(user.accountId).pipe(mapFailure)
-          return yield* ok(wallets.map(({ country_uid: _, ...w }) => w))
-        }))
+        withUser((user) =>
+          okAfter(admin.listWallets(user.accountId), (ws) => ws.map(({ country_uid: _, ...w }) => w))
+        ))
       .handle("ledger", ({ urlParams }) =>
         Effect.gen(function*() {
           const user = yield* CurrentPortalUser
@@ -164,23 +154,19 @@ export const PortalAccountLive = HttpApiBuilder.group(TumaApi, "portalAccount", 
           return yield* ok({ user: userView(me), account: yield* reads.profile(user.accountId) })
         }))
       .handle("updateProfile", ({ payload }) =>
-        Effect.gen(function*() {
-          const user = yield* CurrentPortalUser
-          const updated = yield* access.updateProfile(user.accountId, user.userId, payload).pipe(mapFailure)
-          return yield* ok(userView(updated))
-        }))
+        withUser((user) =>
+          okAfter(access.updateProfile(user.accountId, user.userId, payload), userView)
+        ))
       .handle("changePassword", ({ payload }) =>
-        Effect.gen(function*() {
-          const user = yield* CurrentPortalUser
-          yield* access.changePassword({
+        withUser((user) =>
+          doneAfter(access.changePassword({
             accountId: user.accountId,
             userId: user.userId,
             currentPassword: payload.current_password,
             newPassword: payload.new_password,
             keepSession: user.sessionId
-          }).pipe(mapFailure)
-          return yield* done
-        }))
+          }))
+        ))
       .handle("team", () =>
         Effect.gen(function*() {
           const user = yield* CurrentPortalUser
@@ -191,32 +177,25 @@ export const PortalAccountLive = HttpApiBuilder.group(TumaApi, "portalAccount", 
       .handle("invite", ({ payload }) =>
         Effect.gen(function*() {
           const user = yield* CurrentPortalUser
-          const request = yield* HttpServerRequest.HttpServerRequest
           const { invitation } = yield* access.invite({
             accountId: user.accountId,
             email: payload.email,
             role: payload.role,
             invitedBy: user.userId,
-            linkBase: portal.baseUrl(request)
+            linkBase: yield* requestLinkBase
           }).pipe(mapFailure)
           return yield* ok(invitationView(invitation))
         }))
       .handle("revokeInvitation", ({ path }) =>
-        Effect.gen(function*() {
-          const user = yield* CurrentPortalUser
-          yield* access.revokeInvitation(user.accountId, path.invitation_uid).pipe(mapFailure)
-          return yield* done
-        }))
+        withUser((user) =>
+          doneAfter(access.revokeInvitation(user.accountId, path.invitation_uid))
+        ))
       .handle("changeRole", ({ path, payload }) =>
-        Effect.gen(function*() {
-          const user = yield* CurrentPortalUser
-          const updated = yield* access.changeRole(user.accountId, path.user_uid, payload.role).pipe(mapFailure)
-          return yield* ok(userView(updated))
-        }))
+        withUser((user) =>
+          okAfter(access.changeRole(user.accountId, path.user_uid, payload.role), userView)
+        ))
       .handle("removeMember", ({ path }) =>
-        Effect.gen(function*() {
-          const user = yield* CurrentPortalUser
-          yield* access.removeMember(user.accountId, path.user_uid).pipe(mapFailure)
-          return yield* done
-        }))
+        withUser((user) =>
+          doneAfter(access.removeMember(user.accountId, path.user_uid))
+        ))
   }))

@@ -10,9 +10,7 @@
  * operators'; a customer acting in the portal is told apart by the `portal:` name).
  */
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
-import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import { Admin } from "@tuma/core"
-import { Actor } from "@tuma/core/audit/Actor"
 import { WebhookSender } from "@tuma/core/ports/Notifiers"
 import { PortalReadStore } from "@tuma/core/ports/PortalReadStore"
 import { WebhookAdmin } from "@tuma/core/webhooks/WebhookAdmin"
@@ -20,14 +18,14 @@ import { validationFailed } from "@tuma/domain"
 import { Clock, Effect } from "effect"
 import { randomUUID } from "node:crypto"
 import { TumaApi } from "../Api.js"
-import { AuthCache } from "../Auth.js"
+import { clearingKeyCache } from "../Auth.js"
 import { NotFound } from "../Envelope.js"
 import { toApiFailure } from "../Errors.js"
 import type { PortalUserContext } from "../PortalApi.js"
 import { CurrentPortalUser } from "../PortalApi.js"
 import { endpointView } from "../webhookViews.js"
 import { deliveryView } from "./MessagingHandlers.js"
-import { PortalRequest } from "./Session.js"
+import { asPortalUser } from "./Session.js"
 import { mapFailure, ok } from "./Views.js"
 
 const notFound = (message: string) => NotFound.of({ message, error_code: "NOT_FOUND" })
@@ -38,21 +36,6 @@ export const PortalKeysLive = HttpApiBuilder.group(TumaApi, "portalKeys", (handl
     const hooks = yield* WebhookAdmin
     const sender = yield* WebhookSender
     const store = yield* PortalReadStore
-    const cache = yield* AuthCache
-    const portal = yield* PortalRequest
-
-    /** Runs a change as the signed-in portal user, for the audit log. */
-    const asPortalUser = <A, E, R>(self: Effect.Effect<A, E, R>) =>
-      Effect.gen(function*() {
-        const user = yield* CurrentPortalUser
-        const { ip } = portal.client(yield* HttpServerRequest.HttpServerRequest)
-        return yield* Effect.provideService(self, Actor, {
-          kind: "system",
-          operatorId: null,
-          name: `portal:${user.email}`,
-          ip
-        })
-      })
 
     const ownKey = (user: PortalUserContext, keyId: string) =>
       admin.getApiKey(keyId).pipe(
@@ -98,8 +81,7 @@ export const PortalKeysLive = HttpApiBuilder.group(TumaApi, "portalKeys", (handl
         Effect.gen(function*() {
           const user = yield* CurrentPortalUser
           yield* ownKey(user, path.key_uid)
-          const revoked = yield* admin.revokeApiKey(path.key_uid).pipe(mapFailure, asPortalUser)
-          yield* cache.invalidate
+          const revoked = yield* admin.revokeApiKey(path.key_uid).pipe(mapFailure, asPortalUser, clearingKeyCache)
           return yield* ok(revoked)
         }))
       .handle("listWebhooks", () =>

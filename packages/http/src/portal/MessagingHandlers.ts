@@ -39,7 +39,7 @@ import { readSenderIdRequest } from "../handlers/SenderIds.js"
 import type { PortalUserContext, StatusCounts } from "../PortalApi.js"
 import { CurrentPortalUser, TimelineEvent } from "../PortalApi.js"
 import { CampaignFailure } from "../Responses.js"
-import { sendAnswer } from "../sendAnswer.js"
+import { sendHandlers } from "../sendAnswer.js"
 import { mapFailure, ok } from "./Views.js"
 
 const STATUSES = ["scheduled", "queued", "processing", "sent", "delivered", "failed"] as const
@@ -79,6 +79,11 @@ const webCaller = (user: PortalUserContext, idempotencyKey: string | undefined):
   channel: "web",
   idempotencyKey
 })
+
+/** A send as the signed-in portal user. */
+const sendAs = sendHandlers((idempotencyKey) =>
+  Effect.map(CurrentPortalUser, (user) => webCaller(user, idempotencyKey))
+)
 
 /** A CSV cell: quoted, and a leading formula character neutralised (CSV injection). */
 const cell = (v: unknown): string => {
@@ -125,14 +130,24 @@ export const deliveryView = (d: DeliveryWithAttempts) => ({
   }))
 })
 
+/** What the dashboard, the previews and the web sends use: sends, the wallets and the portal's reads. */
+const sendingServices = Effect.all({ send: Send, admin: Admin, store: PortalReadStore })
+
+/** What a country's wallet can spend: its balance, or 0 when the account has none there or it is disabled. */
+const spendable = (
+  wallets: ReadonlyArray<{ readonly country: string; readonly enabled: boolean; readonly balance: number }>,
+  country: string
+) => {
+  const w = wallets.find((x) => x.country === country)
+  return w === undefined || !w.enabled ? 0 : w.balance
+}
+
 export const PortalDashboardLive = HttpApiBuilder.group(
   TumaApi,
   "portalDashboard",
   (handlers) =>
     Effect.gen(function*() {
-      const send = yield* Send
-      const admin = yield* Admin
-      const store = yield* PortalReadStore
+      const { admin, send, store } = yield* sendingServices
 
       return handlers
         .handle("dashboard", ({ urlParams }) =>
@@ -193,9 +208,7 @@ export const PortalDashboardLive = HttpApiBuilder.group(
               if (Either.isLeft(r)) recipientError = r.left.message
               else {
                 country = r.right.country
-                const wallets = yield* admin.listWallets(user.accountId).pipe(mapFailure)
-                const w = wallets.find((x) => x.country === country)
-                balance = w === undefined || !w.enabled ? 0 : w.balance
+                balance = spendable(yield* admin.listWallets(user.accountId).pipe(mapFailure), country)
               }
             }
             return yield* ok({
@@ -209,12 +222,8 @@ export const PortalDashboardLive = HttpApiBuilder.group(
               recipient_error: recipientError
             })
           }))
-        .handle("sendSms", ({ headers, payload }) =>
-          Effect.gen(function*() {
-            const user = yield* CurrentPortalUser
-            // decisions §7 in `send.single`: counted together with the API's live sends (same counter)
-            return yield* sendAnswer(send.single(webCaller(user, headers["idempotency-key"]), payload))
-          }))
+        // decisions §7 in `send.single`: counted together with the API's live sends (same counter)
+        .handle("sendSms", sendAs(send.single))
     })
 )
 
@@ -223,9 +232,7 @@ export const PortalCampaignsLive = HttpApiBuilder.group(
   "portalCampaigns",
   (handlers) =>
     Effect.gen(function*() {
-      const send = yield* Send
-      const admin = yield* Admin
-      const store = yield* PortalReadStore
+      const { admin, send, store } = yield* sendingServices
 
       const campaignView = (c: CampaignRow) => ({
         uid: c.id,
@@ -260,8 +267,7 @@ export const PortalCampaignsLive = HttpApiBuilder.group(
               if (Either.isRight(r)) recipientsBy.set(r.right.country, (recipientsBy.get(r.right.country) ?? 0) + 1)
             }
             const countries = data.charges.map((c) => {
-              const w = wallets.find((x) => x.country === c.country)
-              const balance = w === undefined || !w.enabled ? 0 : w.balance
+              const balance = spendable(wallets, c.country)
               return {
                 country: c.country,
                 recipients: recipientsBy.get(c.country) ?? 0,
@@ -297,11 +303,7 @@ export const PortalCampaignsLive = HttpApiBuilder.group(
               failures: data.failures
             })
           }))
-        .handle("createCampaign", ({ headers, payload }) =>
-          Effect.gen(function*() {
-            const user = yield* CurrentPortalUser
-            return yield* sendAnswer(send.bulkV2(webCaller(user, headers["idempotency-key"]), payload))
-          }))
+        .handle("createCampaign", sendAs(send.bulkV2))
         .handle("listCampaigns", ({ urlParams }) =>
           Effect.gen(function*() {
             const user = yield* CurrentPortalUser

@@ -16,6 +16,7 @@
 import * as HttpApp from "@effect/platform/HttpApp"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import { Actor } from "@tuma/core/audit/Actor"
 import { PortalAccess } from "@tuma/core/portal/PortalAccess"
 import type { Authenticated, ClientInfo, SignedIn } from "@tuma/core/portal/PortalAccess"
 import { PortalConfig } from "@tuma/core/portal/PortalConfig"
@@ -30,6 +31,7 @@ import type { PortalUserContext } from "../PortalApi.js"
 import {
   CSRF_COOKIE,
   CSRF_HEADER,
+  CurrentPortalUser,
   PortalAnonymousCsrf,
   PortalOwner,
   PortalSession,
@@ -161,6 +163,29 @@ const unauthorized = () =>
     message: "Sign in to use the portal (no session, or it has ended).",
     error_code: "SESSION_REQUIRED"
   })
+
+/** `scheme://host` the client of this request used: the base of the links an invitation or a reset mails. */
+export const requestLinkBase = Effect.zipWith(
+  PortalRequest,
+  HttpServerRequest.HttpServerRequest,
+  (portal, request) => portal.baseUrl(request)
+)
+
+/** Runs a change as the signed-in portal user, for the audit log (`{ kind: "system", name: "portal:<email>", ip }`:
+ * the actor kinds are the operators'; a customer acting in the portal is told apart by the `portal:` name). */
+export const asPortalUser = <A, E, R>(self: Effect.Effect<A, E, R>) =>
+  Effect.gen(function*() {
+    const user = yield* CurrentPortalUser
+    const portal = yield* PortalRequest
+    const { ip } = portal.client(yield* HttpServerRequest.HttpServerRequest)
+    return yield* Effect.provideService(self, Actor, {
+      kind: "system",
+      operatorId: null,
+      name: `portal:${user.email}`,
+      ip
+    })
+  })
+
 /** The 403 `CSRF_FAILED` answer, saying why. */
 export const csrfFailed = (why: string) =>
   Forbidden.of({ message: `Request refused: ${why}`, error_code: "CSRF_FAILED" })

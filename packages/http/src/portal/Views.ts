@@ -8,7 +8,8 @@ import { requestUid } from "../Envelope.js"
 import { Forbidden, TooManyRequests, Unauthorized } from "../Envelope.js"
 import type { DomainFailure } from "../Errors.js"
 import { toApiFailure } from "../Errors.js"
-import type { PortalAccount, PortalUser, SessionView } from "../PortalApi.js"
+import type { PortalAccount, PortalUser, PortalUserContext, SessionView } from "../PortalApi.js"
+import { CurrentPortalUser } from "../PortalApi.js"
 
 const iso = (d: Date | null) => (d === null ? null : d.toISOString())
 
@@ -75,3 +76,15 @@ export const portalFailure = (e: DomainFailure) => {
 
 export const mapFailure = <A, E extends DomainFailure, R>(effect: Effect.Effect<A, E, R>) =>
   Effect.mapError(effect, portalFailure)
+
+/** `f` of the request's signed-in portal user. */
+export const withUser = <A, E, R>(f: (user: PortalUserContext) => Effect.Effect<A, E, R>) =>
+  Effect.flatMap(CurrentPortalUser, f)
+
+/** Runs a core change and answers `{ ok: true }` (a core failure as its envelope failure). */
+export const doneAfter = <A, E extends DomainFailure, R>(change: Effect.Effect<A, E, R>) =>
+  Effect.zipRight(mapFailure(change), done)
+
+/** Runs a core change and answers its result as `view` shows it (a core failure as its envelope failure). */
+export const okAfter = <A, B, E extends DomainFailure, R>(change: Effect.Effect<A, E, R>, view: (a: A) => B) =>
+  Effect.flatMap(mapFailure(change), (a) => ok(view(a)))
