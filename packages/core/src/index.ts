@@ -1,20 +1,18 @@
 /**
  * Tuma's use cases as Effect services (`Send`, `Reads`, `SenderIds`, `Operator`, `Admin`) and the ports
  * (`Context.Tag`s) they run over: stores, ids. `Memory` holds in-memory adapters of the storage ports.
- * The portal's and the console's access, observability and the ports the adapters implement are
- * namespaces (`Portal.PortalAccess`, `Operators.OperatorAccess`, `Observability.Tracing`,
- * `Ports.Scrypt`, …), so their names cannot clash. Every module also stays importable on its own
- * (`@tuma/core/<folder>/<Module>`, the package's `./*` export), and these are reached that way
- * only, their one user being `@tuma/http`'s workers and adapters: the delivery pipeline
- * (`delivery/…`), the webhooks (`webhooks/…`), `observability/Metrics` and the ports of delivery,
- * webhooks, providers and the portal's reads (`ports/DispatchStore`, `ports/Provider`,
- * `ports/WebhookStore`, `ports/Notifiers`, `ports/PortalStore`, `ports/PortalReadStore`,
- * `ports/ApiKeys`, `ports/SettingsChanges`).
+ * The rest are namespaces, so their names cannot clash: the portal's and the console's access
+ * (`Portal.PortalAccess`, `Operators.OperatorAccess`), delivery (`Delivery.Dispatcher`,
+ * `Delivery.DeliveryWriter`, `Delivery.EventSink`, …), webhooks (`Webhooks.WebhookWorkers`, …),
+ * observability (`Observability.Tracing`, `Observability.Metrics`, …) and every port (`Ports.Scrypt`,
+ * `Ports.DispatchStore`, `Ports.Provider`, …). Every module also stays importable on its own
+ * (`@tuma/core/<folder>/<Module>`, the package's `./*` export).
  *
  * @module @tuma/core
  */
 export * from "./admin/index.js"
 export * from "./audit/index.js"
+export * as Delivery from "./delivery/index.js"
 export * as Memory from "./memory/index.js"
 export * from "./MessageEntry.js"
 export * as Observability from "./observability/index.js"
@@ -32,3 +30,4 @@ export * from "./ports/SendStore.js"
 export * from "./reads/Reads.js"
 export * from "./send/index.js"
 export * from "./senderIds/SenderIds.js"
+export * as Webhooks from "./webhooks/index.js"

@@ -18,6 +18,9 @@
  * - Conversion never raises the price: if the converted GSM-7 text would need more segments than the
  *   Unicode text (only possible when ellipses dominate: `…` is 1 UTF-16 unit but 3 septets), the
  *   Unicode text is sent, with a notice.
+ *
+ * Why one file of ≈490 lines: one concept (GSM-7/UCS-2 conversion and part sizing, spec §2.9);
+ * the length is the character tables and their comments.
  */
 import { Schema } from "effect"
 import * as Classify from "./codePointClass.js"

@@ -23,6 +23,9 @@
  *   exponent and never leaves trailing zeros (`2.50` → `2.5`, `-0` → `0`).
  * - Anything else with braces stays as typed: `{`, `{}`, `{ not a tag`, `{"a": 1}`, `{1}`, `{{x}}`
  *   renders `{` + the value of `x` + `}`.
+ *
+ * Why one file of ≈510 lines: one concept (the template language of spec §4.6: tags and exact
+ * decimal arithmetic); parser and evaluator belong together.
  */
 import { Either } from "effect"
 import { TagExpressionInvalid } from "./errors.js"

@@ -2,6 +2,10 @@
  * The operator surface ("the portal" of the spec) under `/admin/v1`, bearer `TUMA_ADMIN_TOKEN`
  * (every request is refused with 401 when the token is not configured). Payloads and views are
  * core's `Admin` schemas; webhook endpoints are `WebhookAdmin`'s. Every answer is the envelope.
+ *
+ * Why one file of ≈420 lines: the whole `/admin/v1` contract in one place (one endpoint per
+ * entry, grouped by sub-domain), so the OpenAPI document and the handlers' types come from one
+ * declaration.
  */
 import { del, get, patch, post, put } from "@effect/platform/HttpApiEndpoint"
 import * as OpenApi from "@effect/platform/OpenApi"

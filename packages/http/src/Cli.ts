@@ -6,6 +6,9 @@
  *
  * With the embedded database only one process may open the data directory: stop the server first,
  * or use the admin API (`/admin/v1`) while it runs.
+ *
+ * Why one file of ≈430 lines: the table of `tuma` operator commands (one entry each, flags to
+ * fields); each command is a few lines over the same services as the admin API.
  */
 import * as A from "@tuma/core"
 import { Admin, Audit } from "@tuma/core"

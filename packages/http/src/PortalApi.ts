@@ -14,6 +14,9 @@
  *   whose `Origin` (or `Referer`) is not the portal's own origin is refused too (403).
  * - `PortalSession` endpoints answer 401 without a valid session; `PortalOwner` endpoints 403 for
  *   a member.
+ *
+ * Why one file of ≈660 lines: the whole portal contract in one declaration (endpoint groups and
+ * their schemas), so the OpenAPI document and the handlers' types come from one place.
  */
 import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import { del, get, patch, post } from "@effect/platform/HttpApiEndpoint"

@@ -18,6 +18,9 @@
  * touches — stays locked only from the debit to COMMIT, not while 1,000 messages are written.
  *
  * A serialization failure or deadlock (40001/40P01) retries the whole transaction.
+ *
+ * Why one file of ≈550 lines: one port's adapter: the snapshot statement, the group commit loop
+ * and the accept transaction, which share their retry and outcome rules.
  */
 import { SqlClient } from "@effect/sql"
 import type {

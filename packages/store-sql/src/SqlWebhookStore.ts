@@ -1,6 +1,9 @@
 /**
  * SQL adapter of `WebhookStore` (@tuma/core/ports/WebhookStore). Tables: migration 0200.
  * Same SQL on PostgreSQL 15 and PGlite. SQL failures are defects (infrastructure, not domain).
+ *
+ * Why one file of ≈440 lines: one port's adapter: its SQL statements (queue claims, attempts,
+ * endpoint changes) are most of the length, each next to the operation it serves.
  */
 import type { Statement } from "@effect/sql"
 import { SqlClient } from "@effect/sql"

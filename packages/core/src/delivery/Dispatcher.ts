@@ -23,6 +23,9 @@
  * take-over) share one in-flight budget and one set of fibers; split, each part would take the
  * others' state as parameters. The writer (`DeliveryWriter.ts`), the event sink (`EventSink.ts`)
  * and the settings (`DeliveryConfig.ts`) are their own modules.
+ *
+ * Why one file of ≈640 lines: the claim loop and its per-message path share the batch state
+ * (leases, provider choice, credit gates); the writer and the event sink are separate modules.
  */
 import type { Scope } from "effect"
 import { Cause, Clock, Context, Effect, Exit, FiberSet, Layer, Queue, Schedule } from "effect"

@@ -17,6 +17,9 @@
  *
  * The tables start with the markets seeded by migration 0002 (same ids). Time never comes from
  * here: every timestamp is decided by the caller (Effect's `Clock`), as in the SQL adapters.
+ *
+ * Why one file of ≈510 lines: the in-memory twin of the schema: one table per SQL table and the
+ * synchronous critical section every memory adapter runs in.
  */
 import type { Types } from "effect"
 import { Context, Data, Effect, Layer } from "effect"

@@ -16,6 +16,9 @@
  *
  * Why ~500 lines: the receipt matcher and the batch writer are one port's semantics, kept beside
  * the SQL statements they mirror in the same order (see `SqlDispatchStore.ts`).
+ *
+ * Why one file of ≈600 lines: one port's adapter: claims, results and receipts over the shared
+ * tables, each mirroring its SQL statement in SqlDispatchStore.ts.
  */
 import { Clock, Effect, Layer, Queue } from "effect"
 import type {

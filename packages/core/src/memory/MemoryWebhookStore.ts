@@ -8,6 +8,9 @@
  * Two methods take ids from an effect (`notificationIds`, `newId`): they count in one critical
  * section what they need, draw the ids, and write in a second one that checks the count is still
  * right (else they draw again), so nothing runs between a read and the write that depends on it.
+ *
+ * Why one file of ≈400 lines: one port's adapter: every `WebhookStore` operation over the shared
+ * tables, kept together so each mirrors its SQL twin (SqlWebhookStore.ts) line for line.
  */
 import type { WebhookEndpointHealth } from "@tuma/domain"
 import { applyWebhookAttempt } from "@tuma/domain"

@@ -21,6 +21,9 @@
  * - creating an operator, changing a role, disabling and enabling are recorded in the audit log
  *   (`operator.create`, `operator.role`, `operator.disable`, `operator.enable`; target
  *   `operator:<uid>`) with the acting `Actor`, in the change's transaction.
+ *
+ * Why one file of ≈480 lines: one service: the console's sign-in, TOTP, invitations and roles
+ * share the session and lockout rules written here.
  */
 import type { ValidationFailed } from "@tuma/domain/errors"
 import { ResourceConflict, ResourceNotFound } from "@tuma/domain/errors"

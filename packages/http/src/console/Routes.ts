@@ -2,6 +2,9 @@
  * The console API under `/console/api/…` (issue 15). Each route names the permission it needs
  * (see `Http.ts`) and calls one core use case (`Admin`, `WebhookAdmin`, `Reads`, `OperatorAccess`,
  * `SenderIdReview`) with the operator as `Actor`. The list of routes is docs/console.md's.
+ *
+ * Why one file of ≈560 lines: the console API's route table (one route per line with its
+ * permission), each calling one core use case.
  */
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import type * as HttpRouter from "@effect/platform/HttpRouter"

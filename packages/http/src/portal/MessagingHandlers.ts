@@ -4,6 +4,9 @@
  * with channel `web` and no API key — the API's routing, sender-ID, wallet, spam, opt-out and
  * credit rules — and the campaign price preview is `Send.bulkV2` in sandbox mode (every check
  * against the account's real records, nothing stored or charged) next to the wallets.
+ *
+ * Why one file of ≈450 lines: the handlers of four endpoint groups of the portal contract that
+ * share their services (dashboard, campaigns, messages, sender IDs).
  */
 import type * as FileSystem from "@effect/platform/FileSystem"
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"

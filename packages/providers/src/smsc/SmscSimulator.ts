@@ -13,6 +13,9 @@
  *   upper/lower case, zero padded), as real carriers disagree with themselves;
  * - `sendMo` delivers a mobile-originated message (e.g. `STOP`) to a bound session;
  * - `stop` / `start` take the SMSC down and back on the same port.
+ *
+ * Why one file of ≈470 lines: a whole SMSC for tests: bind, submit, deliver_sm receipts and the
+ * scripted recipients, which only make sense together.
  */
 import { Effect } from "effect"
 import type { AddressInfo } from "node:net"
