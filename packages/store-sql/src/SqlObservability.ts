@@ -28,6 +28,10 @@ interface Pending {
   readonly done: Deferred.Deferred<void>
 }
 
+/**
+ * `TraceContextStore` over `message_trace_context`: concurrent saves share one INSERT; a failed save
+ * or load is logged, never failed (a load then answers no links).
+ */
 export const layerTraceContext = Layer.scoped(
   TraceContextStore,
   Effect.gen(function*() {

@@ -4,6 +4,7 @@
  */
 import { Context, Layer } from "effect"
 
+/** The delivery workers' settings; durations in ms. */
 export interface DeliveryOptions {
   /** Messages a worker process holds at once (submitting or waiting for their write). */
   readonly maxInFlight: number
@@ -45,6 +46,7 @@ export interface DeliveryOptions {
   readonly workerName: string
 }
 
+/** Defaults: 2000 in flight, 1000 rows per claim, 2 min leases, 2 ms group commit, give up after 1 h. */
 export const defaultDeliveryOptions: DeliveryOptions = {
   maxInFlight: 2000,
   claimBatch: 1000,
@@ -66,6 +68,7 @@ export const defaultDeliveryOptions: DeliveryOptions = {
   workerName: "tuma"
 }
 
+/** The delivery settings in use (the defaults unless provided); `DeliveryConfig.layer(options)` overrides some. */
 export class DeliveryConfig extends Context.Reference<DeliveryConfig>()("@tuma/core/DeliveryConfig", {
   defaultValue: () => defaultDeliveryOptions
 }) {

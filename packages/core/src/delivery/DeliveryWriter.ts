@@ -53,6 +53,10 @@ const newBuffer = (): Buffer => ({
 type Key = Exclude<keyof Buffer, "size" | "onCommit" | "joinable">
 type Item<K extends Key> = Buffer[K][number]
 
+/**
+ * The writer's running totals since start: flushes, records written, joined receipts, time in `apply`
+ * (ms), last error.
+ */
 export interface DeliveryWriterStats {
   flushes: number
   records: number
@@ -62,6 +66,7 @@ export interface DeliveryWriterStats {
   lastError: string | null
 }
 
+/** Group commit of delivery outcomes: records queued under `owner` are written one transaction per flush. */
 export class DeliveryWriter extends Context.Tag("@tuma/core/DeliveryWriter")<DeliveryWriter, {
   readonly owner: string
   /** Queues a record; the effect completes once the transaction holding it committed. */
@@ -76,6 +81,10 @@ export class DeliveryWriter extends Context.Tag("@tuma/core/DeliveryWriter")<Del
 
 const MAX_FLUSH = 5000
 
+/**
+ * The writer over `DispatchStore.apply`: flushes `flushDelayMs` after a first record (at once from
+ * 5000), `flushConcurrency` at a time; retries a failed write until it commits; flushes on close.
+ */
 export const layerWriter: Layer.Layer<DeliveryWriter, never, DispatchStore> = Layer.scoped(
   DeliveryWriter,
   Effect.gen(function*() {

@@ -15,6 +15,10 @@ import { describeReceiptFailure, normalizeRef, refCandidates } from "./ProviderR
 // What carriers report (receipts, MO, late answers) -> the writer
 // ---------------------------------------------------------------------------------------------
 
+/**
+ * `ProviderEventSink` over the writer: receipts and late acceptances become records, an inbound STOP
+ * an opt-out (other inbound is logged); events of unknown providers are logged and dropped.
+ */
 export const layerEventSink: Layer.Layer<ProviderEventSink, never, DeliveryWriter | DispatchStore> = Layer.effect(
   ProviderEventSink,
   Effect.gen(function*() {

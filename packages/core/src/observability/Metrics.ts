@@ -21,53 +21,66 @@ const latencyBuckets = seconds([0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.
 /** Receipt delay buckets (seconds): 250 ms … 1 day. */
 const receiptBuckets = seconds([0.25, 0.5, 1, 2, 5, 10, 30, 60, 120, 300, 600, 1800, 3600, 7200, 21600, 86400])
 
+/** HTTP requests answered, by method, route template and status (counter). */
 export const httpRequests = Metric.counter("tuma_http_requests_total", {
   description: "HTTP requests answered, by method, route template and status.",
   incremental: true
 })
+/** Time from a request's arrival to its answer, by method and route template (histogram, seconds). */
 export const httpRequestDuration = Metric.histogram(
   "tuma_http_request_duration_seconds",
   latencyBuckets,
   "Time from a request's arrival to its answer, by method and route template."
 )
+/** Messages accepted, one per recipient, by channel, destination country and mode (counter). */
 export const messagesAccepted = Metric.counter("tuma_messages_accepted_total", {
   description: "Messages accepted (one per recipient), by channel, destination country and mode (live or sandbox).",
   incremental: true
 })
+/** Send requests refused, and recipients refused within a campaign, by error code (counter). */
 export const messagesRefused = Metric.counter("tuma_messages_refused_total", {
   description: "Send requests refused, and recipients refused within a campaign, by error code.",
   incremental: true
 })
+/** Messages that reached a final state (delivered or failed), by status and provider (counter). */
 export const messagesFinal = Metric.counter("tuma_messages_final_total", {
   description: "Messages that reached a final state (delivered or failed), by status and provider.",
   incremental: true
 })
+/** Messages queued, leased or backing off for dispatch, sampled from the store at scrape (gauge). */
 export const dispatchQueueDepth = Metric.gauge("tuma_dispatch_queue_depth", {
   description: "Messages waiting in the dispatch queue (queued, leased or backing off), read from the store."
 })
+/** Time a provider took to answer one message's submit, by provider (histogram, seconds). */
 export const dispatchSubmitDuration = Metric.histogram(
   "tuma_dispatch_submit_duration_seconds",
   latencyBuckets,
   "Time a provider took to answer one message's submit, by provider."
 )
+/** Time from a part's submit to its final delivery receipt, by provider (histogram, seconds). */
 export const receiptDelay = Metric.histogram(
   "tuma_delivery_receipt_delay_seconds",
   receiptBuckets,
   "Time from a part's submit to its final delivery receipt, by provider."
 )
+/** Whether a provider's carrier session is bound (1) or not (0), by provider (gauge). */
 export const providerBindUp = Metric.gauge("tuma_provider_bind_up", {
   description: "1 when the provider's carrier session is bound (simulated providers: always 1), else 0."
 })
+/** Units of credit left with a provider for a country, sampled from the store at scrape (gauge). */
 export const providerCreditUnits = Metric.gauge("tuma_provider_credit_units", {
   description: "Units of credit left with a provider for a country, read from the store."
 })
+/** Webhook delivery attempts, by outcome (success or failure) (counter). */
 export const webhookDeliveries = Metric.counter("tuma_webhook_deliveries_total", {
   description: "Webhook delivery attempts, by outcome (success or failure).",
   incremental: true
 })
+/** Webhook deliveries pending a first attempt or a retry, sampled from the store at scrape (gauge). */
 export const webhookQueueDepth = Metric.gauge("tuma_webhook_queue_depth", {
   description: "Webhook deliveries pending (first attempt or retry), read from the store."
 })
+/** Webhook endpoints disabled, after consecutive failures or by an operator, sampled from the store (gauge). */
 export const webhookEndpointsDisabled = Metric.gauge("tuma_webhook_endpoints_disabled", {
   description: "Webhook endpoints disabled (after consecutive failures or by an operator), read from the store."
 })
@@ -117,17 +130,26 @@ export class Labelled<In, T = unknown, Out = unknown> {
   }
 }
 
+/** Labelled HTTP metrics: `requests` (method, route, status) and `duration` (method, route). */
 export const http = {
   requests: new Labelled(httpRequests, ["method", "route", "status"]),
   duration: new Labelled(httpRequestDuration, ["method", "route"])
 }
+/** `messagesAccepted`, labelled by channel, country and mode. */
 export const accepted = new Labelled(messagesAccepted, ["channel", "country", "mode"])
+/** `messagesRefused`, labelled by error code. */
 export const refused = new Labelled(messagesRefused, ["error_code"])
+/** `messagesFinal`, labelled by final status and provider name. */
 export const final = new Labelled(messagesFinal, ["status", "provider"])
+/** `dispatchSubmitDuration`, labelled by provider. */
 export const submitDuration = new Labelled(dispatchSubmitDuration, ["provider"])
+/** `receiptDelay`, labelled by provider. */
 export const receiptDelaySeconds = new Labelled(receiptDelay, ["provider"])
+/** `providerBindUp`, labelled by provider name. */
 export const bindUp = new Labelled(providerBindUp, ["provider"])
+/** `providerCreditUnits`, labelled by provider and country. */
 export const creditUnits = new Labelled(providerCreditUnits, ["provider", "country"])
+/** `webhookDeliveries`, labelled by outcome. */
 export const webhookOutcomes = new Labelled(webhookDeliveries, ["outcome"])
 
 // ---------------------------------------------------------------------------------------------

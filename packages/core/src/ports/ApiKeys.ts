@@ -14,6 +14,10 @@ import { sha256Hex } from "@tuma/domain/crypto"
 import type { Effect, Option } from "effect"
 import { Context } from "effect"
 
+/**
+ * An API key as authentication needs it (whatever its state): account, mode, scopes, IP allow-list,
+ * expiry, revocation.
+ */
 export interface ApiKeyRecord {
   readonly id: string
   readonly accountId: string
@@ -30,6 +34,7 @@ export interface ApiKeyRecord {
 /** Lowercase hex SHA-256 of the key: what `api_keys.key_hash` stores. */
 export const hashApiKey = (key: string): string => sha256Hex(key)
 
+/** Looks an API key up by its hash (`hashApiKey`); none when no key has that hash. */
 export class ApiKeys extends Context.Tag("@tuma/core/ApiKeys")<ApiKeys, {
   readonly findByHash: (keyHash: string) => Effect.Effect<Option.Option<ApiKeyRecord>>
 }>() {}

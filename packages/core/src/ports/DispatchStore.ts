@@ -11,6 +11,7 @@ import type { Effect } from "effect"
 import { Context } from "effect"
 import type { PartState, ProviderEncoding } from "./Provider.js"
 
+/** A queued message claimed by a worker (now `processing`), with what routing, provider credit and the submit need. */
 export interface ClaimedMessage {
   readonly id: string
   readonly accountId: string
@@ -40,6 +41,7 @@ export interface RouteRow {
   readonly maxPerSecond: number | null
 }
 
+/** A configured provider: `id` (uuid), `name` (the adapter's `Provider.id`), adapter `kind` and its settings. */
 export interface ProviderRow {
   readonly id: string
   readonly name: string
@@ -47,6 +49,7 @@ export interface ProviderRow {
   readonly config: Record<string, unknown>
 }
 
+/** One part of a message the provider took, as the submit left it. */
 export interface SentPart {
   readonly index: number
   /** As the carrier wrote it; null when refused or unknown. */
@@ -73,6 +76,7 @@ export interface SentRecord {
   readonly receipt?: SentReceipt | undefined
 }
 
+/** A final receipt written together with its `SentRecord` (see `SentRecord.receipt`). */
 export interface SentReceipt {
   readonly state: "delivered" | "failed"
   readonly deliveryStatus: string
@@ -94,12 +98,14 @@ export interface RequeueRecord {
   readonly lastError: string
 }
 
+/** Provider credit reserved but not used (not needed, or the submit was not accepted), given back. */
 export interface CreditReturn {
   readonly providerId: string
   readonly marketId: string
   readonly units: number
 }
 
+/** A delivery receipt for one part, matched to a recorded part by provider and normalised carrier id. */
 export interface ReceiptRecord {
   /** providers.id */
   readonly providerId: string
@@ -113,6 +119,7 @@ export interface ReceiptRecord {
   readonly receivedAt: Date
 }
 
+/** A part's provider message id that arrived after its submit had timed out (`Unknown`): recorded on the part. */
 export interface LateAcceptanceRecord {
   readonly providerId: string
   readonly messageId: string
@@ -121,6 +128,7 @@ export interface LateAcceptanceRecord {
   readonly ref: string
 }
 
+/** An inbound STOP from a handset: opts it out of the account whose message it answered. */
 export interface OptOutRecord {
   readonly providerId: string
   /** The handset, E.164. */
@@ -131,6 +139,7 @@ export interface OptOutRecord {
   readonly receivedAt: Date
 }
 
+/** Every outcome the writer collected since its last flush, written by `apply` in one transaction. */
 export interface DispatchBatch {
   readonly now: Date
   readonly owner: string
@@ -143,6 +152,7 @@ export interface DispatchBatch {
   readonly optOuts: ReadonlyArray<OptOutRecord>
 }
 
+/** What `apply` did with a batch's receipts and opt-outs (counts). */
 export interface ApplyResult {
   readonly receiptsMatched: number
   /** Receipts with no known part yet: kept in `delivery_receipts_pending`, matched later. */
@@ -150,6 +160,7 @@ export interface ApplyResult {
   readonly optedOut: number
 }
 
+/** A message whose submit outcome was `Unknown` and whose deadline passed, leased for reconciliation. */
 export interface ReconcileItem {
   readonly messageId: string
   readonly providerId: string
@@ -158,6 +169,7 @@ export interface ReconcileItem {
   readonly providerMessageIds: ReadonlyArray<string>
 }
 
+/** The durable side of delivery: claims, routes and credit, batched outcome writes, reconciliation and liveness. */
 export class DispatchStore extends Context.Tag("@tuma/core/DispatchStore")<DispatchStore, {
   /** Claims up to `limit` due messages for `owner`, leased until `leaseUntil`; they become `processing`. */
   readonly claim: (

@@ -45,10 +45,12 @@ export class WebhookSender extends Context.Tag("@tuma/core/WebhookSender")<Webho
   readonly send: (request: WebhookRequest) => Effect.Effect<WebhookAttemptResult>
 }>() {}
 
+/** An e-mail the `Mailer` could not send (`message` says why). */
 export class MailError extends Schema.TaggedError<MailError>()("MailError", {
   message: Schema.String
 }) {}
 
+/** A plain-text e-mail to one address. */
 export interface MailMessage {
   readonly to: string
   readonly subject: string
@@ -60,6 +62,7 @@ export class Mailer extends Context.Tag("@tuma/core/Mailer")<Mailer, {
   readonly send: (message: MailMessage) => Effect.Effect<void, MailError>
 }>() {}
 
+/** A system SMS that could not be sent; `retryable` says whether trying again may help. */
 export class SystemSmsError extends Schema.TaggedError<SystemSmsError>()("SystemSmsError", {
   message: Schema.String,
   /** False when trying again cannot help (no phone, refused by policy). */

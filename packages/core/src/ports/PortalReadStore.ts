@@ -10,6 +10,7 @@ import type { MessageStatus } from "./SendStore.js"
 
 export type { MessageStatus } from "./SendStore.js"
 
+/** How many of an account's messages were created on one local day and are in one status. */
 export interface DayStatusCount {
   /** `YYYY-MM-DD` in the asked time zone. */
   readonly day: string
@@ -17,6 +18,7 @@ export interface DayStatusCount {
   readonly n: number
 }
 
+/** The dashboard's figures: credit balance per country, seven days of counts per status, the ten newest failures. */
 export interface DashboardRows {
   readonly balances: ReadonlyArray<{
     readonly country: string
@@ -36,6 +38,7 @@ export interface DashboardRows {
   }>
 }
 
+/** A campaign (one send to many recipients) with its acceptance figures and its messages per status. */
 export interface CampaignRow {
   readonly id: string
   readonly name: string
@@ -54,6 +57,10 @@ export interface CampaignRow {
   readonly delivery: Readonly<Record<string, number>>
 }
 
+/**
+ * The times and outcome fields of one message, for its timeline (created, queued, sent, delivered or
+ * failed, receipt).
+ */
 export interface MessageTimelineRow {
   readonly id: string
   readonly text: string
@@ -70,6 +77,7 @@ export interface MessageTimelineRow {
   readonly dr_delivery_status: string | null
 }
 
+/** A webhook delivery of a message, with every attempt made so far. */
 export interface DeliveryWithAttempts {
   readonly id: string
   readonly endpoint_id: string
@@ -92,6 +100,7 @@ export interface DeliveryWithAttempts {
   }>
 }
 
+/** The portal's read models: dashboard, campaigns, a message's timeline, webhook deliveries, an endpoint's secret. */
 export class PortalReadStore extends Context.Tag("@tuma/core/PortalReadStore")<PortalReadStore, {
   readonly dashboard: (accountId: string, timeZone: string, now: Date) => Effect.Effect<DashboardRows>
   readonly campaigns: (accountId: string, page: number, perPage: number) => Effect.Effect<{

@@ -7,8 +7,10 @@ import type { Effect } from "effect"
 import { Context } from "effect"
 import type { LoginFailures } from "./LoginFailures.js"
 
+/** A portal user's role in their account: `owner` (keys, webhooks, team, sender IDs…) or `member`. */
 export type Role = "owner" | "member"
 
+/** A portal user (`portal_users` row): one account, one e-mail, a password hash, a role and preferences. */
 export interface UserRow {
   readonly id: string
   readonly account_id: string
@@ -23,6 +25,10 @@ export interface UserRow {
   readonly last_sign_in_at: Date | null
 }
 
+/**
+ * A signed-in session, stored by the hash of its id: its CSRF token, last activity (the idle expiry
+ * counts from it) and absolute expiry.
+ */
 export interface SessionRow {
   readonly id_hash: string
   readonly user_id: string
@@ -33,6 +39,7 @@ export interface SessionRow {
   readonly absolute_expires_at: Date
 }
 
+/** A single-use token e-mailed to someone (an invitation or a password reset), stored by its hash. */
 export interface TokenRow {
   readonly id: string
   readonly kind: "invitation" | "password_reset"
@@ -48,6 +55,7 @@ export interface TokenRow {
   readonly revoked_at: Date | null
 }
 
+/** The account a portal user belongs to, as the portal shows it. */
 export interface AccountSummaryRow {
   readonly id: string
   readonly name: string
@@ -55,6 +63,7 @@ export interface AccountSummaryRow {
   readonly active: boolean
 }
 
+/** Changes to a user's profile or password hash; absent fields stay as they are. */
 export interface UserPatch {
   readonly name?: string | undefined
   readonly locale?: "en" | "sw" | undefined
@@ -62,6 +71,7 @@ export interface UserPatch {
   readonly password_hash?: string | undefined
 }
 
+/** The portal's access records: users, sessions, e-mailed tokens and failed sign-ins, scoped by account. */
 export class PortalStore extends Context.Tag("@tuma/core/PortalStore")<
   PortalStore,
   LoginFailures & {

@@ -15,6 +15,7 @@
 import type { Effect, Exit } from "effect"
 import { Context, Data } from "effect"
 
+/** How the text is encoded on the air: GSM-7 (160 characters a part) or Unicode/UCS-2 (70). */
 export type ProviderEncoding = "GSM-7" | "Unicode"
 
 /** What a provider is asked to carry: the final text (already converted), never re-encoded here. */
@@ -29,6 +30,7 @@ export interface OutboundSms {
   readonly encoding: ProviderEncoding
 }
 
+/** `submit` outcome: the carrier took every part (some may be listed as refused; the message then fails). */
 export class Accepted extends Data.TaggedClass("Accepted")<{
   /** One id per part, in part order; `null` only at the indexes listed in `refusedParts`. */
   readonly providerMessageIds: ReadonlyArray<string | null>
@@ -36,6 +38,7 @@ export class Accepted extends Data.TaggedClass("Accepted")<{
   readonly refusedParts: ReadonlyArray<{ readonly index: number; readonly reason: string }>
 }> {}
 
+/** `submit` outcome: no part reached the carrier; `transient` may be retried or failed over, else it fails. */
 export class NotAccepted extends Data.TaggedClass("NotAccepted")<{
   readonly transient: boolean
   /** Human-readable reason, e.g. "Carrier refused the destination address (ESME_RINVDSTADR)". */
@@ -44,6 +47,7 @@ export class NotAccepted extends Data.TaggedClass("NotAccepted")<{
   readonly code: string
 }> {}
 
+/** `submit` outcome: a part was written but no answer came; never re-sent, reconciled by `reference`. */
 export class Unknown extends Data.TaggedClass("Unknown")<{
   /** Our reference for the submit (kept for reconciliation). */
   readonly reference: string
@@ -52,6 +56,7 @@ export class Unknown extends Data.TaggedClass("Unknown")<{
   readonly providerMessageIds: ReadonlyArray<string | null>
 }> {}
 
+/** What a `submit` answers: `Accepted`, `NotAccepted` or `Unknown` (decisions.md §21). */
 export type SubmitOutcome = Accepted | NotAccepted | Unknown
 
 /** Carrier-side final or intermediate state of one part. */
@@ -88,6 +93,10 @@ export class LateAcceptance extends Data.TaggedClass("LateAcceptance")<{
   readonly providerMessageId: string
 }> {}
 
+/**
+ * What an adapter reports through the `ProviderEventSink`: a delivery report, an inbound message or a
+ * late acceptance.
+ */
 export type ProviderEvent = DeliveryReport | InboundMessage | LateAcceptance
 
 /** Status of one part asked of the carrier (reconciliation of `Unknown`). */
@@ -96,6 +105,7 @@ export type QueryOutcome =
   | { readonly _tag: "NotFound" }
   | { readonly _tag: "Unsupported" }
 
+/** A carrier adapter: submits messages, counts their parts, queries a part's status for reconciliation. */
 export interface Provider {
   readonly id: string
   /** Parts the text will take on this provider (what `submit` will send). */
@@ -146,6 +156,7 @@ export class Providers extends Context.Tag("@tuma/core/Providers")<
   }
 >() {}
 
+/** A fixed `Providers` registry over these providers, looked up by `Provider.id` (no `reload`). */
 export const providersFrom = (all: ReadonlyArray<Provider>): Providers["Type"] => {
   const byId = new Map(all.map((p) => [p.id, p] as const))
   return { get: (id) => byId.get(id), all }

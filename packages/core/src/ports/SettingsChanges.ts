@@ -14,6 +14,7 @@
 import type { Effect, Scope } from "effect"
 import { Context } from "effect"
 
+/** Tells a process that cached operator settings changed: the current `version`, and `subscribe` for wake-ups. */
 export class SettingsChanges extends Context.Tag("@tuma/core/SettingsChanges")<SettingsChanges, {
   readonly version: Effect.Effect<string>
   readonly subscribe: Effect.Effect<Effect.Effect<void>, never, Scope.Scope>

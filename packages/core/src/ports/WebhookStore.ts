@@ -8,8 +8,16 @@ import type { WebhookEventType, WebhookRetryPolicy } from "@tuma/domain"
 import type { Effect } from "effect"
 import { Context } from "effect"
 
+/**
+ * A webhook delivery's state: `pending` (to try or retry), `succeeded`, `failed` (retries exhausted),
+ * `skipped` (endpoint disabled; not posted).
+ */
 export type DeliveryStatus = "pending" | "succeeded" | "failed" | "skipped"
 
+/**
+ * A registered webhook URL of an account's API key, with its failure count and disabled state (secret
+ * not included).
+ */
 export interface WebhookEndpoint {
   readonly id: string
   readonly accountId: string
@@ -36,6 +44,7 @@ export interface DeliveryMessage {
   readonly createdAt: Date
 }
 
+/** A due delivery leased to a worker, with its endpoint's URL and signing secret. */
 export interface ClaimedDelivery extends DeliveryMessage {
   readonly id: string
   readonly endpointId: string
@@ -46,6 +55,7 @@ export interface ClaimedDelivery extends DeliveryMessage {
   readonly secret: string
 }
 
+/** One POST of a delivery, as recorded: outcome, HTTP status, latency, error and the next retry time. */
 export interface AttemptRecord {
   readonly deliveryId: string
   readonly endpointId: string
@@ -60,11 +70,13 @@ export interface AttemptRecord {
   readonly nextAttemptAt: Date | null
 }
 
+/** What `recordAttempts` changed beyond the deliveries themselves. */
 export interface RecordOutcome {
   /** Endpoints this batch disabled (notifications were queued in the same transaction). */
   readonly disabledEndpoints: ReadonlyArray<string>
 }
 
+/** One delivery as the operator reads it: its message, status, attempts so far and last result. */
 export interface DeliveryView extends DeliveryMessage {
   readonly id: string
   readonly endpointId: string
@@ -81,6 +93,7 @@ export interface DeliveryView extends DeliveryMessage {
 /** One attempt as the admin reads it. */
 export interface AttemptView extends Omit<AttemptRecord, "endpointId" | "nextAttemptAt"> {}
 
+/** A leased notice (e-mail or SMS) owed to an account, telling it one of its endpoints was disabled. */
 export interface ClaimedNotification {
   readonly id: string
   readonly endpointId: string
@@ -95,6 +108,7 @@ export interface ClaimedNotification {
   readonly accountPhone: string | null
 }
 
+/** Durable webhook state: endpoints, the delivery queue and its attempts, redeliveries and owed notifications. */
 export class WebhookStore extends Context.Tag("@tuma/core/WebhookStore")<WebhookStore, {
   // endpoints -------------------------------------------------------------------------------
   readonly createEndpoint: (input: {

@@ -13,6 +13,7 @@ import { Effect, Layer } from "effect"
 import { SystemSms, SystemSmsError } from "../ports/Notifiers.js"
 import { Send } from "../send/Send.js"
 
+/** Who sends operational SMS: the system account (none = SMS notices fail, not retried) and its sender ID. */
 export interface SystemSmsSettings {
   /** The account that sends (and pays for) operational SMS. */
   readonly accountId: string | undefined
@@ -20,6 +21,7 @@ export interface SystemSmsSettings {
   readonly senderId: string
 }
 
+/** Reads `TUMA_SYSTEM_ACCOUNT_ID` and `TUMA_SYSTEM_SENDER_ID` (default `TUMA`). */
 export const systemSmsSettingsFromEnv = (env: Record<string, string | undefined> = process.env): SystemSmsSettings => ({
   accountId: env.TUMA_SYSTEM_ACCOUNT_ID || undefined,
   senderId: env.TUMA_SYSTEM_SENDER_ID || "TUMA"
@@ -36,6 +38,10 @@ const PERMANENT = new Set([
   "MESSAGE_TOO_LONG"
 ])
 
+/**
+ * `SystemSms` as a live single send from the system account (channel `web`, no API key); a refusal
+ * that a later attempt cannot fix (validation, opt-out, spam policy, sender ID…) is not retryable.
+ */
 export const layerSystemSmsFromSend = (settings: SystemSmsSettings): Layer.Layer<SystemSms, never, Send> =>
   Layer.effect(
     SystemSms,

@@ -26,12 +26,14 @@ import { deliveryBody, WebhookWorkers } from "./WebhookWorkers.js"
 /** A new signing secret: `whsec_` + 32 random bytes, base64url. */
 export const generateWebhookSecret = (): string => `whsec_${randomBase64url(32)}`
 
+/** An endpoint with its signing secret, answered only on creation and on regeneration. */
 export interface EndpointWithSecret {
   readonly endpoint: WebhookEndpoint
   /** Shown once. */
   readonly secret: string
 }
 
+/** One delivery for the operator: its state, the exact body posted and every attempt. */
 export interface DeliveryDetail {
   readonly delivery: DeliveryView
   /** The exact body posted (and signed) on every attempt. */
@@ -39,6 +41,10 @@ export interface DeliveryDetail {
   readonly attempts: ReadonlyArray<AttemptView>
 }
 
+/**
+ * The operator surface of delivery webhooks: endpoints, deliveries and attempts, redelivery,
+ * enable/disable, secrets.
+ */
 export class WebhookAdmin extends Context.Tag("@tuma/core/WebhookAdmin")<WebhookAdmin, {
   readonly createEndpoint: (input: {
     readonly apiKeyId: string
@@ -81,6 +87,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 const orFail = <A, E>(onNull: E) => (self: Effect.Effect<A | null>): Effect.Effect<A, E> =>
   Effect.flatMap(self, (a) => a === null ? Effect.fail(onNull) : Effect.succeed(a))
 
+/** Builds `WebhookAdmin` (no audit trail); wakes `WebhookWorkers` after a redelivery when they run in this process. */
 export const makeWebhookAdmin = Effect.gen(function*() {
   const store = yield* WebhookStore
   const ids = yield* Ids
@@ -187,6 +194,7 @@ export const makeWebhookAdmin = Effect.gen(function*() {
   })
 })
 
+/** `WebhookAdmin`, with its changes recorded in the audit log when an `AuditStore` is in the context. */
 export const layerWebhookAdmin: Layer.Layer<
   WebhookAdmin,
   never,

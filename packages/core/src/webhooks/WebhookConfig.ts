@@ -18,6 +18,7 @@ import type { WebhookRetryPolicy } from "@tuma/domain"
 import { defaultWebhookRetryPolicy } from "@tuma/domain"
 import { Context, Layer } from "effect"
 
+/** How webhook workers deliver: retry policy, concurrency, claim batch, polling, leases, notices, shutdown grace. */
 export interface WebhookSettings {
   readonly retry: WebhookRetryPolicy
   /** HTTP attempts in flight at once (per process). */
@@ -36,6 +37,7 @@ export interface WebhookSettings {
   readonly shutdownGraceMs: number
 }
 
+/** The decided defaults: 256 attempts in flight, 200 claimed per query, 100 ms polling. */
 export const defaultWebhookSettings: WebhookSettings = {
   retry: defaultWebhookRetryPolicy,
   concurrency: 256,
@@ -47,12 +49,14 @@ export const defaultWebhookSettings: WebhookSettings = {
   shutdownGraceMs: 5_000
 }
 
+/** The webhook settings in use; `WebhookConfig.layer(overrides)` provides the defaults with overrides. */
 export class WebhookConfig extends Context.Tag("@tuma/core/WebhookConfig")<WebhookConfig, WebhookSettings>() {
   static readonly layer = (
     overrides: Partial<WebhookSettings> & { readonly retry?: Partial<WebhookRetryPolicy> } = {}
   ) => Layer.succeed(WebhookConfig, mergeSettings(overrides))
 }
 
+/** The defaults with `overrides` applied (`retry` merged field by field). */
 export const mergeSettings = (
   overrides: Partial<Omit<WebhookSettings, "retry">> & { readonly retry?: Partial<WebhookRetryPolicy> | undefined }
 ): WebhookSettings => ({

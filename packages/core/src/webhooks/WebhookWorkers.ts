@@ -63,6 +63,7 @@ export const disabledNotice = (
   }
 }
 
+/** Handle on the running webhook workers (pump, recorder, notifier) of this process. */
 export class WebhookWorkers extends Context.Tag("@tuma/core/WebhookWorkers")<WebhookWorkers, {
   /** Asks the pump to look for work now (e.g. right after a redelivery). */
   readonly wake: Effect.Effect<void>
@@ -70,6 +71,10 @@ export class WebhookWorkers extends Context.Tag("@tuma/core/WebhookWorkers")<Web
   readonly inFlight: Effect.Effect<number>
 }>() {}
 
+/**
+ * Starts the pump, recorder and notifier in the current scope; on close, attempts in flight get
+ * `shutdownGraceMs` to finish and be recorded.
+ */
 export const makeWebhookWorkers = Effect.gen(function*() {
   const store = yield* WebhookStore
   const sender = yield* WebhookSender
