@@ -30,7 +30,8 @@ export const redactSecrets = (value: unknown): unknown => {
   if (Array.isArray(value)) return value.map(redactSecrets)
   if (typeof value === "object") {
     const out: Record<string, unknown> = {}
-    for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+    const entries: Array<[string, unknown]> = Object.entries(value)
+    for (const [k, v] of entries) {
       if (v === undefined) continue
       out[k] = isSecretField(k) && v !== null ? REDACTED : redactSecrets(v)
     }

@@ -248,18 +248,28 @@ export const setNameSource = (source: NameSource): void => {
   nameSource = source
 }
 
-interface NodeModuleApi {
-  createRequire(url: string): (id: string) => unknown
-}
+/** The property `key` of `value` (`undefined` when `value` is no object or function). */
+const field = (value: unknown, key: string): unknown =>
+  (typeof value === "object" && value !== null) || typeof value === "function" ? Reflect.get(value, key) : undefined
+
+/** Node's loader functions (`getBuiltinModule`, `createRequire`, `require`) each take one string. */
+const isLoader = (value: unknown): value is (arg: string) => unknown => typeof value === "function"
+
+/** `unicodeName` takes a code point; only that it is a function can be checked. */
+const isNameSource = (value: unknown): value is NameSource => typeof value === "function"
 
 const loadNameSource = (): NameSource => {
-  const getBuiltinModule = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process
-    ?.getBuiltinModule
-  if (getBuiltinModule === undefined) {
+  const getBuiltinModule = field(field(globalThis, "process"), "getBuiltinModule")
+  if (!isLoader(getBuiltinModule)) {
     throw new Error("Unicode names are not loaded: import \"@tuma/domain/unicodeNames\" in this host")
   }
-  const load = (getBuiltinModule("node:module") as NodeModuleApi).createRequire(import.meta.url)
-  return (load("unicode-name") as { unicodeName: NameSource }).unicodeName
+  const createRequire = field(getBuiltinModule("node:module"), "createRequire")
+  if (!isLoader(createRequire)) throw new Error("node:module has no createRequire")
+  const load = createRequire(import.meta.url)
+  if (!isLoader(load)) throw new Error("createRequire gave no require function")
+  const unicodeName = field(load("unicode-name"), "unicodeName")
+  if (!isNameSource(unicodeName)) throw new Error("unicode-name exports no unicodeName function")
+  return unicodeName
 }
 
 /** Unicode name (or label, e.g. `<surrogate-D800>`, or alias for controls, e.g. NULL) of a code point. */

@@ -51,8 +51,10 @@ for (const [char, septet] of GSM7_EXTENSION) {
 }
 
 /** Septets the character takes (1 or 2), or 0 when it is not a GSM-7 character. */
-export const gsm7Septets = (char: string): 0 | 1 | 2 =>
-  char.length === 1 ? GSM7_UNITS[char.charCodeAt(0)] as 0 | 1 | 2 : 0
+export const gsm7Septets = (char: string): 0 | 1 | 2 => {
+  const units = char.length === 1 ? GSM7_UNITS[char.charCodeAt(0)] : 0
+  return units === 1 || units === 2 ? units : 0
+}
 
 /** True when every character of `text` is in the default alphabet or the extension table. */
 export const isGsm7 = (text: string): boolean => {

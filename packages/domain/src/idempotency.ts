@@ -24,18 +24,17 @@ export const canonicalJson = (value: unknown): string => {
     case "bigint":
       return value.toString()
     case "object": {
-      const toJSON = (value as { toJSON?: unknown }).toJSON
+      const toJSON = "toJSON" in value ? value.toJSON : undefined
       if (typeof toJSON === "function") return canonicalJson(toJSON.call(value))
       if (Array.isArray(value)) {
         return `[${
           value.map((v) => (v === undefined || typeof v === "function" ? "null" : canonicalJson(v))).join(",")
         }]`
       }
-      const record = value as Record<string, unknown>
-      const keys = Object.keys(record).sort()
+      const entries: Array<[string, unknown]> = Object.entries(value)
+      entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
       const members: Array<string> = []
-      for (const k of keys) {
-        const v = record[k]
+      for (const [k, v] of entries) {
         if (v === undefined || typeof v === "function" || typeof v === "symbol") continue
         members.push(`${JSON.stringify(k)}:${canonicalJson(v)}`)
       }

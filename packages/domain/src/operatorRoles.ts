@@ -46,7 +46,7 @@ export const operatorMay = (role: OperatorRole, permission: OperatorPermission):
   PERMISSIONS[role].has(permission)
 
 /** True for a known role name. */
-export const isOperatorRole = (s: string): s is OperatorRole => (OPERATOR_ROLES as ReadonlyArray<string>).includes(s)
+export const isOperatorRole = (s: string): s is OperatorRole => OPERATOR_ROLES.some((role) => role === s)
 
 /** Roles that must sign in with a second factor (TOTP) and enrol on their first sign-in. */
 export const totpRequired = (role: OperatorRole): boolean => role === "admin"

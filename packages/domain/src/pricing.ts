@@ -59,11 +59,13 @@ export const campaignTotals = (recipients: Iterable<PricedRecipient>): CampaignT
   return { recipients: count, units, countries }
 }
 
+const isBalanceMap = (balances: Balances): balances is ReadonlyMap<string, number> => balances instanceof Map
+
 const balanceOf = (balances: Balances, country: string): number => {
-  const raw = balances instanceof Map
-    ? (balances as ReadonlyMap<string, number>).get(country)
+  const raw = isBalanceMap(balances)
+    ? balances.get(country)
     : Object.hasOwn(balances, country)
-    ? (balances as Readonly<Record<string, number>>)[country]
+    ? balances[country]
     : undefined
   return raw === undefined || !(raw > 0) ? 0 : raw
 }

@@ -48,10 +48,17 @@ const step = <S extends string, E extends string>(
 /** Every `[from, event, to]` triple of a table, for documentation and tests. */
 export const transitionsOf = <S extends string, E extends string>(
   table: TransitionTable<S, E>
-): ReadonlyArray<readonly [S, E, S]> =>
-  (Object.keys(table) as Array<S>).flatMap((from) =>
-    (Object.entries(table[from]) as Array<[E, S]>).map(([event, to]) => [from, event, to] as const)
-  )
+): ReadonlyArray<readonly [S, E, S]> => {
+  const out: Array<readonly [S, E, S]> = []
+  for (const from in table) {
+    const row: { readonly [V in E]?: S } = table[from]
+    for (const event in row) {
+      const to = row[event]
+      if (to !== undefined) out.push([from, event, to])
+    }
+  }
+  return out
+}
 
 // ---------------------------------------------------------------------------------------------
 // Timestamps

@@ -272,13 +272,13 @@ class EvalError {
   constructor(readonly reason: string) {}
 }
 
-const evaluate = (e: Expr, lookup: (key: string) => string | number): Rational => {
+const evaluate = (e: Expr, lookup: (key: string) => string | number | null | undefined): Rational => {
   switch (e._tag) {
     case "Num":
       return e.value
     case "Var": {
       const raw = lookup(e.key)
-      const r = valueToRational(raw)
+      const r = hasValue(raw) ? valueToRational(raw) : undefined
       if (r === undefined) throw new EvalError(`the value of "${e.name}" (${JSON.stringify(raw)}) is not a number`)
       return r
     }
@@ -322,7 +322,7 @@ export const evaluateExpression = (
     if (!hasValue(map.get(key))) return Either.left(invalid(source, `"${key}" has no value`))
   }
   try {
-    return Either.right(formatRational(evaluate(expr, (k) => map.get(k)!)))
+    return Either.right(formatRational(evaluate(expr, (k) => map.get(k))))
   } catch (e) {
     if (e instanceof EvalError) return Either.left(invalid(source, e.reason))
     throw e
@@ -456,7 +456,7 @@ export const renderCompiled = (
         }
         if (complete) {
           try {
-            piece = formatRational(evaluate(part.expr, (k) => map.get(k) as string | number))
+            piece = formatRational(evaluate(part.expr, (k) => map.get(k)))
           } catch (e) {
             if (e instanceof EvalError) return Either.left(invalid(part.source, e.reason))
             throw e

@@ -3,6 +3,7 @@
  * Where the spec says "not shown" the schema is open (`Schema.Unknown` entries).
  */
 import { MessageEntry as CoreMessageEntry, SentMessage } from "@tuma/core/MessageEntry"
+import { CampaignFailure, CampaignV1, CampaignV2 } from "@tuma/core/send/model"
 import { Encoding } from "@tuma/domain/encoding"
 import { Schema } from "effect"
 import { sandboxMode, successFields } from "./Envelope.js"
@@ -53,51 +54,8 @@ export const GetMessageResponse = Schema.Union(
   })
 )
 
-/** decisions §15 */
-export const CampaignFailure = Schema.Struct({
-  recipient: Schema.String,
-  index: Schema.Number,
-  error_code: Schema.String,
-  reason: Schema.String
-}).annotations({ identifier: "CampaignFailure" })
-
-const campaignFields = {
-  uid: Schema.String,
-  name: Schema.String,
-  status: Schema.Literal("scheduled", "queued"),
-  recipient_count: Schema.Number,
-  queued_count: Schema.Number,
-  failed_count: Schema.Number,
-  scheduled_at: NullableTimestamp,
-  failures: Schema.Array(CampaignFailure),
-  units: Schema.Number.annotations({ description: "Units charged in total." }),
-  charges: Schema.Array(Schema.Struct({ country: Schema.String, units: Schema.Number })).annotations({
-    description: "Units charged per destination country."
-  }),
-  encoding: EncodingInfo
-}
-
-/** §2.4, v1 */
-export const CampaignV1 = Schema.Struct({
-  ...campaignFields,
-  results: Schema.Array(Schema.Struct({
-    recipient: Schema.String,
-    status: Schema.String,
-    message_uid: Schema.String
-  }))
-}).annotations({ identifier: "CampaignV1" })
-
-/** §2.4, v2 */
-export const CampaignV2 = Schema.Struct({
-  ...campaignFields,
-  messages: Schema.Array(Schema.Struct({
-    message_uid: Schema.String,
-    recipient: Schema.String,
-    units: Schema.Number,
-    status: Schema.String,
-    encoding: Schema.Literal("GSM-7", "Unicode")
-  }))
-}).annotations({ identifier: "CampaignV2" })
+/** decisions §15 (`CampaignFailure`) and §2.4 v1, v2: core's schemas, which decode idempotent replays. */
+export { CampaignFailure, CampaignV1, CampaignV2 }
 
 export const BulkV1Response = accepted(CampaignV1, "BulkV1Response")
 

@@ -18,7 +18,7 @@
 import { DispatchStore, type ProviderRow } from "@tuma/core/ports/DispatchStore"
 import type { Provider } from "@tuma/core/ports/Provider"
 import { ProviderEventSink, Providers } from "@tuma/core/ports/Provider"
-import { Effect, ExecutionStrategy, Exit, Layer, Scope } from "effect"
+import { Effect, ExecutionStrategy, Exit, Layer, type ParseResult, Schema, Scope } from "effect"
 import { makeSimulatedProvider, type SimulatedProviderConfig } from "./simulated/SimulatedProvider.js"
 import { makeSmppProvider, type SmppProviderConfig } from "./smpp/SmppProvider.js"
 
@@ -30,6 +30,46 @@ interface Running {
   readonly signature: string
   readonly scope: Scope.CloseableScope
 }
+
+const exact = <S extends Schema.Schema.Any>(schema: S) => Schema.optionalWith(schema, { exact: true })
+
+/** A `simulated` row's config: `SimulatedProviderConfig` but the id (the row's name). */
+const decodeSimulatedConfig: (
+  config: unknown
+) => Effect.Effect<Omit<SimulatedProviderConfig, "id">, ParseResult.ParseError> = Schema.decodeUnknown(Schema.Struct({
+  latencyMs: exact(Schema.Number),
+  receiptDelayMs: exact(Schema.Number),
+  mix: exact(Schema.Struct({
+    delivered: exact(Schema.Number),
+    failed: exact(Schema.Number),
+    refusedTransient: exact(Schema.Number),
+    refusedPermanent: exact(Schema.Number),
+    unknown: exact(Schema.Number)
+  })),
+  down: exact(Schema.Boolean)
+}))
+
+/** An `smpp` row's config: `SmppProviderConfig` but the id (the row's name). */
+const decodeSmppConfig: (
+  config: unknown
+) => Effect.Effect<Omit<SmppProviderConfig, "id">, ParseResult.ParseError> = Schema.decodeUnknown(Schema.Struct({
+  host: Schema.String,
+  port: Schema.Number,
+  systemId: Schema.String,
+  password: Schema.String,
+  systemType: exact(Schema.String),
+  window: exact(Schema.Number),
+  enquireLinkMs: exact(Schema.Number),
+  responseTimeoutMs: exact(Schema.Number),
+  unavailableAfterMs: exact(Schema.Number),
+  reconnectInitialMs: exact(Schema.Number),
+  reconnectMaxMs: exact(Schema.Number),
+  throttleInitialMs: exact(Schema.Number),
+  throttleMaxMs: exact(Schema.Number),
+  throttleGiveUpMs: exact(Schema.Number),
+  registeredDelivery: exact(Schema.Boolean),
+  transientStatuses: exact(Schema.Array(Schema.Number))
+}))
 
 const signatureOf = (row: ProviderRow) => `${row.id}\u0001${row.kind}\u0001${JSON.stringify(row.config)}`
 
@@ -48,12 +88,22 @@ export const make = (options: { readonly retireAfterMillis?: number } = {}) =>
 
     const build = (row: ProviderRow) =>
       Effect.gen(function*() {
-        const config = row.config as Record<string, unknown>
         const scope = yield* Scope.fork(layerScope, ExecutionStrategy.sequential)
+        const invalid = (e: ParseResult.ParseError) =>
+          Effect.as(
+            Effect.logWarning(`provider ${row.name}: invalid ${row.kind} config, not started: ${e.message}`),
+            null
+          )
         const make: Effect.Effect<Provider | null, never, ProviderEventSink | Scope.Scope> = row.kind === "simulated"
-          ? makeSimulatedProvider({ ...(config as Partial<SimulatedProviderConfig>), id: row.name })
+          ? Effect.matchEffect(decodeSimulatedConfig(row.config), {
+            onFailure: invalid,
+            onSuccess: (config) => makeSimulatedProvider({ ...config, id: row.name })
+          })
           : row.kind === "smpp"
-          ? makeSmppProvider({ ...(config as unknown as SmppProviderConfig), id: row.name })
+          ? Effect.matchEffect(decodeSmppConfig(row.config), {
+            onFailure: invalid,
+            onSuccess: (config) => makeSmppProvider({ ...config, id: row.name })
+          })
           : Effect.as(Effect.logWarning(`provider ${row.name}: unknown kind ${row.kind}, not started`), null)
         const built = yield* make.pipe(Effect.provideService(ProviderEventSink, sink), Scope.extend(scope))
         if (built === null) {

@@ -60,7 +60,7 @@ export const checkKeyFields = (
 ): Either.Either<{ expires: Date | null | undefined }, ValidationFailed> => {
   const errors: Record<string, Array<string>> = {}
   ;(input.scopes ?? []).forEach((s, i) => {
-    if (!(API_KEY_SCOPES as ReadonlyArray<string>).includes(s)) {
+    if (!API_KEY_SCOPES.some((scope) => scope === s)) {
       errors[`scopes.${i}`] = [`The selected scopes.${i} is invalid: scopes are ${API_KEY_SCOPES.join(", ")}.`]
     }
   })

@@ -8,7 +8,7 @@
  * account and has no id of its own: wallets, routes, opt-outs; `market:<ISO2>` for markets and the
  * routing order of a country).
  */
-import { Effect, Option } from "effect"
+import { Effect, Option, Struct } from "effect"
 import { auditedChange } from "../audit/Audit.js"
 import type { AdminService } from "./Admin.js"
 import type { AdminContext } from "./context.js"
@@ -93,7 +93,7 @@ export const withAuditTrail = (ctx: AdminContext, s: AdminService): AdminService
   const moved = <A, E>(action: string, id: string, run: Effect.Effect<A, E>) =>
     change(`sender_id.${action}`, `sender_id:${id}`, senderIdBefore(id), run)
 
-  const reads = Object.fromEntries(READS.map((name) => [name, s[name]])) as Pick<AdminService, Read>
+  const reads: Pick<AdminService, Read> = Struct.pick(s, ...READS)
   const changes: Omit<AdminService, Read> = {
     // accounts
     createAccount: (input) => change("account.create", (a) => `account:${a.uid}`, nothing, s.createAccount(input)),

@@ -30,7 +30,7 @@ export const makeProviders = (
         const errors: Record<string, Array<string>> = {}
         const name = typeof input.name === "string" ? input.name.trim() : ""
         if (name === "") errors.name = ["The name field is required."]
-        if (input.kind !== undefined && !(PROVIDER_KINDS as ReadonlyArray<string>).includes(input.kind)) {
+        if (input.kind !== undefined && !PROVIDER_KINDS.some((k) => k === input.kind)) {
           errors.kind = [`The selected kind is invalid: ${PROVIDER_KINDS.join(" or ")}.`]
         }
         const credits: Array<{ market: MarketRow; credit: number }> = []

@@ -22,7 +22,7 @@ export const makeRequirements = (
         const formats = [...new Set((input.accepted_formats ?? DOCUMENT_FORMATS).map((f) => f.toLowerCase()))]
         if (formats.length === 0) errors.accepted_formats = ["The accepted_formats field must not be empty."]
         formats.forEach((f, i) => {
-          if (!(DOCUMENT_FORMATS as ReadonlyArray<string>).includes(f)) {
+          if (!DOCUMENT_FORMATS.some((d) => d === f)) {
             errors[`accepted_formats.${i}`] = [`The selected accepted_formats.${i} is invalid: pdf, jpg, jpeg or png.`]
           }
         })

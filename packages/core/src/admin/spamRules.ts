@@ -39,7 +39,7 @@ export const makeSpamRules = (
     addSpamRule: (input) =>
       Effect.gen(function*() {
         const errors: Record<string, Array<string>> = {}
-        if (!(SPAM_RULE_KINDS as ReadonlyArray<string>).includes(input.kind)) {
+        if (!SPAM_RULE_KINDS.some((k) => k === input.kind)) {
           errors.kind = [`The selected kind is invalid: ${SPAM_RULE_KINDS.join(" or ")}.`]
         }
         const pattern = typeof input.pattern === "string" ? input.pattern.trim() : ""

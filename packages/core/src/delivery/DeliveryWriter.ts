@@ -52,6 +52,11 @@ const newBuffer = (): Buffer => ({
 
 type Key = Exclude<keyof Buffer, "size" | "onCommit" | "joinable">
 type Item<K extends Key> = Buffer[K][number]
+/** A buffer's lists by key, each typed by its key (so a generic key indexes its own list). */
+type Lists = { readonly [K in Key]: Array<Item<K>> }
+
+/** True when `key` is `want`: then `item`, pushed under `key`, is an `Item<want>`. */
+const isItemOf = <K extends Key>(want: K, key: Key, _item: Item<Key>): _item is Item<K> => key === want
 
 /**
  * The writer's running totals since start: flushes, records written, joined receipts, time in `apply`
@@ -183,9 +188,10 @@ export const layerWriter: Layer.Layer<DeliveryWriter, never, DispatchStore> = La
 
     const enqueue = <K extends Key>(key: K, item: Item<K>, onCommit: (() => void) | undefined) => {
       const b = current
-      const list = b[key] as Array<Item<K>>
-      if (key === "sent") {
-        const r = item as SentRecord
+      const lists: Lists = b
+      const list = lists[key]
+      if (isItemOf("sent", key, item)) {
+        const r = item
         const part = r.parts.length === 1 ? r.parts[0]! : null
         if (part !== null && part.ref !== null && r.unknown === null && r.failureReason === null) {
           b.joinable.set(partKey(r.providerId, part.ref), list.length)
@@ -200,14 +206,14 @@ export const layerWriter: Layer.Layer<DeliveryWriter, never, DispatchStore> = La
     const dependencies = <K extends Key>(key: K, item: Item<K>): Array<Buffer> | null => {
       if (pendingKeys.size === 0) return null
       let out: Array<Buffer> | null = null
-      if (key === "receipts") {
-        const r = item as ReceiptRecord
+      if (isItemOf("receipts", key, item)) {
+        const r = item
         for (const c of r.candidates) {
           const b = pendingKeys.get(partKey(r.providerId, c))
           if (b !== undefined) (out ??= []).push(b)
         }
-      } else if (key === "lateAcceptances") {
-        const b = pendingKeys.get(`m:${(item as LateAcceptanceRecord).messageId}`)
+      } else if (isItemOf("lateAcceptances", key, item)) {
+        const b = pendingKeys.get(`m:${item.messageId}`)
         if (b !== undefined) out = [b]
       }
       return out
@@ -233,7 +239,7 @@ export const layerWriter: Layer.Layer<DeliveryWriter, never, DispatchStore> = La
       return true
     }
     const push = <K extends Key>(key: K, item: Item<K>, onCommit?: () => void): void => {
-      if (key === "receipts" && join(item as ReceiptRecord, onCommit)) return
+      if (isItemOf("receipts", key, item) && join(item, onCommit)) return
       const deps = dependencies(key, item)
       if (deps === null) return enqueue(key, item, onCommit)
       let waiting = deps.length

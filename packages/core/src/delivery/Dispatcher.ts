@@ -125,6 +125,12 @@ export const runDispatcher: Effect.Effect<
   const runInSet = yield* FiberSet.runtime(fibers)<never>()
   const stats = yield* DispatcherCounts
 
+  /** A loaded route's provider (routes are loaded only for providers `providers` has). */
+  const providerOf = (route: RouteRow): Provider => {
+    const provider = providers.get(route.providerName)
+    if (provider === undefined) throw new Error(`provider ${route.providerName} of a loaded route is not loaded`)
+    return provider
+  }
   let routesByMarket = new Map<string, ReadonlyArray<RouteRow>>()
   let nameById = new Map<string, string>()
   const gates = new Map<string, Gate>()
@@ -393,7 +399,7 @@ export const runDispatcher: Effect.Effect<
             continue
           }
         }
-        const provider = providers.get(route.providerName) as Provider
+        const provider = providerOf(route)
         const gate = gateFor(route)
         if (gate !== null) yield* gate.take(provider.partCount(sms))
         // taken over while it waited at the gate: another worker may have claimed it since, leave it to that one
@@ -459,7 +465,7 @@ export const runDispatcher: Effect.Effect<
 
   /** One provider's share of a claimed batch, submitted at once; outcomes recorded as they come. */
   const submitGroup = (route: RouteRow, index: number, msgs: ReadonlyArray<ClaimedMessage>) => {
-    const provider = providers.get(route.providerName) as Provider
+    const provider = providerOf(route)
     const settled = new Uint8Array(msgs.length)
     const onOutcome = (k: number, exit: Exit.Exit<SubmitOutcome>) => {
       if (settled[k] === 1) return

@@ -76,8 +76,8 @@ export const layerEventSink: Layer.Layer<ProviderEventSink, never, DeliveryWrite
     // receipts of known providers go straight to the writer (one per part: no fiber each)
     const offer = (event: ProviderEvent, done: (recorded: boolean) => void): void => {
       const providerId = event._tag === "DeliveryReport" ? ids.get(event.providerId) : undefined
-      if (providerId !== undefined) {
-        return writer.push("receipts", receipt(providerId, event as DeliveryReport), () => done(true))
+      if (providerId !== undefined && event._tag === "DeliveryReport") {
+        return writer.push("receipts", receipt(providerId, event), () => done(true))
       }
       runCallback(handle(event), { onExit: (exit) => done(Exit.isSuccess(exit)) })
     }

@@ -27,9 +27,16 @@ const countryOf = (recipient: string): string => {
 }
 
 const refusedFromData = (data: unknown) => {
-  const failures = (data as { failures?: ReadonlyArray<{ error_code: string }> }).failures
-  if (failures !== undefined) { for (const f of failures) M.refused.update(1, f.error_code) }
+  const failures = Predicate.hasProperty(data, "failures") ? data.failures : undefined
+  if (Array.isArray(failures)) {
+    for (const f of failures) {
+      if (Predicate.hasProperty(f, "error_code") && typeof f.error_code === "string") M.refused.update(1, f.error_code)
+    }
+  }
 }
+
+const errorCodeOf = (error: unknown): string =>
+  Predicate.hasProperty(error, "error_code") && typeof error.error_code === "string" ? error.error_code : "UNKNOWN"
 
 const recipientOf = (r: unknown): string | undefined =>
   Predicate.hasProperty(r, "recipient") && typeof r.recipient === "string" ? r.recipient : undefined
@@ -60,7 +67,9 @@ const observeCall = <A, E, R>(
 ): Effect.Effect<SendOutcome<A>, E, R> => {
   const observed = call.pipe(
     Effect.tap((outcome) => {
-      const uid = (outcome.data as { uid?: string }).uid
+      const uid = Predicate.hasProperty(outcome.data, "uid") && typeof outcome.data.uid === "string"
+        ? outcome.data.uid
+        : undefined
       const key = name === "Send.single" ? "message_uid" : "campaign_uid"
       const logged = uid === undefined ? Effect.void : Effect.map(FiberRef.get(currentLogUids), (uids) => {
         if (uids !== undefined) uids[key] = uid
@@ -70,9 +79,7 @@ const observeCall = <A, E, R>(
       if (outcome.sandbox) countSandbox(caller, outcome.data)
       return spans && uid !== undefined ? Effect.zipRight(logged, Effect.annotateCurrentSpan(key, uid)) : logged
     }),
-    Effect.tapError((error) =>
-      Effect.sync(() => M.refused.update(1, (error as { error_code?: string }).error_code ?? "UNKNOWN"))
-    )
+    Effect.tapError((error) => Effect.sync(() => M.refused.update(1, errorCodeOf(error))))
   )
   return spans
     ? Effect.withSpan(observed, name, { attributes: { "tuma.mode": caller.mode }, captureStackTrace: false })

@@ -3,14 +3,15 @@
  * `tuma_webhook_deliveries_total{outcome}` per attempt and, with `TraceSettings.linkMessages`, a
  * `webhook.attempt` span per attempt linked to the request that accepted the message it reports.
  */
-import { Effect } from "effect"
+import { Effect, Predicate } from "effect"
 import { WebhookSender } from "../ports/Notifiers.js"
 import * as M from "./Metrics.js"
 import { layerObservedBy, linkTo, TraceContextStore } from "./Tracing.js"
 
 const messageIdOf = (body: string): string | undefined => {
   try {
-    const id = (JSON.parse(body) as { message_id?: unknown }).message_id
+    const parsed: unknown = JSON.parse(body)
+    const id = Predicate.hasProperty(parsed, "message_id") ? parsed.message_id : undefined
     return typeof id === "string" ? id : undefined
   } catch {
     return undefined

@@ -275,11 +275,11 @@ export const makeOperatorAccess = Effect.gen(function*() {
         if (name !== undefined && [...name].length > 120) {
           errors.name = ["The name must not be greater than 120 characters."]
         }
-        if (Object.keys(errors).length > 0) return yield* validationFailed(errors)
+        if (!isOperatorRole(role) || Object.keys(errors).length > 0) return yield* validationFailed(errors)
         const row = yield* newOperator({
           email,
           name: (name ?? "").trim(),
-          role: role as OperatorRole,
+          role,
           password_hash: null
         })
         const t = row.created_at

@@ -16,7 +16,7 @@ import {
   ValidationFailed,
   validationFailed
 } from "@tuma/domain"
-import { Effect, Either } from "effect"
+import { Effect, Either, Schema } from "effect"
 import { Ids } from "../ports/Ids.js"
 import type { MessageItem, SendSnapshot, WalletDebit } from "../ports/SendStore.js"
 import { classifyAcceptDefects, SendStore } from "../ports/SendStore.js"
@@ -32,7 +32,7 @@ import {
   SendError,
   SendOutcome
 } from "./model.js"
-import type { SendSupport } from "./support.js"
+import type { DecodeAnswer, SendSupport } from "./support.js"
 
 /**
  * What differs between bulk v1 and v2, as data: the one bulk path below reads it and never asks
@@ -55,6 +55,8 @@ export interface BulkPolicy<D extends CampaignData> {
   readonly encodingOf: (accepted: ReadonlyArray<Accepted>) => Encoding
   /** The answer's `data`: v1 `results`, v2 `messages` with each recipient's price. */
   readonly answer: (base: CampaignData, accepted: ReadonlyArray<Accepted>) => D
+  /** Decodes the stored answer an idempotent replay gives again. */
+  readonly decode: DecodeAnswer<D>
 }
 
 /** Bulk v1 (spec §4.4): one text; recipients the wallet cannot cover are skipped; `results`. */
@@ -64,6 +66,7 @@ export const BULK_V1: BulkPolicy<CampaignV1> = {
   wallet: "skip",
   acceptRounds: 3,
   encodingOf: (accepted) => accepted[0].encoding,
+  decode: Schema.decodeUnknown(CampaignV1),
   answer: (base, accepted) => ({
     ...base,
     results: accepted.map((a) => ({ recipient: a.e164, status: base.status, message_uid: a.id }))
@@ -77,6 +80,7 @@ export const BULK_V2: BulkPolicy<CampaignV2> = {
   wallet: "allOrNothing",
   acceptRounds: 1,
   encodingOf: (accepted) => mergeEncodings([...new Set(accepted.map((a) => a.encoding))]),
+  decode: Schema.decodeUnknown(CampaignV2),
   answer: (base, accepted) => ({
     ...base,
     messages: accepted.map((a) => ({
@@ -115,6 +119,7 @@ export const makeBulk = (
     idempotent<D>(
       caller,
       policy.endpoint,
+      policy.decode,
       input.request,
       (fingerprint) =>
         Effect.gen(function*() {
@@ -317,7 +322,8 @@ export const makeBulk = (
                 // balances moved since the snapshot: plan again (a `skip` policy leaves out who no longer fits)
                 return yield* attempt(round + 1)
               }
-              return yield* afterAccept(outcome, fingerprint, data, (o) => shortfallError(o, checker.markets, units))
+              return yield* afterAccept(outcome, fingerprint, policy.decode, data, (o) =>
+                shortfallError(o, checker.markets, units))
             })
           return yield* attempt(1)
         })

@@ -5,14 +5,14 @@ import type {
   AccountInactive,
   CountryCode,
   DuplicateContentRateLimited,
-  Encoding,
   IdempotencyKeyReused,
   PartSizing,
   SpamPolicy,
   ValidationFailed
 } from "@tuma/domain"
 import { defaultSpamPolicy, IDEMPOTENCY_TTL } from "@tuma/domain"
-import { Context, Duration } from "effect"
+import { Encoding, EncodingName } from "@tuma/domain/encoding"
+import { Context, Duration, Schema } from "effect"
 import type { Channel } from "../ports/SendStore.js"
 import type { RecipientRefusal } from "./checks.js"
 
@@ -40,13 +40,16 @@ export interface SendOutcome<A> {
   readonly sandbox: boolean
 }
 
-/** A skipped recipient (decisions §15). */
-export interface CampaignFailure {
-  readonly recipient: string
-  readonly index: number
-  readonly error_code: string
-  readonly reason: string
+const failureFields = {
+  recipient: Schema.String,
+  index: Schema.Number,
+  error_code: Schema.String,
+  reason: Schema.String
 }
+
+/** A skipped recipient (decisions §15). */
+export const CampaignFailure = Schema.Struct(failureFields).annotations({ identifier: "CampaignFailure" })
+export interface CampaignFailure extends Schema.Schema.Type<typeof CampaignFailure> {}
 
 /** Campaign fields of spec §2.4 shared by v1 and v2, plus what was charged. */
 export interface CampaignData {
@@ -67,23 +70,48 @@ export interface CampaignData {
   readonly encoding: Encoding
 }
 
-/** The `data` of a bulk-v1 answer: the campaign and one result per accepted recipient. */
-export interface CampaignV1 extends CampaignData {
-  /** One entry per queued/scheduled recipient. */
-  readonly results: ReadonlyArray<{ readonly recipient: string; readonly status: string; readonly message_uid: string }>
+/** `CampaignData` as a schema (spec §2.4), the fields of the API's `CampaignV1` and `CampaignV2`. */
+const campaignFields = {
+  uid: Schema.String,
+  name: Schema.String,
+  status: Schema.Literal("scheduled", "queued"),
+  recipient_count: Schema.Number,
+  queued_count: Schema.Number,
+  failed_count: Schema.Number,
+  scheduled_at: Schema.NullOr(Schema.String.annotations({ description: "ISO 8601 timestamp" })),
+  failures: Schema.Array(CampaignFailure),
+  units: Schema.Number.annotations({ description: "Units charged in total." }),
+  charges: Schema.Array(Schema.Struct({ country: Schema.String, units: Schema.Number })).annotations({
+    description: "Units charged per destination country."
+  }),
+  encoding: Encoding.annotations({ identifier: "Encoding" })
 }
 
-/** The `data` of a bulk-v2 answer: the campaign and each accepted recipient's rendered, priced message. */
-export interface CampaignV2 extends CampaignData {
-  /** One entry per queued/scheduled recipient with its own price. */
-  readonly messages: ReadonlyArray<{
-    readonly message_uid: string
-    readonly recipient: string
-    readonly units: number
-    readonly status: string
-    readonly encoding: Encoding["final"]
-  }>
-}
+/** The `data` of a bulk-v1 answer (spec §2.4, v1): the campaign and one result per accepted recipient
+ * (one entry per queued/scheduled recipient). Idempotent replays decode the stored answer with it. */
+export const CampaignV1 = Schema.Struct({
+  ...campaignFields,
+  results: Schema.Array(Schema.Struct({
+    recipient: Schema.String,
+    status: Schema.String,
+    message_uid: Schema.String
+  }))
+}).annotations({ identifier: "CampaignV1" })
+export interface CampaignV1 extends Schema.Schema.Type<typeof CampaignV1> {}
+
+/** The `data` of a bulk-v2 answer (spec §2.4, v2): the campaign and each accepted recipient's rendered,
+ * priced message (one entry per queued/scheduled recipient with its own price). */
+export const CampaignV2 = Schema.Struct({
+  ...campaignFields,
+  messages: Schema.Array(Schema.Struct({
+    message_uid: Schema.String,
+    recipient: Schema.String,
+    units: Schema.Number,
+    status: Schema.String,
+    encoding: EncodingName
+  }))
+}).annotations({ identifier: "CampaignV2" })
+export interface CampaignV2 extends Schema.Schema.Type<typeof CampaignV2> {}
 
 /** Errors of a refused send: all `DEFINITELY_NOT_ACCEPTED`. A recipient's refusals (`RecipientRefusal`,
  * the checks over the snapshot) and the refusals of the request as a whole. */

@@ -2,19 +2,26 @@
  * The parts every send shares: idempotency (replay, conflict, the claim written with the accept) and the answer to an accept outcome.
  */
 import { idempotencyFingerprint, IdempotencyKeyReused, InsufficientBalance } from "@tuma/domain"
+import type { ParseResult } from "effect"
 import { Clock, Duration, Effect, Option } from "effect"
 import type { AcceptOutcome, IdempotencyRecord, MarketRow } from "../ports/SendStore.js"
 import { SendStore } from "../ports/SendStore.js"
 import { SendCaller, SendConfig, SendError, SendOutcome } from "./model.js"
 
+/** Decodes the answer an idempotency record stored (`Schema.decodeUnknown` of the answer's schema). */
+export type DecodeAnswer<A> = (response: unknown) => Effect.Effect<A, ParseResult.ParseError>
+
 /** The shared parts of every send: the clock as a `Date`, the idempotency rules and the accept outcome. */
 export const makeSendSupport = (store: SendStore["Type"]) => {
   const nowDate = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
 
-  /** Replay or conflict of a stored record, if the caller's key has one. */
-  const decideRecord = <A>(record: IdempotencyRecord, fingerprint: string) =>
+  /** Replay (the stored answer, decoded) or conflict of a stored record, if the caller's key has one. */
+  const decideRecord = <A>(record: IdempotencyRecord, fingerprint: string, decode: DecodeAnswer<A>) =>
     record.fingerprint === fingerprint
-      ? Effect.succeed<SendOutcome<A>>({ data: record.response as A, idempotent_replay: true, sandbox: false })
+      ? Effect.map(
+        Effect.orDie(decode(record.response)),
+        (data): SendOutcome<A> => ({ data, idempotent_replay: true, sandbox: false })
+      )
       : Effect.fail(
         new IdempotencyKeyReused({
           message: "This Idempotency-Key was already used with a different request. Use a new key for a new message."
@@ -28,6 +35,7 @@ export const makeSendSupport = (store: SendStore["Type"]) => {
   const idempotent = <A>(
     caller: SendCaller,
     endpoint: string,
+    decode: DecodeAnswer<A>,
     request: unknown,
     run: (fingerprint: string | undefined) => Effect.Effect<SendOutcome<A>, SendError>
   ): Effect.Effect<SendOutcome<A>, SendError> => {
@@ -38,7 +46,7 @@ export const makeSendSupport = (store: SendStore["Type"]) => {
     return Effect.flatMap(
       lookup,
       Option.match({
-        onSome: (record) => decideRecord<A>(record, fingerprint),
+        onSome: (record) => decideRecord(record, fingerprint, decode),
         onNone: () =>
           run(fingerprint).pipe(
             Effect.catchIf(
@@ -47,7 +55,7 @@ export const makeSendSupport = (store: SendStore["Type"]) => {
                 Effect.flatMap(
                   lookup,
                   (found): Effect.Effect<SendOutcome<A>, SendError> =>
-                    Option.isSome(found) ? decideRecord<A>(found.value, fingerprint) : Effect.fail(e)
+                    Option.isSome(found) ? decideRecord(found.value, fingerprint, decode) : Effect.fail(e)
                 )
             )
           )
@@ -100,6 +108,7 @@ export const makeSendSupport = (store: SendStore["Type"]) => {
   const afterAccept = <A>(
     outcome: AcceptOutcome,
     fingerprint: string | undefined,
+    decode: DecodeAnswer<A>,
     data: A,
     onInsufficient: (o: Extract<AcceptOutcome, { _tag: "InsufficientFunds" }>) => SendError
   ): Effect.Effect<SendOutcome<A>, SendError> => {
@@ -107,7 +116,7 @@ export const makeSendSupport = (store: SendStore["Type"]) => {
       case "Accepted":
         return Effect.succeed({ data, idempotent_replay: false, sandbox: false })
       case "KeyTaken":
-        return decideRecord<A>(outcome.record, fingerprint!)
+        return decideRecord(outcome.record, fingerprint!, decode)
       case "InsufficientFunds":
         return Effect.fail(onInsufficient(outcome))
       case "Stale":

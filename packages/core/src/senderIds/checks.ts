@@ -53,7 +53,7 @@ export const checkRequestFields = (input: RequestSenderIdInput): { name: string 
       `The sample_message field must not be greater than ${SAMPLE_MESSAGE_MAX_LENGTH} characters.`
     )
   }
-  if (!(SENDER_ID_PURPOSES as ReadonlyArray<string>).includes(input.purpose)) {
+  if (!SENDER_ID_PURPOSES.some((p) => p === input.purpose)) {
     addError(errors, "purpose", "The selected purpose is invalid.")
   }
   if (input.country_uid != null && !UUID.test(input.country_uid)) {

@@ -55,13 +55,18 @@ const page = (path: string): ReactNode => {
   return Page === undefined ? <h1>Page not found</h1> : <Page />
 }
 
+/** What `POST /console/api/session` answers: the session, or the TOTP enrolment to do first. */
+type SignInView =
+  | (ConsoleSession & { readonly enrolment?: undefined; readonly recovery_codes?: ReadonlyArray<string> })
+  | { readonly enrolment: { secret: string; uri: string } }
+
 function SignInPage(props: { readonly onSignedIn: (s: ConsoleSession, codes: ReadonlyArray<string> | null) => void }) {
   const form = useForm({ email: "", password: "", code: "" })
   const [enrolment, setEnrolment] = useState<{ secret: string; uri: string } | null>(null)
   const action = useAction()
   const submit = () =>
     action.run(async () => {
-      const r = await api("POST", "/session", form.values)
+      const r = await api<SignInView>("POST", "/session", form.values)
       if (r.enrolment !== undefined) {
         setEnrolment(r.enrolment)
         return
@@ -119,7 +124,10 @@ function AcceptInvitationPage(props: { readonly token: string }) {
   const [done, setDone] = useState(false)
   const action = useAction()
   useEffect(() => {
-    api("GET", `/invitations/${encodeURIComponent(props.token)}`).then(setInvited, () => setInvited(null))
+    api<{ email: string; role: string }>("GET", `/invitations/${encodeURIComponent(props.token)}`).then(
+      setInvited,
+      () => setInvited(null)
+    )
   }, [props.token])
   return (
     <div className="signin">

@@ -25,8 +25,22 @@ const preSessionToken = async () => {
   return ((await r.json()) as { data: { csrf_token: string } }).data.csrf_token
 }
 
-/** One call; answers `data`. */
-export const api = async <A = any>(method: string, path: string, body?: unknown): Promise<A> => {
+/** A JSON object (not an array). */
+const isRecord = (u: unknown): u is { readonly [key: string]: unknown } =>
+  typeof u === "object" && u !== null && !Array.isArray(u)
+
+/** The envelope's `errors`: messages by field. */
+const fieldErrors = (errors: unknown): Readonly<Record<string, ReadonlyArray<string>>> | undefined => {
+  if (!isRecord(errors)) return undefined
+  const out: Record<string, ReadonlyArray<string>> = {}
+  for (const [field, messages] of Object.entries(errors)) {
+    if (Array.isArray(messages)) out[field] = messages.filter((m): m is string => typeof m === "string")
+  }
+  return out
+}
+
+/** One call; answers `data` (typed by the caller: the console API's answers are not schemas). */
+export const api = async <A = unknown>(method: string, path: string, body?: unknown): Promise<A> => {
   const headers: Record<string, string> = {}
   if (method !== "GET") headers["x-csrf-token"] = csrf ?? await preSessionToken()
   if (body !== undefined) headers["content-type"] = "application/json"
@@ -37,15 +51,21 @@ export const api = async <A = any>(method: string, path: string, body?: unknown)
     ...(body !== undefined ? { body: JSON.stringify(body) } : {})
   })
   const text = await r.text()
-  let json: any
+  let json: unknown
   try {
     json = JSON.parse(text)
   } catch {
     json = { message: text }
   }
-  if (!r.ok || json.success !== true) {
-    if (r.status === 401 && json.error_code === "SESSION_REQUIRED") { for (const f of signedOut) f() }
-    throw new ApiError(json.message ?? `HTTP ${r.status}`, r.status, json.error_code, json.errors)
+  const envelope: { readonly [key: string]: unknown } = isRecord(json) ? json : {}
+  if (!r.ok || envelope.success !== true) {
+    if (r.status === 401 && envelope.error_code === "SESSION_REQUIRED") { for (const f of signedOut) f() }
+    throw new ApiError(
+      typeof envelope.message === "string" ? envelope.message : `HTTP ${r.status}`,
+      r.status,
+      typeof envelope.error_code === "string" ? envelope.error_code : undefined,
+      fieldErrors(envelope.errors)
+    )
   }
-  return json.data as A
+  return envelope.data as A
 }

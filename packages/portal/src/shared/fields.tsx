@@ -4,7 +4,13 @@ import { cloneElement, useId } from "react"
 import type { ApiError } from "./errors.js"
 
 /** A labelled control: exactly the label text is its accessible name; the hint is its description. */
-export function Field(props: { readonly label: string; readonly children: ReactElement<any>; readonly hint?: string }) {
+export function Field(
+  props: {
+    readonly label: string
+    readonly children: ReactElement<{ readonly id?: string; readonly "aria-describedby"?: string }>
+    readonly hint?: string
+  }
+) {
   const id = useId()
   const hintId = `${id}-hint`
   return (

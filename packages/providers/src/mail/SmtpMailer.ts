@@ -4,7 +4,7 @@
  */
 import type { MailMessage } from "@tuma/core/ports/Notifiers"
 import { Mailer, MailError } from "@tuma/core/ports/Notifiers"
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Predicate } from "effect"
 import nodemailer from "nodemailer"
 
 /** Options of the SMTP mailer. */
@@ -47,7 +47,11 @@ export const makeSmtpMailer = (options: SmtpMailerOptions) =>
         Effect.tryPromise({
           try: () => transport.sendMail({ from, to: message.to, subject: message.subject, text: message.text }),
           catch: (e) =>
-            new MailError({ message: `SMTP send to ${message.to} failed: ${String((e as Error)?.message ?? e)}` })
+            new MailError({
+              message: `SMTP send to ${message.to} failed: ${
+                String((Predicate.hasProperty(e, "message") ? e.message : undefined) ?? e)
+              }`
+            })
         }).pipe(Effect.asVoid, Effect.withSpan("Mailer.send"))
     })
   }))

@@ -18,7 +18,6 @@
  * scripted recipients, which only make sense together.
  */
 import { Effect } from "effect"
-import type { AddressInfo } from "node:net"
 import smpp from "smpp"
 import { ESM_CLASS_RECEIPT, formatReceiptText, readShortMessage } from "../smpp/codec.js"
 
@@ -30,13 +29,15 @@ export type SubmitAnswer =
   | { readonly _tag: "drop" }
 
 /** Ready-made `SubmitAnswer`s (ok, throttle, …). */
+const submitAnswer = (a: SubmitAnswer): SubmitAnswer => a
+
 export const answer = {
-  ok: { _tag: "ok" } as SubmitAnswer,
-  throttle: { _tag: "status", status: smpp.ESME_RTHROTTLED } as SubmitAnswer,
-  queueFull: { _tag: "status", status: smpp.ESME_RMSGQFUL } as SubmitAnswer,
+  ok: submitAnswer({ _tag: "ok" }),
+  throttle: submitAnswer({ _tag: "status", status: smpp.ESME_RTHROTTLED }),
+  queueFull: submitAnswer({ _tag: "status", status: smpp.ESME_RMSGQFUL }),
   refuse: (status: number): SubmitAnswer => ({ _tag: "status", status }),
-  timeout: { _tag: "timeout" } as SubmitAnswer,
-  drop: { _tag: "drop" } as SubmitAnswer
+  timeout: submitAnswer({ _tag: "timeout" }),
+  drop: submitAnswer({ _tag: "drop" })
 }
 
 /** How the simulator writes message ids: decimal or hex, and letter case. */
@@ -117,7 +118,11 @@ const MESSAGE_STATE: Record<string, number> = {
  * receipts as configured.
  */
 export class SmscSimulator {
-  readonly options: Required<Omit<SmscSimulatorOptions, "maxPerSecond">> & { maxPerSecond: number | undefined }
+  readonly options:
+    & { -readonly [K in keyof Required<Omit<SmscSimulatorOptions, "maxPerSecond">>]-?: SmscSimulatorOptions[K] & {} }
+    & {
+      maxPerSecond: number | undefined
+    }
   private server: smpp.Server | null = null
   private readonly bound = new Map<smpp.Session, string>()
   private nextId = 0x2a00_0000n
@@ -166,11 +171,11 @@ export class SmscSimulator {
 
   /** Change the submit policy at run time. */
   setPolicy(policy: (part: ReceivedPart, index: number) => SubmitAnswer): void {
-    ;(this.options as { policy: typeof policy }).policy = policy
+    this.options.policy = policy
   }
 
   setReceiptStatus(f: (part: ReceivedPart) => string): void {
-    ;(this.options as { receiptStatus: typeof f }).receiptStatus = f
+    this.options.receiptStatus = f
   }
 
   setMaxPerSecond(n: number | undefined): void {
@@ -191,7 +196,9 @@ export class SmscSimulator {
       const server = smpp.createServer({}, (session) => this.onSession(session))
       server.once("error", reject)
       server.listen(this.port, this.options.host, () => {
-        this.port = (server.address() as AddressInfo).port
+        const address = server.address()
+        if (address === null || typeof address === "string") return reject(new Error("the SMSC simulator has no port"))
+        this.port = address.port
         this.server = server
         resolve(this.port)
       })
@@ -310,14 +317,13 @@ export class SmscSimulator {
       return
     }
     this.counters.submits++
-    const sm = pdu.short_message as { message: Buffer | string; udh?: ReadonlyArray<Buffer> } | Buffer | undefined
-    const raw = sm === undefined ? Buffer.alloc(0) : Buffer.isBuffer(sm) ? sm : null
+    const sm = pdu.short_message
     const esmClass = pdu.esm_class ?? 0
     const dataCoding = pdu.data_coding ?? 0
     // the smpp package decodes short_message itself; re-read from the raw bytes for exact UDH and text
-    const parsed = raw !== null
-      ? readShortMessage(raw, esmClass, dataCoding)
-      : rebuild(sm as { message: Buffer | string; udh?: ReadonlyArray<Buffer> }, esmClass, dataCoding)
+    const parsed = sm === undefined || Buffer.isBuffer(sm)
+      ? readShortMessage(sm ?? Buffer.alloc(0), esmClass, dataCoding)
+      : rebuild(typeof sm === "string" ? { message: sm } : sm, esmClass, dataCoding)
     // what the submit carries, as the policy sees it and as it is recorded
     const submitted = {
       sourceAddr: pdu.source_addr ?? "",
@@ -449,7 +455,7 @@ export class SmscSimulator {
 }
 
 const rebuild = (
-  sm: { message: Buffer | string; udh?: ReadonlyArray<Buffer> },
+  sm: smpp.ShortMessage,
   _esmClass: number,
   _dataCoding: number
 ): { text: string; concat: ReceivedPart["concat"] } => {

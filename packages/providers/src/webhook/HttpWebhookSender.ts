@@ -8,7 +8,7 @@
 import type { WebhookAttemptResult, WebhookRequest } from "@tuma/core/ports/Notifiers"
 import { WebhookSender } from "@tuma/core/ports/Notifiers"
 import { DEFAULT_SIGNATURE_HEADER, DELIVERY_HEADER, EVENT_HEADER, signWebhook } from "@tuma/domain"
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Predicate } from "effect"
 import * as dns from "node:dns"
 import * as http from "node:http"
 import * as https from "node:https"
@@ -60,10 +60,11 @@ const makeLookup = (allow: AddressAllowList) =>
 
 const describeError = (e: unknown, timeoutMs: number): string => {
   if (e instanceof AddressRefused) return e.message
-  const err = e as NodeJS.ErrnoException
-  if (err?.code === "WEBHOOK_TIMEOUT") return `timeout after ${timeoutMs} ms`
-  if (err?.code) return `connection error: ${err.code}${err.message ? ` (${err.message})` : ""}`
-  return `connection error: ${String(err?.message ?? e)}`
+  const code = Predicate.hasProperty(e, "code") ? e.code : undefined
+  const message = Predicate.hasProperty(e, "message") ? e.message : undefined
+  if (code === "WEBHOOK_TIMEOUT") return `timeout after ${timeoutMs} ms`
+  if (code) return `connection error: ${String(code)}${message ? ` (${String(message)})` : ""}`
+  return `connection error: ${String(message ?? e)}`
 }
 
 const failure = (error: string, latencyMs: number, status: number | null = null): WebhookAttemptResult => ({

@@ -4,12 +4,16 @@ import { api } from "../api.js"
 import { ActionForm, Field, Input, Toggle, useAction, useForm } from "../forms.js"
 import { SessionContext, useMay } from "../session.js"
 import { ErrorBox, Facts, Link, Loading, Section, Status, Table, Time, useLoad } from "../ui.js"
+import type { AccountDetailView, AccountView, CreatedAccountView, WalletView } from "../views.js"
 
 /** The accounts (for lists and pickers). */
 export const useAccounts = (search = "") =>
-  useLoad<ReadonlyArray<any>>(() => api("GET", `/accounts${search ? `?search=${encodeURIComponent(search)}` : ""}`), [
-    search
-  ])
+  useLoad<ReadonlyArray<AccountView>>(
+    () => api("GET", `/accounts${search ? `?search=${encodeURIComponent(search)}` : ""}`),
+    [
+      search
+    ]
+  )
 
 /** A picker of accounts. */
 export function AccountPicker(props: { readonly value: string; readonly onChange: (uid: string) => void }) {
@@ -53,7 +57,7 @@ export function AccountsPage() {
             submit="Create account"
             run={async () => {
               const { email } = form.values
-              const a = await api("POST", "/accounts", form.values)
+              const a = await api<CreatedAccountView>("POST", "/accounts", form.values)
               form.reset("name", "email")
               accounts.reload()
               return `${a.name} created; ${a.owner_invitation?.email ?? email} is invited to the portal.`
@@ -73,7 +77,7 @@ export function AccountsPage() {
 export function AccountPage(props: { readonly uid: string }) {
   useContext(SessionContext)
   const may = useMay()
-  const detail = useLoad<any>(() => api("GET", `/accounts/${encodeURIComponent(props.uid)}`), [props.uid])
+  const detail = useLoad<AccountDetailView>(() => api("GET", `/accounts/${encodeURIComponent(props.uid)}`), [props.uid])
   const action = useAction()
   const d = detail.data
   return (
@@ -107,7 +111,7 @@ export function AccountPage(props: { readonly uid: string }) {
           </Section>
           <Section title="API keys">
             <Table
-              rows={d.api_keys as ReadonlyArray<any>}
+              rows={d.api_keys}
               rowKey={(k) => k.uid}
               columns={[
                 ["Name", (k) => k.name],
@@ -120,7 +124,7 @@ export function AccountPage(props: { readonly uid: string }) {
           </Section>
           <Section title="Sender IDs">
             <Table
-              rows={d.sender_ids as ReadonlyArray<any>}
+              rows={d.sender_ids}
               rowKey={(s) => s.uid}
               columns={[
                 ["Sender ID", (s) => s.sender_id],
@@ -131,7 +135,7 @@ export function AccountPage(props: { readonly uid: string }) {
           </Section>
           <Section title="Recent messages">
             <Table
-              rows={(d.recent_messages?.data ?? []) as ReadonlyArray<any>}
+              rows={d.recent_messages?.data ?? []}
               rowKey={(m) => m.uid}
               columns={[
                 ["To", (m) => m.recipient ?? m.to],
@@ -148,7 +152,7 @@ export function AccountPage(props: { readonly uid: string }) {
 }
 
 /** An account's wallets: country, balance, enabled. */
-export function WalletTable(props: { readonly wallets: ReadonlyArray<any> }) {
+export function WalletTable(props: { readonly wallets: ReadonlyArray<WalletView> }) {
   return (
     <Table
       rows={props.wallets}

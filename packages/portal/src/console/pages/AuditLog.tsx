@@ -3,6 +3,7 @@ import { useState } from "react"
 import { api } from "../api.js"
 import { Input } from "../forms.js"
 import { Loading, Table, Time, useLoad } from "../ui.js"
+import type { AuditEntryView } from "../views.js"
 
 /** The Audit log page. */
 export function AuditLogPage() {
@@ -16,7 +17,7 @@ export function AuditLogPage() {
   if (target.trim() !== "") query.set("target", target.trim())
   if (before !== undefined) query.set("before", before)
   query.set("limit", "50")
-  const entries = useLoad<ReadonlyArray<any>>(() => api("GET", `/audit-log?${query}`), [query.toString()])
+  const entries = useLoad<ReadonlyArray<AuditEntryView>>(() => api("GET", `/audit-log?${query}`), [query.toString()])
   const rows = entries.data ?? []
   return (
     <>

@@ -7,17 +7,18 @@ import { api } from "../api.js"
 import { ActionForm, Field, Input, useForm } from "../forms.js"
 import { useMay } from "../session.js"
 import { Loading, Section, Table, Time, useLoad } from "../ui.js"
+import type { AccountDetailView, CreditChangeView, LedgerEntryView } from "../views.js"
 import { AccountPicker, WalletTable } from "./Accounts.js"
 
 /** The Credit page. */
 export function CreditPage() {
   const may = useMay()
   const [account, setAccount] = useState("")
-  const detail = useLoad<any>(
+  const detail = useLoad<AccountDetailView | undefined>(
     () => (account === "" ? Promise.resolve(undefined) : api("GET", `/accounts/${account}`)),
     [account]
   )
-  const ledger = useLoad<ReadonlyArray<any>>(
+  const ledger = useLoad<ReadonlyArray<LedgerEntryView>>(
     () => (account === "" ? Promise.resolve([]) : api("GET", `/accounts/${account}/ledger`)),
     [account]
   )
@@ -72,7 +73,7 @@ function TopUp(props: { readonly account: string; readonly onDone: () => void })
       <ActionForm
         submit="Top up"
         run={async () => {
-          const r = await api("POST", `/accounts/${props.account}/top-ups`, {
+          const r = await api<CreditChangeView>("POST", `/accounts/${props.account}/top-ups`, {
             country,
             units: Number(units),
             reference,
@@ -96,7 +97,7 @@ function TopUp(props: { readonly account: string; readonly onDone: () => void })
 /** A correction: an `adjustment` row of its own; refused (nothing changes) when the wallet would go below 0. */
 function Correction(props: {
   readonly account: string
-  readonly entries: ReadonlyArray<any>
+  readonly entries: ReadonlyArray<LedgerEntryView>
   readonly onDone: () => void
 }) {
   const form = useForm({ country: "TZ", units: "", reason: "", corrects: "" })
@@ -106,7 +107,7 @@ function Correction(props: {
       <ActionForm
         submit="Record correction"
         run={async () => {
-          const r = await api("POST", `/accounts/${props.account}/corrections`, {
+          const r = await api<CreditChangeView>("POST", `/accounts/${props.account}/corrections`, {
             country,
             units: Number(units),
             reason,

@@ -4,12 +4,13 @@ import { api } from "../api.js"
 import { ActionForm, Input, Toggle, useAction, useForm } from "../forms.js"
 import { useMay } from "../session.js"
 import { Listing, Section, Status, useLoad } from "../ui.js"
+import type { MarketView, VerifiedRouteView } from "../views.js"
 import { AccountPicker } from "./Accounts.js"
 
 /** The Routes and markets page. */
 export function MarketsPage() {
   const may = useMay()
-  const markets = useLoad<ReadonlyArray<any>>(() => api("GET", "/markets"), [])
+  const markets = useLoad<ReadonlyArray<MarketView>>(() => api("GET", "/markets"), [])
   const action = useAction()
   const [account, setAccount] = useState("")
   const form = useForm({ country: "TZ", phone: "" })
@@ -38,7 +39,7 @@ export function MarketsPage() {
           <ActionForm
             submit="Verify route"
             run={async () => {
-              const r = await api("POST", "/routes/verify", { account_uid: account, ...form.values })
+              const r = await api<VerifiedRouteView>("POST", "/routes/verify", { account_uid: account, ...form.values })
               return `Route verified for ${r.country} with ${r.phone}.`
             }}
           >

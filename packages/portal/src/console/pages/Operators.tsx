@@ -2,10 +2,11 @@
 import { api } from "../api.js"
 import { ActionForm, Input, Select, Toggle, useAction, useForm } from "../forms.js"
 import { Listing, Section, Status, Time, useLoad } from "../ui.js"
+import type { OperatorView } from "../views.js"
 
 /** The Operators page. */
 export function OperatorsPage() {
-  const operators = useLoad<ReadonlyArray<any>>(() => api("GET", "/operators"), [])
+  const operators = useLoad<ReadonlyArray<OperatorView>>(() => api("GET", "/operators"), [])
   const action = useAction()
   const form = useForm({ email: "", role: "reviewer" })
   return (
@@ -33,7 +34,7 @@ export function OperatorsPage() {
         <ActionForm
           submit="Invite operator"
           run={async () => {
-            const o = await api("POST", "/operators", form.values)
+            const o = await api<OperatorView>("POST", "/operators", form.values)
             form.reset("email")
             operators.reload()
             return `${o.email} is invited as ${o.role}.`

@@ -8,6 +8,7 @@ import { api } from "../api.js"
 import { ActionForm, Field, Input, Select, Toggle, useAction, useForm } from "../forms.js"
 import { useMay } from "../session.js"
 import { ErrorBox, Listing, Loading, Section, Status, useLoad } from "../ui.js"
+import type { CountryRoutesView, ProviderView } from "../views.js"
 
 function AddProvider(props: { readonly onAdded: () => void }) {
   const form = useForm({
@@ -59,12 +60,12 @@ function AddProvider(props: { readonly onAdded: () => void }) {
 
 function RoutingOrder(props: { readonly canEdit: boolean; readonly version: number }) {
   const [country, setCountry] = useState("TZ")
-  const routes = useLoad<any>(() => api("GET", `/country-routes/${encodeURIComponent(country)}`), [
+  const routes = useLoad<CountryRoutesView>(() => api("GET", `/country-routes/${encodeURIComponent(country)}`), [
     country,
     props.version
   ])
   const action = useAction()
-  const order: ReadonlyArray<any> = routes.data?.routes ?? []
+  const order = routes.data?.routes ?? []
   const save = (uids: ReadonlyArray<string>) =>
     void action.run(() => api("PUT", `/country-routes/${country}`, { provider_uids: uids })).then(routes.reload)
   return (
@@ -103,7 +104,7 @@ function RoutingOrder(props: { readonly canEdit: boolean; readonly version: numb
 export function ProvidersPage() {
   const may = useMay()
   const [version, setVersion] = useState(0)
-  const providers = useLoad<ReadonlyArray<any>>(() => api("GET", "/providers"), [version])
+  const providers = useLoad<ReadonlyArray<ProviderView>>(() => api("GET", "/providers"), [version])
   const action = useAction()
   const [creditCountry, setCreditCountry] = useState("TZ")
   const [creditUnits, setCreditUnits] = useState("")
@@ -115,7 +116,7 @@ export function ProvidersPage() {
           ["Kind", (p) => p.kind],
           ["Status", (p) => <Status status={p.enabled ? "enabled" : "disabled"} />],
           ["Bind", (p) => (p.bind_up === null ? "—" : p.bind_up === 1 ? "bound" : "down")],
-          ["Credit", (p) => p.credits.map((c: any) => `${c.country} ${c.balance}`).join(", ")],
+          ["Credit", (p) => p.credits.map((c) => `${c.country} ${c.balance}`).join(", ")],
           ["", (p) =>
             may("providers.manage") && (
               <>

@@ -8,8 +8,9 @@ import { Field, Select, useAction } from "../forms.js"
 import { PdfPreview } from "../PdfPreview.js"
 import { useMay } from "../session.js"
 import { ErrorBox, Facts, Loading, Section, Status, Table, Time, useLoad } from "../ui.js"
+import type { SenderIdDetailView, SenderIdDocumentView, SenderIdView } from "../views.js"
 
-function Document(props: { readonly doc: any }) {
+function Document(props: { readonly doc: SenderIdDocumentView }) {
   const src = `/console/api/sender-id-documents/${props.doc.uid}`
   if (props.doc.content_type.startsWith("image/")) {
     return <img src={src} alt={`Document ${props.doc.filename}`} style={{ maxWidth: "100%", maxHeight: 480 }} />
@@ -20,14 +21,14 @@ function Document(props: { readonly doc: any }) {
   return <a href={src}>{props.doc.filename}</a>
 }
 
-function Decision(props: { readonly uid: string; readonly onDone: (decided: any) => void }) {
+function Decision(props: { readonly uid: string; readonly onDone: (decided: SenderIdView) => void }) {
   const may = useMay()
-  const detail = useLoad<any>(() => api("GET", `/sender-ids/${props.uid}`), [props.uid])
+  const detail = useLoad<SenderIdDetailView>(() => api("GET", `/sender-ids/${props.uid}`), [props.uid])
   const [reason, setReason] = useState("")
   const action = useAction()
   const decide = (decision: string) =>
     void action.run(async () => {
-      const decided = await api("POST", `/sender-ids/${props.uid}/${decision}`, { reason })
+      const decided = await api<SenderIdView>("POST", `/sender-ids/${props.uid}/${decision}`, { reason })
       setReason("")
       detail.reload()
       props.onDone(decided)
@@ -49,7 +50,7 @@ function Decision(props: { readonly uid: string; readonly onDone: (decided: any)
           <p className="body">Sample message: {s.sample_message}</p>
           {s.purpose !== null && <p className="body">Purpose: {s.purpose}</p>}
           {s.rejection_reason !== null && <p>Reason: {s.rejection_reason}</p>}
-          {detail.data.documents.map((d: any) => (
+          {detail.data?.documents.map((d) => (
             <figure key={d.uid}>
               <figcaption>{d.filename} ({d.content_type}, {d.size_bytes} bytes)</figcaption>
               <Document doc={d} />
@@ -95,7 +96,7 @@ function Decision(props: { readonly uid: string; readonly onDone: (decided: any)
 /** The Sender ID review page. */
 export function ReviewPage() {
   const [status, setStatus] = useState("pending")
-  const queue = useLoad<ReadonlyArray<any>>(() => api("GET", `/sender-ids?status=${status}`), [status])
+  const queue = useLoad<ReadonlyArray<SenderIdView>>(() => api("GET", `/sender-ids?status=${status}`), [status])
   const [open, setOpen] = useState<string | null>(null)
   const [notice, setNotice] = useState<string | null>(null)
   // The first of the list opens when the page (or the status) is shown: only while nothing is open.

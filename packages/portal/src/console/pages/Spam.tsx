@@ -4,12 +4,13 @@ import { api } from "../api.js"
 import { ActionForm, Input, Select, Toggle, useAction, useForm } from "../forms.js"
 import { useMay } from "../session.js"
 import { ErrorBox, Listing, Section, Status, useLoad } from "../ui.js"
+import type { OptOutView, SpamRuleView } from "../views.js"
 import { AccountPicker } from "./Accounts.js"
 
 function OptOuts() {
   const may = useMay()
   const [account, setAccount] = useState("")
-  const list = useLoad<ReadonlyArray<any>>(
+  const list = useLoad<ReadonlyArray<OptOutView>>(
     () => (account === "" ? Promise.resolve([]) : api("GET", `/accounts/${account}/opt-outs`)),
     [account]
   )
@@ -57,7 +58,7 @@ function OptOuts() {
 /** The Spam rules and opt-outs page. */
 export function SpamPage() {
   const may = useMay()
-  const rules = useLoad<ReadonlyArray<any>>(() => api("GET", "/spam-rules"), [])
+  const rules = useLoad<ReadonlyArray<SpamRuleView>>(() => api("GET", "/spam-rules"), [])
   const action = useAction()
   const form = useForm({ kind: "blocked_phrase", pattern: "" })
   return (

@@ -4,10 +4,11 @@ import { api } from "../api.js"
 import { Field, Select, useAction } from "../forms.js"
 import { useMay } from "../session.js"
 import { ErrorBox, Loading, Section, Status, Table, Time, useLoad } from "../ui.js"
+import type { RedeliveryView, WebhookDeliveryDetailView, WebhookDeliveryView, WebhookEndpointView } from "../views.js"
 
 function Delivery(props: { readonly uid: string }) {
   const may = useMay()
-  const detail = useLoad<any>(() => api("GET", `/webhook-deliveries/${props.uid}`), [props.uid])
+  const detail = useLoad<WebhookDeliveryDetailView>(() => api("GET", `/webhook-deliveries/${props.uid}`), [props.uid])
   const action = useAction()
   const [redelivered, setRedelivered] = useState<string | null>(null)
   return (
@@ -18,7 +19,7 @@ function Delivery(props: { readonly uid: string }) {
           <pre className="body">{detail.data.body}</pre>
           <Table
             caption="Attempts"
-            rows={(detail.data.attempts ?? []) as ReadonlyArray<any>}
+            rows={detail.data.attempts ?? []}
             rowKey={(a) => a.uid ?? a.attempted_at ?? a.created_at}
             columns={[
               ["When", (a) => <Time iso={a.attempted_at ?? a.created_at} />],
@@ -32,7 +33,7 @@ function Delivery(props: { readonly uid: string }) {
               disabled={action.busy}
               onClick={() =>
                 void action.run(async () => {
-                  const r = await api("POST", `/webhook-deliveries/${props.uid}/redeliver`)
+                  const r = await api<RedeliveryView>("POST", `/webhook-deliveries/${props.uid}/redeliver`)
                   setRedelivered(`Redelivery queued (${r.deliveryId}).`)
                 })}
             >
@@ -50,13 +51,13 @@ function Delivery(props: { readonly uid: string }) {
 /** The Webhook deliveries page. */
 export function WebhooksPage() {
   const [account, setAccount] = useState("")
-  const endpoints = useLoad<ReadonlyArray<any>>(
+  const endpoints = useLoad<ReadonlyArray<WebhookEndpointView>>(
     () => api("GET", `/webhooks${account.trim() !== "" ? `?account=${encodeURIComponent(account.trim())}` : ""}`),
     [account]
   )
   const [endpoint, setEndpoint] = useState<string | null>(null)
   const [status, setStatus] = useState("")
-  const deliveries = useLoad<ReadonlyArray<any>>(
+  const deliveries = useLoad<ReadonlyArray<WebhookDeliveryView>>(
     () =>
       endpoint === null
         ? Promise.resolve([])
