@@ -31,44 +31,47 @@ interface Running {
   readonly scope: Scope.CloseableScope
 }
 
-const exact = <S extends Schema.Schema.Any>(schema: S) => Schema.optionalWith(schema, { exact: true })
+// an absent or null optional field takes its default, and a number may be written as a string, as
+// before the configs were decoded (the admin API stores any JSON object as a provider's config)
+const Num = Schema.Union(Schema.Number, Schema.NumberFromString)
+const exact = <S extends Schema.Schema.Any>(schema: S) => Schema.optionalWith(schema, { exact: true, nullable: true })
 
 /** A `simulated` row's config: `SimulatedProviderConfig` but the id (the row's name). */
-const decodeSimulatedConfig: (
+export const decodeSimulatedConfig: (
   config: unknown
 ) => Effect.Effect<Omit<SimulatedProviderConfig, "id">, ParseResult.ParseError> = Schema.decodeUnknown(Schema.Struct({
-  latencyMs: exact(Schema.Number),
-  receiptDelayMs: exact(Schema.Number),
+  latencyMs: exact(Num),
+  receiptDelayMs: exact(Num),
   mix: exact(Schema.Struct({
-    delivered: exact(Schema.Number),
-    failed: exact(Schema.Number),
-    refusedTransient: exact(Schema.Number),
-    refusedPermanent: exact(Schema.Number),
-    unknown: exact(Schema.Number)
+    delivered: exact(Num),
+    failed: exact(Num),
+    refusedTransient: exact(Num),
+    refusedPermanent: exact(Num),
+    unknown: exact(Num)
   })),
   down: exact(Schema.Boolean)
 }))
 
 /** An `smpp` row's config: `SmppProviderConfig` but the id (the row's name). */
-const decodeSmppConfig: (
+export const decodeSmppConfig: (
   config: unknown
 ) => Effect.Effect<Omit<SmppProviderConfig, "id">, ParseResult.ParseError> = Schema.decodeUnknown(Schema.Struct({
   host: Schema.String,
-  port: Schema.Number,
+  port: Num,
   systemId: Schema.String,
   password: Schema.String,
   systemType: exact(Schema.String),
-  window: exact(Schema.Number),
-  enquireLinkMs: exact(Schema.Number),
-  responseTimeoutMs: exact(Schema.Number),
-  unavailableAfterMs: exact(Schema.Number),
-  reconnectInitialMs: exact(Schema.Number),
-  reconnectMaxMs: exact(Schema.Number),
-  throttleInitialMs: exact(Schema.Number),
-  throttleMaxMs: exact(Schema.Number),
-  throttleGiveUpMs: exact(Schema.Number),
+  window: exact(Num),
+  enquireLinkMs: exact(Num),
+  responseTimeoutMs: exact(Num),
+  unavailableAfterMs: exact(Num),
+  reconnectInitialMs: exact(Num),
+  reconnectMaxMs: exact(Num),
+  throttleInitialMs: exact(Num),
+  throttleMaxMs: exact(Num),
+  throttleGiveUpMs: exact(Num),
   registeredDelivery: exact(Schema.Boolean),
-  transientStatuses: exact(Schema.Array(Schema.Number))
+  transientStatuses: exact(Schema.Array(Num))
 }))
 
 const signatureOf = (row: ProviderRow) => `${row.id}\u0001${row.kind}\u0001${JSON.stringify(row.config)}`

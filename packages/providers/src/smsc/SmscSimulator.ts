@@ -28,9 +28,10 @@ export type SubmitAnswer =
   | { readonly _tag: "timeout" }
   | { readonly _tag: "drop" }
 
-/** Ready-made `SubmitAnswer`s (ok, throttle, …). */
+/** Types a literal as a `SubmitAnswer` (keeps `answer`'s entries checked without a cast). */
 const submitAnswer = (a: SubmitAnswer): SubmitAnswer => a
 
+/** Ready-made `SubmitAnswer`s (ok, throttle, …). */
 export const answer = {
   ok: submitAnswer({ _tag: "ok" }),
   throttle: submitAnswer({ _tag: "status", status: smpp.ESME_RTHROTTLED }),
