@@ -64,6 +64,22 @@ forEachDriver((db) => stack(db), (it) => {
       expect(yield* stateOf(account.id)).toMatchObject({ balance: 80, messages: 20, queued: 20 })
     }))
 
+  it.effect("fifty concurrent sends on a cold cache read the snapshot once (the others wait for that read)", () =>
+    Effect.gen(function*() {
+      yield* TestClock.setTime(NOW)
+      const send = yield* Send
+      const reads = yield* Reads
+      const { account, caller } = yield* setupAccount({ balances: { TZ: 100 } })
+      const before = reads.count
+      yield* Effect.forEach(
+        tzNumbers(50, 300),
+        (recipient) => send.single(caller, { recipient, sender_id: "TUMA", body: body() }),
+        { concurrency: "unbounded", discard: true }
+      )
+      expect(reads.count - before).toBe(1)
+      expect(yield* stateOf(account.id)).toMatchObject({ balance: 50, messages: 50, queued: 50 })
+    }))
+
   it.effect("after snapshotReuseMillis the snapshot is read again; 0 reads it on every send", () =>
     Effect.gen(function*() {
       yield* TestClock.setTime(NOW)
