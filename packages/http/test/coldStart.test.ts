@@ -3,6 +3,14 @@
  * directory — migrations just run, delivery workers starting — a burst of 50 concurrent sends is
  * served in arrival order: every one completes, none waits behind requests that came after it, and
  * the slowest waits at most a few times the median. Fairness is asserted, not absolute speed.
+ *
+ * "Waits behind" has a tolerance: the server serves the burst concurrently (fibers in slices, one
+ * group commit for most of it), so the answers of one group are written over some tens of
+ * milliseconds in the order their fibers get the CPU, and a send that found the snapshot cached can
+ * reach the group before one that waited for the read — neither kept the other waiting. A request
+ * is overtaken when one sent 20+ after it was answered more than OVERTAKE_FRACTION of the median
+ * latency (at least OVERTAKE_MIN_MS) earlier; a starved request (the bug this guards against) waits
+ * seconds behind later ones.
  */
 import { spawn } from "node:child_process"
 import type { ChildProcess } from "node:child_process"
@@ -13,6 +21,9 @@ import { fileURLToPath } from "node:url"
 import { afterAll, expect, it } from "vitest"
 
 const BIN = fileURLToPath(new URL("../src/bin.ts", import.meta.url))
+/** How much later than a request sent 20+ after it an answer may come without having waited behind it. */
+const OVERTAKE_FRACTION = 0.25
+const OVERTAKE_MIN_MS = 15
 const dataDir = mkdtempSync(join(tmpdir(), "tuma-cold-"))
 let child: ChildProcess | undefined
 afterAll(() => {
@@ -64,9 +75,11 @@ it("right after a fresh embedded start, 50 concurrent sends complete in arrival 
   const median = latencies[n >> 1]!
   const max = latencies[n - 1]!
   // a request overtaken: completed after one sent 20+ requests later
-  const overtaken = results.filter((r) => results.some((s) => s.i >= r.i + 20 && s.doneAt < r.doneAt - 1))
+  const tolerance = Math.max(OVERTAKE_MIN_MS, OVERTAKE_FRACTION * median)
+  const overtaken = results.filter((r) => results.some((s) => s.i >= r.i + 20 && s.doneAt < r.doneAt - tolerance))
   console.log(
-    `cold start burst: median ${median.toFixed(0)} ms, max ${max.toFixed(0)} ms, ` +
+    `cold start burst: median ${median.toFixed(0)} ms, max ${max.toFixed(0)} ms, answers read over ` +
+      `${(Math.max(...results.map((r) => r.doneAt)) - Math.min(...results.map((r) => r.doneAt))).toFixed(0)} ms, ` +
       `${overtaken.length} overtaken by requests sent 20+ later; completion order ` +
       [...results].sort((a, b) => a.doneAt - b.doneAt).map((r) => r.i).join(" ")
   )
