@@ -64,6 +64,3 @@ export class SlicedScheduler implements Scheduler.Scheduler {
     }
   }
 }
-
-/** The process's sliced scheduler (one run queue for the whole server). */
-export const slicedScheduler: Scheduler.Scheduler = new SlicedScheduler()

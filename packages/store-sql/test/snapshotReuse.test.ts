@@ -50,21 +50,8 @@ const codeOf = <A, E extends { error_code: string }, R>(eff: Effect.Effect<A, E,
 forEachDriver((db) => stack(db), (it) => {
   const body = () => unique("reuse ")
 
-  it.effect("twenty sends of one (account, sender ID, country) read the snapshot once", () =>
-    Effect.gen(function*() {
-      yield* TestClock.setTime(NOW)
-      const send = yield* Send
-      const reads = yield* Reads
-      const { account, caller } = yield* setupAccount({ balances: { TZ: 100 } })
-      const before = reads.count
-      for (const recipient of tzNumbers(20, 100)) {
-        yield* send.single(caller, { recipient, sender_id: "TUMA", body: body() })
-      }
-      expect(reads.count - before).toBe(1)
-      expect(yield* stateOf(account.id)).toMatchObject({ balance: 80, messages: 20, queued: 20 })
-    }))
-
-  it.effect("fifty concurrent sends on a cold cache read the snapshot once (the others wait for that read)", () =>
+  /** `count` sends of one (account, sender ID, country) from a 100-unit wallet: snapshot reads, and the account's state. */
+  const sendsOfOneKey = (count: number, firstNumber: number, concurrency: number | "unbounded") =>
     Effect.gen(function*() {
       yield* TestClock.setTime(NOW)
       const send = yield* Send
@@ -72,12 +59,25 @@ forEachDriver((db) => stack(db), (it) => {
       const { account, caller } = yield* setupAccount({ balances: { TZ: 100 } })
       const before = reads.count
       yield* Effect.forEach(
-        tzNumbers(50, 300),
+        tzNumbers(count, firstNumber),
         (recipient) => send.single(caller, { recipient, sender_id: "TUMA", body: body() }),
-        { concurrency: "unbounded", discard: true }
+        { concurrency, discard: true }
       )
-      expect(reads.count - before).toBe(1)
-      expect(yield* stateOf(account.id)).toMatchObject({ balance: 50, messages: 50, queued: 50 })
+      return { reads: reads.count - before, state: yield* stateOf(account.id) }
+    })
+
+  it.effect("twenty sends of one (account, sender ID, country) read the snapshot once", () =>
+    Effect.gen(function*() {
+      const { reads, state } = yield* sendsOfOneKey(20, 100, 1)
+      expect(reads).toBe(1)
+      expect(state).toMatchObject({ balance: 80, messages: 20, queued: 20 })
+    }))
+
+  it.effect("fifty concurrent sends on a cold cache read the snapshot once (the others wait for that read)", () =>
+    Effect.gen(function*() {
+      const { reads, state } = yield* sendsOfOneKey(50, 300, "unbounded")
+      expect(reads).toBe(1)
+      expect(state).toMatchObject({ balance: 50, messages: 50, queued: 50 })
     }))
 
   it.effect("after snapshotReuseMillis the snapshot is read again; 0 reads it on every send", () =>
