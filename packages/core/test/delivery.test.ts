@@ -401,3 +401,48 @@ it.live("a part refused after others were accepted: failed, units stay spent, ne
     expect(yield* wallet(account.id)).toEqual({ balance: 8, refunds: [] })
   }).pipe(Effect.provide(app([first.provider, second.provider])), Effect.scoped)
 })
+
+// -- gathering (DeliveryOptions.claimGatherMs) ---------------------------------------------------
+
+/** Milliseconds between consecutive submits of the carrier. */
+const gaps = (submits: ReadonlyArray<{ readonly at: number }>) => submits.slice(1).map((s, i) => s.at - submits[i]!.at)
+
+it.live("a short claim waits claimGatherMs before the next: a send during the wait goes out at its end", () => {
+  const carrier = fakeCarrier("sim", (sms) => accepted(`R${sms.messageId.slice(-6)}`))
+  return Effect.gen(function*() {
+    const { caller } = yield* setup([{ name: "sim" }])
+    yield* sendOne(caller, "first")
+    yield* eventually("first submit", () => carrier.submits.length === 1 || undefined)
+    // the claim loop is now waiting: this message is claimed when the wait ends, not at its wake-up
+    yield* sendOne(caller, "second")
+    yield* eventually("second submit", () => carrier.submits.length === 2 || undefined)
+    expect(gaps(carrier.submits)[0]).toBeGreaterThanOrEqual(250)
+  }).pipe(Effect.provide(app([carrier.provider], { claimGatherMs: 300 })), Effect.scoped)
+})
+
+it.live("claimGatherMs 0: a send after a claim is claimed at its wake-up", () => {
+  const carrier = fakeCarrier("sim", (sms) => accepted(`R${sms.messageId.slice(-6)}`))
+  return Effect.gen(function*() {
+    const { caller } = yield* setup([{ name: "sim" }])
+    yield* sendOne(caller, "first")
+    yield* eventually("first submit", () => carrier.submits.length === 1 || undefined)
+    yield* sendOne(caller, "second")
+    yield* eventually("second submit", () => carrier.submits.length === 2 || undefined)
+    expect(gaps(carrier.submits)[0]).toBeLessThan(150)
+  }).pipe(Effect.provide(app([carrier.provider], { claimGatherMs: 0 })), Effect.scoped)
+})
+
+it.live("a full claim is followed at once: a backlog goes out in back-to-back claims, then the short one", () => {
+  const carrier = fakeCarrier("sim", (sms) => accepted(`R${sms.messageId.slice(-6)}`))
+  return Effect.gen(function*() {
+    const { caller } = yield* setup([{ name: "sim" }])
+    // queued before the workers start: claims of 2, 2 and 1
+    for (let i = 0; i < 5; i++) yield* sendOne(caller, `backlog ${i}`)
+    yield* Effect.gen(function*() {
+      yield* eventually("five submits", () => carrier.submits.length === 5 || undefined)
+      // waiting after every claim would spread them over ≥ 2 × 300 ms
+      const first = carrier.submits[0]!.at
+      expect(carrier.submits.map((s) => s.at - first).every((d) => d < 200)).toBe(true)
+    }).pipe(Effect.provide(workers([carrier.provider], { claimBatch: 2, claimGatherMs: 300 })))
+  }).pipe(Effect.provide(stores()), Effect.scoped)
+})

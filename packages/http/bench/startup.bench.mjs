@@ -19,7 +19,7 @@ const tsxCli = join(root, "node_modules/.bin/tsx")
 const databaseUrl = process.env.BENCH_DATABASE_URL ?? ""
 const variants = [
   // as the `tuma` command and `pnpm start` run it (the V8 flag of bin.ts's first line)
-  ["compiled: node dist/bin.js", process.execPath, ["--max-semi-space-size=4", "packages/http/dist/bin.js"]],
+  ["compiled: node dist/bin.js", process.execPath, ["packages/http/dist/bin.js"]],
   ["tsx CLI (pnpm tuma)", tsxCli, ["--conditions=@tuma/source", "packages/http/src/bin.ts"]],
   ["node --import tsx", process.execPath, ["--conditions=@tuma/source", "--import", "tsx", "packages/http/src/bin.ts"]]
 ]

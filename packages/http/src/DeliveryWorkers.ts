@@ -4,8 +4,8 @@
  * it alone. Needs a `SqlClient` (PGlite or PostgreSQL) in context; wake-ups use the same driver.
  *
  * Environment (all optional): TUMA_DELIVERY_MAX_IN_FLIGHT, TUMA_DELIVERY_CLAIM_BATCH,
- * TUMA_DELIVERY_LEASE_MS, TUMA_DELIVERY_POLL_MS, TUMA_DELIVERY_FLUSH_MS, TUMA_DELIVERY_UNKNOWN_TIMEOUT_MS,
- * TUMA_DELIVERY_GIVE_UP_MS, TUMA_DELIVERY_TAKEOVER_MS, TUMA_DELIVERY_DISPATCH (0 = only receipts/schedules/reconciliation).
+ * TUMA_DELIVERY_LEASE_MS, TUMA_DELIVERY_POLL_MS, TUMA_DELIVERY_GATHER_MS, TUMA_DELIVERY_FLUSH_MS,
+ * TUMA_DELIVERY_UNKNOWN_TIMEOUT_MS, TUMA_DELIVERY_GIVE_UP_MS, TUMA_DELIVERY_TAKEOVER_MS, TUMA_DELIVERY_DISPATCH (0 = only receipts/schedules/reconciliation).
  */
 import type { DeliveryOptions } from "@tuma/core/delivery/DeliveryConfig"
 import { DeliveryConfig } from "@tuma/core/delivery/DeliveryConfig"
@@ -28,6 +28,7 @@ const ENV: ReadonlyArray<readonly [string, NumericOption]> = [
   ["TUMA_DELIVERY_CLAIM_BATCH", "claimBatch"],
   ["TUMA_DELIVERY_LEASE_MS", "leaseMs"],
   ["TUMA_DELIVERY_POLL_MS", "pollIntervalMs"],
+  ["TUMA_DELIVERY_GATHER_MS", "claimGatherMs"],
   ["TUMA_DELIVERY_FLUSH_MS", "flushDelayMs"],
   ["TUMA_DELIVERY_UNKNOWN_TIMEOUT_MS", "unknownTimeoutMs"],
   ["TUMA_DELIVERY_GIVE_UP_MS", "giveUpAfterMs"],

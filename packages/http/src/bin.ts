@@ -1,4 +1,4 @@
-#!/usr/bin/env -S node --max-semi-space-size=4
+#!/usr/bin/env node
 /**
  * The `tuma` command.
  *
@@ -20,10 +20,7 @@
  * Observability (docs/observability.md): --metrics-port / TUMA_METRICS_PORT, TUMA_METRICS_HOST,
  * OTEL_EXPORTER_OTLP_ENDPOINT, TUMA_LOG_FORMAT=json|pretty, TUMA_LOG_LEVEL.
  *
- * `--max-semi-space-size=4` (in the line above and in `pnpm start`): V8's young generation grows to
- * 2 × 16 MB during start-up and stays there, a third of an idle server's heap; at 4 MB the idle
- * server is ≈20 MB smaller and a send cost no measurable extra CPU (docs/operations.md, "Start-up
- * and memory"). The flag cannot be set from inside the process (V8 sizes the heap at start).
+ * `serve` and `worker` first set V8's heap growing factor (Heap.ts, `TUMA_HEAP_GROWING_PERCENT`).
  */
 import * as Database from "@tuma/store-sql/Database"
 import * as SqlObservability from "@tuma/store-sql/SqlObservability"
@@ -38,6 +35,7 @@ import { seedDemoOperator } from "./console/Demo.js"
 import * as DeliveryWorkers from "./DeliveryWorkers.js"
 import { seedDemo } from "./Demo.js"
 import { trackConnections } from "./Drain.js"
+import { tuneHeap } from "./Heap.js"
 import * as Observability from "./Observability.js"
 import { seedDemoPortalUser } from "./portal/Demo.js"
 import { SlicedScheduler } from "./Scheduling.js"
@@ -265,6 +263,7 @@ const worker = async (argv: ReadonlyArray<string>) => {
 
 const main = async () => {
   const [command, ...rest] = process.argv.slice(2)
+  if (command === "serve" || command === "worker") tuneHeap(env)
   if (command === "serve") return serve(rest)
   if (command === "worker") return worker(rest)
   return Cli.run(command, rest)

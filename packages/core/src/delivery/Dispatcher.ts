@@ -532,9 +532,10 @@ export const runDispatcher: Effect.Effect<
         continue
       }
       const at = yield* now
+      const limit = Math.min(free, cfg.claimBatch)
       const batch = yield* store.claim({
         owner: writer.owner,
-        limit: Math.min(free, cfg.claimBatch),
+        limit,
         now: at,
         leaseUntil: new Date(at.getTime() + cfg.leaseMs)
       })
@@ -549,6 +550,8 @@ export const runDispatcher: Effect.Effect<
         Effect.onError(() => Effect.sync(() => void (inFlight -= batch.length)))
       )
       yield* dispatchBatch(batch, assigned)
+      // a short claim: let the stream of accepts fill the next one (DeliveryOptions.claimGatherMs)
+      if (batch.length < limit && cfg.claimGatherMs > 0) yield* Effect.sleep(cfg.claimGatherMs)
     }
   })
   const forever = <A, E, R>(name: string, eff: Effect.Effect<A, E, R>) =>
