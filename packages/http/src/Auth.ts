@@ -13,7 +13,8 @@
  *     X-RateLimit-Limit / -Remaining / -Reset (if the limiter's store fails the request goes on:
  *     the failure is logged)
  *
- * Lookups are cached per process for `auth.cacheTtlMillis` (default 2 s). The cache is cleared when
+ * Lookups are cached per process for `auth.cacheTtlMillis` (default 2 s), one read per key at a time
+ * (`AuthCache`). The cache is cleared when
  * a key or an account changes in any process (`SettingsChanges`: NOTIFY, or the version poll within
  * 0.5 s), and at once by this process's admin API; the TTL only bounds a lost notification.
  */
@@ -24,7 +25,7 @@ import type { ApiKeyRecord } from "@tuma/core/ports/ApiKeys"
 import { hashApiKey } from "@tuma/core/ports/ApiKeys"
 import { SettingsChanges } from "@tuma/core/ports/SettingsChanges"
 import { Cidr } from "@tuma/domain"
-import { Clock, Context, Duration, Effect, Layer, Option } from "effect"
+import { Clock, Context, Deferred, Duration, Effect, Exit, FiberId, Layer, Option } from "effect"
 import { ServerConfig } from "./Config.js"
 import { Forbidden, TooManyRequests, Unauthorized } from "./Envelope.js"
 import type { AuthenticatedKey, Scope } from "./Security.js"
@@ -52,10 +53,22 @@ export const isPlaceholderKey = (key: string): boolean => {
 
 const unauthorized = (message: string) => Effect.fail(Unauthorized.of({ message }))
 
-/** The per-process lookup cache; `invalidate` after revoking or changing a key. */
+/**
+ * The per-process lookup cache; `invalidate` after revoking or changing a key.
+ *
+ * One look-up per key at a time: requests that miss while the key is being read wait for that read
+ * (at 50 connections every expiry of a busy key used to start ≈ 40 identical reads); if it fails or
+ * is interrupted, each waiter reads for itself. `invalidate` also forgets the reads in flight: a
+ * request after it never joins one that started before, and what such a read finds is answered to
+ * its requests but not kept.
+ */
 export class AuthCache extends Context.Tag("@tuma/http/AuthCache")<AuthCache, {
-  readonly get: (hash: string, now: number) => Option.Option<ApiKeyRecord> | undefined
-  readonly set: (hash: string, value: Option.Option<ApiKeyRecord>, now: number) => void
+  /** The cached record of `hash`, else `load`'s answer (kept for the TTL). */
+  readonly lookup: (
+    hash: string,
+    now: number,
+    load: Effect.Effect<Option.Option<ApiKeyRecord>>
+  ) => Effect.Effect<Option.Option<ApiKeyRecord>>
   readonly invalidate: Effect.Effect<void>
 }>() {
   static readonly layer = Layer.scoped(
@@ -64,26 +77,48 @@ export class AuthCache extends Context.Tag("@tuma/http/AuthCache")<AuthCache, {
       const config = yield* ServerConfig
       const ttl = config.auth.cacheTtlMillis
       const entries = new Map<string, { readonly value: Option.Option<ApiKeyRecord>; readonly until: number }>()
+      const inFlight = new Map<string, Deferred.Deferred<Option.Option<ApiKeyRecord>, void>>()
+      let generation = 0
+      const clear = () => {
+        generation++
+        entries.clear()
+        inFlight.clear()
+      }
       // keys revoked, changed or issued, accounts suspended: in this process or another one
       const changed = yield* (yield* SettingsChanges).subscribe
-      yield* changed.pipe(Effect.zipRight(Effect.sync(() => entries.clear())), Effect.forever, Effect.forkScoped)
+      yield* changed.pipe(Effect.zipRight(Effect.sync(clear)), Effect.forever, Effect.forkScoped)
+
+      /** Reads `hash` for every request that misses until it is done (registered before anything yields). */
+      const lead = (hash: string, now: number, load: Effect.Effect<Option.Option<ApiKeyRecord>>) => {
+        const done = Deferred.unsafeMake<Option.Option<ApiKeyRecord>, void>(FiberId.none)
+        const started = generation
+        inFlight.set(hash, done)
+        return Effect.onExit(load, (exit) =>
+          Effect.suspend(() => {
+            if (inFlight.get(hash) === done) inFlight.delete(hash)
+            if (Exit.isFailure(exit)) return Deferred.fail(done, undefined)
+            if (started === generation) {
+              if (entries.size >= 10_000) entries.clear()
+              entries.set(hash, { value: exit.value, until: now + ttl })
+            }
+            return Deferred.succeed(done, exit.value)
+          }))
+      }
+
       return {
-        get: (hash, now) => {
-          if (ttl <= 0) return undefined
-          const e = entries.get(hash)
-          if (e === undefined) return undefined
-          if (e.until <= now) {
-            entries.delete(hash)
-            return undefined
-          }
-          return e.value
-        },
-        set: (hash, value, now) => {
-          if (ttl <= 0) return
-          if (entries.size >= 10_000) entries.clear()
-          entries.set(hash, { value, until: now + ttl })
-        },
-        invalidate: Effect.sync(() => entries.clear())
+        lookup: (hash, now, load) =>
+          Effect.suspend(() => {
+            if (ttl <= 0) return load
+            const e = entries.get(hash)
+            if (e !== undefined) {
+              if (e.until > now) return Effect.succeed(e.value)
+              entries.delete(hash)
+            }
+            const reading = inFlight.get(hash)
+            if (reading === undefined) return lead(hash, now, load)
+            return Effect.catchAll(Deferred.await(reading), () => load)
+          }),
+        invalidate: Effect.sync(clear)
       }
     })
   )
@@ -121,11 +156,7 @@ export const makeAuthenticator = Effect.gen(function*() {
   const { limit, windowMillis } = config.rateLimit
   const window = Duration.millis(windowMillis)
 
-  const lookup = (hash: string, now: number) => {
-    const cached = cache.get(hash, now)
-    if (cached !== undefined) return Effect.succeed(cached)
-    return Effect.tap(keys.findByHash(hash), (found) => Effect.sync(() => cache.set(hash, found, now)))
-  }
+  const lookup = (hash: string, now: number) => cache.lookup(hash, now, keys.findByHash(hash))
 
   const scopeFailure = (scope: Scope) => {
     const message = `This API key does not have the ${scope} permission.`
