@@ -165,10 +165,14 @@ export const makeAuthenticator = Effect.gen(function*() {
       : unauthorized(message)
   }
 
-  return (scope: Scope) => (_token: unknown) =>
+  /** The checks 1–8 of a request's headers and socket address for one scope. */
+  const authenticate = (
+    scope: Scope,
+    headers: Readonly<Record<string, string | ReadonlyArray<string> | undefined>>,
+    socketAddress: string | undefined
+  ) =>
     Effect.gen(function*() {
-      const request = yield* HttpServerRequest.HttpServerRequest
-      const header = request.headers["authorization"]
+      const header = first(headers["authorization"])
       if (header === undefined || header.trim() === "") {
         return yield* unauthorized("API key missing. Send Authorization: Bearer <API_KEY>.")
       }
@@ -194,10 +198,9 @@ export const makeAuthenticator = Effect.gen(function*() {
         return yield* unauthorized("This API key has expired.")
       }
       if (record.allowedIps.length > 0) {
-        const socket = Option.getOrUndefined(request.remoteAddress)
         const address = hasProxies
-          ? Cidr.clientAddress(socket, request.headers["x-forwarded-for"], isTrustedProxy)
-          : socket
+          ? Cidr.clientAddress(socketAddress, first(headers["x-forwarded-for"]), isTrustedProxy)
+          : socketAddress
         if (address === undefined || !allowedMatcher(record.allowedIps)(address)) {
           return yield* unauthorized(`Requests from ${address ?? "this address"} are not allowed for this API key.`)
         }
@@ -230,15 +233,38 @@ export const makeAuthenticator = Effect.gen(function*() {
       }
       return authenticated
     })
+
+  return {
+    authenticate,
+    /** The security middleware's handler of one scope (reads the request's headers and socket). */
+    bearer: (scope: Scope) => (_token: unknown) =>
+      Effect.flatMap(
+        HttpServerRequest.HttpServerRequest,
+        (request) => authenticate(scope, request.headers, Option.getOrUndefined(request.remoteAddress))
+      )
+  }
 })
 
-/** The five scope middlewares, from the `ApiKeys` port, a `RateLimiter` and the config. */
+/** The request-level authenticator (`makeAuthenticator`'s `authenticate`), for paths served beside the router. */
+export class Authenticator extends Context.Tag("@tuma/http/Authenticator")<
+  Authenticator,
+  Effect.Effect.Success<typeof makeAuthenticator>["authenticate"]
+>() {}
+
+const first = (v: string | ReadonlyArray<string> | undefined): string | undefined =>
+  typeof v === "string" || v === undefined ? v : v[0]
+
+/** The five scope middlewares and the `Authenticator`, from the `ApiKeys` port, a `RateLimiter` and the config. */
 export const layer = Layer.effectContext(
-  Effect.map(makeAuthenticator, (check) =>
-    Context.make(RequireSmsRead, { bearer: check("sms:read") }).pipe(
-      Context.add(RequireSmsSend, { bearer: check("sms:send") }),
-      Context.add(RequireSenderIdsRead, { bearer: check("sender-ids:read") }),
-      Context.add(RequireSenderIdsWrite, { bearer: check("sender-ids:write") }),
-      Context.add(RequireProfileRead, { bearer: check("profile:read") })
-    ))
+  Effect.map(
+    makeAuthenticator,
+    ({ authenticate, bearer: check }) =>
+      Context.make(RequireSmsRead, { bearer: check("sms:read") }).pipe(
+        Context.add(Authenticator, authenticate),
+        Context.add(RequireSmsSend, { bearer: check("sms:send") }),
+        Context.add(RequireSenderIdsRead, { bearer: check("sender-ids:read") }),
+        Context.add(RequireSenderIdsWrite, { bearer: check("sender-ids:write") }),
+        Context.add(RequireProfileRead, { bearer: check("profile:read") })
+      )
+  )
 )

@@ -37,6 +37,11 @@ export interface ServerOptions {
   }
   /** Log each request's method, path, status and duration. */
   readonly accessLog: boolean
+  /**
+   * Answer single sends beside the router (`FastSend.ts`; issue 12). Off: every request goes through
+   * the platform's router (`TUMA_FAST_SEND=0`, for A/B measurements and comparisons).
+   */
+  readonly fastSend: boolean
 }
 
 /** The defaults of `ServerOptions` (docs/operations.md lists them). */
@@ -49,7 +54,8 @@ export const defaultServerOptions: ServerOptions = {
   maxConcurrentUploadsPerKey: 2,
   auth: { missingScopeStatus: 401, cacheTtlMillis: 2_000, trustedProxies: [] },
   rateLimit: { limit: 600, windowMillis: 60_000, duplicateLimit: 30, duplicateWindowMillis: 600_000 },
-  accessLog: false
+  accessLog: false,
+  fastSend: true
 }
 
 /** The server's settings as a service, read by the middlewares and handlers. */
@@ -68,6 +74,7 @@ export const makeServerOptions = (overrides: {
     | { readonly [K in keyof ServerOptions["rateLimit"]]?: ServerOptions["rateLimit"][K] | undefined }
     | undefined
   readonly accessLog?: boolean | undefined
+  readonly fastSend?: boolean | undefined
 } = {}): ServerOptions => ({
   port: overrides.port ?? defaultServerOptions.port,
   host: overrides.host ?? defaultServerOptions.host,
@@ -79,7 +86,8 @@ export const makeServerOptions = (overrides: {
   maxConcurrentUploadsPerKey: overrides.maxConcurrentUploadsPerKey ?? defaultServerOptions.maxConcurrentUploadsPerKey,
   auth: withDefaults(defaultServerOptions.auth, overrides.auth),
   rateLimit: withDefaults(defaultServerOptions.rateLimit, overrides.rateLimit),
-  accessLog: overrides.accessLog ?? defaultServerOptions.accessLog
+  accessLog: overrides.accessLog ?? defaultServerOptions.accessLog,
+  fastSend: overrides.fastSend ?? defaultServerOptions.fastSend
 })
 
 /** `defaults` with every field `overrides` sets (a field left `undefined` keeps its default). */

@@ -84,7 +84,7 @@ export const sendPaths = new Set([
 
 const decodeErrorResponse = (
   requestId: string,
-  request: HttpServerRequest.HttpServerRequest,
+  request: RequestLine,
   error: HttpApiError.HttpApiDecodeError
 ) => {
   const failure = validationFailed(fieldErrorsFromIssues(error.issues))
@@ -94,6 +94,27 @@ const decodeErrorResponse = (
     ...(send ? { acceptance_state: "DEFINITELY_NOT_ACCEPTED" } : {}),
     errors: failure.errors
   })
+}
+
+/** 400 `MALFORMED_JSON` for a body that is not JSON, or is nested too deep (`JsonTooDeep`). */
+export const malformedJson = (requestId: string, path: string, cause: unknown) =>
+  envelope(
+    requestId,
+    400,
+    cause instanceof JsonTooDeep
+      ? `${cause.message} Nothing was read or sent.`
+      : "The request body is not valid JSON; nothing was read or sent.",
+    {
+      error_code: "MALFORMED_JSON",
+      ...(sendPaths.has(path) ? { acceptance_state: "DEFINITELY_NOT_ACCEPTED" } : {})
+    }
+  )
+
+/** What the envelope reads of a request to answer a failure. */
+export interface RequestLine {
+  readonly method: string
+  readonly url: string
+  readonly headers: Readonly<Record<string, string | ReadonlyArray<string> | undefined>>
 }
 
 const isTooLarge = (u: unknown, depth = 0): boolean => {
@@ -120,18 +141,20 @@ const hasBoundary = (contentType: string): boolean => {
 /** Requests being served right now, across the process (graceful shutdown waits for zero). */
 export const InFlight = { count: 0 }
 
-/** Make the envelope middleware for the given route table. */
-export const makeEnvelope = (options: ServerOptions, routes: ReadonlyArray<RouteEntry>, tracing = false) => {
-  const accessLog = options.accessLog
-  const routeOf = routeResolver(routes)
-  const maxBody = Option.some(FileSystem.Size(options.maxBodyBytes))
-  const maxUpload = Option.some(FileSystem.Size(options.maxUploadBytes))
-
-  const notFound = (requestId: string, request: HttpServerRequest.HttpServerRequest) => {
+/**
+ * The envelope's answer to whatever a request's handling failed with (`fromCause`): shared by the
+ * middleware and the paths served beside the router (`FastSend.ts`).
+ */
+export const makeFailureAnswers = (options: ServerOptions, routes: ReadonlyArray<RouteEntry>) => {
+  const notFound = (requestId: string, request: RequestLine) => {
     const path = request.url.split("?")[0]
     // operator paths: the token first, so unknown paths reveal nothing to the unauthenticated
     if (isAdminPath(path)) {
-      const problem = adminTokenProblem(options.adminToken, request.headers["authorization"])
+      const authorization = request.headers["authorization"]
+      const problem = adminTokenProblem(
+        options.adminToken,
+        typeof authorization === "string" ? authorization : undefined
+      )
       if (problem !== null) return envelope(requestId, 401, problem)
     }
     const allowed = new Set<string>()
@@ -149,7 +172,7 @@ export const makeEnvelope = (options: ServerOptions, routes: ReadonlyArray<Route
 
   const fromCause = (
     requestId: string,
-    request: HttpServerRequest.HttpServerRequest,
+    request: RequestLine,
     cause: Cause.Cause<unknown>
   ): Effect.Effect<HttpServerResponse.HttpServerResponse> => {
     const failure = Cause.failureOption(cause)
@@ -168,20 +191,7 @@ export const makeEnvelope = (options: ServerOptions, routes: ReadonlyArray<Route
           if (isTooLarge(error.cause)) {
             return Effect.succeed(envelope(requestId, 413, "The request body is too large."))
           }
-          if (error.cause instanceof JsonTooDeep) {
-            return Effect.succeed(
-              envelope(requestId, 400, `${error.cause.message} Nothing was read or sent.`, {
-                error_code: "MALFORMED_JSON",
-                ...(sendPaths.has(request.url.split("?", 1)[0]) ? { acceptance_state: "DEFINITELY_NOT_ACCEPTED" } : {})
-              })
-            )
-          }
-          return Effect.succeed(
-            envelope(requestId, 400, "The request body is not valid JSON; nothing was read or sent.", {
-              error_code: "MALFORMED_JSON",
-              ...(sendPaths.has(request.url.split("?", 1)[0]) ? { acceptance_state: "DEFINITELY_NOT_ACCEPTED" } : {})
-            })
-          )
+          return Effect.succeed(malformedJson(requestId, request.url.split("?", 1)[0], error.cause))
         }
       }
       if (error instanceof Multipart.MultipartError) {
@@ -211,6 +221,17 @@ export const makeEnvelope = (options: ServerOptions, routes: ReadonlyArray<Route
       })
     )
   }
+
+  return { fromCause }
+}
+
+/** Make the envelope middleware for the given route table. */
+export const makeEnvelope = (options: ServerOptions, routes: ReadonlyArray<RouteEntry>, tracing = false) => {
+  const accessLog = options.accessLog
+  const routeOf = routeResolver(routes)
+  const maxBody = Option.some(FileSystem.Size(options.maxBodyBytes))
+  const maxUpload = Option.some(FileSystem.Size(options.maxUploadBytes))
+  const { fromCause } = makeFailureAnswers(options, routes)
 
   return (app: HttpApp.Default): HttpApp.Default =>
     Effect.withFiberRuntime((fiber) => {

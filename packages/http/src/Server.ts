@@ -45,6 +45,7 @@ import * as ConsoleRoutes from "./console/Routes.js"
 import * as ConsoleServices from "./console/Services.js"
 import * as DeliveryWorkers from "./DeliveryWorkers.js"
 import * as Docs from "./Docs.js"
+import * as FastSend from "./FastSend.js"
 import { AdminLive, layerAdminAuth } from "./handlers/Admin.js"
 import { SenderIdsLive } from "./handlers/SenderIds.js"
 import { SmsLive } from "./handlers/Sms.js"
@@ -156,13 +157,14 @@ export const layerHttp = Layer.mergeAll(
  */
 export const layer = (options: StartOptions) => {
   const config = Layer.succeed(ServerConfig, options.server)
-  const node = NodeHttpServer.layer(() => options.nodeServer ?? createServer(), {
+  // the single send is answered in front of the platform's request listener (FastSend.ts)
+  const slot = FastSend.FastSendSlot.make()
+  const node = NodeHttpServer.layer(() => FastSend.install(options.nodeServer ?? createServer(), slot), {
     port: options.server.port,
     host: options.server.host
   })
-  const served = options.workers === true
-    ? Layer.merge(HttpApiBuilder.serve(), DeliveryWorkers.layer())
-    : HttpApiBuilder.serve()
+  const serve = Layer.merge(HttpApiBuilder.serve(), FastSend.layer.pipe(Layer.provide(Auth.layer)))
+  const served = options.workers === true ? Layer.merge(serve, DeliveryWorkers.layer()) : serve
   const runtime = options.observabilityRuntime
   const observability = runtime !== undefined
     ? Layer.merge(Layer.succeed(Observability.ObservabilityRuntime, runtime), Observability.layerFiber(runtime))
@@ -176,7 +178,8 @@ export const layer = (options: StartOptions) => {
     Layer.provideMerge(Auth.AuthCache.layer),
     Layer.provideMerge(options.store ?? layerStore(options.database, options.portal)),
     Layer.provideMerge(layerSendConfig),
-    Layer.provideMerge(config)
+    Layer.provideMerge(config),
+    Layer.provideMerge(Layer.succeed(FastSend.FastSendSlot, slot))
   )
   return observability === undefined ? built : built.pipe(Layer.provideMerge(observability))
 }

@@ -117,7 +117,8 @@ const serve = async (argv: ReadonlyArray<string>) => {
     rateLimit: { limit: intOr(env.TUMA_RATE_LIMIT_PER_MINUTE, undefined) },
     maxUploadBytes: intOr(env.TUMA_MAX_UPLOAD_BYTES, undefined),
     maxConcurrentUploadsPerKey: intOr(env.TUMA_UPLOADS_PER_KEY, undefined),
-    accessLog: env.TUMA_ACCESS_LOG === "1"
+    accessLog: env.TUMA_ACCESS_LOG === "1",
+    fastSend: env.TUMA_FAST_SEND !== "0"
   })
   const nodeServer = createServer({ keepAliveTimeout: 65_000 })
   const connections = trackConnections(nodeServer)

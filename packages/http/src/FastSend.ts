@@ -1,0 +1,201 @@
+/**
+ * The single send served beside the router (issue 12): `POST /v1/sms/messages` and its alias
+ * `/v1/sms/quick-message` are answered straight from node's request listener, not through the
+ * platform's request wrapper, router, HttpApi decode/encode and middleware chain, which cost a
+ * single send about as much CPU as the whole use case (docs/operations.md, "The single send beside
+ * the router"). The answer is the same, byte for byte but for ids and the `Date` header, because
+ * every part of it is the framework path's own:
+ *
+ * - the envelope's checks and answers: 415/413 are left to the framework (such a request is not
+ *   claimed), the request id and `X-Request-Id`, `malformedJson` (400, depth guard first), the
+ *   `fromCause` answers of every failure (401/403/429 of authentication, 422 of the payload's and
+ *   the header's schemas with `errors` by path, the send's refusals, 503s), the request metrics;
+ * - the security middleware's `Authenticator` (same checks, same rate limit), run before the body
+ *   is decoded, as HttpApi does;
+ * - the endpoint's schemas (`SendSingleRequest`, `IdempotencyHeaders`, `SendSingleResponse`) and
+ *   `sendAnswer`, over the same observed `Send.single`.
+ *
+ * Claimed are only requests the fast path answers exactly like the router: POST to one of the two
+ * paths, `Content-Type: application/json…`, a `Content-Length` within the body limit, no `Expect`.
+ * Everything else (chunked or oversized bodies, other types) goes the framework's way, as does every
+ * request while the access log or message tracing is on (their spans and log lines are the
+ * framework's). `TUMA_FAST_SEND=0` turns the path off (A/B measurements).
+ *
+ *   install(server, slot) — put the slot's handler in front of the platform's "request" listener
+ *   layer                 — fill the slot while the server runs (`FastSendSlot` from `Server.layer`)
+ */
+import * as HttpApiError from "@effect/platform/HttpApiError"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import { Send } from "@tuma/core"
+import { currentLogUids } from "@tuma/core/observability/LogContext"
+import { TraceSettings } from "@tuma/core/observability/Tracing"
+import { Context, Effect, Exit, Layer, ParseResult, Runtime, Schema } from "effect"
+import { randomUUID } from "node:crypto"
+import type { EventEmitter } from "node:events"
+import type { IncomingMessage, Server as NodeServer, ServerResponse } from "node:http"
+import { TumaApi } from "./Api.js"
+import { IdempotencyHeaders } from "./apiSchemas.js"
+import { Authenticator } from "./Auth.js"
+import { ServerConfig } from "./Config.js"
+import { currentRequestId } from "./Envelope.js"
+import { jsonDepthExceeds, JsonTooDeep, maxJsonDepth } from "./JsonDepth.js"
+import { InFlight, makeFailureAnswers, malformedJson, routeTable } from "./Middleware.js"
+import { observeRequest } from "./Observability.js"
+import { SendSingleRequest } from "./Requests.js"
+import { SendSingleResponse } from "./Responses.js"
+import { sendAnswer } from "./sendAnswer.js"
+
+/** A node request handler that answers the requests it claims (true) and leaves the rest (false). */
+export type Claim = (request: IncomingMessage, response: ServerResponse) => boolean
+
+/** The running server's fast handler (none before the layer is built and after it closes) and its count. */
+export interface Slot {
+  current: Claim | undefined
+  /** Requests the fast handler has claimed so far. */
+  claimed: number
+}
+
+/** Where the running server's fast handler sits. */
+export class FastSendSlot extends Context.Tag("@tuma/http/FastSendSlot")<FastSendSlot, Slot>() {
+  /** A new, empty slot. */
+  static readonly make = (): Slot => ({ current: undefined, claimed: 0 })
+}
+
+/** Any event listener, as node's `EventEmitter` types it. */
+type AnyListener = Parameters<EventEmitter["on"]>[1]
+
+/**
+ * Puts `slot`'s handler in front of every "request" listener added to `server` from now on (the
+ * platform's); listeners added before (the drain's connection accounting) see every request as before.
+ */
+export const install = (server: NodeServer, slot: Slot): NodeServer => {
+  const wrapped = new WeakMap<AnyListener, AnyListener>()
+  const on = server.on.bind(server)
+  const off = server.off.bind(server)
+  const wrap = (listener: AnyListener): AnyListener => {
+    const claimed = (request: IncomingMessage, response: ServerResponse) => {
+      const claim = slot.current
+      if (claim === undefined || !claim(request, response)) listener(request, response)
+    }
+    wrapped.set(listener, claimed)
+    return claimed
+  }
+  const add = (event: string, listener: AnyListener) =>
+    event === "request" ? on(event, wrap(listener)) : on(event, listener)
+  const remove = (event: string, listener: AnyListener) =>
+    off(event, (event === "request" ? wrapped.get(listener) : undefined) ?? listener)
+  Object.assign(server, { on: add, addListener: add, off: remove, removeListener: remove })
+  return server
+}
+
+const PATHS = new Set(["/v1/sms/messages", "/v1/sms/quick-message"])
+
+const decodeHeaders = Schema.decodeUnknown(IdempotencyHeaders)
+const decodePayload = Schema.decodeUnknown(SendSingleRequest)
+const encodeAnswer = Schema.encode(SendSingleResponse)
+
+/** Writes an `HttpServerResponse` whose body is bytes (every envelope answer) to node's response. */
+const write = (response: ServerResponse, answer: HttpServerResponse.HttpServerResponse, requestId: string) => {
+  const body = answer.body
+  const bytes = body._tag === "Uint8Array" ? body.body : new Uint8Array(0)
+  for (const [name, value] of Object.entries(answer.headers)) response.setHeader(name, value)
+  response.setHeader("x-request-id", requestId)
+  if (body._tag === "Uint8Array") response.setHeader("content-type", body.contentType)
+  response.setHeader("content-length", bytes.length)
+  response.writeHead(answer.status)
+  response.end(bytes)
+}
+
+/** Fills `FastSendSlot` with the single send's handler while the layer lives. */
+export const layer = Layer.scopedDiscard(Effect.gen(function*() {
+  const slot = yield* FastSendSlot
+  const options = yield* ServerConfig
+  const trace = yield* TraceSettings
+  if (!options.fastSend || options.accessLog || trace.linkMessages) return
+  const send = yield* Send
+  const authenticate = yield* Authenticator
+  const runFork = Runtime.runFork(yield* Effect.runtime<never>())
+  const { fromCause } = makeFailureAnswers(options, routeTable(TumaApi, []))
+  const maxBody = options.maxBodyBytes
+
+  /** The endpoint's handling of one request whose body has been read. */
+  const handle = (request: IncomingMessage, route: string, text: string, requestId: string) =>
+    Effect.gen(function*() {
+      const key = yield* authenticate("sms:send", request.headers, request.socket.remoteAddress)
+      if (jsonDepthExceeds(text)) return malformedJson(requestId, route, new JsonTooDeep(maxJsonDepth))
+      let json: unknown
+      try {
+        json = text === "" ? null : JSON.parse(text)
+      } catch {
+        return malformedJson(requestId, route, undefined)
+      }
+      const payload = yield* decodePayload(json)
+      const headers = yield* decodeHeaders(request.headers)
+      const answer = yield* sendAnswer(send.single({
+        accountId: key.accountId,
+        apiKeyId: key.keyId,
+        mode: key.mode,
+        channel: "api",
+        idempotencyKey: headers["idempotency-key"]
+      }, payload))
+      return HttpServerResponse.unsafeJson(yield* encodeAnswer(answer), { status: 202 })
+    }).pipe(
+      Effect.catchIf(ParseResult.isParseError, HttpApiError.HttpApiDecodeError.refailParseError),
+      Effect.catchAllCause((cause) =>
+        fromCause(requestId, { method: "POST", url: route, headers: request.headers }, cause)
+      ),
+      Effect.locally(currentRequestId, requestId),
+      Effect.locally(currentLogUids, {})
+    )
+
+  const claim: Claim = (request, response) => {
+    if (request.method !== "POST") return false
+    const url = request.url ?? ""
+    const q = url.indexOf("?")
+    const route = q < 0 ? url : url.slice(0, q)
+    if (!PATHS.has(route)) return false
+    const headers = request.headers
+    const contentType = headers["content-type"]
+    if (contentType === undefined || !contentType.toLowerCase().startsWith("application/json")) return false
+    const length = headers["content-length"]
+    if (length === undefined || !(Number(length) <= maxBody) || headers["expect"] !== undefined) return false
+
+    slot.claimed++
+    const started = performance.now()
+    const requestId = randomUUID()
+    InFlight.count++
+    let done = false
+    const finish = () => {
+      if (!done) {
+        done = true
+        InFlight.count--
+      }
+    }
+    const chunks: Array<Buffer> = []
+    request.on("data", (chunk: Buffer) => chunks.push(chunk))
+    request.on("error", finish)
+    request.on("end", () => {
+      const text = chunks.length === 1 ? chunks[0].toString("utf8") : Buffer.concat(chunks).toString("utf8")
+      const fiber = runFork(handle(request, route, text, requestId))
+      response.on("close", () => {
+        // the client went away before its answer: as the platform does, stop the handling
+        if (!response.writableEnded) fiber.unsafeInterruptAsFork(fiber.id())
+      })
+      fiber.addObserver((exit) => {
+        finish()
+        if (Exit.isSuccess(exit)) {
+          observeRequest("POST", route, exit.value.status, started)
+          if (!response.destroyed) write(response, exit.value, requestId)
+        } else if (!response.destroyed) {
+          // fromCause answers every failure; an interruption or a defect past it is a 500
+          response.writeHead(500).end()
+          if (!Exit.isInterrupted(exit)) runFork(Effect.logError("fast send failed outside the envelope", exit.cause))
+        }
+      })
+    })
+    return true
+  }
+
+  slot.current = claim
+  yield* Effect.addFinalizer(() => Effect.sync(() => (slot.current = undefined)))
+}))
