@@ -94,17 +94,38 @@ const decodeHeaders = Schema.decodeUnknown(IdempotencyHeaders)
 const decodePayload = Schema.decodeUnknown(SendSingleRequest)
 const encodeAnswer = Schema.encode(SendSingleResponse)
 
-/** Writes an `HttpServerResponse` whose body is bytes (every envelope answer) to node's response. */
-const write = (response: ServerResponse, answer: HttpServerResponse.HttpServerResponse, requestId: string) => {
+/** An accepted send's answer: 202 and the encoded envelope, written without a response object. */
+interface Accepted {
+  readonly acceptedJson: string
+}
+
+/** Writes an answer to node's response: headers in one call, then the body (one socket write). */
+const write = (
+  response: ServerResponse,
+  answer: HttpServerResponse.HttpServerResponse | Accepted,
+  requestId: string
+) => {
+  if ("acceptedJson" in answer) {
+    const bytes = Buffer.from(answer.acceptedJson, "utf8")
+    response.writeHead(202, {
+      "content-type": "application/json",
+      "content-length": bytes.length,
+      "x-request-id": requestId
+    })
+    return response.end(bytes)
+  }
   const body = answer.body
   const bytes = body._tag === "Uint8Array" ? body.body : new Uint8Array(0)
-  for (const [name, value] of Object.entries(answer.headers)) response.setHeader(name, value)
-  response.setHeader("x-request-id", requestId)
-  if (body._tag === "Uint8Array") response.setHeader("content-type", body.contentType)
-  response.setHeader("content-length", bytes.length)
-  response.writeHead(answer.status)
+  const headers: Record<string, string | number> = { ...answer.headers, "x-request-id": requestId }
+  if (body._tag === "Uint8Array") headers["content-type"] = body.contentType
+  headers["content-length"] = bytes.length
+  response.writeHead(answer.status, headers)
   response.end(bytes)
 }
+
+/** The status `write` writes. */
+const statusOf = (answer: HttpServerResponse.HttpServerResponse | Accepted) =>
+  "acceptedJson" in answer ? 202 : answer.status
 
 /** Fills `FastSendSlot` with the single send's handler while the layer lives. */
 export const layer = Layer.scopedDiscard(Effect.gen(function*() {
@@ -138,7 +159,8 @@ export const layer = Layer.scopedDiscard(Effect.gen(function*() {
         channel: "api",
         idempotencyKey: headers["idempotency-key"]
       }, payload))
-      return HttpServerResponse.unsafeJson(yield* encodeAnswer(answer), { status: 202 })
+      const accepted: Accepted = { acceptedJson: JSON.stringify(yield* encodeAnswer(answer)) }
+      return accepted
     }).pipe(
       Effect.catchIf(ParseResult.isParseError, HttpApiError.HttpApiDecodeError.refailParseError),
       Effect.catchAllCause((cause) =>
@@ -184,7 +206,7 @@ export const layer = Layer.scopedDiscard(Effect.gen(function*() {
       fiber.addObserver((exit) => {
         finish()
         if (Exit.isSuccess(exit)) {
-          observeRequest("POST", route, exit.value.status, started)
+          observeRequest("POST", route, statusOf(exit.value), started)
           if (!response.destroyed) write(response, exit.value, requestId)
         } else if (!response.destroyed) {
           // fromCause answers every failure; an interruption or a defect past it is a 500

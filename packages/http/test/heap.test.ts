@@ -1,5 +1,5 @@
 /**
- * The heap settings of `tuma serve` / `tuma worker` (Heap.ts): V8's growing factor fixed at 1.5 by
+ * The heap settings of `tuma serve` / `tuma worker` (Heap.ts): V8's growing factor fixed at 2 by
  * default, from TUMA_HEAP_GROWING_PERCENT otherwise, 0 leaving V8's own; a bad value stops the
  * command before it starts anything, with the variable named.
  */
@@ -8,10 +8,10 @@ import { fileURLToPath } from "node:url"
 import { expect, it } from "vitest"
 import { heapFlags, tuneHeap } from "../src/Heap.js"
 
-it("the growing percent: 50 by default, the variable's value, none at 0", () => {
-  expect(heapFlags({})).toEqual(["--heap-growing-percent=50"])
-  expect(heapFlags({ TUMA_HEAP_GROWING_PERCENT: "" })).toEqual(["--heap-growing-percent=50"])
-  expect(heapFlags({ TUMA_HEAP_GROWING_PERCENT: "100" })).toEqual(["--heap-growing-percent=100"])
+it("the growing percent: 100 by default, the variable's value, none at 0", () => {
+  expect(heapFlags({})).toEqual(["--heap-growing-percent=100"])
+  expect(heapFlags({ TUMA_HEAP_GROWING_PERCENT: "" })).toEqual(["--heap-growing-percent=100"])
+  expect(heapFlags({ TUMA_HEAP_GROWING_PERCENT: "50" })).toEqual(["--heap-growing-percent=50"])
   expect(heapFlags({ TUMA_HEAP_GROWING_PERCENT: "0" })).toEqual([])
   for (const bad of ["-1", "1.5", "fifty", "1001"]) {
     expect(() => heapFlags({ TUMA_HEAP_GROWING_PERCENT: bad })).toThrow(/TUMA_HEAP_GROWING_PERCENT/)
