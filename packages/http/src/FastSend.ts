@@ -30,6 +30,7 @@ import { Send } from "@tuma/core"
 import { currentLogUids } from "@tuma/core/observability/LogContext"
 import { TraceSettings } from "@tuma/core/observability/Tracing"
 import { Context, Effect, Exit, Layer, ParseResult, Runtime, Schema } from "effect"
+import type { RuntimeFiber } from "effect/Fiber"
 import { randomUUID } from "node:crypto"
 import type { EventEmitter } from "node:events"
 import type { IncomingMessage, Server as NodeServer, ServerResponse } from "node:http"
@@ -186,25 +187,25 @@ export const layer = Layer.scopedDiscard(Effect.gen(function*() {
     const started = performance.now()
     const requestId = randomUUID()
     InFlight.count++
+    let fiber: RuntimeFiber<unknown, unknown> | undefined
     let done = false
-    const finish = () => {
+    // the response's "close" comes in every case: after its last byte, or when the client goes away
+    // (before or after its body arrived)
+    response.once("close", () => {
       if (!done) {
         done = true
         InFlight.count--
       }
-    }
+      // the client went away before its answer: as the platform does, stop the handling
+      if (fiber !== undefined && !response.writableEnded) fiber.unsafeInterruptAsFork(fiber.id())
+    })
     const chunks: Array<Buffer> = []
     request.on("data", (chunk: Buffer) => chunks.push(chunk))
-    request.on("error", finish)
     request.on("end", () => {
       const text = chunks.length === 1 ? chunks[0].toString("utf8") : Buffer.concat(chunks).toString("utf8")
-      const fiber = runFork(handle(request, route, text, requestId))
-      response.on("close", () => {
-        // the client went away before its answer: as the platform does, stop the handling
-        if (!response.writableEnded) fiber.unsafeInterruptAsFork(fiber.id())
-      })
-      fiber.addObserver((exit) => {
-        finish()
+      const running = runFork(handle(request, route, text, requestId))
+      fiber = running
+      running.addObserver((exit) => {
         if (Exit.isSuccess(exit)) {
           observeRequest("POST", route, statusOf(exit.value), started)
           if (!response.destroyed) write(response, exit.value, requestId)

@@ -8,8 +8,10 @@
  */
 import { Effect } from "effect"
 import { request as httpRequest } from "node:http"
+import { connect } from "node:net"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { FastSendSlot } from "../src/FastSend.js"
+import { InFlight } from "../src/Server.js"
 import type { Answer, TestServer } from "./harness.js"
 import { call, setupAccount, startServer } from "./harness.js"
 
@@ -212,5 +214,39 @@ describe("requests left to the router", () => {
     })
     expect(status).toBe(202)
     expect(await fast.server.run(Effect.map(FastSendSlot, (s) => s.claimed))).toBe(before)
+  })
+})
+
+describe("a client that goes away", () => {
+  const claimedNow = () => fast.server.run(Effect.map(FastSendSlot, (s) => s.claimed))
+
+  /** Sends the head of a send and `bodyBytes` of its 60-byte body on a raw socket, then closes it. */
+  const abandon = async (bodyBytes: number) => {
+    const url = new URL(fast.server.url)
+    const body = JSON.stringify({ ...ok, body: "Abandoned send 0123456789" }).padEnd(60, " ")
+    const socket = connect(Number(url.port), url.hostname)
+    await new Promise<void>((resolve) => socket.once("connect", () => resolve()))
+    socket.write(
+      `POST /v1/sms/messages HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${fast.live}\r\n` +
+        `Content-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n` + body.slice(0, bodyBytes)
+    )
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    socket.destroy()
+    await new Promise((resolve) => setTimeout(resolve, 300))
+  }
+
+  it("before its body arrived: claimed, and no longer counted in flight", async () => {
+    const [before, inFlight] = [await claimedNow(), InFlight.count]
+    await abandon(10)
+    expect(await claimedNow()).toBe(before + 1)
+    expect(InFlight.count).toBe(inFlight)
+  })
+
+  it("after its body arrived: no longer counted in flight, and the server answers the next client", async () => {
+    const inFlight = InFlight.count
+    await abandon(60)
+    expect(InFlight.count).toBe(inFlight)
+    const next = await call(fast.server, "POST", "/v1/sms/messages", { key: fast.live, body: { ...ok, body: "After" } })
+    expect(next.status).toBe(202)
   })
 })
