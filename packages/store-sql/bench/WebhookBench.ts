@@ -14,9 +14,7 @@
  *
  * The receiver runs in a child process (node:http, keep-alive), verifying every signature.
  */
-import * as Reactivity from "@effect/experimental/Reactivity"
 import { SqlClient } from "@effect/sql"
-import { PgClient } from "@effect/sql-pg"
 import { Ids, Operator } from "@tuma/core"
 import type { WebhookSettings } from "@tuma/core/webhooks/index"
 import {
@@ -33,15 +31,15 @@ import {
   layerWebhookDestinationPolicy,
   makeHttpWebhookSenderUnsafe
 } from "@tuma/providers/webhook/index"
-import { Effect, Layer, Redacted } from "effect"
+import { Effect, Layer } from "effect"
 import { fork } from "node:child_process"
-import { randomBytes } from "node:crypto"
 import { monitorEventLoopDelay } from "node:perf_hooks"
 import { fileURLToPath } from "node:url"
 import * as Database from "../src/Database.js"
 import { MARKET_IDS } from "../src/migrations/0002_markets.js"
 import * as SqlOperatorStore from "../src/SqlOperatorStore.js"
 import * as SqlWebhookStore from "../src/SqlWebhookStore.js"
+import { scratchPostgres } from "./scratch.js"
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 10_000)
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
@@ -313,21 +311,6 @@ const runOn = (label: string, db: Layer.Layer<SqlClient.SqlClient, unknown>, rx:
     Effect.scoped
   )
 
-const scratchPostgres = (adminUrl: string) =>
-  Layer.unwrapScoped(Effect.gen(function*() {
-    const name = `tuma_bench_${Date.now().toString(36)}_${randomBytes(3).toString("hex")}`
-    const admin = yield* PgClient.make({ url: Redacted.make(adminUrl), maxConnections: 1 }).pipe(
-      Effect.provide(Reactivity.layer)
-    )
-    yield* Effect.acquireRelease(
-      admin.unsafe(`CREATE DATABASE ${name}`),
-      () => admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).pipe(Effect.orDie)
-    )
-    const url = new URL(adminUrl)
-    url.pathname = `/${name}`
-    return Database.layer(Database.postgres(url.toString(), { maxConnections: 20 }))
-  }))
-
 const main = Effect.gen(function*() {
   const rx = yield* Effect.acquireRelease(Effect.promise(startReceiver), (r) => Effect.promise(r.close))
   console.log(`webhook bench: ${fmt(EVENTS)} events per round, ${ROUNDS} rounds (median), receiver in a child process`)
@@ -341,7 +324,7 @@ const main = Effect.gen(function*() {
   const targets: Array<[string, Layer.Layer<SqlClient.SqlClient, unknown>]> = [
     ["pglite", Database.layer(Database.pglite("memory://"))]
   ]
-  if (pgUrl) targets.push(["postgres", scratchPostgres(pgUrl)])
+  if (pgUrl) targets.push(["postgres", scratchPostgres(pgUrl, { maxConnections: 20 })])
   for (const [label, db] of targets) {
     const r = yield* runOn(label, db, rx)
     console.log(

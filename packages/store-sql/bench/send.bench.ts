@@ -7,16 +7,13 @@
  * PostgreSQL: `DATABASE_URL`, else `TUMA_TEST_DATABASE_URL`, else postgres://postgres@127.0.0.1:5432/postgres
  * (a scratch database is created and dropped).
  */
-import * as Reactivity from "@effect/experimental/Reactivity"
-import { PgClient } from "@effect/sql-pg"
 import type { SendCaller } from "@tuma/core"
 import { Ids, Operator, Send } from "@tuma/core"
-import { Effect, Layer, Redacted } from "effect"
-import { randomBytes } from "node:crypto"
-import * as Database from "../src/Database.js"
+import { Effect, Layer } from "effect"
 import * as SqlContentCounter from "../src/SqlContentCounter.js"
 import * as SqlOperatorStore from "../src/SqlOperatorStore.js"
 import * as SqlSendStore from "../src/SqlSendStore.js"
+import { scratchPostgres } from "./scratch.js"
 
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32)
 const SENDS = Number(process.env.BENCH_SENDS ?? 6000)
@@ -24,24 +21,10 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
 const adminUrl = process.env.DATABASE_URL ?? process.env.TUMA_TEST_DATABASE_URL ??
   "postgres://postgres@127.0.0.1:5432/postgres"
 
-const scratchPostgres = Layer.unwrapScoped(Effect.gen(function*() {
-  const name = `tuma_bench_${randomBytes(4).toString("hex")}`
-  const admin = yield* PgClient.make({ url: Redacted.make(adminUrl), maxConnections: 1 }).pipe(
-    Effect.provide(Reactivity.layer)
-  )
-  yield* Effect.acquireRelease(
-    admin.unsafe(`CREATE DATABASE ${name}`),
-    () => admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).pipe(Effect.orDie)
-  )
-  const url = new URL(adminUrl)
-  url.pathname = `/${name}`
-  return Database.layer(Database.postgres(url.toString()))
-}))
-
 const services = Layer.mergeAll(Send.layer, Operator.layer).pipe(
   Layer.provideMerge(Layer.mergeAll(SqlSendStore.layer, SqlOperatorStore.layer, SqlContentCounter.layer)),
   Layer.provide(Ids.layer),
-  Layer.provideMerge(scratchPostgres)
+  Layer.provideMerge(scratchPostgres(adminUrl))
 )
 
 let n = 0

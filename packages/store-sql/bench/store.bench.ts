@@ -7,17 +7,15 @@
  * PostgreSQL: `DATABASE_URL`, else `TUMA_TEST_DATABASE_URL`, else postgres://postgres@127.0.0.1:5432/postgres
  * (a scratch database is created and dropped). Iterations: `BENCH_ITERATIONS` (default 21).
  */
-import * as Reactivity from "@effect/experimental/Reactivity"
 import { SqlClient } from "@effect/sql"
-import { PgClient } from "@effect/sql-pg"
 import type { SendCaller } from "@tuma/core"
 import { Ids, Operator, Send, SendStore } from "@tuma/core"
-import { Effect, Layer, Redacted } from "effect"
-import { randomBytes } from "node:crypto"
+import { Effect, Layer } from "effect"
 import * as Database from "../src/Database.js"
 import * as SqlContentCounter from "../src/SqlContentCounter.js"
 import * as SqlOperatorStore from "../src/SqlOperatorStore.js"
 import * as SqlSendStore from "../src/SqlSendStore.js"
+import { scratchPostgres } from "./scratch.js"
 
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 21)
 const WARMUP = 3
@@ -158,26 +156,12 @@ const services = <E>(db: Layer.Layer<SqlClient.SqlClient, E>) =>
     Layer.provideMerge(db)
   )
 
-const scratchPostgres = Layer.unwrapScoped(Effect.gen(function*() {
-  const name = `tuma_bench_${randomBytes(4).toString("hex")}`
-  const admin = yield* PgClient.make({ url: Redacted.make(adminUrl), maxConnections: 1 }).pipe(
-    Effect.provide(Reactivity.layer)
-  )
-  yield* Effect.acquireRelease(
-    admin.unsafe(`CREATE DATABASE ${name}`),
-    () => admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).pipe(Effect.orDie)
-  )
-  const url = new URL(adminUrl)
-  url.pathname = `/${name}`
-  return Database.layer(Database.postgres(url.toString()))
-}))
-
 const main = Effect.gen(function*() {
   console.log(`bench:store — ${ITERATIONS} iterations after ${WARMUP} warm-up rounds, node ${process.version}`)
   const pg = yield* Effect.either(
     Effect.scoped(
       Effect.flatMap(
-        Layer.build(services(scratchPostgres)),
+        Layer.build(services(scratchPostgres(adminUrl))),
         (ctx) => Effect.provide(run(`PostgreSQL (${new URL(adminUrl).host})`), ctx)
       )
     )
