@@ -187,6 +187,7 @@ export const layer = Layer.scopedDiscard(Effect.gen(function*() {
     const started = performance.now()
     const requestId = randomUUID()
     InFlight.count++
+    InFlight.started++
     let fiber: RuntimeFiber<unknown, unknown> | undefined
     let done = false
     // the response's "close" comes in every case: after its last byte, or when the client goes away

@@ -138,8 +138,11 @@ const hasBoundary = (contentType: string): boolean => {
   return boundary.length >= 1 && boundary.length <= 70
 }
 
-/** Requests being served right now, across the process (graceful shutdown waits for zero). */
-export const InFlight = { count: 0 }
+/**
+ * Requests being served right now, across the process (graceful shutdown waits for zero), and how many
+ * have started since it began (idle compaction looks for none in an interval, `IdleCompaction.ts`).
+ */
+export const InFlight = { count: 0, started: 0 }
 
 /**
  * The envelope's answer to whatever a request's handling failed with (`fromCause`): shared by the
@@ -290,6 +293,7 @@ export const makeEnvelope = (options: ServerOptions, routes: ReadonlyArray<Route
         }
       }
       InFlight.count++
+      InFlight.started++
       return app.pipe(
         Effect.catchAllCause((cause) => fromCause(requestId, request, cause)),
         Effect.map((response) => {

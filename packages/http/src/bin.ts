@@ -20,7 +20,8 @@
  * Observability (docs/observability.md): --metrics-port / TUMA_METRICS_PORT, TUMA_METRICS_HOST,
  * OTEL_EXPORTER_OTLP_ENDPOINT, TUMA_LOG_FORMAT=json|pretty, TUMA_LOG_LEVEL.
  *
- * `serve` and `worker` first set V8's heap growing factor (Heap.ts, `TUMA_HEAP_GROWING_PERCENT`).
+ * `serve` and `worker` first set V8's heap growing factor (Heap.ts, `TUMA_HEAP_GROWING_PERCENT`) and
+ * start the idle compaction of their heap (IdleCompaction.ts, `TUMA_IDLE_COMPACT_MB`).
  */
 import * as Database from "@tuma/store-sql/Database"
 import * as SqlObservability from "@tuma/store-sql/SqlObservability"
@@ -36,6 +37,7 @@ import * as DeliveryWorkers from "./DeliveryWorkers.js"
 import { seedDemo } from "./Demo.js"
 import { trackConnections } from "./Drain.js"
 import { tuneHeap } from "./Heap.js"
+import * as IdleCompaction from "./IdleCompaction.js"
 import * as Observability from "./Observability.js"
 import { seedDemoPortalUser } from "./portal/Demo.js"
 import { SlicedScheduler } from "./Scheduling.js"
@@ -264,7 +266,10 @@ const worker = async (argv: ReadonlyArray<string>) => {
 
 const main = async () => {
   const [command, ...rest] = process.argv.slice(2)
-  if (command === "serve" || command === "worker") tuneHeap(env)
+  if (command === "serve" || command === "worker") {
+    tuneHeap(env)
+    IdleCompaction.start(IdleCompaction.optionsFromEnv(env))
+  }
   if (command === "serve") return serve(rest)
   if (command === "worker") return worker(rest)
   return Cli.run(command, rest)
