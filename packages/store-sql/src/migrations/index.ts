@@ -37,6 +37,7 @@ import m0710 from "./0710_content_counters.js"
 import m0720 from "./0720_notify_payloads.js"
 import m0730 from "./0730_console_operators.js"
 import m0740 from "./0740_ledger_corrections.js"
+import m0750 from "./0750_statement_reference_checks.js"
 
 export const migrations: Record<string, Effect.Effect<unknown, unknown, SqlClient.SqlClient>> = {
   "0001_schema": m0001,
@@ -62,5 +63,6 @@ export const migrations: Record<string, Effect.Effect<unknown, unknown, SqlClien
   "0710_content_counters": m0710,
   "0720_notify_payloads": m0720,
   "0730_console_operators": m0730,
-  "0740_ledger_corrections": m0740
+  "0740_ledger_corrections": m0740,
+  "0750_statement_reference_checks": m0750
 }
