@@ -27,6 +27,13 @@ import { lookup as dnsLookup } from "node:dns/promises"
 import { isIP } from "node:net"
 import { DEMO_EMAIL } from "./Demo.js"
 
+/**
+ * The pump's polling interval when `TUMA_WEBHOOK_POLL` is unset: the SQL store wakes it when a final
+ * state creates deliveries (migration 0760); the poll finds retries falling due and redeliveries made
+ * by another process.
+ */
+export const DEFAULT_POLL = "1s"
+
 export interface WebhookWorkerOptions {
   /** Defaults to `TUMA_SYSTEM_ACCOUNT_ID`; `tuma serve --demo` passes the demo account. */
   readonly systemAccountId?: string | undefined
@@ -42,10 +49,15 @@ export const layer = (
     Layer.provide(
       Layer.mergeAll(
         SqlWebhookStore.layer,
+        SqlWebhookStore.layerWakeups,
         layerObservedWebhookSender(layerHttpWebhookSender(webhookSenderOptionsFromEnv(env))).pipe(
           Layer.provide(SqlObservability.layerTraceContext)
         ),
-        Layer.sync(WebhookConfig, () => settingsFromEnv(env)),
+        // woken by the store (pg_notify), the pump polls once a second by default, not every 100 ms
+        Layer.sync(
+          WebhookConfig,
+          () => settingsFromEnv({ ...env, TUMA_WEBHOOK_POLL: env.TUMA_WEBHOOK_POLL || DEFAULT_POLL })
+        ),
         layerMailerFromEnv(env),
         layerSystemSmsFromSend({ ...sms, accountId: options.systemAccountId ?? sms.accountId })
       )

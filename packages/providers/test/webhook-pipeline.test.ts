@@ -107,11 +107,13 @@ const webhookWorkers = (opts: {
   readonly smtpUrl: string
   readonly systemAccountId: string
   readonly settings?: Partial<WebhookSettings>
+  /** The store's wake-ups (pg_notify, migration 0760) beside the poll. */
+  readonly wakeups?: boolean
 }) =>
   Layer.mergeAll(layerWebhookWorkers, layerWebhookAdmin).pipe(
     Layer.provideMerge(
       Layer.mergeAll(
-        SqlWebhookStore.layer,
+        opts.wakeups ? Layer.merge(SqlWebhookStore.layer, SqlWebhookStore.layerWakeups) : SqlWebhookStore.layer,
         layerHttpWebhookSender({ allow: ["127.0.0.1"] }),
         layerWebhookDestinationPolicy(["127.0.0.1"]),
         WebhookConfig.layer({
@@ -168,6 +170,39 @@ for (const driver of drivers()) {
           expect(other.hooks.map((h) => JSON.parse(h.raw.toString()).message_id)).toEqual([viaOther.data.uid])
         }).pipe(
           Effect.provide(Layer.merge(webhookWorkers({ smtpUrl: smtp.url, systemAccountId: ops.id }), workers())),
+          Effect.scoped
+        )
+      }).pipe(Effect.scoped))
+
+    it.effect("woken by the store: the webhook arrives though the pump polls once a minute", () =>
+      Effect.gen(function*() {
+        const sim = yield* makeSmscSimulator({ receiptDelayMs: 20 })
+        const smtp = yield* smtpServer
+        const rx = yield* receiver(() => 200)
+        const ops = yield* systemAccount
+        const { caller, key } = yield* setupAccount({ providers: [{ kind: "smpp", config: smppConfig(sim.port) }] })
+        yield* Effect.gen(function*() {
+          const admin = yield* WebhookAdmin
+          yield* admin.createEndpoint({ apiKeyId: key.id, url: rx.url })
+          // the pump has polled (found nothing) and sleeps for a minute before the message is sent
+          yield* Effect.sleep("500 millis")
+          const send = yield* Send
+          const sent = yield* send.single(caller, { recipient: tz(n++), sender_id: "TUMA", body: "Woken" })
+          yield* until(Effect.sync(() => rx.hooks.length >= 1), "the webhook, woken by pg_notify", 10_000)
+          expect(JSON.parse(rx.hooks[0].raw.toString())).toMatchObject({
+            event: "sms.delivered",
+            message_id: sent.data.uid
+          })
+        }).pipe(
+          Effect.provide(Layer.merge(
+            webhookWorkers({
+              smtpUrl: smtp.url,
+              systemAccountId: ops.id,
+              settings: { pollIntervalMs: 60_000 },
+              wakeups: true
+            }),
+            workers()
+          )),
           Effect.scoped
         )
       }).pipe(Effect.scoped))

@@ -10,7 +10,6 @@
  */
 import { SqlClient } from "@effect/sql"
 import type { SqlError } from "@effect/sql"
-import { PgClient } from "@effect/sql-pg"
 import type {
   ApplyResult,
   ClaimedMessage,
@@ -20,10 +19,10 @@ import type {
   RouteRow
 } from "@tuma/core/ports/DispatchStore"
 import { DispatchStore, DispatchWakeups } from "@tuma/core/ports/DispatchStore"
-import { Effect, Layer, Option, Queue, Schedule, Schema, Stream } from "effect"
-import { PgliteClient } from "./PgliteClient.js"
+import { Effect, Layer, Option, Schema } from "effect"
 import { decoders, findAll, findOne, NullableDate, NullableString } from "./rows.js"
 import { retryTransient } from "./SqlRetry.js"
+import * as Wakeups from "./Wakeups.js"
 
 // The rows this adapter reads, each decoded by a decoder built once (module load), in the claim
 // loop and the writer as everywhere else.
@@ -725,23 +724,5 @@ export const layer: Layer.Layer<DispatchStore, never, SqlClient.SqlClient> = Lay
  */
 export const layerWakeups: Layer.Layer<DispatchWakeups> = Layer.scoped(
   DispatchWakeups,
-  Effect.gen(function*() {
-    const signal = yield* Queue.sliding<void>(1)
-    const pglite = yield* Effect.serviceOption(PgliteClient)
-    const pg = yield* Effect.serviceOption(PgClient.PgClient)
-    if (Option.isSome(pglite)) {
-      const unsubscribe = yield* Effect.promise(() =>
-        pglite.value.pglite.listen(DISPATCH_CHANNEL, () => Queue.unsafeOffer(signal, undefined))
-      )
-      yield* Effect.addFinalizer(() => Effect.promise(() => unsubscribe()).pipe(Effect.ignore))
-    } else if (Option.isSome(pg)) {
-      yield* pg.value.listen(DISPATCH_CHANNEL).pipe(
-        Stream.runForEach(() => Queue.offer(signal, undefined)),
-        Effect.tapErrorCause((cause) => Effect.logWarning("dispatch LISTEN lost; retrying", cause)),
-        Effect.retry(Schedule.spaced("1 second")),
-        Effect.forkScoped
-      )
-    }
-    return { next: Queue.take(signal) }
-  })
+  Wakeups.listen(DISPATCH_CHANNEL, "dispatch")
 )

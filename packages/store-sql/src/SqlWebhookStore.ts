@@ -15,11 +15,12 @@ import type {
   DeliveryView,
   WebhookEndpoint
 } from "@tuma/core/ports/WebhookStore"
-import { WebhookStore } from "@tuma/core/ports/WebhookStore"
+import { WebhookStore, WebhookWakeups } from "@tuma/core/ports/WebhookStore"
 import type { WebhookEndpointHealth } from "@tuma/domain"
 import { applyWebhookAttempt, WebhookEventType } from "@tuma/domain"
 import { Effect, Layer, Option, Schema } from "effect"
 import { decoders, findAll, findOne, Ids, NullableDate, NullableString, single, WebhookAttempts } from "./rows.js"
+import * as Wakeups from "./Wakeups.js"
 
 const Endpoints = decoders(Schema.Struct({
   id: Schema.String,
@@ -441,3 +442,15 @@ const chunk = <A>(items: ReadonlyArray<A>, size: number): Array<ReadonlyArray<A>
 
 /** `WebhookStore` over the `SqlClient`. */
 export const layer: Layer.Layer<WebhookStore, never, SqlClient.SqlClient> = Layer.effect(WebhookStore, make)
+
+/** The LISTEN/NOTIFY channel that wakes the webhook pump when deliveries are created (migration 0760). */
+export const WEBHOOK_CHANNEL = "tuma_webhooks"
+
+/**
+ * Wake-ups on `pg_notify('tuma_webhooks')`, sent by the outbox trigger when a message's final state
+ * created deliveries: LISTEN on PostgreSQL, `pglite.listen` on PGlite. The pump also polls.
+ */
+export const layerWakeups: Layer.Layer<WebhookWakeups> = Layer.scoped(
+  WebhookWakeups,
+  Wakeups.listen(WEBHOOK_CHANNEL, "webhook")
+)

@@ -174,3 +174,12 @@ export class WebhookStore extends Context.Tag("@tuma/core/WebhookStore")<Webhook
       | { readonly _tag: "Failed"; readonly error: string; readonly retryAt: Date | null }
   ) => Effect.Effect<void>
 }>() {}
+
+/**
+ * Wake-ups when webhook deliveries may be waiting (pg_notify / PGlite listen). Optional: without it,
+ * or between wake-ups, the pump polls every `WebhookConfig.pollIntervalMs`.
+ */
+export class WebhookWakeups extends Context.Tag("@tuma/core/WebhookWakeups")<WebhookWakeups, {
+  /** Completes when a wake-up arrives (or never, when the driver has none). */
+  readonly next: Effect.Effect<void>
+}>() {}

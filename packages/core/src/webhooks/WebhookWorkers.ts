@@ -15,11 +15,11 @@
  */
 import type { WebhookRetryPolicy } from "@tuma/domain"
 import { buildWebhookBody, retryDelayAfter } from "@tuma/domain"
-import { Chunk, Clock, Context, Effect, FiberSet, Layer, Queue } from "effect"
+import { Chunk, Clock, Context, Effect, FiberSet, Layer, Option, Queue } from "effect"
 import { Ids } from "../ports/Ids.js"
 import { Mailer, SystemSms, SystemSmsError, WebhookSender } from "../ports/Notifiers.js"
 import type { AttemptRecord, ClaimedDelivery, ClaimedNotification, DeliveryMessage } from "../ports/WebhookStore.js"
-import { WebhookStore } from "../ports/WebhookStore.js"
+import { WebhookStore, WebhookWakeups } from "../ports/WebhookStore.js"
 import type { WebhookSettings } from "./WebhookConfig.js"
 import { WebhookConfig } from "./WebhookConfig.js"
 
@@ -135,8 +135,10 @@ export const makeWebhookWorkers = Effect.gen(function*() {
     return claimed.length
   })
 
-  const idle = (wake: Queue.Queue<true>, ms: number) =>
-    Effect.raceFirst(Effect.sleep(ms), Effect.asVoid(Queue.take(wake)))
+  // the store's wake-ups (pg_notify), when it has them: the pump then need not poll often
+  const notified = Option.map(yield* Effect.serviceOption(WebhookWakeups), (w) => w.next)
+  const idle = (wake: Queue.Queue<true>, ms: number, also: Option.Option<Effect.Effect<void>> = Option.none()) =>
+    Effect.raceAll([Effect.sleep(ms), Effect.asVoid(Queue.take(wake)), ...Option.toArray(also)])
 
   const guard = (name: string) => <A, E, R>(self: Effect.Effect<A, E, R>) =>
     self.pipe(
@@ -147,7 +149,7 @@ export const makeWebhookWorkers = Effect.gen(function*() {
 
   const pump = Effect.gen(function*() {
     const claimed = yield* pumpOnce
-    if (claimed === 0) yield* idle(wakePump, settings.pollIntervalMs)
+    if (claimed === 0) yield* idle(wakePump, settings.pollIntervalMs, notified)
   }).pipe(guard("pump"), Effect.forever)
 
   const recorder = Effect.gen(function*() {

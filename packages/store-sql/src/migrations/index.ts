@@ -38,6 +38,7 @@ import m0720 from "./0720_notify_payloads.js"
 import m0730 from "./0730_console_operators.js"
 import m0740 from "./0740_ledger_corrections.js"
 import m0750 from "./0750_statement_reference_checks.js"
+import m0760 from "./0760_webhook_notify.js"
 
 export const migrations: Record<string, Effect.Effect<unknown, unknown, SqlClient.SqlClient>> = {
   "0001_schema": m0001,
@@ -64,5 +65,6 @@ export const migrations: Record<string, Effect.Effect<unknown, unknown, SqlClien
   "0720_notify_payloads": m0720,
   "0730_console_operators": m0730,
   "0740_ledger_corrections": m0740,
-  "0750_statement_reference_checks": m0750
+  "0750_statement_reference_checks": m0750,
+  "0760_webhook_notify": m0760
 }
