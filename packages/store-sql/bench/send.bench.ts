@@ -7,13 +7,12 @@
  * PostgreSQL: `DATABASE_URL`, else `TUMA_TEST_DATABASE_URL`, else postgres://postgres@127.0.0.1:5432/postgres
  * (a scratch database is created and dropped).
  */
-import type { SendCaller } from "@tuma/core"
 import { Ids, Operator, Send } from "@tuma/core"
 import { Effect, Layer } from "effect"
 import * as SqlContentCounter from "../src/SqlContentCounter.js"
 import * as SqlOperatorStore from "../src/SqlOperatorStore.js"
 import * as SqlSendStore from "../src/SqlSendStore.js"
-import { scratchPostgres } from "./scratch.js"
+import { benchAccount, scratchPostgres } from "./scratch.js"
 
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32)
 const SENDS = Number(process.env.BENCH_SENDS ?? 6000)
@@ -29,15 +28,8 @@ const services = Layer.mergeAll(Send.layer, Operator.layer).pipe(
 
 let n = 0
 const run = Effect.gen(function*() {
-  const op = yield* Operator
   const send = yield* Send
-  const account = yield* op.createAccount({ name: "Bench", email: `bench-${Date.now()}@example.com` })
-  const key = yield* op.issueApiKey({ accountId: account.id })
-  yield* op.purchaseCredits({ accountId: account.id, country: "TZ", units: 100_000_000 })
-  yield* op.verifyRoute({ accountId: account.id, country: "TZ", phone: "+255712000000" })
-  yield* op.grantSenderId({ accountId: account.id, senderId: "TUMA", country: "TZ" })
-  yield* op.addProvider({ name: `bench-${Date.now()}`, routes: [{ country: "TZ", credit: 100_000_000 }] })
-  const caller: SendCaller = { accountId: account.id, apiKeyId: key.id, mode: "live" }
+  const caller = yield* benchAccount
   const one = Effect.suspend(() => {
     const k = n++
     return send.single(caller, {

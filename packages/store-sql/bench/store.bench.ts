@@ -8,14 +8,13 @@
  * (a scratch database is created and dropped). Iterations: `BENCH_ITERATIONS` (default 21).
  */
 import { SqlClient } from "@effect/sql"
-import type { SendCaller } from "@tuma/core"
 import { Ids, Operator, Send, SendStore } from "@tuma/core"
 import { Effect, Layer } from "effect"
 import * as Database from "../src/Database.js"
 import * as SqlContentCounter from "../src/SqlContentCounter.js"
 import * as SqlOperatorStore from "../src/SqlOperatorStore.js"
 import * as SqlSendStore from "../src/SqlSendStore.js"
-import { scratchPostgres } from "./scratch.js"
+import { benchAccount, scratchPostgres } from "./scratch.js"
 
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 21)
 const WARMUP = 3
@@ -70,24 +69,17 @@ const timedStore = Layer.effect(
 
 const run = (label: string) =>
   Effect.gen(function*() {
-    const op = yield* Operator
     const send = yield* Send
     const sql = yield* SqlClient.SqlClient
-    const account = yield* op.createAccount({ name: "Bench", email: `bench-${Date.now()}@example.com` })
-    const key = yield* op.issueApiKey({ accountId: account.id })
-    yield* op.purchaseCredits({ accountId: account.id, country: "TZ", units: 100_000_000 })
-    yield* op.verifyRoute({ accountId: account.id, country: "TZ", phone: "+255712000000" })
-    yield* op.grantSenderId({ accountId: account.id, senderId: "TUMA", country: "TZ" })
-    yield* op.addProvider({ name: `bench-${Date.now()}`, routes: [{ country: "TZ", credit: 100_000_000 }] })
-    const caller: SendCaller = { accountId: account.id, apiKeyId: key.id, mode: "live" }
+    const caller = yield* benchAccount
     const [{ market_id }] = yield* sql<{ market_id: string }>`SELECT id AS market_id FROM markets WHERE iso2 = 'TZ'`
 
     // the floor: 1,000 equivalent rows, one multi-row INSERT, one transaction
     const floorRows = () =>
       recipients.map((r) => ({
         id: crypto.randomUUID(),
-        account_id: account.id,
-        api_key_id: key.id,
+        account_id: caller.accountId,
+        api_key_id: caller.apiKeyId,
         campaign_id: null,
         market_id,
         country: "TZ",

@@ -5,15 +5,13 @@
  * database per file, shared by the suite). Each PostgreSQL run creates its own uniquely named
  * database and drops it afterwards, so nothing from an earlier run can matter.
  */
-import * as Reactivity from "@effect/experimental/Reactivity"
 import { SqlClient } from "@effect/sql"
-import { PgClient } from "@effect/sql-pg"
 import type { Vitest } from "@effect/vitest"
 import { layer } from "@effect/vitest"
 import type { TestServices } from "effect"
-import { Clock, Effect, Layer, Redacted } from "effect"
-import { randomBytes } from "node:crypto"
+import { Clock, Effect, Layer } from "effect"
 import * as Database from "../src/Database.js"
+import { scratchDatabaseUrl } from "./scratchDatabase.js"
 
 /** A driver: one of the two SQL databases, or core's in-memory adapters. */
 export type DriverName = SqlDriverName | "memory"
@@ -21,22 +19,6 @@ export type DriverName = SqlDriverName | "memory"
 export type SqlDriverName = "pglite" | "postgres"
 
 export const testDatabaseUrl = process.env.TUMA_TEST_DATABASE_URL
-
-/** A fresh PostgreSQL database for this run (created now, dropped when the scope closes). */
-const scratchUrl = (adminUrl: string) =>
-  Effect.gen(function*() {
-    const name = `tuma_test_${Date.now().toString(36)}_${randomBytes(4).toString("hex")}`
-    const admin = yield* PgClient.make({ url: Redacted.make(adminUrl), maxConnections: 1 }).pipe(
-      Effect.provide(Reactivity.layer)
-    )
-    yield* Effect.acquireRelease(
-      admin.unsafe(`CREATE DATABASE ${name}`),
-      () => admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).pipe(Effect.orDie)
-    )
-    const url = new URL(adminUrl)
-    url.pathname = `/${name}`
-    return url.toString()
-  })
 
 /** The migrated database for one driver. */
 export const databaseLayer = (
@@ -47,7 +29,7 @@ export const databaseLayer = (
     ? Layer.orDie(Database.layer(Database.pglite("memory://")))
     : Layer.unwrapScoped(
       Effect.map(
-        scratchUrl(testDatabaseUrl!),
+        scratchDatabaseUrl(testDatabaseUrl!, "tuma_test"),
         (url) => Database.layer(Database.postgres(url, { maxConnections: options.maxConnections ?? 20 }))
       )
     ).pipe(Layer.orDie)
