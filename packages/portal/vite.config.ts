@@ -1,6 +1,6 @@
 /**
  * The portal's build: a static single-page app under `/portal/` (served by `tuma serve`,
- * packages/http/src/PortalAssets.ts). Hashed file names under `assets/` are cached for a year;
+ * packages/http/src/portal/Assets.ts). Hashed file names under `assets/` are cached for a year;
  * `index.html` is never cached. No plugin: esbuild compiles the JSX.
  */
 import { defineConfig } from "vite"

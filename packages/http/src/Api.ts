@@ -6,8 +6,9 @@ import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import * as OpenApi from "@effect/platform/OpenApi"
 import { Schema } from "effect"
-import { AdminApi } from "./AdminApi.js"
-import { makeApi, sendEndpoint, senderIdMultipart } from "./apiSchemas.js"
+import { AdminApi } from "./admin/Api.js"
+import { PortalApi } from "./portal/Api.js"
+import { makeApi, sendEndpoint, senderIdMultipart } from "./shared/apiSchemas.js"
 import {
   BadRequest,
   Conflict,
@@ -19,11 +20,10 @@ import {
   TooManyRequests,
   Unprocessable,
   UnsupportedMediaType
-} from "./Envelope.js"
-import { PortalApi } from "./PortalApi.js"
-import * as Req from "./Requests.js"
-import * as Res from "./Responses.js"
-import * as Security from "./Security.js"
+} from "./shared/Envelope.js"
+import * as Req from "./shared/Requests.js"
+import * as Res from "./shared/Responses.js"
+import * as Security from "./shared/Security.js"
 
 // --- balance -----------------------------------------------------------------------------
 

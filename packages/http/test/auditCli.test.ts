@@ -10,7 +10,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { afterAll, expect, it } from "vitest"
-import { osUser } from "../src/Cli.js"
+import { osUser } from "../src/cli/Cli.js"
 
 const BIN = fileURLToPath(new URL("../src/bin.ts", import.meta.url))
 const dataDir = mkdtempSync(join(tmpdir(), "tuma-audit-cli-"))

@@ -7,8 +7,8 @@ import { expect, it } from "@effect/vitest"
 import type { ApiKeyRecord } from "@tuma/core/ports/ApiKeys"
 import { SettingsChanges } from "@tuma/core/ports/SettingsChanges"
 import { Deferred, Effect, Fiber, Layer, Option, Queue } from "effect"
-import { AuthCache } from "../src/Auth.js"
-import { makeServerOptions, ServerConfig } from "../src/Config.js"
+import { makeServerOptions, ServerConfig } from "../src/runtime/Config.js"
+import { AuthCache } from "../src/shared/Auth.js"
 
 const record = (id: string): ApiKeyRecord => ({
   id,

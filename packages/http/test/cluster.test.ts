@@ -12,7 +12,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { afterAll, describe, expect, it } from "vitest"
-import { parseWorkers, refusal } from "../src/Cluster.js"
+import { parseWorkers, refusal } from "../src/runtime/Cluster.js"
 import { scratchDatabase, testDatabaseUrl } from "./harness.js"
 
 const BIN = fileURLToPath(new URL("../src/bin.ts", import.meta.url))

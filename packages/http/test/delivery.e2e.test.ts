@@ -8,7 +8,7 @@ import { Operator } from "@tuma/core"
 import { makeSmscSimulator, type SmscSimulator } from "@tuma/providers/smsc/SmscSimulator"
 import { Effect, Exit, Layer, Scope } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import * as DeliveryWorkers from "../src/DeliveryWorkers.js"
+import * as DeliveryWorkers from "../src/runtime/DeliveryWorkers.js"
 import { call, setupAccount, startServer, type TestServer, unique } from "./harness.js"
 
 let server: TestServer

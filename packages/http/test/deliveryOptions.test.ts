@@ -1,6 +1,6 @@
 /** `tuma serve`/`tuma worker` read the delivery workers' numeric settings from TUMA_DELIVERY_* (docs/delivery.md). */
 import { describe, expect, it } from "@effect/vitest"
-import { optionsFromEnv } from "../src/DeliveryWorkers.js"
+import { optionsFromEnv } from "../src/runtime/DeliveryWorkers.js"
 
 describe("delivery options from the environment", () => {
   it("maps each variable to its option, and leaves the rest to the defaults", () => {

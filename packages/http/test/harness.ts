@@ -13,10 +13,10 @@ import type { Context } from "effect"
 import { Effect, Exit, Layer, Redacted, Scope } from "effect"
 import { randomBytes } from "node:crypto"
 import { TumaApi } from "../src/Api.js"
-import { AuthCache } from "../src/Auth.js"
-import type { ServerOptions } from "../src/Config.js"
-import { makeServerOptions } from "../src/Config.js"
+import type { ServerOptions } from "../src/runtime/Config.js"
+import { makeServerOptions } from "../src/runtime/Config.js"
 import * as Server from "../src/Server.js"
+import { AuthCache } from "../src/shared/Auth.js"
 
 export const testDatabaseUrl = process.env.TUMA_TEST_DATABASE_URL
 

@@ -6,7 +6,7 @@
 import { spawnSync } from "node:child_process"
 import { fileURLToPath } from "node:url"
 import { expect, it } from "vitest"
-import { heapFlags, tuneHeap } from "../src/Heap.js"
+import { heapFlags, tuneHeap } from "../src/runtime/Heap.js"
 
 it("the growing percent: 100 by default, the variable's value, none at 0", () => {
   expect(heapFlags({})).toEqual(["--heap-growing-percent=100"])

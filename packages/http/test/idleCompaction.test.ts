@@ -7,9 +7,9 @@
 import { spawnSync } from "node:child_process"
 import { fileURLToPath } from "node:url"
 import { afterEach, expect, it } from "vitest"
-import type { CompactionOptions, Sample, State } from "../src/IdleCompaction.js"
-import { defaultOptions, optionsFromEnv, shouldCompact, start } from "../src/IdleCompaction.js"
-import { InFlight } from "../src/Middleware.js"
+import type { CompactionOptions, Sample, State } from "../src/runtime/IdleCompaction.js"
+import { defaultOptions, optionsFromEnv, shouldCompact, start } from "../src/runtime/IdleCompaction.js"
+import { InFlight } from "../src/shared/Middleware.js"
 
 const MB = 1024 * 1024
 const options: CompactionOptions = { checkMillis: 2_000, growthBytes: 16 * MB, idleCpuShare: 0.2 }
@@ -96,7 +96,7 @@ it("the loop is off without options", async () => {
 })
 
 it("a compaction shrinks the young generation to its smallest and the process carries on", () => {
-  const module = fileURLToPath(new URL("../src/IdleCompaction.ts", import.meta.url))
+  const module = fileURLToPath(new URL("../src/runtime/IdleCompaction.ts", import.meta.url))
   const script = `
     const { getHeapSpaceStatistics } = await import("node:v8")
     const { compactHeap } = await import(${JSON.stringify(module)})

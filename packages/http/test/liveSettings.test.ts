@@ -12,7 +12,7 @@ import { makeSmscSimulator, type SmscSimulator } from "@tuma/providers/smsc/Smsc
 import * as Database from "@tuma/store-sql/Database"
 import { Effect, Exit, Layer, Scope } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import * as DeliveryWorkers from "../src/DeliveryWorkers.js"
+import * as DeliveryWorkers from "../src/runtime/DeliveryWorkers.js"
 import {
   call,
   scratchDatabase,

@@ -11,7 +11,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { afterAll, describe, expect, it } from "vitest"
-import { optionsFromEnv } from "../src/Observability.js"
+import { optionsFromEnv } from "../src/observability/Observability.js"
 
 describe("metrics listener options", () => {
   it("no listener unless a port is given; loopback by default; the flag wins over the variable", () => {

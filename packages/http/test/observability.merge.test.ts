@@ -3,7 +3,7 @@
  * into one, each sample labelled with its process, each family's HELP/TYPE once, nothing summed.
  */
 import { describe, expect, it } from "vitest"
-import { mergeExpositions } from "../src/ObservabilityMerge.js"
+import { mergeExpositions } from "../src/observability/Merge.js"
 import { parseExposition, valueOf } from "./observabilityHarness.js"
 
 const worker = (requests: number, le1: number) =>

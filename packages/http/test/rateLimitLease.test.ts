@@ -5,7 +5,7 @@
 import { RateLimiter } from "@effect/experimental"
 import { Effect, Layer } from "effect"
 import { expect, it } from "vitest"
-import * as Lease from "../src/RateLimitLease.js"
+import * as Lease from "../src/runtime/RateLimitLease.js"
 
 const limiterOver = (store: RateLimiter.RateLimiterStore["Type"]) =>
   Effect.runSync(RateLimiter.make.pipe(Effect.provideService(RateLimiter.RateLimiterStore, Lease.make(store))))

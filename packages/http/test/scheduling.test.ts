@@ -8,7 +8,7 @@ import { Effect, Fiber, Scheduler } from "effect"
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
 import { connect } from "node:net"
-import { SlicedScheduler } from "../src/Scheduling.js"
+import { SlicedScheduler } from "../src/runtime/Scheduling.js"
 
 /** Burns `ms` of CPU on the calling thread. */
 const spin = (ms: number) => {

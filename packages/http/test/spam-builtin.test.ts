@@ -7,7 +7,7 @@
 import { DEFAULT_BLOCKED_PHRASES } from "@tuma/domain"
 import * as Database from "@tuma/store-sql/Database"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { commands } from "../src/Cli.js"
+import { commands } from "../src/cli/Cli.js"
 import type { TestServer } from "./harness.js"
 import { call, setupAccount, startServer, startServerOnPostgres, testDatabaseUrl } from "./harness.js"
 

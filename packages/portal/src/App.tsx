@@ -2,7 +2,7 @@
  * The app: the sign-in page until there is a session, then the shell (navigation, language,
  * sign out) around the page of the current path.
  */
-import type { SessionView } from "@tuma/http/PortalApi"
+import type { SessionView } from "@tuma/http/portal/Api"
 import { useEffect, useState } from "react"
 import type { ReactNode } from "react"
 import { call, onSignedOut, setCsrfToken } from "./api.js"

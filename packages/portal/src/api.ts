@@ -1,6 +1,6 @@
 /**
  * The typed client of the portal API: `HttpApiClient` built from the server's contract
- * (`@tuma/http/PortalApi`), over the browser's fetch (same origin, so the HttpOnly session cookie
+ * (`@tuma/http/portal/Api`), over the browser's fetch (same origin, so the HttpOnly session cookie
  * travels by itself). Every state change carries the session's CSRF token as `X-CSRF-Token`.
  *
  * `call(f)` runs one request and answers a Promise for React; failures become `ApiError` with the
@@ -8,7 +8,7 @@
  * of `onSignedOut` send the user back to the sign-in page.
  */
 import { FetchHttpClient, HttpApiClient, HttpClient, HttpClientRequest } from "@effect/platform"
-import { CSRF_HEADER, PortalApi } from "@tuma/http/PortalApi"
+import { CSRF_HEADER, PortalApi } from "@tuma/http/portal/Api"
 import { Cause, Effect, Exit, Option } from "effect"
 import { ApiError } from "./shared/errors.js"
 

@@ -1,5 +1,5 @@
 /** The signed-in user, account and role, for every page. */
-import type { SessionView } from "@tuma/http/PortalApi"
+import type { SessionView } from "@tuma/http/portal/Api"
 import { createContext, useContext } from "react"
 import { DEFAULT_TIME_ZONE } from "./format.js"
 

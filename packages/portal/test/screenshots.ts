@@ -3,7 +3,7 @@
  * (`<page>-<lang>.png`), from a fresh `tuma serve --demo` with a little traffic. Run it after a
  * change to the pages and commit the pictures.
  */
-import { ensureBuilt } from "@tuma/http/PortalAssets"
+import { ensureBuilt } from "@tuma/http/portal/Assets"
 import { mkdirSync } from "node:fs"
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"

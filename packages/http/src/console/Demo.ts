@@ -7,7 +7,7 @@ import { SqlClient } from "@effect/sql"
 import { OperatorAccess } from "@tuma/core/operators/OperatorAccess"
 import { Effect } from "effect"
 import { createHash } from "node:crypto"
-import { DEMO_EMAIL } from "../Demo.js"
+import { DEMO_EMAIL } from "../cli/Demo.js"
 
 /** The demo console admin's e-mail. */
 export const DEMO_OPERATOR_EMAIL = "operator@tuma.example"

@@ -7,7 +7,7 @@ import { SqlClient } from "@effect/sql"
 import { PortalAccess } from "@tuma/core/portal/PortalAccess"
 import { Effect } from "effect"
 import { createHash } from "node:crypto"
-import { DEMO_EMAIL } from "../Demo.js"
+import { DEMO_EMAIL } from "../cli/Demo.js"
 
 export const demoPortalPassword = (accountId: string) =>
   `demo-${createHash("sha256").update(`${accountId}:tuma-demo-portal`).digest("base64url").slice(0, 16)}`

@@ -25,9 +25,9 @@ import { Context, Effect, Layer, Option } from "effect"
 import { timingSafeEqual } from "node:crypto"
 import { IncomingMessage } from "node:http"
 import { TLSSocket } from "node:tls"
-import { ServerConfig } from "../Config.js"
-import { Forbidden, Unauthorized } from "../Envelope.js"
-import type { PortalUserContext } from "../PortalApi.js"
+import { ServerConfig } from "../runtime/Config.js"
+import { Forbidden, Unauthorized } from "../shared/Envelope.js"
+import type { PortalUserContext } from "./Api.js"
 import {
   CSRF_COOKIE,
   CSRF_HEADER,
@@ -36,7 +36,7 @@ import {
   PortalOwner,
   PortalSession,
   SESSION_COOKIE
-} from "../PortalApi.js"
+} from "./Api.js"
 
 /** The methods that change state: the CSRF checks apply to them. */
 export const STATE_CHANGING: ReadonlySet<string> = new Set(["POST", "PUT", "PATCH", "DELETE"])

@@ -4,12 +4,12 @@
 import type { SignedIn } from "@tuma/core/portal/PortalAccess"
 import type { AccountSummaryRow, TokenRow, UserRow } from "@tuma/core/ports/PortalStore"
 import { Effect } from "effect"
-import { requestUid } from "../Envelope.js"
-import { Forbidden, TooManyRequests, Unauthorized } from "../Envelope.js"
-import type { DomainFailure } from "../Errors.js"
-import { toApiFailure } from "../Errors.js"
-import type { PortalAccount, PortalUser, PortalUserContext, SessionView } from "../PortalApi.js"
-import { CurrentPortalUser } from "../PortalApi.js"
+import { requestUid } from "../shared/Envelope.js"
+import { Forbidden, TooManyRequests, Unauthorized } from "../shared/Envelope.js"
+import type { DomainFailure } from "../shared/Errors.js"
+import { toApiFailure } from "../shared/Errors.js"
+import type { PortalAccount, PortalUser, PortalUserContext, SessionView } from "./Api.js"
+import { CurrentPortalUser } from "./Api.js"
 
 const iso = (d: Date | null) => (d === null ? null : d.toISOString())
 

@@ -6,11 +6,11 @@ import { HttpApi } from "@effect/platform"
 import { build } from "esbuild"
 import { fileURLToPath } from "node:url"
 import { describe, expect, it } from "vitest"
-import { PortalApi } from "../../src/PortalApi.js"
+import { PortalApi } from "../../src/portal/Api.js"
 
 describe("portal contract", () => {
   it("bundles for the browser without any node: module", async () => {
-    const entry = fileURLToPath(new URL("../../src/PortalApi.ts", import.meta.url))
+    const entry = fileURLToPath(new URL("../../src/portal/Api.ts", import.meta.url))
     const nodeImports: Array<string> = []
     const result = await build({
       entryPoints: [entry],

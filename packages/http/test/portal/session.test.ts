@@ -6,7 +6,7 @@
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { SESSION_COOKIE } from "../../src/PortalApi.js"
+import { SESSION_COOKIE } from "../../src/portal/Api.js"
 import type { PortalServer } from "./harness.js"
 import { accountWithUser, Agent, drivers, PASSWORD, signedIn, startPortal } from "./harness.js"
 

@@ -4,7 +4,7 @@
  * check) that must be current before "Send campaign" is enabled, scheduling in the user's time zone,
  * and the history with delivery figures.
  */
-import type { CampaignPreview } from "@tuma/http/PortalApi"
+import type { CampaignPreview } from "@tuma/http/portal/Api"
 import { useMemo, useState } from "react"
 import { call, idempotencyKey } from "../api.js"
 import { recipientsFromCsv, recipientsFromText } from "../csv.js"

@@ -1,5 +1,5 @@
 /** Balance per country, messages today and over 7 days by status (a plain SVG chart), delivery rate, recent failures. */
-import type { Dashboard, StatusCounts } from "@tuma/http/PortalApi"
+import type { Dashboard, StatusCounts } from "@tuma/http/portal/Api"
 import { call } from "../api.js"
 import { formatDay, formatNumber, formatPercent } from "../format.js"
 import { type T, useI18n } from "../i18n.js"

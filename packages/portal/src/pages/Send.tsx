@@ -8,7 +8,7 @@
 import { analyzeBody } from "@tuma/domain/encoding"
 import "@tuma/domain/unicodeNames" // the name table for analyzeBody's changes (no Node loader in the browser)
 import type { Encoding } from "@tuma/domain/encoding"
-import type { PreviewView } from "@tuma/http/PortalApi"
+import type { PreviewView } from "@tuma/http/portal/Api"
 import { useEffect, useMemo, useState } from "react"
 import { call, idempotencyKey } from "../api.js"
 import { formatNumber } from "../format.js"

@@ -1,5 +1,5 @@
 /** Sign in, accept an invitation, reset a password: the pages without a session. */
-import type { SessionView } from "@tuma/http/PortalApi"
+import type { SessionView } from "@tuma/http/portal/Api"
 import { useState } from "react"
 import { call, setCsrfToken } from "../api.js"
 import { LanguageSwitch } from "../App.js"

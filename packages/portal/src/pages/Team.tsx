@@ -1,5 +1,5 @@
 /** Members and invitations: invite by e-mail, change a role, remove (owners); read (members). */
-import type { PortalRole } from "@tuma/http/PortalApi"
+import type { PortalRole } from "@tuma/http/portal/Api"
 import { useState } from "react"
 import { call } from "../api.js"
 import { useI18n } from "../i18n.js"

@@ -1,5 +1,5 @@
 /** Webhook endpoints per API key: create (secret shown once), regenerate, re-enable, deliveries, test event. */
-import type { WebhookEndpointView } from "@tuma/http/PortalApi"
+import type { WebhookEndpointView } from "@tuma/http/portal/Api"
 import { useState } from "react"
 import { call } from "../api.js"
 import { useI18n } from "../i18n.js"

@@ -21,9 +21,9 @@ import * as Database from "@tuma/store-sql/Database"
 import { Effect, Layer, Option, Redacted, Schema } from "effect"
 import { userInfo } from "node:os"
 import { parseArgs } from "node:util"
-import { operatorCommands } from "./console/Commands.js"
-import { inviteOwner } from "./portal/OwnerInvitation.js"
-import * as Server from "./Server.js"
+import { operatorCommands } from "../console/Commands.js"
+import { inviteOwner } from "../portal/OwnerInvitation.js"
+import * as Server from "../Server.js"
 
 export const databaseFromEnv = (): Database.DatabaseConfig => {
   const url = process.env.DATABASE_URL

@@ -22,7 +22,7 @@ import cluster from "node:cluster"
 import type { Worker } from "node:cluster"
 import { createServer } from "node:http"
 import { availableParallelism } from "node:os"
-import { mergeExpositions } from "./ObservabilityMerge.js"
+import { mergeExpositions } from "../observability/Merge.js"
 
 /** `--workers` / `TUMA_HTTP_WORKERS`: a positive integer or `auto` (the number of cores). */
 export const parseWorkers = (value: string | undefined, cores: number = availableParallelism()): number => {

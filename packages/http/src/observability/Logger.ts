@@ -14,7 +14,7 @@
 import { currentLogUids } from "@tuma/core/observability/LogContext"
 import type { LogLevel as LL } from "effect"
 import { Cause, FiberRefs, HashMap, Layer, Logger, LogLevel } from "effect"
-import { currentRequestId } from "./Envelope.js"
+import { currentRequestId } from "../shared/Envelope.js"
 
 export type LogFormat = "json" | "pretty"
 

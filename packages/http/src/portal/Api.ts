@@ -47,9 +47,16 @@ import {
   WebhookDelivery,
   WebhookEndpoint,
   withSecret
-} from "./apiSchemas.js"
-import { Forbidden, NotFound, ServiceUnavailable, successFields, TooManyRequests, Unauthorized } from "./Envelope.js"
-import * as Res from "./Responses.js"
+} from "../shared/apiSchemas.js"
+import {
+  Forbidden,
+  NotFound,
+  ServiceUnavailable,
+  successFields,
+  TooManyRequests,
+  Unauthorized
+} from "../shared/Envelope.js"
+import * as Res from "../shared/Responses.js"
 
 export const PortalDone = done("PortalDone")
 

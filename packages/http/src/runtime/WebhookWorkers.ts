@@ -25,7 +25,7 @@ import * as SqlWebhookStore from "@tuma/store-sql/SqlWebhookStore"
 import { Effect, Layer } from "effect"
 import { lookup as dnsLookup } from "node:dns/promises"
 import { isIP } from "node:net"
-import { DEMO_EMAIL } from "./Demo.js"
+import { DEMO_EMAIL } from "../cli/Demo.js"
 
 /**
  * The pump's polling interval when `TUMA_WEBHOOK_POLL` is unset: the SQL store wakes it when a final

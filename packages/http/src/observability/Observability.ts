@@ -26,9 +26,9 @@ import type { TracerProvider } from "@opentelemetry/api"
 import * as M from "@tuma/core/observability/Metrics"
 import { TraceSettings } from "@tuma/core/observability/Tracing"
 import { Context, Effect, Layer } from "effect"
-import type { RouteEntry } from "./Middleware.js"
-import type { LogOptions } from "./ObservabilityLogger.js"
-import * as ObservabilityLogger from "./ObservabilityLogger.js"
+import type { RouteEntry } from "../shared/Middleware.js"
+import type { LogOptions } from "./Logger.js"
+import * as ObservabilityLogger from "./Logger.js"
 
 export interface ObservabilityOptions {
   readonly metrics: {
@@ -83,7 +83,7 @@ export const optionsFromEnv = (
   }
 })
 
-export class ObservabilityRuntime extends Context.Tag("@tuma/http/ObservabilityRuntime")<ObservabilityRuntime, {
+export class ObservabilityRuntime extends Context.Tag("@tuma/http/observability/Runtime")<ObservabilityRuntime, {
   readonly options: ObservabilityOptions
   /** `http://host:port/metrics` of the listener, when there is one. */
   readonly metricsUrl: string | undefined
@@ -98,7 +98,7 @@ export const layerProcess = (options: ObservabilityOptions) =>
       // OpenTelemetry's SDK and exporters (≈30 MB of RSS) are imported only when metrics or tracing are on
       const otel = options.metrics.port === undefined && options.tracing.endpoint === undefined
         ? undefined
-        : yield* Effect.promise(() => import("./ObservabilityOtel.js"))
+        : yield* Effect.promise(() => import("./Otel.js"))
       const metricsUrl = options.metrics.port === undefined || otel === undefined
         ? undefined
         : yield* otel.metricsListener(options.metrics, options.metrics.port)
@@ -127,7 +127,7 @@ export const layerFiber = (runtime: ObservabilityRuntime["Type"]) => {
       // health checks (probes every few seconds) are not traced
       Layer.locallyScoped(HttpMiddleware.currentTracerDisabledWhen, (request) => UNTRACED.has(request.url)),
       Layer.unwrapEffect(
-        Effect.promise(() => import("./ObservabilityOtel.js")).pipe(
+        Effect.promise(() => import("./Otel.js")).pipe(
           Effect.map((otel) => otel.layerSpans(provider, runtime.options.tracing.serviceName))
         )
       ),

@@ -27,14 +27,14 @@ import { TraceSettings } from "@tuma/core/observability/Tracing"
 import { fieldErrorsFromIssues, validationFailed } from "@tuma/domain"
 import { Cause, Context, Effect, Option } from "effect"
 import { randomUUID } from "node:crypto"
-import { adminTokenProblem, isAdminPath } from "./AdminToken.js"
-import type { ServerOptions } from "./Config.js"
-import { ServerConfig } from "./Config.js"
+import { adminTokenProblem, isAdminPath } from "../admin/AdminToken.js"
+import { observeRequest, routeResolver } from "../observability/Observability.js"
+import type { ServerOptions } from "../runtime/Config.js"
+import { ServerConfig } from "../runtime/Config.js"
 import type { ApiFailure } from "./Envelope.js"
 import { currentRequestId, failureBody, FailureHeaders, failureStatus, isApiFailure } from "./Envelope.js"
 import { storeUnavailable } from "./Errors.js"
 import { guardJsonDepth, JsonTooDeep } from "./JsonDepth.js"
-import { observeRequest, routeResolver } from "./Observability.js"
 
 export interface RouteEntry {
   readonly method: string

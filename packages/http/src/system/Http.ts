@@ -5,7 +5,7 @@ import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { TumaApi } from "../Api.js"
-import { requestUid, ServiceUnavailable } from "../Envelope.js"
+import { requestUid, ServiceUnavailable } from "../shared/Envelope.js"
 
 export const SystemLive = HttpApiBuilder.group(TumaApi, "system", (handlers) =>
   Effect.gen(function*() {

@@ -26,7 +26,7 @@ import { hashApiKey } from "@tuma/core/ports/ApiKeys"
 import { SettingsChanges } from "@tuma/core/ports/SettingsChanges"
 import { Cidr } from "@tuma/domain"
 import { Clock, Context, Deferred, Duration, Effect, Exit, FiberId, Layer, Option } from "effect"
-import { ServerConfig } from "./Config.js"
+import { ServerConfig } from "../runtime/Config.js"
 import { Forbidden, TooManyRequests, Unauthorized } from "./Envelope.js"
 import type { AuthenticatedKey, Scope } from "./Security.js"
 import {

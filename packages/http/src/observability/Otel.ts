@@ -19,7 +19,7 @@ import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
 import type { ObservabilityOptions } from "./Observability.js"
 import { DEFAULT_TRACE_RATIO } from "./Observability.js"
-import * as RuntimeMetrics from "./ObservabilityRuntime.js"
+import * as RuntimeMetrics from "./Runtime.js"
 
 const VERSION = "0.1.0"
 

@@ -22,7 +22,7 @@
  *
  * `TUMA_IDLE_COMPACT_MB` (default 16): the growth that makes an idle process compact; `0` turns it off.
  */
-import { InFlight } from "./Middleware.js"
+import { InFlight } from "../shared/Middleware.js"
 
 /** How the rule decides. */
 export interface CompactionOptions {

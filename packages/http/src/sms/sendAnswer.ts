@@ -6,8 +6,8 @@
  */
 import type { SendCaller, SendOutcome } from "@tuma/core"
 import { Effect } from "effect"
-import { requestUid } from "./Envelope.js"
-import { toApiFailure, unknownOutcome } from "./Errors.js"
+import { requestUid } from "../shared/Envelope.js"
+import { toApiFailure, unknownOutcome } from "../shared/Errors.js"
 
 /** The success envelope of an accepted send. */
 export const sent = <A>(outcome: SendOutcome<A>) =>

@@ -26,9 +26,9 @@ import {
   WebhookDelivery,
   WebhookEndpoint,
   withSecret
-} from "./apiSchemas.js"
-import { successFields } from "./Envelope.js"
-import { RequireAdmin } from "./Security.js"
+} from "../shared/apiSchemas.js"
+import { successFields } from "../shared/Envelope.js"
+import { RequireAdmin } from "../shared/Security.js"
 
 const Done = done("AdminDone")
 

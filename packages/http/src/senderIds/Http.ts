@@ -17,11 +17,11 @@ import type { Context } from "effect"
 import { Effect, Option, ParseResult, Schema } from "effect"
 import { readFile } from "node:fs/promises"
 import { TumaApi } from "../Api.js"
-import { ServerConfig } from "../Config.js"
-import { requestUid, TooManyRequests } from "../Envelope.js"
-import { toApiFailure } from "../Errors.js"
-import { SenderIdRequestJson } from "../Requests.js"
-import { CurrentApiKey } from "../Security.js"
+import { ServerConfig } from "../runtime/Config.js"
+import { requestUid, TooManyRequests } from "../shared/Envelope.js"
+import { toApiFailure } from "../shared/Errors.js"
+import { SenderIdRequestJson } from "../shared/Requests.js"
+import { CurrentApiKey } from "../shared/Security.js"
 
 const decode = Schema.decodeUnknown(SenderIdRequestJson, { errors: "all", onExcessProperty: "ignore" })
 

@@ -9,11 +9,11 @@ import { Send } from "@tuma/core"
 import { Reads } from "@tuma/core"
 import { Effect } from "effect"
 import { TumaApi } from "../Api.js"
-import { requestUid } from "../Envelope.js"
-import { toApiFailure } from "../Errors.js"
-import { CurrentApiKey } from "../Security.js"
-import type { AuthenticatedKey } from "../Security.js"
-import { sendHandlers } from "../sendAnswer.js"
+import { requestUid } from "../shared/Envelope.js"
+import { toApiFailure } from "../shared/Errors.js"
+import { CurrentApiKey } from "../shared/Security.js"
+import type { AuthenticatedKey } from "../shared/Security.js"
+import { sendHandlers } from "./sendAnswer.js"
 
 const callerOf = (key: AuthenticatedKey, idempotencyKey: string | undefined): SendCaller => ({
   accountId: key.accountId,

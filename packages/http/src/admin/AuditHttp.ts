@@ -6,8 +6,8 @@ import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import { Audit } from "@tuma/core"
 import { Effect } from "effect"
 import { TumaApi } from "../Api.js"
-import { requestUid } from "../Envelope.js"
-import { toApiFailure } from "../Errors.js"
+import { requestUid } from "../shared/Envelope.js"
+import { toApiFailure } from "../shared/Errors.js"
 
 export const AdminAuditLive = HttpApiBuilder.group(TumaApi, "adminAudit", (handlers) =>
   Effect.gen(function*() {
