@@ -38,7 +38,7 @@ export default tseslint.config(
     }
   },
   {
-    // no `any` (issue 10): the pure rules, the use cases, the carrier adapters and the HTTP service
+    // no `any`: the pure rules, the use cases, the carrier adapters and the HTTP service
     files: [
       "packages/domain/src/**/*.ts",
       "packages/core/src/**/*.ts",
@@ -48,7 +48,7 @@ export default tseslint.config(
     rules: { "@typescript-eslint/no-explicit-any": "error" }
   },
   {
-    // store-sql (issue 10): rows decoded by Schema (src/rows.ts), so no `any`, no type assertion
+    // store-sql: rows decoded by Schema (src/rows.ts), so no `any`, no type assertion
     // (`as const` only) and no row type given to a statement (`sql<Row>\`…\``, `sql.unsafe<Row>(…)`),
     // which would assert the driver's answer unchecked
     files: ["packages/store-sql/src/**/*.ts"],
@@ -65,9 +65,9 @@ export default tseslint.config(
     }
   },
   {
-    // the server's memory (issue 12): `@effect/platform`'s index evaluates every module, Scalar's and
+    // the server's memory: `@effect/platform`'s index evaluates every module, Scalar's and
     // Swagger UI's multi-megabyte bundles among them; import its modules by path. And no platform
-    // modules in the rules and the use cases (issue 10): I/O goes through core's ports, hashes and
+    // modules in the rules and the use cases: I/O goes through core's ports, hashes and
     // random bytes through @tuma/domain/crypto (pure code and Web Crypto). (One block per file set:
     // a later block's options for the same rule replace an earlier one's.)
     files: ["packages/{store-sql,providers,http}/src/**/*.ts"],
@@ -82,14 +82,28 @@ export default tseslint.config(
     rules: { "no-restricted-imports": ["error", { patterns: [noNodeModules] }] }
   },
   {
-    // no unchecked casts (issue 10) in the pure rules, the use cases, the carrier adapters and the HTTP
+    // no unchecked casts in the pure rules, the use cases, the carrier adapters and the HTTP
     // service: unknown data is decoded by Schema or narrowed by a type guard (`as const` only)
     files: ["packages/{domain,core,providers,http}/src/**/*.ts"],
     rules: { "@typescript-eslint/consistent-type-assertions": ["error", { assertionStyle: "never" }] }
   },
   {
-    // no `any` in the browser UI (issue 10): answers of the API are `unknown` and narrowed
+    // no `any` in the browser UI: answers of the API are `unknown` and narrowed
     files: ["packages/portal/src/**/*.{ts,tsx}"],
     rules: { "@typescript-eslint/no-explicit-any": "error" }
+  },
+  {
+    // size: a module is one concept and a function one step; what grows past these is split into
+    // named pieces (docs/architecture.md lists the exceptions and why)
+    files: ["packages/*/src/**/*.{ts,tsx}"],
+    rules: {
+      "max-lines": ["warn", { max: 500 }],
+      "max-lines-per-function": ["warn", { max: 150 }]
+    }
+  },
+  {
+    // a migration is SQL text, written once and never edited
+    files: ["packages/store-sql/src/migrations/*.ts"],
+    rules: { "max-lines-per-function": "off" }
   }
 )

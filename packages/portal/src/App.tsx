@@ -6,7 +6,8 @@ import type { SessionView } from "@tuma/http/portal/Api"
 import { useEffect, useState } from "react"
 import type { ReactNode } from "react"
 import { call, onSignedOut, setCsrfToken } from "./api.js"
-import { type Lang, useI18n } from "./i18n.js"
+import { useI18n } from "./i18n.js"
+import { LanguageSwitch } from "./LanguageSwitch.js"
 import { ApiKeysPage } from "./pages/ApiKeys.js"
 import { BalancePage } from "./pages/Balance.js"
 import { CampaignPage, CampaignsPage } from "./pages/Campaigns.js"
@@ -59,19 +60,6 @@ function NotFound() {
       <h1>{t("Page not found")}</h1>
       <Link to="/">{t("Dashboard")}</Link>
     </>
-  )
-}
-
-export function LanguageSwitch() {
-  const { lang, setLang, t } = useI18n()
-  return (
-    <label className="lang">
-      <span>{t("Language")}</span>
-      <select value={lang} onChange={(e) => setLang(e.currentTarget.value as Lang)}>
-        <option value="en">English</option>
-        <option value="sw">Kiswahili</option>
-      </select>
-    </label>
   )
 }
 
