@@ -8,7 +8,7 @@ import * as OpenApi from "@effect/platform/OpenApi"
 import { Schema } from "effect"
 import { AdminApi } from "./admin/Api.js"
 import { PortalApi } from "./portal/Api.js"
-import { makeApi, sendEndpoint, senderIdMultipart } from "./shared/apiSchemas.js"
+import { IdempotencyHeaders, makeApi, sendEndpoint, senderIdMultipart } from "./shared/apiSchemas.js"
 import {
   BadRequest,
   Conflict,
@@ -23,6 +23,7 @@ import {
 } from "./shared/Envelope.js"
 import * as Req from "./shared/Requests.js"
 import * as Res from "./shared/Responses.js"
+import { SendsMessages } from "./shared/Routes.js"
 import * as Security from "./shared/Security.js"
 
 // --- balance -----------------------------------------------------------------------------
@@ -48,9 +49,17 @@ const send = <const Name extends string, P extends Schema.Schema.Any, S extends 
     .addError(Conflict)
     .addError(ServiceUnavailable)
     .middleware(Security.RequireSmsSend)
+    .annotate(SendsMessages, true)
+
+/** The schemas of the single send: its body, its headers (`Idempotency-Key`) and its answer. */
+export const SingleSendSchemas = {
+  payload: Req.SendSingleRequest,
+  headers: IdempotencyHeaders,
+  success: Res.SendSingleResponse
+} as const
 
 const sendSingle = <const Name extends string>(name: Name, path: HttpApiEndpoint.PathSegment) =>
-  send(name, path, Req.SendSingleRequest, Res.SendSingleResponse)
+  send(name, path, SingleSendSchemas.payload, SingleSendSchemas.success)
 
 /** API group: sending (single, bulk v1 and v2), messages, balance and profile, with the spec's aliases. */
 export class SmsGroup extends HttpApiGroup.make("sms")

@@ -26,29 +26,11 @@ import type { TracerProvider } from "@opentelemetry/api"
 import * as M from "@tuma/core/observability/Metrics"
 import { TraceSettings } from "@tuma/core/observability/Tracing"
 import { Context, Effect, Layer } from "effect"
-import type { RouteEntry } from "../shared/Middleware.js"
-import type { LogOptions } from "./Logger.js"
+import type { RouteEntry } from "../shared/Routes.js"
 import * as ObservabilityLogger from "./Logger.js"
+import type { ObservabilityOptions } from "./Options.js"
 
-export interface ObservabilityOptions {
-  readonly metrics: {
-    /** Port of the `/metrics` listener (0 picks one); undefined: no listener. */
-    readonly port: number | undefined
-    readonly host: string
-  }
-  readonly tracing: {
-    /** OTLP/HTTP base endpoint (`/v1/traces` is appended); undefined: tracing off. */
-    readonly endpoint: string | undefined
-    readonly serviceName: string
-    /**
-     * The share of new traces recorded and exported (parent-based: a request that arrives with a
-     * sampled `traceparent` is always recorded). Undefined: `OTEL_TRACES_SAMPLER` /
-     * `OTEL_TRACES_SAMPLER_ARG` when set, else `DEFAULT_TRACE_RATIO`.
-     */
-    readonly ratio?: number | undefined
-  }
-  readonly log: LogOptions
-}
+export { DEFAULT_TRACE_RATIO, type ObservabilityOptions } from "./Options.js"
 
 const nonNegativeInt = (name: string, v: string | undefined): number | undefined => {
   if (v === undefined || v === "") return undefined
@@ -56,13 +38,6 @@ const nonNegativeInt = (name: string, v: string | undefined): number | undefined
   if (!Number.isInteger(n) || n < 0 || n > 65535) throw new Error(`${name}: not a port number: ${v}`)
   return n
 }
-
-/**
- * One new trace in ten by default: with every trace exported a send costs about 40 % more CPU on
- * this code (docs/observability.md, "Overhead"); at one in ten the cost is within the 10 % target.
- * `OTEL_TRACES_SAMPLER=parentbased_always_on` records every trace.
- */
-export const DEFAULT_TRACE_RATIO = 0.1
 
 /** Options from the environment (and `--metrics-port`, which wins over `TUMA_METRICS_PORT`). */
 export const optionsFromEnv = (

@@ -34,7 +34,8 @@ import {
   RequireSenderIdsRead,
   RequireSenderIdsWrite,
   RequireSmsRead,
-  RequireSmsSend
+  RequireSmsSend,
+  scopeOf
 } from "./Security.js"
 
 /** `tuma_live_…` / `tuma_test_…` followed by 16–128 URL-safe characters. */
@@ -259,12 +260,12 @@ export const layer = Layer.effectContext(
   Effect.map(
     makeAuthenticator,
     ({ authenticate, bearer: check }) =>
-      Context.make(RequireSmsRead, { bearer: check("sms:read") }).pipe(
+      Context.make(RequireSmsRead, { bearer: check(scopeOf(RequireSmsRead)) }).pipe(
         Context.add(Authenticator, authenticate),
-        Context.add(RequireSmsSend, { bearer: check("sms:send") }),
-        Context.add(RequireSenderIdsRead, { bearer: check("sender-ids:read") }),
-        Context.add(RequireSenderIdsWrite, { bearer: check("sender-ids:write") }),
-        Context.add(RequireProfileRead, { bearer: check("profile:read") })
+        Context.add(RequireSmsSend, { bearer: check(scopeOf(RequireSmsSend)) }),
+        Context.add(RequireSenderIdsRead, { bearer: check(scopeOf(RequireSenderIdsRead)) }),
+        Context.add(RequireSenderIdsWrite, { bearer: check(scopeOf(RequireSenderIdsWrite)) }),
+        Context.add(RequireProfileRead, { bearer: check(scopeOf(RequireProfileRead)) })
       )
   )
 )

@@ -37,6 +37,22 @@ export const jsonDepthExceeds = (text: string, limit: number = maxJsonDepth): bo
   return false
 }
 
+/** A body that is not JSON (`cause`: what the parse threw) or is nested too deep (`cause`: `JsonTooDeep`). */
+export class MalformedBody extends Error {
+  constructor(override readonly cause: unknown) {
+    super("The request body is not valid JSON.")
+  }
+}
+
+/** A request body's text as JSON: the depth scan first, then the parse; an empty body is `null`. */
+export const parseJsonText = (text: string, limit: number = maxJsonDepth): Effect.Effect<unknown, MalformedBody> =>
+  jsonDepthExceeds(text, limit)
+    ? Effect.fail(new MalformedBody(new JsonTooDeep(limit)))
+    : Effect.try({
+      try: (): unknown => (text === "" ? null : JSON.parse(text)),
+      catch: (cause) => new MalformedBody(cause)
+    })
+
 /**
  * The same request, except that its `json` reads the (cached) text, refuses it when nested deeper
  * than `limit`, and only then parses. Everything else is the original request's.
@@ -45,17 +61,14 @@ export const guardJsonDepth = (
   request: HttpServerRequest.HttpServerRequest,
   limit: number = maxJsonDepth
 ): HttpServerRequest.HttpServerRequest => {
-  const json = Effect.flatMap(request.text, (text) => {
-    if (jsonDepthExceeds(text, limit)) {
-      return Effect.fail(
-        new HttpServerError.RequestError({ request, reason: "Decode", cause: new JsonTooDeep(limit) })
+  const json = Effect.flatMap(
+    request.text,
+    (text) =>
+      Effect.mapError(
+        parseJsonText(text, limit),
+        (malformed) => new HttpServerError.RequestError({ request, reason: "Decode", cause: malformed.cause })
       )
-    }
-    return Effect.try({
-      try: (): unknown => (text === "" ? null : JSON.parse(text)),
-      catch: (cause) => new HttpServerError.RequestError({ request, reason: "Decode", cause })
-    })
-  })
+  )
   return new Proxy(request, {
     get: (target, property) => (property === "json" ? json : Reflect.get(target, property, target))
   })

@@ -12,10 +12,10 @@
  * The success path costs one id, one FiberRef scope and one header.
  */
 import * as FileSystem from "@effect/platform/FileSystem"
-import * as HttpApi from "@effect/platform/HttpApi"
+import type * as HttpApi from "@effect/platform/HttpApi"
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as HttpApiError from "@effect/platform/HttpApiError"
-import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import type * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import type * as HttpApp from "@effect/platform/HttpApp"
 import * as HttpIncomingMessage from "@effect/platform/HttpIncomingMessage"
 import * as HttpServerError from "@effect/platform/HttpServerError"
@@ -34,39 +34,9 @@ import { ServerConfig } from "../runtime/Config.js"
 import type { ApiFailure } from "./Envelope.js"
 import { currentRequestId, failureBody, FailureHeaders, failureStatus, isApiFailure } from "./Envelope.js"
 import { storeUnavailable } from "./Errors.js"
-import { guardJsonDepth, JsonTooDeep } from "./JsonDepth.js"
-
-export interface RouteEntry {
-  readonly method: string
-  readonly path: string
-  readonly regex: RegExp
-}
-
-const toRegex = (path: string) =>
-  new RegExp(
-    "^" + path.split("/").map((seg) => (seg.startsWith(":") ? "[^/]+" : seg.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")))
-      .join("/") +
-      "/?$"
-  )
-
-/** Every (method, path) the API serves, from the contract itself. */
-export const routeTable = <Id extends string, Groups extends HttpApiGroup.HttpApiGroup.Any, E, R>(
-  api: HttpApi.HttpApi<Id, Groups, E, R>,
-  extra: ReadonlyArray<readonly [string, string]>
-) => {
-  const entries: Array<RouteEntry> = []
-  HttpApi.reflect(api, {
-    onGroup() {},
-    onEndpoint({ endpoint }) {
-      entries.push({ method: endpoint.method, path: endpoint.path, regex: toRegex(endpoint.path) })
-    }
-  })
-  for (const [method, path] of extra) entries.push({ method, path, regex: toRegex(path) })
-  return entries
-}
-
-/** Paths whose POST accepts multipart/form-data (sender-ID requests). */
-const multipartPaths = new Set(["/v1/sender-ids", "/v1/sms/sender-ids", "/portal/api/sender-ids"])
+import { guardJsonDepth, JsonTooDeep, MalformedBody } from "./JsonDepth.js"
+import type { RouteEntry } from "./Routes.js"
+import { pathsWhere, routeTable } from "./Routes.js"
 
 const json = (status: number, body: unknown, headers?: Record<string, string>) =>
   HttpServerResponse.unsafeJson(body, headers === undefined ? { status } : { status, headers })
@@ -74,21 +44,12 @@ const json = (status: number, body: unknown, headers?: Record<string, string>) =
 const envelope = (requestId: string, status: number, message: string, extra?: Record<string, unknown>) =>
   json(status, { success: false, request_uid: requestId, message, ...extra })
 
-/** Paths of the send endpoints: their failures also carry `acceptance_state` (decisions §5). */
-export const sendPaths = new Set([
-  "/v1/sms/messages",
-  "/v1/sms/quick-message",
-  "/v1/sms/send-bulk",
-  "/v2/sms/send-bulk"
-])
-
 const decodeErrorResponse = (
   requestId: string,
-  request: RequestLine,
+  send: boolean,
   error: HttpApiError.HttpApiDecodeError
 ) => {
   const failure = validationFailed(fieldErrorsFromIssues(error.issues))
-  const send = request.method === "POST" && sendPaths.has(request.url.split("?", 1)[0])
   return envelope(requestId, 422, failure.message, {
     error_code: "VALIDATION_FAILED",
     ...(send ? { acceptance_state: "DEFINITELY_NOT_ACCEPTED" } : {}),
@@ -97,7 +58,7 @@ const decodeErrorResponse = (
 }
 
 /** 400 `MALFORMED_JSON` for a body that is not JSON, or is nested too deep (`JsonTooDeep`). */
-export const malformedJson = (requestId: string, path: string, cause: unknown) =>
+const malformedJsonAnswer = (requestId: string, send: boolean, cause: unknown) =>
   envelope(
     requestId,
     400,
@@ -106,7 +67,7 @@ export const malformedJson = (requestId: string, path: string, cause: unknown) =
       : "The request body is not valid JSON; nothing was read or sent.",
     {
       error_code: "MALFORMED_JSON",
-      ...(sendPaths.has(path) ? { acceptance_state: "DEFINITELY_NOT_ACCEPTED" } : {})
+      ...(send ? { acceptance_state: "DEFINITELY_NOT_ACCEPTED" } : {})
     }
   )
 
@@ -149,6 +110,12 @@ export const InFlight = { count: 0, started: 0 }
  * middleware and the paths served beside the router (`FastSend.ts`).
  */
 export const makeFailureAnswers = (options: ServerOptions, routes: ReadonlyArray<RouteEntry>) => {
+  const sendPaths = pathsWhere(routes, (route) => route.send && route.method === "POST")
+  /** Whether a request is a POST to a send endpoint (its failures carry `acceptance_state`). */
+  const isSend = (request: RequestLine) => request.method === "POST" && sendPaths.has(request.url.split("?", 1)[0])
+  /** 400 `MALFORMED_JSON` for the request's body (`cause`: a `JsonTooDeep`, or what the parse threw). */
+  const malformedJson = (requestId: string, request: RequestLine, cause: unknown) =>
+    malformedJsonAnswer(requestId, isSend(request), cause)
   const notFound = (requestId: string, request: RequestLine) => {
     const path = request.url.split("?")[0]
     // operator paths: the token first, so unknown paths reveal nothing to the unauthenticated
@@ -186,7 +153,7 @@ export const makeFailureAnswers = (options: ServerOptions, routes: ReadonlyArray
         return Effect.succeed(json(status, failureBody(error, requestId), error[FailureHeaders]))
       }
       if (error instanceof HttpApiError.HttpApiDecodeError) {
-        return Effect.succeed(decodeErrorResponse(requestId, request, error))
+        return Effect.succeed(decodeErrorResponse(requestId, isSend(request), error))
       }
       if (HttpServerError.isServerError(error)) {
         if (error._tag === "RouteNotFound") return Effect.succeed(notFound(requestId, request))
@@ -194,9 +161,10 @@ export const makeFailureAnswers = (options: ServerOptions, routes: ReadonlyArray
           if (isTooLarge(error.cause)) {
             return Effect.succeed(envelope(requestId, 413, "The request body is too large."))
           }
-          return Effect.succeed(malformedJson(requestId, request.url.split("?", 1)[0], error.cause))
+          return Effect.succeed(malformedJson(requestId, request, error.cause))
         }
       }
+      if (error instanceof MalformedBody) return Effect.succeed(malformedJson(requestId, request, error.cause))
       if (error instanceof Multipart.MultipartError) {
         return Effect.succeed(
           isTooLarge(error)
@@ -212,7 +180,7 @@ export const makeFailureAnswers = (options: ServerOptions, routes: ReadonlyArray
     const logged = Effect.logError("unhandled failure", cause).pipe(
       Effect.annotateLogs({ request_uid: requestId, method: request.method, url: request.url })
     )
-    if (request.method === "POST" && sendPaths.has(request.url.split("?", 1)[0])) {
+    if (isSend(request)) {
       // a send that failed outside the use case (authentication, look-ups) was certainly not stored
       const unavailable: ApiFailure = storeUnavailable()
       return Effect.as(logged, json(503, failureBody(unavailable, requestId), unavailable[FailureHeaders]))
@@ -225,7 +193,7 @@ export const makeFailureAnswers = (options: ServerOptions, routes: ReadonlyArray
     )
   }
 
-  return { fromCause }
+  return { fromCause, malformedJson }
 }
 
 /** Make the envelope middleware for the given route table. */
@@ -235,6 +203,7 @@ export const makeEnvelope = (options: ServerOptions, routes: ReadonlyArray<Route
   const maxBody = Option.some(FileSystem.Size(options.maxBodyBytes))
   const maxUpload = Option.some(FileSystem.Size(options.maxUploadBytes))
   const { fromCause } = makeFailureAnswers(options, routes)
+  const multipartPaths = pathsWhere(routes, (route) => route.upload && route.method === "POST")
 
   return (app: HttpApp.Default): HttpApp.Default =>
     Effect.withFiberRuntime((fiber) => {

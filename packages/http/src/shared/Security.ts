@@ -72,6 +72,22 @@ export class RequireProfileRead extends HttpApiMiddleware.Tag<RequireProfileRead
   { provides: CurrentApiKey, failure, security: { bearer } }
 ) {}
 
+/** The scope each API key middleware requires, by the middleware's key: the one declaration of it. */
+export const scopeOfMiddleware: ReadonlyMap<string, Scope> = new Map<string, Scope>([
+  [RequireSmsRead.key, "sms:read"],
+  [RequireSmsSend.key, "sms:send"],
+  [RequireSenderIdsRead.key, "sender-ids:read"],
+  [RequireSenderIdsWrite.key, "sender-ids:write"],
+  [RequireProfileRead.key, "profile:read"]
+])
+
+/** The scope of a middleware of `scopeOfMiddleware` (a programming error otherwise). */
+export const scopeOf = (middleware: { readonly key: string }): Scope => {
+  const scope = scopeOfMiddleware.get(middleware.key)
+  if (scope === undefined) throw new Error(`no scope declared for ${middleware.key}`)
+  return scope
+}
+
 /** The operator bearer scheme of `/admin/v1` (`TUMA_ADMIN_TOKEN`). */
 export const adminBearer = HttpApiSecurity.bearer.pipe(
   HttpApiSecurity.annotate(

@@ -1,35 +1,26 @@
 /**
- * The single send served beside the router (issue 12): `POST /v1/sms/messages` and its alias
- * `/v1/sms/quick-message` are answered straight from node's request listener, not through the
- * platform's request wrapper, router, HttpApi decode/encode and middleware chain, which cost a
- * single send about as much CPU as the whole use case (docs/operations.md, "The single send beside
- * the router"). The answer is the same, byte for byte but for ids and the `Date` header, because
- * every part of it is the framework path's own:
+ * The single send's door in front of the router: `POST /v1/sms/messages` and its alias
+ * `/v1/sms/quick-message` are taken straight from node's request listener, skipping the platform's
+ * request wrapper, router and middleware chain (which cost a single send about as much CPU as the
+ * use case: docs/performance.md). Nothing of the endpoint is written here: the paths, the scope,
+ * the decoding, the send and its answer are `SingleSend`'s, which the router's handlers of the same
+ * endpoints call too; the key is checked by the security middleware's own `Authenticator`; every
+ * failure is answered by the envelope's `fromCause`; the request id, `X-Request-Id` and the request
+ * metrics are the envelope's. This module only reads the body and writes the answer to the socket.
  *
- * - the envelope's checks and answers: 415/413 are left to the framework (such a request is not
- *   claimed), the request id and `X-Request-Id`, `malformedJson` (400, depth guard first), the
- *   `fromCause` answers of every failure (401/403/429 of authentication, 422 of the payload's and
- *   the header's schemas with `errors` by path, the send's refusals, 503s), the request metrics;
- * - the security middleware's `Authenticator` (same checks, same rate limit), run before the body
- *   is decoded, as HttpApi does;
- * - the endpoint's schemas (`SendSingleRequest`, `IdempotencyHeaders`, `SendSingleResponse`) and
- *   `sendAnswer`, over the same observed `Send.single`.
- *
- * Claimed are only requests the fast path answers exactly like the router: POST to one of the two
- * paths, `Content-Type: application/json…`, a `Content-Length` within the body limit, no `Expect`.
+ * Claimed are only requests the router would answer the same way: POST to one of the two paths,
+ * `Content-Type: application/json…`, a `Content-Length` within the body limit, no `Expect`.
  * Everything else (chunked or oversized bodies, other types) goes the framework's way, as does every
  * request while the access log or message tracing is on (their spans and log lines are the
- * framework's). `TUMA_FAST_SEND=0` turns the path off (A/B measurements).
+ * framework's). `TUMA_FAST_SEND=0` turns the door off (A/B measurements).
  *
  *   install(server, slot) — put the slot's handler in front of the platform's "request" listener
  *   layer                 — fill the slot while the server runs (`FastSendSlot` from `Server.layer`)
  */
-import * as HttpApiError from "@effect/platform/HttpApiError"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
-import { Send } from "@tuma/core"
 import { currentLogUids } from "@tuma/core/observability/LogContext"
 import { TraceSettings } from "@tuma/core/observability/Tracing"
-import { Context, Effect, Exit, Layer, ParseResult, Runtime, Schema } from "effect"
+import { Context, Effect, Exit, Layer, Runtime } from "effect"
 import type { RuntimeFiber } from "effect/Fiber"
 import { randomUUID } from "node:crypto"
 import type { EventEmitter } from "node:events"
@@ -37,14 +28,12 @@ import type { IncomingMessage, Server as NodeServer, ServerResponse } from "node
 import { TumaApi } from "../Api.js"
 import { observeRequest } from "../observability/Observability.js"
 import { ServerConfig } from "../runtime/Config.js"
-import { IdempotencyHeaders } from "../shared/apiSchemas.js"
 import { Authenticator } from "../shared/Auth.js"
 import { currentRequestId } from "../shared/Envelope.js"
-import { jsonDepthExceeds, JsonTooDeep, maxJsonDepth } from "../shared/JsonDepth.js"
-import { InFlight, makeFailureAnswers, malformedJson, routeTable } from "../shared/Middleware.js"
-import { SendSingleRequest } from "../shared/Requests.js"
-import { SendSingleResponse } from "../shared/Responses.js"
-import { sendAnswer } from "./sendAnswer.js"
+import { parseJsonText } from "../shared/JsonDepth.js"
+import { InFlight, makeFailureAnswers } from "../shared/Middleware.js"
+import { routeTable } from "../shared/Routes.js"
+import * as SingleSend from "./SingleSend.js"
 
 /** A node request handler that answers the requests it claims (true) and leaves the rest (false). */
 export type Claim = (request: IncomingMessage, response: ServerResponse) => boolean
@@ -89,21 +78,13 @@ export const install = (server: NodeServer, slot: Slot): NodeServer => {
   return server
 }
 
-const PATHS = new Set(["/v1/sms/messages", "/v1/sms/quick-message"])
-
-const decodeHeaders = Schema.decodeUnknown(IdempotencyHeaders)
-const decodePayload = Schema.decodeUnknown(SendSingleRequest)
-const encodeAnswer = Schema.encode(SendSingleResponse)
-
-/** An accepted send's answer: 202 and the encoded envelope, written without a response object. */
-interface Accepted {
-  readonly acceptedJson: string
-}
+/** An answer `write` writes: the accepted send's, or the envelope's failure response. */
+type Answer = HttpServerResponse.HttpServerResponse | SingleSend.Accepted
 
 /** Writes an answer to node's response: headers in one call, then the body (one socket write). */
 const write = (
   response: ServerResponse,
-  answer: HttpServerResponse.HttpServerResponse | Accepted,
+  answer: Answer,
   requestId: string
 ) => {
   if ("acceptedJson" in answer) {
@@ -125,8 +106,7 @@ const write = (
 }
 
 /** The status `write` writes. */
-const statusOf = (answer: HttpServerResponse.HttpServerResponse | Accepted) =>
-  "acceptedJson" in answer ? 202 : answer.status
+const statusOf = (answer: Answer) => "acceptedJson" in answer ? 202 : answer.status
 
 /** Fills `FastSendSlot` with the single send's handler while the layer lives. */
 export const layer = Layer.scopedDiscard(Effect.gen(function*() {
@@ -134,36 +114,16 @@ export const layer = Layer.scopedDiscard(Effect.gen(function*() {
   const options = yield* ServerConfig
   const trace = yield* TraceSettings
   if (!options.fastSend || options.accessLog || trace.linkMessages) return
-  const send = yield* Send
+  const single = yield* SingleSend.make
   const authenticate = yield* Authenticator
   const runFork = Runtime.runFork(yield* Effect.runtime<never>())
   const { fromCause } = makeFailureAnswers(options, routeTable(TumaApi, []))
   const maxBody = options.maxBodyBytes
 
-  /** The endpoint's handling of one request whose body has been read. */
+  /** The endpoint's handling of one request whose body has been read: `SingleSend` behind the key's check. */
   const handle = (request: IncomingMessage, route: string, text: string, requestId: string) =>
-    Effect.gen(function*() {
-      const key = yield* authenticate("sms:send", request.headers, request.socket.remoteAddress)
-      if (jsonDepthExceeds(text)) return malformedJson(requestId, route, new JsonTooDeep(maxJsonDepth))
-      let json: unknown
-      try {
-        json = text === "" ? null : JSON.parse(text)
-      } catch {
-        return malformedJson(requestId, route, undefined)
-      }
-      const payload = yield* decodePayload(json)
-      const headers = yield* decodeHeaders(request.headers)
-      const answer = yield* sendAnswer(send.single({
-        accountId: key.accountId,
-        apiKeyId: key.keyId,
-        mode: key.mode,
-        channel: "api",
-        idempotencyKey: headers["idempotency-key"]
-      }, payload))
-      const accepted: Accepted = { acceptedJson: JSON.stringify(yield* encodeAnswer(answer)) }
-      return accepted
-    }).pipe(
-      Effect.catchIf(ParseResult.isParseError, HttpApiError.HttpApiDecodeError.refailParseError),
+    authenticate(SingleSend.scope, request.headers, request.socket.remoteAddress).pipe(
+      Effect.flatMap((key): Effect.Effect<Answer, unknown> => single(key, request.headers, parseJsonText(text))),
       Effect.catchAllCause((cause) =>
         fromCause(requestId, { method: "POST", url: route, headers: request.headers }, cause)
       ),
@@ -176,7 +136,7 @@ export const layer = Layer.scopedDiscard(Effect.gen(function*() {
     const url = request.url ?? ""
     const q = url.indexOf("?")
     const route = q < 0 ? url : url.slice(0, q)
-    if (!PATHS.has(route)) return false
+    if (!SingleSend.paths.has(route)) return false
     const headers = request.headers
     const contentType = headers["content-type"]
     if (contentType === undefined || !contentType.toLowerCase().startsWith("application/json")) return false

@@ -4,7 +4,8 @@
  * (whose `…Of` methods give a test key the sandbox answers of spec §2.2, §2.5, §4.4, decisions §12).
  */
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
-import type { ReadOutcome, SendCaller } from "@tuma/core"
+import type * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import type { ReadOutcome } from "@tuma/core"
 import { Send } from "@tuma/core"
 import { Reads } from "@tuma/core"
 import { Effect } from "effect"
@@ -12,16 +13,9 @@ import { TumaApi } from "../Api.js"
 import { requestUid } from "../shared/Envelope.js"
 import { toApiFailure } from "../shared/Errors.js"
 import { CurrentApiKey } from "../shared/Security.js"
-import type { AuthenticatedKey } from "../shared/Security.js"
+import { callerOf } from "./caller.js"
 import { sendHandlers } from "./sendAnswer.js"
-
-const callerOf = (key: AuthenticatedKey, idempotencyKey: string | undefined): SendCaller => ({
-  accountId: key.accountId,
-  apiKeyId: key.keyId,
-  mode: key.mode,
-  channel: "api",
-  idempotencyKey
-})
+import * as SingleSend from "./SingleSend.js"
 
 /** A send as the request's API key. */
 const sendAs = sendHandlers((idempotencyKey) => Effect.map(CurrentApiKey, (key) => callerOf(key, idempotencyKey)))
@@ -30,6 +24,17 @@ export const SmsLive = HttpApiBuilder.group(TumaApi, "sms", (handlers) =>
   Effect.gen(function*() {
     const send = yield* Send
     const reads = yield* Reads
+    const single = yield* SingleSend.make
+
+    /**
+     * The single send (both paths): `SingleSend` over the request's body, after the key's middleware.
+     * A body that cannot be read (not JSON, too deep, too large) is the envelope's to answer, as a
+     * defect: the endpoint's declared errors do not name the platform's `RequestError`.
+     */
+    const sendSingle = ({ request }: { readonly request: HttpServerRequest.HttpServerRequest }) =>
+      Effect.flatMap(CurrentApiKey, (key) => single(key, request.headers, Effect.orDie(request.json))).pipe(
+        Effect.map(SingleSend.toResponse)
+      )
 
     /** The envelope of a read answer: `mode: "sandbox"` on a test key's answers. */
     const read = <D>(outcome: ReadOutcome<D>) =>
@@ -53,8 +58,8 @@ export const SmsLive = HttpApiBuilder.group(TumaApi, "sms", (handlers) =>
     return handlers
       .handle("getBalance", balance)
       .handle("getBalanceAlias", balance)
-      .handle("sendMessage", sendAs(send.single))
-      .handle("sendQuickMessage", sendAs(send.single))
+      .handleRaw("sendMessage", sendSingle)
+      .handleRaw("sendQuickMessage", sendSingle)
       .handle("sendBulkV1", sendAs(send.bulkV1))
       .handle("sendBulkV2", sendAs(send.bulkV2))
       .handle("listMessages", ({ urlParams }) =>
