@@ -10,9 +10,9 @@
  */
 import { Effect, Option, Struct } from "effect"
 import { auditedChange } from "../audit/Audit.js"
-import type { AdminService } from "./Admin.js"
 import type { AdminContext } from "./context.js"
 import { UUID } from "./context.js"
+import type { AdminService } from "./service.js"
 import {
   accountView,
   apiKeyView,
