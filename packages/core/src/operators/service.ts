@@ -5,7 +5,7 @@
 import type { ResourceConflict, ResourceNotFound, ValidationFailed } from "@tuma/domain/errors"
 import type { OperatorRole } from "@tuma/domain/operatorRoles"
 import type { Effect } from "effect"
-import type { InvalidCredentials, LoginLocked } from "../portal/PortalAccess.js"
+import type { InvalidCredentials, LoginLocked } from "../portal/model.js"
 import type { OperatorSessionRow } from "../ports/OperatorUserStore.js"
 import type {
   EnrolmentRequired,
