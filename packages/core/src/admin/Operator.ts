@@ -26,6 +26,11 @@ export {
   type SenderIdGrant
 } from "./operatorService.js"
 
+/**
+ * Account set-up as an operator does it (accounts, keys, credit, verified routes, sender IDs, providers,
+ * markets, opt-outs, spam rules): for the CLI, tests and embedding backends. `Operator.layer` needs
+ * `OperatorStore` and `Ids`.
+ */
 export class Operator extends Context.Tag("@tuma/core/Operator")<Operator, OperatorService>() {
   /** Needs `OperatorStore` and `Ids`; records in the audit log when an `AuditStore` is provided too. */
   static readonly layer = Layer.effect(

@@ -423,4 +423,5 @@ export const make = Effect.map(
   (db) => WebhookStore.of({ ...endpointMethods(db), ...attemptMethods(db), ...redeliveryMethods(db) })
 )
 
+/** `WebhookStore` in memory (needs the shared `MemoryDatabase`). */
 export const layerMemory: Layer.Layer<WebhookStore, never, MemoryDatabase> = Layer.effect(WebhookStore, make)
