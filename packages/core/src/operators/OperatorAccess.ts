@@ -1,5 +1,5 @@
 /**
- * Who may use the operator console and how (issue 15): operator users (separate from the portal's
+ * Who may use the operator console and how: operator users (separate from the portal's
  * customers), invited by e-mail, signing in with a password and a TOTP code (RFC 6238, the
  * `otpauth` library: SHA-1, 6 digits, 30 s, one step of drift either way), with one-time recovery
  * codes. Pure rules over the `OperatorUserStore` port, the `Mailer` port and the `Clock`:

@@ -1,5 +1,5 @@
 /**
- * Who may use the portal and how (issue 14): account users with e-mail and password, sessions,
+ * Who may use the portal and how: account users with e-mail and password, sessions,
  * lockout, invitations, password resets, the team and the profile. Pure rules over the
  * `PortalStore` port, the `Mailer` port and the `Clock`:
  *

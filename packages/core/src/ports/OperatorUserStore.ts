@@ -1,5 +1,5 @@
 /**
- * Port of the console's operator users (issue 15): people who run the platform, separate from the
+ * Port of the console's operator users: people who run the platform, separate from the
  * customers' portal users. Operators, their sessions, e-mailed invitations, one-time recovery
  * codes and failed sign-ins. Adapter: `@tuma/store-sql/SqlOperatorUserStore`, which passes
  * `store-sql/test/operatorUsers.test.ts`.
