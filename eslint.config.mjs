@@ -82,6 +82,18 @@ export default tseslint.config(
     rules: { "no-restricted-imports": ["error", { patterns: [noNodeModules] }] }
   },
   {
+    // the rules and the use cases read configuration through Effect's `Config` or layers, never the
+    // process environment (core/src/configVariables.ts)
+    files: ["packages/{domain,core}/src/**/*.ts"],
+    rules: {
+      "no-restricted-properties": ["error", {
+        object: "process",
+        property: "env",
+        message: "Read settings through Effect's `Config` (or take them from a layer), not process.env."
+      }]
+    }
+  },
+  {
     // no unchecked casts in the pure rules, the use cases, the carrier adapters and the HTTP
     // service: unknown data is decoded by Schema or narrowed by a type guard (`as const` only)
     files: ["packages/{domain,core,providers,http}/src/**/*.ts"],

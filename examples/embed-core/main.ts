@@ -53,7 +53,7 @@ export const program = Effect.gen(function*() {
 
 /** The same services over core's in-memory adapters: no database at all (one process, nothing kept). */
 export const TumaMemoryLayer = Layer.mergeAll(Send.layer, Operator.layer).pipe(
-  Layer.provide(Memory.layerMemory),
+  Layer.provide(Memory.layer),
   Layer.provide(Ids.layer)
 )
 

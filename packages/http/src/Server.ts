@@ -18,7 +18,7 @@ import { Reads } from "@tuma/core"
 import { SenderIds } from "@tuma/core"
 import * as SendObserved from "@tuma/core/observability/SendObserved"
 import { layerWebhookAdmin } from "@tuma/core/webhooks/WebhookAdmin"
-import { settingsFromEnv, WebhookConfig } from "@tuma/core/webhooks/WebhookConfig"
+import { WebhookConfig } from "@tuma/core/webhooks/WebhookConfig"
 import { layerWebhookDestinationPolicyFromEnv } from "@tuma/providers/webhook/addressPolicy"
 import * as Database from "@tuma/store-sql/Database"
 import * as SqlAdminStore from "@tuma/store-sql/SqlAdminStore"
@@ -118,7 +118,7 @@ export const layerStore = (database: Database.DatabaseConfig, portal: Portal.Por
     layerWebhookAdmin.pipe(
       Layer.provide(Layer.merge(SqlWebhookStore.layer, SqlAuditStore.layer)),
       Layer.provide(layerWebhookDestinationPolicyFromEnv()),
-      Layer.provide(Layer.sync(WebhookConfig, () => settingsFromEnv()))
+      Layer.provide(Layer.orDie(WebhookConfig.layerFromConfig))
     ),
     // operator changes made by any process: caches of this one are dropped (decisions §30)
     SqlSettingsChanges.layer,

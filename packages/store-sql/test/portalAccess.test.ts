@@ -2,8 +2,8 @@
  * Contract suite of the portal's access rules (core `PortalAccess` over `SqlPortalStore`), driven
  * by Effect's `TestClock`: idle and absolute session expiry, the idle refresh, lockout and its end,
  * invitation and reset expiry and single use, the last owner. PGlite always, PostgreSQL when
- * configured, and core's memory adapter (`MemoryPortalStore`). (The HTTP behaviour — cookies, CSRF, e-mails over SMTP — is tested in
- * packages/http/test/portal.)
+ * configured (core has no memory adapter of the portal's store). (The HTTP behaviour — cookies,
+ * CSRF, e-mails over SMTP — is tested in packages/http/test/portal.)
  */
 import { expect } from "@effect/vitest"
 import { PortalAccess } from "@tuma/core/portal/PortalAccess"
@@ -13,10 +13,10 @@ import { Mailer } from "@tuma/core/ports/Notifiers"
 import type { MailMessage } from "@tuma/core/ports/Notifiers"
 import { Effect, Either, Layer, TestClock } from "effect"
 import * as SqlPortalStore from "../src/SqlPortalStore.js"
-import type { DriverLayers } from "./harness.js"
+import type { SqlLayerFor } from "./harness.js"
 import { forEachDriver } from "./harness.js"
 import type { OperatorStack } from "./operatorFixtures.js"
-import { newAccount, operatorMemory, operatorStack, unique } from "./operatorFixtures.js"
+import { newAccount, operatorStack, unique } from "./operatorFixtures.js"
 
 const T0 = Date.parse("2026-05-01T08:00:00Z")
 const MIN = 60_000
@@ -28,14 +28,11 @@ const access = PortalAccessModule.layer.pipe(
   Layer.provide(Layer.succeed(Mailer, Mailer.of({ send: (m) => Effect.sync(() => void outbox.push(m)) }))),
   Layer.provide(Layer.succeed(PortalConfig, { ...defaultPortalSettings, lockoutThreshold: 3 }))
 )
-const stack: DriverLayers<PortalAccess | OperatorStack> = {
-  sql: (db, driver) =>
-    access.pipe(
-      Layer.provide(SqlPortalStore.layer),
-      Layer.provideMerge(Layer.merge(operatorStack.sql(db, driver), db))
-    ),
-  memory: () => access.pipe(Layer.provideMerge(operatorMemory()))
-}
+const stack: SqlLayerFor<PortalAccess | OperatorStack> = (db, driver) =>
+  access.pipe(
+    Layer.provide(SqlPortalStore.layer),
+    Layer.provideMerge(Layer.merge(operatorStack.sql(db, driver), db))
+  )
 
 const owner = Effect.gen(function*() {
   const account = yield* newAccount()

@@ -1,7 +1,7 @@
 /**
  * Contract suite of the `PortalReadStore` port (the portal's dashboard, campaign history and message
- * timeline): `SqlPortalReadStore` on PGlite and PostgreSQL, core's `MemoryPortalReadStore` on the
- * memory driver. The local days of the dashboard are the account's time zone's; every read is
+ * timeline): `SqlPortalReadStore` on PGlite and PostgreSQL (core has no memory adapter of it).
+ * The local days of the dashboard are the account's time zone's; every read is
  * bounded by the account.
  */
 import { expect } from "@effect/vitest"
@@ -12,18 +12,15 @@ import { Effect, Layer } from "effect"
 import * as SqlPortalReadStore from "../src/SqlPortalReadStore.js"
 import * as SqlWebhookStore from "../src/SqlWebhookStore.js"
 import { DeliveryProbe } from "./deliveryProbe.js"
-import type { DriverLayers } from "./harness.js"
+import type { SqlLayerFor } from "./harness.js"
 import { forEachDriver } from "./harness.js"
 import type { OperatorStack } from "./operatorFixtures.js"
-import { newAccount, operatorMemory, operatorStack, seedCampaign, seedMessage } from "./operatorFixtures.js"
+import { newAccount, operatorStack, seedCampaign, seedMessage } from "./operatorFixtures.js"
 
-const stack: DriverLayers<OperatorStack | PortalReadStore | WebhookStore | DeliveryProbe> = {
-  sql: (db, driver) =>
-    Layer.mergeAll(SqlPortalReadStore.layer, SqlWebhookStore.layer, DeliveryProbe.sql).pipe(
-      Layer.provideMerge(Layer.merge(operatorStack.sql(db, driver), db))
-    ),
-  memory: () => DeliveryProbe.memory.pipe(Layer.provideMerge(operatorMemory()))
-}
+const stack: SqlLayerFor<OperatorStack | PortalReadStore | WebhookStore | DeliveryProbe> = (db, driver) =>
+  Layer.mergeAll(SqlPortalReadStore.layer, SqlWebhookStore.layer, DeliveryProbe.sql).pipe(
+    Layer.provideMerge(Layer.merge(operatorStack.sql(db, driver), db))
+  )
 
 /** 22:30 UTC on 7 May = 01:30 on 8 May in Dar es Salaam (UTC+3). */
 const NOW = new Date("2026-05-07T22:30:00Z")

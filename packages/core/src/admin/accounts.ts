@@ -4,9 +4,9 @@
 import { normalizeRecipient, ResourceConflict, validationFailed } from "@tuma/domain"
 import { Effect } from "effect"
 import type { AccountRow } from "../ports/OperatorStore.js"
-import type { AdminService } from "./Admin.js"
 import type { AdminContext } from "./context.js"
 import { clampLimit, EMAIL } from "./context.js"
+import type { AdminService } from "./service.js"
 import { accountView, apiKeyView } from "./viewsOf.js"
 
 /** Accounts: create, read, list, suspend, activate. */

@@ -7,9 +7,9 @@ import { randomBytes } from "@tuma/domain/crypto"
 import { Effect, Either, Option } from "effect"
 import { hashApiKey } from "../ports/ApiKeys.js"
 import type { ApiKeyRow } from "../ports/OperatorStore.js"
-import type { AdminService } from "./Admin.js"
 import type { AdminContext } from "./context.js"
 import { notFound, UUID } from "./context.js"
+import type { AdminService } from "./service.js"
 import { apiKeyView } from "./viewsOf.js"
 
 // ---------------------------------------------------------------------------------------------

@@ -10,9 +10,9 @@
  */
 import { Effect, Option, Struct } from "effect"
 import { auditedChange } from "../audit/Audit.js"
-import type { AdminService } from "./Admin.js"
 import type { AdminContext } from "./context.js"
 import { UUID } from "./context.js"
+import type { AdminService } from "./service.js"
 import {
   accountView,
   apiKeyView,
@@ -49,13 +49,9 @@ const READS = [
 ] as const satisfies ReadonlyArray<keyof AdminService>
 type Read = (typeof READS)[number]
 
-/** `service` with every change recorded in the audit log, in the change's transaction. */
-export const withAuditTrail = (ctx: AdminContext, s: AdminService): AdminService => {
-  const { account, admin, audited, e164, market, now, op, providerRow, routesOf, senderIdRow, walletsOf } = ctx
-
-  const change = auditedChange(audited)
-  const nothing = Effect.succeed(null)
-
+/** The values before a change, as the admin API's views (null when there was none). */
+const makeBefores = (ctx: AdminContext, s: AdminService) => {
+  const { account, admin, e164, market, now, op, providerRow, routesOf, senderIdRow, walletsOf } = ctx
   const accountBefore = (id: string) => Effect.map(account(id), accountView)
   const keyBefore = (id: string) => Effect.zipWith(ctx.apiKeyRow(id), now, apiKeyView)
   // `account` first: it answers 404 for a malformed id before any store reads it
@@ -90,11 +86,46 @@ export const withAuditTrail = (ctx: AdminContext, s: AdminService): AdminService
       const m = yield* market(country)
       return { country: m.iso2, routes: (yield* admin.countryRoutes(m.id)).map(countryRouteView) }
     })
-  const moved = <A, E>(action: string, id: string, run: Effect.Effect<A, E>) =>
-    change(`sender_id.${action}`, `sender_id:${id}`, senderIdBefore(id), run)
+  return {
+    accountBefore,
+    keyBefore,
+    walletBefore,
+    routeBefore,
+    senderIdBefore,
+    marketBefore,
+    optOutBefore,
+    spamRuleBefore,
+    providerBefore,
+    countryRoutesBefore
+  }
+}
 
-  const reads: Pick<AdminService, Read> = Struct.pick(s, ...READS)
-  const changes: Omit<AdminService, Read> = {
+type Befores = ReturnType<typeof makeBefores>
+type Change = ReturnType<typeof auditedChange>
+type Changes = Omit<AdminService, Read>
+
+/** The changes an account's own things go through: the account, its keys, wallets, routes and opt-outs. */
+type AccountChange =
+  | "createAccount"
+  | "suspendAccount"
+  | "activateAccount"
+  | "issueApiKey"
+  | "updateApiKey"
+  | "revokeApiKey"
+  | "purchaseCredits"
+  | "correctCredits"
+  | "setWalletEnabled"
+  | "verifyRoute"
+  | "removeRoute"
+  | "addOptOut"
+  | "removeOptOut"
+
+const nothing = Effect.succeed(null)
+
+/** The account's changes, recorded. */
+const accountChanges = (s: AdminService, change: Change, b: Befores): Pick<Changes, AccountChange> => {
+  const { accountBefore, keyBefore, optOutBefore, routeBefore, walletBefore } = b
+  return {
     // accounts
     createAccount: (input) => change("account.create", (a) => `account:${a.uid}`, nothing, s.createAccount(input)),
     suspendAccount: (id) => change("account.suspend", `account:${id}`, accountBefore(id), s.suspendAccount(id)),
@@ -142,6 +173,31 @@ export const withAuditTrail = (ctx: AdminContext, s: AdminService): AdminService
         s.removeRoute(accountId, country),
         () => null
       ),
+    // opt-outs
+    addOptOut: (input) =>
+      change(
+        "opt_out.add",
+        `account:${input.account_uid}`,
+        optOutBefore(input.account_uid, input.recipient),
+        s.addOptOut(input)
+      ),
+    removeOptOut: (accountId, recipient) =>
+      change(
+        "opt_out.remove",
+        `account:${accountId}`,
+        optOutBefore(accountId, recipient),
+        s.removeOptOut(accountId, recipient),
+        () => null
+      )
+  }
+}
+
+/** The platform's changes, recorded: markets, sender-ID review, requirements, spam rules, providers. */
+const platformChanges = (s: AdminService, change: Change, b: Befores): Omit<Changes, AccountChange> => {
+  const { countryRoutesBefore, marketBefore, providerBefore, senderIdBefore, spamRuleBefore } = b
+  const moved = <A, E>(action: string, id: string, run: Effect.Effect<A, E>) =>
+    change(`sender_id.${action}`, `sender_id:${id}`, senderIdBefore(id), run)
+  return {
     // markets
     setMarketOpen: (country, open) =>
       change(
@@ -161,22 +217,6 @@ export const withAuditTrail = (ctx: AdminContext, s: AdminService): AdminService
       change("requirement.create", (r) => `requirement:${r.uid}`, nothing, s.createRequirement(input)),
     deleteRequirement: (id) =>
       change("requirement.delete", `requirement:${id}`, nothing, s.deleteRequirement(id), () => ({ active: false })),
-    // opt-outs
-    addOptOut: (input) =>
-      change(
-        "opt_out.add",
-        `account:${input.account_uid}`,
-        optOutBefore(input.account_uid, input.recipient),
-        s.addOptOut(input)
-      ),
-    removeOptOut: (accountId, recipient) =>
-      change(
-        "opt_out.remove",
-        `account:${accountId}`,
-        optOutBefore(accountId, recipient),
-        s.removeOptOut(accountId, recipient),
-        () => null
-      ),
     // spam rules
     addSpamRule: (input) => change("spam_rule.add", (r) => `spam_rule:${r.uid}`, nothing, s.addSpamRule(input)),
     removeSpamRule: (id) =>
@@ -214,5 +254,12 @@ export const withAuditTrail = (ctx: AdminContext, s: AdminService): AdminService
         s.setCountryRoutes(country, input)
       )
   }
-  return { ...reads, ...changes }
+}
+
+/** `service` with every change recorded in the audit log, in the change's transaction. */
+export const withAuditTrail = (ctx: AdminContext, s: AdminService): AdminService => {
+  const change = auditedChange(ctx.audited)
+  const befores = makeBefores(ctx, s)
+  const reads: Pick<AdminService, Read> = Struct.pick(s, ...READS)
+  return { ...reads, ...accountChanges(s, change, befores), ...platformChanges(s, change, befores) }
 }

@@ -2,9 +2,9 @@
  * Markets: list, open, close.
  */
 import { Effect, Option } from "effect"
-import type { AdminService } from "./Admin.js"
 import type { AdminContext } from "./context.js"
 import { notFound } from "./context.js"
+import type { AdminService } from "./service.js"
 import { marketView } from "./viewsOf.js"
 
 /** Markets: list, open, close. */

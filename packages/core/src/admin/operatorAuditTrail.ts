@@ -9,14 +9,14 @@ import type { AuditService } from "../audit/Audit.js"
 import { auditedChange } from "../audit/Audit.js"
 import type { OperatorStore } from "../ports/OperatorStore.js"
 import { UUID } from "./context.js"
-import type { Operator } from "./Operator.js"
+import type { OperatorService } from "./operatorService.js"
 
 /** `service` with every step recorded through `audit` (every step of `Operator` changes something). */
 export const withOperatorAuditTrail = (
   audit: AuditService,
   store: OperatorStore["Type"],
-  s: Operator["Type"]
-): Operator["Type"] => {
+  s: OperatorService
+): OperatorService => {
   const change = auditedChange(audit.audited)
   const nothing = Effect.succeed(null)
   const activeOf = (accountId: string) =>

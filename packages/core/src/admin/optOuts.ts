@@ -2,9 +2,9 @@
  * Opt-outs (recipients normalised to E.164): add, remove, list.
  */
 import { Effect, Option } from "effect"
-import type { AdminService } from "./Admin.js"
 import type { AdminContext } from "./context.js"
 import { notFound } from "./context.js"
+import type { AdminService } from "./service.js"
 import { optOutView } from "./viewsOf.js"
 
 /** Opt-outs (recipients normalised to E.164): add, remove, list. */

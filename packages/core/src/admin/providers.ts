@@ -4,9 +4,9 @@
 import { ResourceConflict, validationFailed } from "@tuma/domain"
 import { Effect, Either, Option } from "effect"
 import type { MarketRow } from "../ports/SendStore.js"
-import type { AdminService } from "./Admin.js"
 import type { AdminContext } from "./context.js"
 import { invalid, nonNegativeInt, UUID } from "./context.js"
+import type { AdminService } from "./service.js"
 import { PROVIDER_KINDS } from "./views.js"
 import { countryRouteView, providerView } from "./viewsOf.js"
 

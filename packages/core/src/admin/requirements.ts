@@ -3,9 +3,9 @@
  */
 import { DEFAULT_DOCUMENT_MAX_SIZE_KB, DOCUMENT_FORMATS, validationFailed } from "@tuma/domain"
 import { Effect } from "effect"
-import type { AdminService } from "./Admin.js"
 import type { AdminContext } from "./context.js"
 import { nonNegativeInt, notFound, UUID } from "./context.js"
+import type { AdminService } from "./service.js"
 import { requirementView } from "./viewsOf.js"
 
 /** Sender-ID requirement documents: create, list, delete (deactivate). */

@@ -3,9 +3,9 @@
  */
 import { normalizeRecipient } from "@tuma/domain"
 import { Effect } from "effect"
-import type { AdminService } from "./Admin.js"
 import type { AdminContext } from "./context.js"
 import { invalid, notFound } from "./context.js"
+import type { AdminService } from "./service.js"
 
 /** SMS routes: verify (per country, with the verified phone), list, remove. */
 export const makeRoutes = (ctx: AdminContext): Pick<AdminService, "verifyRoute" | "listRoutes" | "removeRoute"> => {

@@ -11,9 +11,9 @@ import {
 } from "@tuma/domain"
 import { Effect, Option } from "effect"
 import type { SenderIdRow } from "../ports/OperatorStore.js"
-import type { AdminService } from "./Admin.js"
 import type { AdminContext } from "./context.js"
 import { clampLimit, invalid, notFound, UUID } from "./context.js"
+import type { AdminService } from "./service.js"
 import { documentView, senderIdAdminView } from "./viewsOf.js"
 
 /** A granted name as written: trimmed, spaces collapsed (`display`), and uppercased (`name`). */

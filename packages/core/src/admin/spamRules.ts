@@ -4,9 +4,9 @@
 import { builtinSpamEntries, validationFailed } from "@tuma/domain"
 import { Effect, Option } from "effect"
 import { SendConfig } from "../send/model.js"
-import type { AdminService } from "./Admin.js"
 import type { AdminContext } from "./context.js"
 import { invalid, notFound, UUID } from "./context.js"
+import type { AdminService } from "./service.js"
 import { SPAM_RULE_KINDS, SpamRuleView } from "./views.js"
 import { BUILTIN_DESCRIPTION, spamRuleView } from "./viewsOf.js"
 

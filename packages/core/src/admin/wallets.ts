@@ -7,10 +7,10 @@ import { Clock, Effect, Either } from "effect"
 import type { CorrectionRefused, LedgerRow } from "../ports/AdminStore.js"
 import type { Ids } from "../ports/Ids.js"
 import type { OperatorStore } from "../ports/OperatorStore.js"
-import type { AdminService } from "./Admin.js"
 import type { AdminContext } from "./context.js"
 import { clampLimit, invalid, nonNegativeInt, notFound } from "./context.js"
 import type { CorrectionInput } from "./inputs.js"
+import type { AdminService } from "./service.js"
 import { ledgerView } from "./viewsOf.js"
 
 /** A credit purchase as both `Admin` and `Operator` take it (account and market already looked up). */

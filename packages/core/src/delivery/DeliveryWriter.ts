@@ -87,6 +87,62 @@ export class DeliveryWriter extends Context.Tag("@tuma/core/DeliveryWriter")<Del
 const MAX_FLUSH = 5000
 
 /**
+ * One flush: the buffer's records in one `DispatchStore.apply` (retried until it commits), then its
+ * commit callbacks. `forget` drops the buffer's keys from the pending ones, committed or not.
+ */
+const applyWith = (options: {
+  readonly store: DispatchStore["Type"]
+  readonly owner: string
+  readonly stats: DeliveryWriterStats
+  readonly forget: (b: Buffer) => void
+}) => {
+  const { forget, owner, stats, store } = options
+  const runCallbacks = (callbacks: ReadonlyArray<() => void>) => {
+    for (const f of callbacks) {
+      try {
+        f()
+      } catch (e) {
+        stats.lastError = String(e)
+      }
+    }
+  }
+
+  const applyBuffer = (b: Buffer) =>
+    Effect.gen(function*() {
+      const now = new Date(yield* Clock.currentTimeMillis)
+      const t0 = performance.now()
+      const batch: DispatchBatch = {
+        now,
+        owner,
+        sent: b.sent,
+        failed: b.failed,
+        requeued: b.requeued,
+        creditReturns: b.creditReturns,
+        receipts: b.receipts,
+        lateAcceptances: b.lateAcceptances,
+        optOuts: b.optOuts
+      }
+      yield* store.apply(batch).pipe(
+        Effect.tapErrorCause((cause) =>
+          Effect.sync(() => void (stats.lastError = Cause.pretty(cause))).pipe(
+            Effect.zipRight(Effect.logWarning("delivery write failed; retrying", cause))
+          )
+        ),
+        Effect.sandbox,
+        Effect.retry(Schedule.exponential("100 millis").pipe(Schedule.union(Schedule.spaced("5 seconds"))))
+      )
+      stats.flushes++
+      stats.records += b.size
+      stats.applyMs += performance.now() - t0
+    }).pipe(
+      Effect.orDie,
+      Effect.ensuring(Effect.sync(() => forget(b))),
+      Effect.zipRight(Effect.sync(() => runCallbacks(b.onCommit)))
+    )
+  return applyBuffer
+}
+
+/**
  * The writer over `DispatchStore.apply`: flushes `flushDelayMs` after a first record (at once from
  * 5000), `flushConcurrency` at a time; retries a failed write until it commits; flushes on close.
  */
@@ -110,48 +166,7 @@ export const layerWriter: Layer.Layer<DeliveryWriter, never, DispatchStore> = La
         for (const p of r.parts) if (p.ref !== null) f(partKey(r.providerId, p.ref))
       }
     }
-    const runCallbacks = (callbacks: ReadonlyArray<() => void>) => {
-      for (const f of callbacks) {
-        try {
-          f()
-        } catch (e) {
-          stats.lastError = String(e)
-        }
-      }
-    }
-
-    const applyBuffer = (b: Buffer) =>
-      Effect.gen(function*() {
-        const now = new Date(yield* Clock.currentTimeMillis)
-        const t0 = performance.now()
-        const batch: DispatchBatch = {
-          now,
-          owner,
-          sent: b.sent,
-          failed: b.failed,
-          requeued: b.requeued,
-          creditReturns: b.creditReturns,
-          receipts: b.receipts,
-          lateAcceptances: b.lateAcceptances,
-          optOuts: b.optOuts
-        }
-        yield* store.apply(batch).pipe(
-          Effect.tapErrorCause((cause) =>
-            Effect.sync(() => void (stats.lastError = Cause.pretty(cause))).pipe(
-              Effect.zipRight(Effect.logWarning("delivery write failed; retrying", cause))
-            )
-          ),
-          Effect.sandbox,
-          Effect.retry(Schedule.exponential("100 millis").pipe(Schedule.union(Schedule.spaced("5 seconds"))))
-        )
-        stats.flushes++
-        stats.records += b.size
-        stats.applyMs += performance.now() - t0
-      }).pipe(
-        Effect.orDie,
-        Effect.ensuring(Effect.sync(() => forEachKey(b, (k) => pendingKeys.delete(k)))),
-        Effect.zipRight(Effect.sync(() => runCallbacks(b.onCommit)))
-      )
+    const applyBuffer = applyWith({ store, owner, stats, forget: (b) => forEachKey(b, (k) => pendingKeys.delete(k)) })
 
     /** Takes the current buffer (registering what it records) for one flush. */
     const takeBuffer = (): Buffer | null => {

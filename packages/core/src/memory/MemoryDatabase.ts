@@ -26,7 +26,6 @@ import { Context, Data, Effect, Layer } from "effect"
 import type { SpamBuiltinSwitchRow, SpamRuleFullRow } from "../ports/AdminStore.js"
 import type { ReceiptRecord } from "../ports/DispatchStore.js"
 import type { AccountRow, SenderIdRow } from "../ports/OperatorStore.js"
-import type { SessionRow, TokenRow, UserRow } from "../ports/PortalStore.js"
 import type { Channel, Encoding, MarketRow, MessageStatus } from "../ports/SendStore.js"
 import type { AttemptRecord } from "../ports/WebhookStore.js"
 
@@ -328,26 +327,6 @@ export type SpamRuleRecord = Types.Mutable<SpamRuleFullRow>
 /** An operator's switch of one built-in spam entry. */
 export type SpamBuiltinSwitchRecord = Types.Mutable<SpamBuiltinSwitchRow>
 
-/** A stored portal user (`portal_users`). */
-export type PortalUserRecord = Types.Mutable<UserRow>
-
-/** A stored portal session (`portal_sessions`), keyed by the SHA-256 of its id. */
-export interface PortalSessionRecord extends Types.Mutable<SessionRow> {
-  ip: string | null
-  user_agent: string | null
-}
-
-/** A stored e-mailed portal token (`portal_tokens`): an invitation or a password reset. */
-export type PortalTokenRecord = Types.Mutable<TokenRow>
-
-/** Failed sign-ins of one key (an e-mail or a client address) in the current window. */
-export interface PortalLoginFailureRecord {
-  key: string
-  failures: number
-  window_start: Date
-  locked_until: Date | null
-}
-
 /** Every table of the in-memory database, keyed by primary key (composite keys joined by `key`). */
 export interface Tables {
   readonly markets: Map<string, MarketRecord>
@@ -387,12 +366,6 @@ export interface Tables {
   readonly spamRules: Map<string, SpamRuleRecord>
   /** Keyed `key(kind, pattern)`. */
   readonly spamBuiltinSwitches: Map<string, SpamBuiltinSwitchRecord>
-  readonly portalUsers: Map<string, PortalUserRecord>
-  /** Keyed by `id_hash`. */
-  readonly portalSessions: Map<string, PortalSessionRecord>
-  readonly portalTokens: Map<string, PortalTokenRecord>
-  /** Keyed by `key`. */
-  readonly portalLoginFailures: Map<string, PortalLoginFailureRecord>
   /** The last id the wallet ledger's identity sequence handed out. */
   ledgerSequence: number
   /** The last number handed to a webhook delivery the final-state "trigger" wrote (its uuid's tail). */
@@ -444,10 +417,6 @@ export const makeTables = (): Tables => ({
   optOuts: new Map(),
   spamRules: new Map(),
   spamBuiltinSwitches: new Map(),
-  portalUsers: new Map(),
-  portalSessions: new Map(),
-  portalTokens: new Map(),
-  portalLoginFailures: new Map(),
   ledgerSequence: 0,
   webhookDeliverySequence: 0,
   dispatchVersion: 0,

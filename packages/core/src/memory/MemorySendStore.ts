@@ -12,7 +12,7 @@
  */
 import type { Option } from "effect"
 import { Effect, Layer, Option as O } from "effect"
-import type { AcceptPlan, IdempotencyRecord, SendSnapshot, SnapshotRequest } from "../ports/SendStore.js"
+import type { AcceptPlan, IdempotencyRecord, SendSnapshot, SnapshotRequest, WalletDebit } from "../ports/SendStore.js"
 import { AcceptanceRolledBack, AcceptOutcome, SendStore } from "../ports/SendStore.js"
 import { jsonCopy, key, uuid, uuidOrNull, violation } from "./internal.js"
 import type { IdempotencyRecordRow, LedgerRecord, Tables } from "./MemoryDatabase.js"
@@ -70,6 +70,38 @@ const snapshotOf = (t: Tables, r: SnapshotRequest): SendSnapshot => {
     spamBuiltinOff: [...t.spamBuiltinSwitches.values()]
       .filter((b) => b.kind === "blocked_phrase" && !b.enabled)
       .map((b) => b.pattern)
+  }
+}
+
+/** The debits of an accepted plan (checked before): each wallet charged, a `debit` ledger row each. */
+const writeDebits = (
+  t: Tables,
+  debits: ReadonlyArray<WalletDebit>,
+  now: Date,
+  messageId: string | null,
+  campaignId: string | null
+) => {
+  for (const d of debits) {
+    const wallet = t.wallets.get(d.wallet_id.toLowerCase())!
+    wallet.balance -= d.units
+    wallet.updated_at = now
+    const entry: LedgerRecord = {
+      id: ++t.ledgerSequence,
+      wallet_id: wallet.id,
+      account_id: wallet.account_id,
+      kind: "debit",
+      units: -d.units,
+      balance_after: wallet.balance,
+      amount: null,
+      currency: null,
+      message_id: messageId,
+      campaign_id: campaignId,
+      reference: null,
+      reason: null,
+      corrects_id: null,
+      created_at: now
+    }
+    t.walletLedger.push(entry)
   }
 }
 
@@ -215,28 +247,7 @@ const acceptIn = (t: Tables, plan: AcceptPlan): AcceptOutcome => {
     }
   })
   const single = plan.campaign === undefined && items.length === 1 ? messageIds[0] : null
-  for (const d of debits) {
-    const wallet = t.wallets.get(d.wallet_id.toLowerCase())!
-    wallet.balance -= d.units
-    wallet.updated_at = plan.now
-    const entry: LedgerRecord = {
-      id: ++t.ledgerSequence,
-      wallet_id: wallet.id,
-      account_id: wallet.account_id,
-      kind: "debit",
-      units: -d.units,
-      balance_after: wallet.balance,
-      amount: null,
-      currency: null,
-      message_id: single,
-      campaign_id: campaignId ?? null,
-      reference: null,
-      reason: null,
-      corrects_id: null,
-      created_at: plan.now
-    }
-    t.walletLedger.push(entry)
-  }
+  writeDebits(t, debits, plan.now, single, campaignId ?? null)
   return AcceptOutcome.Accepted()
 }
 

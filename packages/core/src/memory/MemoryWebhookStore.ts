@@ -126,76 +126,116 @@ const healthAfter = (
   return { health, justDisabled }
 }
 
-/** The memory `WebhookStore` over the context's `MemoryDatabase`. */
-export const make = Effect.map(MemoryDatabase, (db) => {
+type Database = MemoryDatabase["Type"]
+type Store = WebhookStore["Type"]
+
+/** The endpoint methods (the operator's and the portal's): endpoints, their deliveries and attempts. */
+type EndpointMethod =
+  | "createEndpoint"
+  | "getEndpoint"
+  | "listEndpoints"
+  | "enableEndpoint"
+  | "disableEndpoint"
+  | "setSecret"
+  | "listDeliveries"
+  | "getDelivery"
+  | "listAttempts"
+
+/** Endpoints, their deliveries and attempts. */
+const endpointMethods = ({ transact: tx }: Database): Pick<Store, EndpointMethod> => ({
+  createEndpoint: (input) =>
+    tx((t) => {
+      const k = t.apiKeys.get(uuid(input.apiKeyId))
+      if (k === undefined) return null
+      const id = uuid(input.id)
+      check(!t.webhookEndpoints.has(id), "webhook_endpoints", `duplicate key: endpoint ${id} exists`)
+      const e: WebhookEndpointRecord = {
+        id,
+        account_id: k.account_id,
+        api_key_id: k.id,
+        url: input.url,
+        secret: input.secret,
+        enabled: true,
+        consecutive_failures: 0,
+        disabled_at: null,
+        disabled_reason: null,
+        created_at: input.now,
+        updated_at: input.now
+      }
+      t.webhookEndpoints.set(id, e)
+      return toEndpoint(e)
+    }),
+  getEndpoint: (id) => tx((t) => updateEndpoint(t, id, () => {})),
+  listEndpoints: (filter) =>
+    tx((t) =>
+      [...t.webhookEndpoints.values()]
+        .filter((e) =>
+          (filter.accountId === undefined || e.account_id === filter.accountId.toLowerCase()) &&
+          (filter.apiKeyId === undefined || e.api_key_id === filter.apiKeyId.toLowerCase())
+        )
+        .sort((a, b) => ascending(a.created_at, b.created_at) || ascending(a.id, b.id))
+        .map(toEndpoint)
+    ),
+  enableEndpoint: (id, now) =>
+    tx((t) =>
+      updateEndpoint(t, id, (e) => {
+        e.enabled = true
+        e.consecutive_failures = 0
+        e.disabled_at = null
+        e.disabled_reason = null
+        e.updated_at = now
+      })
+    ),
+  disableEndpoint: (id, reason, now) =>
+    tx((t) =>
+      updateEndpoint(t, id, (e) => {
+        e.enabled = false
+        e.disabled_at = e.disabled_at ?? now
+        e.disabled_reason = reason
+        e.updated_at = now
+        skipPending(t, [e.id], reason, now)
+      })
+    ),
+  setSecret: (id, secret, now) =>
+    tx((t) =>
+      updateEndpoint(t, id, (e) => {
+        e.secret = secret
+        e.updated_at = now
+      })
+    ),
+  listDeliveries: (endpointId, options) =>
+    tx((t) =>
+      [...t.webhookDeliveries.values()]
+        .filter((d) =>
+          d.endpoint_id === endpointId.toLowerCase() &&
+          (options.status === undefined || d.status === options.status) &&
+          (options.before === undefined || d.created_at.getTime() < options.before.getTime())
+        )
+        .sort((a, b) => ascending(b.created_at, a.created_at) || ascending(b.id, a.id))
+        .flatMap((d) => toDelivery(t, d) ?? [])
+        .slice(0, options.limit)
+    ),
+  getDelivery: (id) =>
+    tx((t) => {
+      const d = t.webhookDeliveries.get(id.toLowerCase())
+      return d === undefined ? null : toDelivery(t, d)
+    }),
+  listAttempts: (deliveryId) =>
+    tx((t) =>
+      t.webhookAttempts
+        .filter((a) => a.deliveryId === deliveryId.toLowerCase())
+        .sort((a, b) => a.attempt - b.attempt || a.id - b.id)
+        .map(({ endpointId: _e, id: _id, nextAttemptAt: _n, ...view }): AttemptView => view)
+    )
+})
+
+/** The delivery queue: due deliveries claimed, attempts recorded (endpoint health), the next due time. */
+type AttemptMethod = "claimDue" | "recordAttempts" | "nextDueAt"
+
+/** Claims and attempts of the delivery queue. */
+const attemptMethods = (db: Database): Pick<Store, AttemptMethod> => {
   const tx = db.transact
-  return WebhookStore.of({
-    createEndpoint: (input) =>
-      tx((t) => {
-        const k = t.apiKeys.get(uuid(input.apiKeyId))
-        if (k === undefined) return null
-        const id = uuid(input.id)
-        check(!t.webhookEndpoints.has(id), "webhook_endpoints", `duplicate key: endpoint ${id} exists`)
-        const e: WebhookEndpointRecord = {
-          id,
-          account_id: k.account_id,
-          api_key_id: k.id,
-          url: input.url,
-          secret: input.secret,
-          enabled: true,
-          consecutive_failures: 0,
-          disabled_at: null,
-          disabled_reason: null,
-          created_at: input.now,
-          updated_at: input.now
-        }
-        t.webhookEndpoints.set(id, e)
-        return toEndpoint(e)
-      }),
-
-    getEndpoint: (id) => tx((t) => updateEndpoint(t, id, () => {})),
-
-    listEndpoints: (filter) =>
-      tx((t) =>
-        [...t.webhookEndpoints.values()]
-          .filter((e) =>
-            (filter.accountId === undefined || e.account_id === filter.accountId.toLowerCase()) &&
-            (filter.apiKeyId === undefined || e.api_key_id === filter.apiKeyId.toLowerCase())
-          )
-          .sort((a, b) => ascending(a.created_at, b.created_at) || ascending(a.id, b.id))
-          .map(toEndpoint)
-      ),
-
-    enableEndpoint: (id, now) =>
-      tx((t) =>
-        updateEndpoint(t, id, (e) => {
-          e.enabled = true
-          e.consecutive_failures = 0
-          e.disabled_at = null
-          e.disabled_reason = null
-          e.updated_at = now
-        })
-      ),
-
-    disableEndpoint: (id, reason, now) =>
-      tx((t) =>
-        updateEndpoint(t, id, (e) => {
-          e.enabled = false
-          e.disabled_at = e.disabled_at ?? now
-          e.disabled_reason = reason
-          e.updated_at = now
-          skipPending(t, [e.id], reason, now)
-        })
-      ),
-
-    setSecret: (id, secret, now) =>
-      tx((t) =>
-        updateEndpoint(t, id, (e) => {
-          e.secret = secret
-          e.updated_at = now
-        })
-      ),
-
+  return {
     claimDue: (limit, now, leaseUntil) =>
       tx((t) =>
         [...t.webhookDeliveries.values()]
@@ -222,7 +262,6 @@ export const make = Effect.map(MemoryDatabase, (db) => {
             }]
           })
       ),
-
     recordAttempts: (records, now, policy, notificationIds) =>
       records.length === 0 ? Effect.succeed({ disabledEndpoints: [] }) : withIds(
         db,
@@ -281,42 +320,20 @@ export const make = Effect.map(MemoryDatabase, (db) => {
           return { disabledEndpoints: justDisabled }
         }
       ),
-
     nextDueAt: tx((t) => {
       let min: Date | null = null
       for (const d of t.webhookDeliveries.values()) {
         if (d.status === "pending" && (min === null || d.next_attempt_at < min)) min = d.next_attempt_at
       }
       return min
-    }),
+    })
+  }
+}
 
-    listDeliveries: (endpointId, options) =>
-      tx((t) =>
-        [...t.webhookDeliveries.values()]
-          .filter((d) =>
-            d.endpoint_id === endpointId.toLowerCase() &&
-            (options.status === undefined || d.status === options.status) &&
-            (options.before === undefined || d.created_at.getTime() < options.before.getTime())
-          )
-          .sort((a, b) => ascending(b.created_at, a.created_at) || ascending(b.id, a.id))
-          .flatMap((d) => toDelivery(t, d) ?? [])
-          .slice(0, options.limit)
-      ),
-
-    getDelivery: (id) =>
-      tx((t) => {
-        const d = t.webhookDeliveries.get(id.toLowerCase())
-        return d === undefined ? null : toDelivery(t, d)
-      }),
-
-    listAttempts: (deliveryId) =>
-      tx((t) =>
-        t.webhookAttempts
-          .filter((a) => a.deliveryId === deliveryId.toLowerCase())
-          .sort((a, b) => a.attempt - b.attempt || a.id - b.id)
-          .map(({ endpointId: _e, id: _id, nextAttemptAt: _n, ...view }): AttemptView => view)
-      ),
-
+/** Redeliveries and the owed notifications (e-mail/SMS notices of disabled endpoints). */
+const redeliveryMethods = (db: Database): Omit<Store, EndpointMethod | AttemptMethod> => {
+  const tx = db.transact
+  return {
     redeliver: (endpointId, select, now, newId) => {
       const sourcesOf = (t: Tables): ReadonlyArray<WebhookDeliveryRecord> => {
         const endpoint = endpointId.toLowerCase()
@@ -353,7 +370,6 @@ export const make = Effect.map(MemoryDatabase, (db) => {
           return id
         }))
     },
-
     claimNotifications: (limit, now, leaseUntil) =>
       tx((t) =>
         [...t.webhookNotifications.values()]
@@ -381,7 +397,6 @@ export const make = Effect.map(MemoryDatabase, (db) => {
             }]
           })
       ),
-
     completeNotification: (id, result) =>
       tx((t) => {
         const n = t.webhookNotifications.get(id.toLowerCase())
@@ -399,8 +414,14 @@ export const make = Effect.map(MemoryDatabase, (db) => {
           n.last_error = result.error
         }
       })
-  })
-})
+  }
+}
+
+/** The memory `WebhookStore` over the context's `MemoryDatabase`. */
+export const make = Effect.map(
+  MemoryDatabase,
+  (db) => WebhookStore.of({ ...endpointMethods(db), ...attemptMethods(db), ...redeliveryMethods(db) })
+)
 
 /** `WebhookStore` in memory (needs the shared `MemoryDatabase`). */
 export const layerMemory: Layer.Layer<WebhookStore, never, MemoryDatabase> = Layer.effect(WebhookStore, make)

@@ -1,24 +1,25 @@
 /**
- * In-memory adapters of the core storage ports: `@tuma/core` with no database at all (tests, demos,
- * embedding, a single process whose data may go when it exits). Every adapter works over one shared
- * `MemoryDatabase`, as the SQL adapters share one PostgreSQL database, and passes the same contract
- * suites as the SQL adapters (packages/store-sql/test, driver `memory`).
+ * In-memory adapters of core's storage ports: `@tuma/core` with no database at all, for an embedding
+ * backend's one process (examples/embed-core: `Send` and `Operator`) and for fast unit tests (core's
+ * delivery and memory tests). Every adapter works over one shared `MemoryDatabase`, as the SQL
+ * adapters share one PostgreSQL database, and passes the same contract suites as the SQL adapters
+ * (packages/store-sql/test, driver `memory`; `memoryParity.test.ts` compares whole sessions). The
+ * portal's and the console's stores have no memory adapter (docs/architecture.md "Memory adapters").
  *
- * `layerMemory` provides every port implemented here (and `ContentCounter.layerMemory`) over one
- * fresh `MemoryDatabase`, which it provides too, so a test can look at the tables. `Ids` is not a
- * store: provide `Ids.layer` (or `Ids.layerSequential`) beside it.
+ * `Memory.layer` (also `layerMemory`) provides every port implemented here (and
+ * `ContentCounter.layerMemory`) over one fresh `MemoryDatabase`, which it provides too, so a test
+ * can look at the tables. `Ids` is not a store: provide `Ids.layer` (or `Ids.layerSequential`) beside it.
  *
  * ```ts
  * const app = Layer.mergeAll(Send.layer, Operator.layer, Reads.layer).pipe(
- *   Layer.provideMerge(Memory.layerMemory),
+ *   Layer.provideMerge(Memory.layer),
  *   Layer.provideMerge(Ids.layer)
  * )
  * ```
  *
  * Delivery too: `MemoryDispatchStore` (claims, the batch writer, receipts) and its wake-ups, and
  * `MemoryWebhookStore` (the webhook queue that final states fill, `messageStates.ts`), so a message
- * accepted by `Send` is claimed by the dispatch workers of the same process, and the portal reads
- * its webhook deliveries through `MemoryPortalReadStore`.
+ * accepted by `Send` is claimed by the dispatch workers of the same process.
  */
 import { Layer } from "effect"
 import type { AdminStore } from "../ports/AdminStore.js"
@@ -27,8 +28,6 @@ import type { AuditStore } from "../ports/AuditStore.js"
 import { ContentCounter } from "../ports/ContentCounter.js"
 import type { DispatchStore, DispatchWakeups } from "../ports/DispatchStore.js"
 import type { OperatorStore } from "../ports/OperatorStore.js"
-import type { PortalReadStore } from "../ports/PortalReadStore.js"
-import type { PortalStore } from "../ports/PortalStore.js"
 import type { ReadStore } from "../ports/ReadStore.js"
 import type { SenderIdStore } from "../ports/SenderIdStore.js"
 import type { SendStore } from "../ports/SendStore.js"
@@ -40,8 +39,6 @@ import * as MemoryAuditStore from "./MemoryAuditStore.js"
 import { MemoryDatabase } from "./MemoryDatabase.js"
 import * as MemoryDispatchStore from "./MemoryDispatchStore.js"
 import * as MemoryOperatorStore from "./MemoryOperatorStore.js"
-import * as MemoryPortalReadStore from "./MemoryPortalReadStore.js"
-import * as MemoryPortalStore from "./MemoryPortalStore.js"
 import * as MemoryReadStore from "./MemoryReadStore.js"
 import * as MemorySenderIdStore from "./MemorySenderIdStore.js"
 import * as MemorySendStore from "./MemorySendStore.js"
@@ -54,8 +51,6 @@ export * as MemoryAuditStore from "./MemoryAuditStore.js"
 export * from "./MemoryDatabase.js"
 export * as MemoryDispatchStore from "./MemoryDispatchStore.js"
 export * as MemoryOperatorStore from "./MemoryOperatorStore.js"
-export * as MemoryPortalReadStore from "./MemoryPortalReadStore.js"
-export * as MemoryPortalStore from "./MemoryPortalStore.js"
 export * as MemoryReadStore from "./MemoryReadStore.js"
 export * as MemorySenderIdStore from "./MemorySenderIdStore.js"
 export * as MemorySendStore from "./MemorySendStore.js"
@@ -71,8 +66,6 @@ export type MemoryPorts =
   | ApiKeys
   | SenderIdStore
   | AdminStore
-  | PortalStore
-  | PortalReadStore
   | SettingsChanges
   | ContentCounter
   | AuditStore
@@ -88,8 +81,6 @@ export const layerPorts: Layer.Layer<MemoryPorts, never, MemoryDatabase> = Layer
   MemoryApiKeys.layerMemory,
   MemorySenderIdStore.layerMemory,
   MemoryAdminStore.layerMemory,
-  MemoryPortalStore.layerMemory,
-  MemoryPortalReadStore.layerMemory,
   MemorySettingsChanges.layerMemory,
   ContentCounter.layerMemory,
   MemoryAuditStore.layerMemory,
@@ -103,3 +94,6 @@ export const layerMemory: Layer.Layer<MemoryPorts | MemoryDatabase> = Layer.prov
   layerPorts,
   MemoryDatabase.layer
 )
+
+/** Every kept memory port in one layer, over one fresh `MemoryDatabase` (provided too): the twin of the SQL side's wiring. */
+export const layer: Layer.Layer<MemoryPorts | MemoryDatabase> = layerMemory

@@ -1,5 +1,5 @@
 /**
- * Sender-ID review as the console does it (issue 15): the `Admin` move (approve, reject with a
+ * Sender-ID review as the console does it: the `Admin` move (approve, reject with a
  * reason, suspend) and then the customer told by e-mail (the account's e-mail). The portal shows
  * the new status and the reason from the same row. An e-mail that cannot be sent is logged; the
  * decision stands.

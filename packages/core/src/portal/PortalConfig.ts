@@ -1,9 +1,10 @@
 /**
  * Settings of the portal's access rules (sessions, lockout, e-mailed links). Defaults below;
- * override with `Layer.succeed(PortalConfig, { ...defaultPortalSettings, … })` or from the
- * environment with `portalSettingsFromEnv`.
+ * override with `Layer.succeed(PortalConfig, { ...defaultPortalSettings, … })` or through Effect's
+ * `Config` (the environment by default) with `PortalConfig.layerFromConfig`.
  */
-import { Context } from "effect"
+import { Config, Context, Effect, Layer } from "effect"
+import { configVariables } from "../configVariables.js"
 
 /** The portal's settings: session lifetimes, lockout, token lifetimes, allowed origins. */
 export interface PortalSettings {
@@ -49,7 +50,7 @@ const ms = (v: string | undefined, fallback: number) => {
 
 /** TUMA_PUBLIC_URL, TUMA_PORTAL_ORIGINS (comma-separated), TUMA_PORTAL_SESSION_IDLE_MS,
  * TUMA_PORTAL_SESSION_ABSOLUTE_MS. (Private webhook destinations: only `TUMA_WEBHOOK_ALLOW`.) */
-export const portalSettingsFromEnv = (env: Record<string, string | undefined> = process.env): PortalSettings => ({
+export const parsePortalSettings = (env: Readonly<Record<string, string | undefined>>): PortalSettings => ({
   ...defaultPortalSettings,
   sessionIdleMs: ms(env.TUMA_PORTAL_SESSION_IDLE_MS, defaultPortalSettings.sessionIdleMs),
   sessionAbsoluteMs: ms(env.TUMA_PORTAL_SESSION_ABSOLUTE_MS, defaultPortalSettings.sessionAbsoluteMs),
@@ -57,7 +58,24 @@ export const portalSettingsFromEnv = (env: Record<string, string | undefined> = 
   allowedOrigins: (env.TUMA_PORTAL_ORIGINS ?? "").split(",").map((s) => s.trim()).filter((s) => s !== "")
 })
 
+/** The portal's settings read through `Config` (the variables `parsePortalSettings` reads). */
+export const portalSettingsConfig: Config.Config<PortalSettings> = Config.map(
+  configVariables([
+    "TUMA_PORTAL_SESSION_IDLE_MS",
+    "TUMA_PORTAL_SESSION_ABSOLUTE_MS",
+    "TUMA_PUBLIC_URL",
+    "TUMA_PORTAL_ORIGINS"
+  ]),
+  parsePortalSettings
+)
+
 /** The portal's settings as a `Context.Reference` (the defaults unless provided). */
 export class PortalConfig extends Context.Reference<PortalConfig>()("@tuma/core/PortalConfig", {
   defaultValue: (): PortalSettings => defaultPortalSettings
-}) {}
+}) {
+  /** The settings read through `Config` (`portalSettingsConfig`). */
+  static readonly layerFromConfig: Layer.Layer<PortalConfig> = Layer.effect(
+    PortalConfig,
+    Effect.orDie(portalSettingsConfig)
+  )
+}

@@ -68,3 +68,6 @@ export const makePortalContext = Effect.gen(function*() {
 
   return { store, ids, mailer, config, now, notFound, newSession, sendMail, liveToken, checkPassword }
 })
+
+/** The context `makePortalContext` builds. */
+export type PortalContext = Effect.Effect.Success<typeof makePortalContext>

@@ -5,8 +5,11 @@
  */
 import type { Effect, Either, Option } from "effect"
 import { Context } from "effect"
+import type { LedgerRow } from "./ledger.js"
 import type { AccountRow, ApiKeyRow, ProviderRow } from "./OperatorStore.js"
 import type { MarketRow } from "./SendStore.js"
+
+export type { LedgerRow } from "./ledger.js"
 
 /** Filters of the operator's account list. */
 export interface AccountListFilter {
@@ -24,26 +27,6 @@ export interface ApiKeyPatch {
   readonly allowed_ips?: ReadonlyArray<string> | undefined
   /** `null` clears the expiry. */
   readonly expires_at?: Date | null | undefined
-}
-
-/** One wallet ledger entry: a credit or debit with the balance after it. */
-export interface LedgerRow {
-  readonly id: string
-  readonly wallet_id: string
-  readonly iso2: string
-  readonly kind: "purchase" | "debit" | "refund" | "adjustment"
-  readonly units: number
-  readonly balance_after: number
-  readonly amount: string | null
-  readonly currency: string | null
-  readonly message_id: string | null
-  readonly campaign_id: string | null
-  readonly reference: string | null
-  /** A correction's reason (`adjustment` rows written by `correctWallet`); null otherwise. */
-  readonly reason: string | null
-  /** The id of the row a correction corrects, when it names one. */
-  readonly corrects_id: string | null
-  readonly created_at: Date
 }
 
 /** A credit correction: an `adjustment` row of the wallet's ledger (never an edit of a row). */

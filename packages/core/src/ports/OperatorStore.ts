@@ -7,7 +7,7 @@
  */
 import type { Effect, Option } from "effect"
 import { Context } from "effect"
-import type { LedgerRow } from "./AdminStore.js"
+import type { LedgerRow } from "./ledger.js"
 import type { MarketRow, SenderIdStatus } from "./SendStore.js"
 
 /** A stored account. */

@@ -1,8 +1,8 @@
 /**
- * Port of the console's operator users (issue 15): people who run the platform, separate from the
+ * Port of the console's operator users: people who run the platform, separate from the
  * customers' portal users. Operators, their sessions, e-mailed invitations, one-time recovery
- * codes and failed sign-ins. Adapters: `@tuma/store-sql/SqlOperatorUserStore` and
- * `@tuma/core/memory/MemoryOperatorUserStore`; both pass `store-sql/test/operatorUsers.test.ts`.
+ * codes and failed sign-ins. Adapter: `@tuma/store-sql/SqlOperatorUserStore`, which passes
+ * `store-sql/test/operatorUsers.test.ts`.
  * Secrets are stored hashed (SHA-256 of session ids, invitation tokens and recovery codes, scrypt
  * of passwords) except the TOTP secret, which the server needs in clear to compute codes.
  */

@@ -6,22 +6,21 @@ import {
   canonicalSenderId,
   checkScheduledAt,
   compileTemplate,
-  DuplicateRecipient,
   normalizeRecipient,
   priceCampaign,
   renderCompiled,
   resolveBulkV1,
   splitBulkRecipient,
-  TagExpressionInvalid,
   ValidationFailed,
   validationFailed
 } from "@tuma/domain"
 import { Effect, Either, Schema } from "effect"
 import { Ids } from "../ports/Ids.js"
-import type { MessageItem, SendSnapshot, WalletDebit } from "../ports/SendStore.js"
 import { classifyAcceptDefects, SendStore } from "../ports/SendStore.js"
-import { Accepted, Candidate, Failure, failureEntry } from "./candidates.js"
-import { accountCheck, analyze, insufficientFor, invalidRecipients, makeChecker, mergeEncodings } from "./checks.js"
+import type { BulkInput } from "./bulkPlan.js"
+import { bulkAcceptPlan, bulkCandidates, campaignSummary, planBulk } from "./bulkPlan.js"
+import type { Accepted } from "./candidates.js"
+import { accountCheck, invalidRecipients, mergeEncodings } from "./checks.js"
 import {
   CampaignData,
   CampaignV1,
@@ -93,28 +92,32 @@ export const BULK_V2: BulkPolicy<CampaignV2> = {
   })
 }
 
+/** Every recipient normalised, or the refusal naming each invalid one by its path. */
+const normalizeAll = (
+  raws: ReadonlyArray<string>,
+  pathOf: (index: number) => string,
+  defaultCountry: CountryCode | undefined
+): Either.Either<Array<NormalizedRecipient & { raw: string }>, ValidationFailed> => {
+  const out: Array<NormalizedRecipient & { raw: string }> = []
+  const errors: Record<string, Array<string>> = {}
+  let bad = false
+  for (let i = 0; i < raws.length; i++) {
+    const r = normalizeRecipient(raws[i], { defaultCountry })
+    if (Either.isLeft(r)) {
+      errors[pathOf(i)] = [r.left.message]
+      bad = true
+    } else out.push({ ...r.right, raw: raws[i] })
+  }
+  return bad ? Either.left(invalidRecipients(errors)) : Either.right(out)
+}
+
 /** Bulk v1 and v2. */
 export const makeBulk = (
   deps: { readonly store: SendStore["Type"]; readonly ids: Ids["Type"]; readonly support: SendSupport }
 ) => {
   const { store, ids } = deps
   const { nowDate, idempotent, idempotencyClaim, shortfallError, afterAccept } = deps.support
-  // ------------------------------------------------------------------------------------------
-  // bulk (one path; the version's differences are its `BulkPolicy`)
-  // ------------------------------------------------------------------------------------------
-
-  interface BulkInput {
-    readonly request: unknown
-    readonly senderId: string
-    readonly campaignName: string | null
-    readonly scheduledAt: string | null | undefined
-    readonly count: number
-    /** Normalised recipients (invalid ones already refused). */
-    readonly recipients: ReadonlyArray<NormalizedRecipient & { readonly raw: string }>
-    /** The finished text of recipient `index`. */
-    readonly textOf: (index: number) => Either.Either<string, TagExpressionInvalid>
-  }
-
+  // bulk: one path; the version's differences are its `BulkPolicy`, the steps are `bulkPlan.ts`'s
   const bulk = <D extends CampaignData>(caller: SendCaller, policy: BulkPolicy<D>, input: BulkInput) =>
     idempotent<D>(
       caller,
@@ -130,82 +133,8 @@ export const makeBulk = (
           if (Either.isLeft(scheduledAt)) return yield* scheduledAt.left
           const scheduled = scheduledAt.right
           const senderName = canonicalSenderId(input.senderId)
-
-          // dedupe (first wins), render, convert and price every recipient
-          const failures: Array<Failure> = []
-          const candidates: Array<Candidate> = []
-          const seen = new Set<string>()
-          const analyzedByText = new Map<string, ReturnType<typeof analyze>>()
-          for (let index = 0; index < input.count; index++) {
-            const r = input.recipients[index]
-            if (seen.has(r.e164)) {
-              failures.push({
-                index,
-                recipient: r.e164,
-                error: new DuplicateRecipient({
-                  message: `${r.e164} is listed more than once; it is sent once, to its first entry.`,
-                  recipient: r.e164
-                })
-              })
-              continue
-            }
-            seen.add(r.e164)
-            const rendered = input.textOf(index)
-            if (Either.isLeft(rendered)) {
-              failures.push({ index, recipient: r.e164, error: rendered.left })
-              continue
-            }
-            let analyzed = analyzedByText.get(rendered.right)
-            if (analyzed === undefined) {
-              analyzed = analyze(rendered.right, cfg.partSizing)
-              analyzedByText.set(rendered.right, analyzed)
-            }
-            if (Either.isLeft(analyzed)) {
-              failures.push({ index, recipient: r.e164, error: analyzed.left })
-              continue
-            }
-            candidates.push({ index, e164: r.e164, country: r.country, ...analyzed.right })
-          }
-
+          const { candidates, failures } = bulkCandidates(input, cfg.partSizing)
           const countries = [...new Set(candidates.map((c) => c.country))]
-          const plan = (snap: SendSnapshot) => {
-            const checker = makeChecker(snap, senderName, cfg.spamPolicy)
-            const failed = [...failures]
-            const accepted: Array<Omit<Accepted, "id">> = []
-            const providerUsed = new Map<string, number>()
-            const walletUsed = new Map<string, number>()
-            for (const c of candidates) {
-              const checked = checker.check(c.e164, c.country, c.text)
-              if (Either.isLeft(checked)) {
-                failed.push({ index: c.index, recipient: c.e164, error: checked.left })
-                continue
-              }
-              const { market } = checked.right
-              if (!sandbox) {
-                const p = checker.provider(market, c.units, providerUsed.get(market.id) ?? 0)
-                if (p !== undefined) {
-                  failed.push({ index: c.index, recipient: c.e164, error: p })
-                  continue
-                }
-                if (policy.wallet === "skip") {
-                  const used = walletUsed.get(market.id) ?? 0
-                  const balance = checker.balanceOf(market.id)
-                  if (balance - used < c.units) {
-                    failed.push({
-                      index: c.index,
-                      recipient: c.e164,
-                      error: insufficientFor(c.country, c.units, Math.max(0, balance - used))
-                    })
-                    continue
-                  }
-                }
-                providerUsed.set(market.id, (providerUsed.get(market.id) ?? 0) + c.units)
-                walletUsed.set(market.id, (walletUsed.get(market.id) ?? 0) + c.units)
-              }
-              accepted.push({ ...c, ...checked.right })
-            }
-            return { checker, failed, accepted }
-          }
 
           const attempt = (round: number): Effect.Effect<SendOutcome<D>, SendError> =>
             Effect.gen(function*() {
@@ -216,7 +145,15 @@ export const makeBulk = (
                 recipients: candidates.map((c) => c.e164)
               })
               yield* accountCheck(snap)
-              const { accepted: planned, checker, failed } = plan(snap)
+              const { accepted: planned, checker, failed } = planBulk({
+                snap,
+                senderName,
+                settings: cfg,
+                sandbox,
+                wallet: policy.wallet,
+                candidates,
+                failures
+              })
               if (planned.length === 0) {
                 // nothing can be sent: refuse with the first recipient's reason
                 failed.sort((a, b) => a.index - b.index)
@@ -236,94 +173,37 @@ export const makeBulk = (
 
               const messageIds = yield* ids.uuidV7Batch(planned.length)
               const accepted: Array<Accepted> = planned.map((a, i) => ({ ...a, id: messageIds[i] }))
-              const campaignId = yield* ids.uuidV7
               const status = scheduled === null ? "queued" as const : "scheduled" as const
-              const name = input.campaignName ?? `Campaign ${now.toISOString().slice(0, 16).replace("T", " ")}`
-              const charges = new Map<string, { marketId: string; units: number }>()
-              let units = 0
-              for (const a of accepted) {
-                units += a.units
-                const c = charges.get(a.country)
-                if (c === undefined) charges.set(a.country, { marketId: a.market.id, units: a.units })
-                else c.units += a.units
-              }
-              const senderDisplay = accepted[0].sender.display_name
-              const base: CampaignData = {
-                uid: campaignId,
-                name,
+              const summary = campaignSummary({
+                campaignId: yield* ids.uuidV7,
+                name: input.campaignName ?? `Campaign ${now.toISOString().slice(0, 16).replace("T", " ")}`,
                 status,
-                recipient_count: input.count,
-                queued_count: accepted.length,
-                failed_count: failed.length,
-                scheduled_at: scheduled === null ? null : scheduled.toISOString(),
-                failures: failed.map(failureEntry),
-                units,
-                charges: [...charges].map(([country, c]) => ({ country, units: c.units })).sort((a, b) =>
-                  a.country < b.country ? -1 : 1
-                ),
+                count: input.count,
+                scheduled,
+                accepted,
+                failed,
                 encoding: policy.encodingOf(accepted)
-              }
-              const data = policy.answer(base, accepted)
+              })
+              const data = policy.answer(summary.base, accepted)
               if (sandbox) return { data, idempotent_replay: false, sandbox: true }
 
-              const debits: Array<WalletDebit> = [...charges.values()].map((c) => ({
-                wallet_id: checker.wallets.get(c.marketId)!.id,
-                market_id: c.marketId,
-                units: c.units
-              }))
-              const channel = caller.channel ?? "api"
-              const outcome = yield* classifyAcceptDefects(store.accept({
-                accountId: caller.accountId,
+              const outcome = yield* classifyAcceptDefects(store.accept(bulkAcceptPlan({
+                caller,
+                version: policy.version,
                 now,
                 idempotency: yield* idempotencyClaim(caller, policy.endpoint, fingerprint, now, data),
-                debits,
-                campaign: {
-                  id: campaignId,
-                  account_id: caller.accountId,
-                  api_key_id: caller.apiKeyId,
-                  api_version: policy.version,
-                  name,
-                  sender_id: senderDisplay,
-                  status,
-                  recipient_count: input.count,
-                  queued_count: accepted.length,
-                  failed_count: failed.length,
-                  units,
-                  failures: base.failures,
-                  scheduled_at: scheduled,
-                  created_at: now
-                },
-                messages: {
-                  common: {
-                    account_id: caller.accountId,
-                    api_key_id: caller.apiKeyId,
-                    campaign_id: campaignId,
-                    sender_id: senderDisplay,
-                    channel,
-                    status,
-                    idempotency_key: caller.idempotencyKey ?? null,
-                    created_at: now,
-                    scheduled_at: scheduled,
-                    queued_at: scheduled === null ? now : null
-                  },
-                  items: accepted.map((a): MessageItem => ({
-                    id: a.id,
-                    market_id: a.market.id,
-                    country: a.country,
-                    recipient: a.e164,
-                    text: a.text,
-                    encoding: a.encoding.final,
-                    parts: a.encoding.segments,
-                    units: a.units
-                  }))
-                }
-              }))
+                walletIdOf: (marketId) => checker.wallets.get(marketId)!.id,
+                summary,
+                status,
+                accepted,
+                scheduled
+              })))
               if (outcome._tag === "InsufficientFunds" && round < policy.acceptRounds) {
                 // balances moved since the snapshot: plan again (a `skip` policy leaves out who no longer fits)
                 return yield* attempt(round + 1)
               }
               return yield* afterAccept(outcome, fingerprint, policy.decode, data, (o) =>
-                shortfallError(o, checker.markets, units))
+                shortfallError(o, checker.markets, summary.units))
             })
           return yield* attempt(1)
         })
@@ -332,24 +212,6 @@ export const makeBulk = (
   // ------------------------------------------------------------------------------------------
   // v1 and v2 front ends
   // ------------------------------------------------------------------------------------------
-
-  const normalizeAll = (
-    raws: ReadonlyArray<string>,
-    pathOf: (index: number) => string,
-    defaultCountry: CountryCode | undefined
-  ): Either.Either<Array<NormalizedRecipient & { raw: string }>, ValidationFailed> => {
-    const out: Array<NormalizedRecipient & { raw: string }> = []
-    const errors: Record<string, Array<string>> = {}
-    let bad = false
-    for (let i = 0; i < raws.length; i++) {
-      const r = normalizeRecipient(raws[i], { defaultCountry })
-      if (Either.isLeft(r)) {
-        errors[pathOf(i)] = [r.left.message]
-        bad = true
-      } else out.push({ ...r.right, raw: raws[i] })
-    }
-    return bad ? Either.left(invalidRecipients(errors)) : Either.right(out)
-  }
 
   const bulkV1 = (caller: SendCaller, request: BulkSendV1Request) =>
     Effect.gen(function*() {

@@ -1,5 +1,5 @@
 /**
- * The single send's snapshot cache (issue 12): most single sends of an account repeat the same
+ * The single send's snapshot cache: most single sends of an account repeat the same
  * (account, sender ID, country), and the settings behind their checks change seldom, so the store's
  * snapshot of them is reused instead of read on every send. Reuse never changes an answer:
  *

@@ -4,12 +4,13 @@
  * sender ID**, so it goes through every check, is charged to the system account, queued and
  * dispatched like any message. Channel `web` and no API key: it never triggers webhooks itself.
  *
- * Configuration (`systemSmsSettingsFromEnv`): `TUMA_SYSTEM_ACCOUNT_ID` (the operator's own
+ * Configuration (`systemSmsSettingsConfig`, through Effect's `Config`): `TUMA_SYSTEM_ACCOUNT_ID` (the operator's own
  * account; it needs the sender ID approved, a verified route and credit) and
  * `TUMA_SYSTEM_SENDER_ID` (default `TUMA`). Without an account the SMS notice is logged and
  * recorded as failed (not retried); the e-mail notice still goes out.
  */
-import { Effect, Layer } from "effect"
+import { Config, Effect, Layer } from "effect"
+import { configVariables } from "../configVariables.js"
 import { SystemSms, SystemSmsError } from "../ports/Notifiers.js"
 import { Send } from "../send/Send.js"
 
@@ -21,11 +22,17 @@ export interface SystemSmsSettings {
   readonly senderId: string
 }
 
-/** Reads `TUMA_SYSTEM_ACCOUNT_ID` and `TUMA_SYSTEM_SENDER_ID` (default `TUMA`). */
-export const systemSmsSettingsFromEnv = (env: Record<string, string | undefined> = process.env): SystemSmsSettings => ({
+/** From a record of `TUMA_SYSTEM_ACCOUNT_ID` and `TUMA_SYSTEM_SENDER_ID` (default `TUMA`). */
+export const parseSystemSmsSettings = (env: Readonly<Record<string, string | undefined>>): SystemSmsSettings => ({
   accountId: env.TUMA_SYSTEM_ACCOUNT_ID || undefined,
   senderId: env.TUMA_SYSTEM_SENDER_ID || "TUMA"
 })
+
+/** Reads `TUMA_SYSTEM_ACCOUNT_ID` and `TUMA_SYSTEM_SENDER_ID` (default `TUMA`) through `Config`. */
+export const systemSmsSettingsConfig: Config.Config<SystemSmsSettings> = Config.map(
+  configVariables(["TUMA_SYSTEM_ACCOUNT_ID", "TUMA_SYSTEM_SENDER_ID"]),
+  parseSystemSmsSettings
+)
 
 /** Refusals that a later attempt cannot fix. */
 const PERMANENT = new Set([

@@ -17,8 +17,8 @@ import { makeAudit } from "../audit/Audit.js"
 import { AuditStore } from "../ports/AuditStore.js"
 import { Ids } from "../ports/Ids.js"
 import { WebhookDestinationPolicy } from "../ports/Notifiers.js"
-import type { AttemptView, DeliveryStatus, DeliveryView, WebhookEndpoint } from "../ports/WebhookStore.js"
 import { WebhookStore } from "../ports/WebhookStore.js"
+import type { WebhookAdminService } from "./webhookAdminService.js"
 import { withWebhookAuditTrail } from "./webhookAuditTrail.js"
 import { WebhookConfig } from "./WebhookConfig.js"
 import { deliveryBody, WebhookWorkers } from "./WebhookWorkers.js"
@@ -26,56 +26,13 @@ import { deliveryBody, WebhookWorkers } from "./WebhookWorkers.js"
 /** A new signing secret: `whsec_` + 32 random bytes, base64url. */
 export const generateWebhookSecret = (): string => `whsec_${randomBase64url(32)}`
 
-/** An endpoint with its signing secret, answered only on creation and on regeneration. */
-export interface EndpointWithSecret {
-  readonly endpoint: WebhookEndpoint
-  /** Shown once. */
-  readonly secret: string
-}
-
-/** One delivery for the operator: its state, the exact body posted and every attempt. */
-export interface DeliveryDetail {
-  readonly delivery: DeliveryView
-  /** The exact body posted (and signed) on every attempt. */
-  readonly body: string
-  readonly attempts: ReadonlyArray<AttemptView>
-}
+export type { DeliveryDetail, EndpointWithSecret, WebhookAdminService } from "./webhookAdminService.js"
 
 /**
  * The operator surface of delivery webhooks: endpoints, deliveries and attempts, redelivery,
  * enable/disable, secrets.
  */
-export class WebhookAdmin extends Context.Tag("@tuma/core/WebhookAdmin")<WebhookAdmin, {
-  readonly createEndpoint: (input: {
-    readonly apiKeyId: string
-    readonly url: string
-  }) => Effect.Effect<EndpointWithSecret, InvalidWebhookUrl | WebhookEndpointNotFound>
-  readonly getEndpoint: (id: string) => Effect.Effect<WebhookEndpoint, WebhookEndpointNotFound>
-  readonly listEndpoints: (filter?: {
-    readonly accountId?: string | undefined
-    readonly apiKeyId?: string | undefined
-  }) => Effect.Effect<ReadonlyArray<WebhookEndpoint>>
-  readonly listDeliveries: (endpointId: string, options?: {
-    readonly limit?: number | undefined
-    readonly status?: DeliveryStatus | undefined
-    readonly before?: Date | undefined
-  }) => Effect.Effect<ReadonlyArray<DeliveryView>, WebhookEndpointNotFound>
-  readonly getDelivery: (deliveryId: string) => Effect.Effect<DeliveryDetail, WebhookDeliveryNotFound>
-  readonly listAttempts: (deliveryId: string) => Effect.Effect<ReadonlyArray<AttemptView>, WebhookDeliveryNotFound>
-  /** Redelivers the event of one delivery to its endpoint. Returns the new delivery id. */
-  readonly redeliver: (deliveryId: string) => Effect.Effect<{ readonly deliveryId: string }, WebhookDeliveryNotFound>
-  /** Redelivers every event of the endpoint's API key whose final state is at or after `since`. */
-  readonly redeliverSince: (
-    endpointId: string,
-    since: Date
-  ) => Effect.Effect<{ readonly deliveryIds: ReadonlyArray<string> }, WebhookEndpointNotFound>
-  readonly enableEndpoint: (endpointId: string) => Effect.Effect<WebhookEndpoint, WebhookEndpointNotFound>
-  readonly disableEndpoint: (
-    endpointId: string,
-    reason?: string
-  ) => Effect.Effect<WebhookEndpoint, WebhookEndpointNotFound>
-  readonly regenerateSecret: (endpointId: string) => Effect.Effect<EndpointWithSecret, WebhookEndpointNotFound>
-}>() {}
+export class WebhookAdmin extends Context.Tag("@tuma/core/WebhookAdmin")<WebhookAdmin, WebhookAdminService>() {}
 
 const endpointNotFound = (id: string) =>
   new WebhookEndpointNotFound({ message: `Webhook endpoint ${id} was not found.`, endpoint_id: id })

@@ -1,6 +1,7 @@
 /**
  * Settings of delivery webhooks (decisions.md §23, §27). Every value is configurable; defaults are
- * the decided ones. `fromEnv` reads:
+ * the decided ones. `WebhookConfig.fromConfig` reads (through Effect's `Config`, so from the
+environment by default or from any `ConfigProvider`):
  *
  * | variable | default | meaning |
  * |---|---|---|
@@ -16,7 +17,9 @@
  */
 import type { WebhookRetryPolicy } from "@tuma/domain"
 import { defaultWebhookRetryPolicy } from "@tuma/domain"
+import type { Config, ConfigError } from "effect"
 import { Context, Layer } from "effect"
+import { configVariables, parsedConfig } from "../configVariables.js"
 
 /** How webhook workers deliver: retry policy, concurrency, claim batch, polling, leases, notices, shutdown grace. */
 export interface WebhookSettings {
@@ -49,13 +52,6 @@ export const defaultWebhookSettings: WebhookSettings = {
   shutdownGraceMs: 5_000
 }
 
-/** The webhook settings in use; `WebhookConfig.layer(overrides)` provides the defaults with overrides. */
-export class WebhookConfig extends Context.Tag("@tuma/core/WebhookConfig")<WebhookConfig, WebhookSettings>() {
-  static readonly layer = (
-    overrides: Partial<WebhookSettings> & { readonly retry?: Partial<WebhookRetryPolicy> } = {}
-  ) => Layer.succeed(WebhookConfig, mergeSettings(overrides))
-}
-
 /** The defaults with `overrides` applied (`retry` merged field by field). */
 export const mergeSettings = (
   overrides: Partial<Omit<WebhookSettings, "retry">> & { readonly retry?: Partial<WebhookRetryPolicy> | undefined }
@@ -74,8 +70,18 @@ export const parseDurationMs = (text: string): number => {
   return Math.round(Number(m[1]) * UNITS[m[2] ?? "ms"])
 }
 
-/** Settings from environment variables (see the table above). Throws on malformed values. */
-export const settingsFromEnv = (env: Record<string, string | undefined> = process.env): WebhookSettings => {
+/** The variables `fromConfig` reads. */
+export const WEBHOOK_VARIABLES = [
+  "TUMA_WEBHOOK_RETRY_DELAYS",
+  "TUMA_WEBHOOK_TIMEOUT",
+  "TUMA_WEBHOOK_DISABLE_AFTER",
+  "TUMA_WEBHOOK_CONCURRENCY",
+  "TUMA_WEBHOOK_POLL",
+  "TUMA_WEBHOOK_UTC_OFFSET"
+] as const
+
+/** Settings from a record of variables (see the table above). Throws on malformed values. */
+export const parseWebhookSettings = (env: Readonly<Record<string, string | undefined>>): WebhookSettings => {
   const int = (name: string, fallback: number) => {
     const v = env[name]
     if (v === undefined || v.trim() === "") return fallback
@@ -100,4 +106,27 @@ export const settingsFromEnv = (env: Record<string, string | undefined> = proces
       : defaultWebhookSettings.pollIntervalMs,
     utcOffsetMinutes: int("TUMA_WEBHOOK_UTC_OFFSET", 0)
   })
+}
+
+/** The webhook settings read through `Config` (the variables of the table above). */
+export const webhookSettingsConfig: Config.Config<WebhookSettings> = parsedConfig(
+  configVariables(WEBHOOK_VARIABLES),
+  parseWebhookSettings
+)
+
+/**
+ * The webhook settings in use; `WebhookConfig.layer(overrides)` provides the defaults with overrides,
+ * `WebhookConfig.layerFromConfig` the settings read through `Config`.
+ */
+export class WebhookConfig extends Context.Tag("@tuma/core/WebhookConfig")<WebhookConfig, WebhookSettings>() {
+  /** The settings read through `Config` (see the module's table). */
+  static readonly fromConfig: Config.Config<WebhookSettings> = webhookSettingsConfig
+  /** `WebhookConfig` from `fromConfig`; fails with the `ConfigError` of a malformed value. */
+  static readonly layerFromConfig: Layer.Layer<WebhookConfig, ConfigError.ConfigError> = Layer.effect(
+    WebhookConfig,
+    webhookSettingsConfig
+  )
+  static readonly layer = (
+    overrides: Partial<WebhookSettings> & { readonly retry?: Partial<WebhookRetryPolicy> } = {}
+  ) => Layer.succeed(WebhookConfig, mergeSettings(overrides))
 }

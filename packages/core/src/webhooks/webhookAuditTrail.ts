@@ -7,10 +7,10 @@
  */
 import { Effect } from "effect"
 import type { AuditService } from "../audit/Audit.js"
-import type { WebhookAdmin } from "./WebhookAdmin.js"
+import type { WebhookAdminService } from "./webhookAdminService.js"
 
 /** `service` with every change recorded through `audit` once it succeeded. */
-export const withWebhookAuditTrail = (audit: AuditService, s: WebhookAdmin["Type"]): WebhookAdmin["Type"] => {
+export const withWebhookAuditTrail = (audit: AuditService, s: WebhookAdminService): WebhookAdminService => {
   const recorded = <A, E>(
     action: string,
     target: (value: A) => string,

@@ -7,12 +7,12 @@
  *   layerHttp       the session/CSRF middlewares, `PortalRequest` and the `WebhookSender` of the
  *                   test event
  *
- * `PortalConfig` comes from `layerServices` (settings given, or `portalSettingsFromEnv()`).
+ * `PortalConfig` comes from `layerServices` (settings given, or `PortalConfig.layerFromConfig`).
  */
 import { PortalAccess } from "@tuma/core/portal/PortalAccess"
 import * as PortalAccessModule from "@tuma/core/portal/PortalAccess"
 import type { PortalSettings } from "@tuma/core/portal/PortalConfig"
-import { PortalConfig, portalSettingsFromEnv } from "@tuma/core/portal/PortalConfig"
+import { PortalConfig } from "@tuma/core/portal/PortalConfig"
 import type { Mailer } from "@tuma/core/ports/Notifiers"
 import { layerMailerFromEnv } from "@tuma/providers/mail/SmtpMailer"
 import { layerHttpWebhookSender, webhookSenderOptionsFromEnv } from "@tuma/providers/webhook/HttpWebhookSender"
@@ -30,14 +30,14 @@ import {
 import { layerMiddlewares, PortalRequest } from "./Session.js"
 
 export interface PortalOptions {
-  /** Default: `portalSettingsFromEnv()`. */
+  /** Default: `PortalConfig.layerFromConfig` (the environment). */
   readonly settings?: PortalSettings | undefined
   /** Default: `layerMailerFromEnv()` (TUMA_SMTP_URL; without it, mails are logged, not sent). */
   readonly mailer?: Layer.Layer<Mailer> | undefined
 }
 
 export const layerConfig = (options: PortalOptions = {}) =>
-  Layer.sync(PortalConfig, () => options.settings ?? portalSettingsFromEnv())
+  options.settings ? Layer.succeed(PortalConfig, options.settings) : PortalConfig.layerFromConfig
 
 export const layerServices = (options: PortalOptions = {}) =>
   Layer.mergeAll(

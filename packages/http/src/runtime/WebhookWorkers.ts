@@ -12,9 +12,9 @@
 import { SqlClient } from "@effect/sql"
 import { Ids, Send } from "@tuma/core"
 import { layerObservedWebhookSender } from "@tuma/core/observability/WebhookObserved"
-import { layerSystemSmsFromSend, systemSmsSettingsFromEnv } from "@tuma/core/webhooks/SystemSms"
+import { layerSystemSmsFromSend, parseSystemSmsSettings } from "@tuma/core/webhooks/SystemSms"
 import { WebhookAdmin } from "@tuma/core/webhooks/WebhookAdmin"
-import { settingsFromEnv, WebhookConfig } from "@tuma/core/webhooks/WebhookConfig"
+import { parseWebhookSettings, WebhookConfig } from "@tuma/core/webhooks/WebhookConfig"
 import { layerWebhookWorkers } from "@tuma/core/webhooks/WebhookWorkers"
 import { layerMailerFromEnv } from "@tuma/providers/mail/SmtpMailer"
 import { layerHttpWebhookSender, webhookSenderOptionsFromEnv } from "@tuma/providers/webhook/HttpWebhookSender"
@@ -44,7 +44,7 @@ export const layer = (
   options: WebhookWorkerOptions = {},
   env: Record<string, string | undefined> = process.env
 ): Layer.Layer<never, never, SqlClient.SqlClient | Send | Ids> => {
-  const sms = systemSmsSettingsFromEnv(env)
+  const sms = parseSystemSmsSettings(env)
   return Layer.discard(layerWebhookWorkers).pipe(
     Layer.provide(
       Layer.mergeAll(
@@ -56,7 +56,7 @@ export const layer = (
         // woken by the store (pg_notify), the pump polls once a second by default, not every 100 ms
         Layer.sync(
           WebhookConfig,
-          () => settingsFromEnv({ ...env, TUMA_WEBHOOK_POLL: env.TUMA_WEBHOOK_POLL || DEFAULT_POLL })
+          () => parseWebhookSettings({ ...env, TUMA_WEBHOOK_POLL: env.TUMA_WEBHOOK_POLL || DEFAULT_POLL })
         ),
         layerMailerFromEnv(env),
         layerSystemSmsFromSend({ ...sms, accountId: options.systemAccountId ?? sms.accountId })

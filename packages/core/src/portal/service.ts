@@ -1,0 +1,77 @@
+/**
+ * The shape of the `PortalAccess` service: its own module so the parts (`signIn.ts`,
+ * `invitations.ts`, `passwordReset.ts`, `team.ts`) can name it without importing `PortalAccess.ts`.
+ */
+import type { ResourceConflict, ResourceNotFound, ValidationFailed } from "@tuma/domain/errors"
+import type { Effect } from "effect"
+import type { AccountSummaryRow, Role, SessionRow, TokenRow, UserPatch, UserRow } from "../ports/PortalStore.js"
+import type { Authenticated, ClientInfo, InvalidCredentials, LoginLocked, SignedIn } from "./model.js"
+
+/** The portal's access use cases: sign-in and sessions, lockout, invitations, password resets, team and profile. */
+export interface PortalAccessService {
+  readonly signIn: (input: {
+    readonly email: string
+    readonly password: string
+    readonly presentedSessionId: string | undefined
+    readonly client: ClientInfo
+  }) => Effect.Effect<SignedIn, InvalidCredentials | LoginLocked>
+  /** The live session of a raw session id (refreshing its idle expiry), or undefined. */
+  readonly authenticate: (sessionId: string) => Effect.Effect<Authenticated | undefined>
+  readonly account: (accountId: string) => Effect.Effect<AccountSummaryRow>
+  readonly signOut: (sessionIdHash: string) => Effect.Effect<void>
+  readonly signOutEverywhere: (userId: string) => Effect.Effect<void>
+  readonly expiresAt: (session: SessionRow) => { readonly idle: Date; readonly absolute: Date }
+
+  readonly invite: (input: {
+    readonly accountId: string
+    readonly email: string
+    readonly role: Role
+    readonly invitedBy: string | null
+    readonly linkBase: string
+  }) => Effect.Effect<{ readonly invitation: TokenRow; readonly link: string }, ValidationFailed | ResourceConflict>
+  readonly invitation: (token: string) => Effect.Effect<
+    { readonly invitation: TokenRow; readonly account: AccountSummaryRow },
+    ResourceNotFound
+  >
+  readonly acceptInvitation: (input: {
+    readonly token: string
+    readonly password: string
+    readonly name: string | undefined
+    readonly presentedSessionId: string | undefined
+    readonly client: ClientInfo
+  }) => Effect.Effect<SignedIn, ValidationFailed | ResourceNotFound | ResourceConflict>
+  readonly revokeInvitation: (accountId: string, invitationId: string) => Effect.Effect<void, ResourceNotFound>
+  readonly pendingInvitations: (accountId: string) => Effect.Effect<ReadonlyArray<TokenRow>>
+
+  readonly requestPasswordReset: (email: string, linkBase: string) => Effect.Effect<void>
+  readonly completePasswordReset: (token: string, password: string) => Effect.Effect<
+    void,
+    ValidationFailed | ResourceNotFound
+  >
+
+  readonly members: (accountId: string) => Effect.Effect<ReadonlyArray<UserRow>>
+  readonly changeRole: (accountId: string, userId: string, role: Role) => Effect.Effect<
+    UserRow,
+    ResourceNotFound | ResourceConflict
+  >
+  readonly removeMember: (accountId: string, userId: string) => Effect.Effect<void, ResourceNotFound | ResourceConflict>
+  readonly updateProfile: (accountId: string, userId: string, patch: UserPatch) => Effect.Effect<
+    UserRow,
+    ValidationFailed | ResourceNotFound
+  >
+  readonly changePassword: (input: {
+    readonly accountId: string
+    readonly userId: string
+    readonly currentPassword: string
+    readonly newPassword: string
+    readonly keepSession: string
+  }) => Effect.Effect<void, ValidationFailed | ResourceNotFound>
+  /** A user with this password (demo seeding, tests); answers the existing user if the e-mail is taken. */
+  readonly ensureUser: (input: {
+    readonly accountId: string
+    readonly email: string
+    readonly password: string
+    readonly role: Role
+    readonly name?: string | undefined
+  }) => Effect.Effect<UserRow, ValidationFailed>
+}
