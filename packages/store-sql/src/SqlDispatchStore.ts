@@ -22,6 +22,7 @@ import { DispatchStore, DispatchWakeups } from "@tuma/core/ports/DispatchStore"
 import { Effect, Layer, Option, Schema } from "effect"
 import { decoders, findAll, findOne, NullableDate, NullableString } from "./rows.js"
 import { retryTransient } from "./SqlRetry.js"
+import { Campaign, inList, Message, notInList } from "./statusConditions.js"
 import * as Wakeups from "./Wakeups.js"
 
 // The rows this adapter reads, each decoded by a decoder built once (module load), in the claim
@@ -158,7 +159,7 @@ export const make = Effect.gen(function*() {
   RETURNING d.message_id, d.attempts
 ), m AS (
   UPDATE messages m SET status = 'processing', updated_at = $1
-  WHERE m.id = ANY(ARRAY(SELECT message_id FROM l)) AND m.status IN ('queued', 'processing')
+  WHERE m.id = ANY(ARRAY(SELECT message_id FROM l)) AND ${inList("m.status", Message.claimable)}
   RETURNING m.id, m.account_id, m.market_id, m.country, m.recipient, m.sender_id, m.text, m.encoding,
     m.parts, m.units, m.queued_at, m.created_at
 )
@@ -246,12 +247,12 @@ RETURNING LEAST(c.balance, $3)::int AS granted`,
   FROM c CROSS JOIN LATERAL (
     SELECT y.message_id, y.part_index FROM (
       (SELECT m.id AS message_id, NULL::int AS part_index, m.sent_at FROM messages m
-       WHERE m.provider_id = c.pid AND m.provider_ref = c.ref AND m.status = 'sent'
+       WHERE m.provider_id = c.pid AND m.provider_ref = c.ref AND ${inList("m.status", Message.awaitingReceipt)}
        ORDER BY m.sent_at DESC, m.id DESC LIMIT 1)
       UNION ALL
       (SELECT p.message_id, p.part_index, pm.sent_at FROM message_parts p JOIN messages pm ON pm.id = p.message_id
        WHERE p.provider_id = c.pid AND p.provider_ref = c.ref AND p.state IN ('enroute', 'unknown')
-         AND pm.status = 'sent'
+         AND ${inList("pm.status", Message.awaitingReceipt)}
        ORDER BY pm.sent_at DESC, p.message_id DESC LIMIT 1)
     ) y
     ORDER BY y.sent_at DESC LIMIT 1
@@ -300,10 +301,10 @@ RETURNING LEAST(c.balance, $3)::int AS granted`,
     failure_reason = CASE WHEN a.status = 'failed' THEN a.reason ELSE m.failure_reason END,
     dr_checked_at = GREATEST($1, m.dr_checked_at), dr_status = a.status, dr_delivery_status = a.last_ds,
     updated_at = $1
-  FROM moves a WHERE m.id = a.message_id AND m.status = 'sent'
+  FROM moves a WHERE m.id = a.message_id AND ${inList("m.status", Message.awaitingReceipt)}
   RETURNING m.id, m.status
 ), rec AS (
-  DELETE FROM dispatch_reconcile WHERE message_id IN (SELECT id FROM msg WHERE status IN ('delivered', 'failed'))
+  DELETE FROM dispatch_reconcile WHERE message_id IN (SELECT id FROM msg WHERE ${inList("status", Message.final)})
   RETURNING 1
 ), pend AS (
   INSERT INTO delivery_receipts_pending (provider_id, refs, state, delivery_status, error_code, failure_reason, received_at)
@@ -336,10 +337,12 @@ SELECT (SELECT count(*) FROM best)::int AS matched, (SELECT count(*) FROM pend):
       const rows = yield* PendingReceipts.all(q(
         `DELETE FROM delivery_receipts_pending o
 WHERE EXISTS (SELECT 1 FROM messages m
-    WHERE m.provider_id = o.provider_id AND m.provider_ref = ANY(o.refs) AND m.status = 'sent')
+    WHERE m.provider_id = o.provider_id AND m.provider_ref = ANY(o.refs) AND ${
+          inList("m.status", Message.awaitingReceipt)
+        })
    OR EXISTS (SELECT 1 FROM message_parts p JOIN messages pm ON pm.id = p.message_id
     WHERE p.provider_id = o.provider_id AND p.provider_ref = ANY(o.refs) AND p.state IN ('enroute', 'unknown')
-      AND pm.status = 'sent')
+      AND ${inList("pm.status", Message.awaitingReceipt)})
 RETURNING o.provider_id, o.refs, o.state, o.delivery_status, o.error_code, o.failure_reason, o.received_at`
       ))
       const receipts = rows.map((r): ReceiptRecord => ({
@@ -416,7 +419,7 @@ ORDER BY w.id, r.mid`,
     dr_status = COALESCE(u.rstate, m.dr_status),
     dr_delivery_status = COALESCE(u.rds, m.dr_delivery_status),
     provider_id = u.pid, provider_message_id = u.pmid, provider_ref = u.ref, updated_at = $1
-  FROM u WHERE m.id = u.id AND m.status IN ('queued', 'processing')
+  FROM u WHERE m.id = u.id AND ${inList("m.status", Message.awaitingSubmission)}
   RETURNING m.id
 ), parts AS (
   INSERT INTO message_parts (message_id, part_index, provider_id, provider_message_id, provider_ref, state, updated_at)
@@ -518,7 +521,7 @@ WHERE m.id = u.mid AND u.idx = 0 AND m.provider_ref IS NULL`,
   failure_context = jsonb_build_object('error_code', u.code, 'acceptance_state', 'DEFINITELY_NOT_ACCEPTED'),
   updated_at = $1
 FROM unnest($2::uuid[], $3::text[], $4::text[], $5::bool[]) AS u(id, reason, code, refund)
-WHERE m.id = u.id AND m.status IN ('queued', 'processing')
+WHERE m.id = u.id AND ${inList("m.status", Message.awaitingSubmission)}
 RETURNING m.id, m.account_id, m.market_id, m.units, u.refund`,
           [now, f.map((r) => r.messageId), f.map((r) => r.reason), f.map((r) => r.code), f.map((r) => r.refund)]
         ))
@@ -535,7 +538,9 @@ FROM unnest($1::uuid[], $2::timestamptz[], $3::text[]) AS u(id, at, err) WHERE d
           [r.map((x) => x.messageId), r.map((x) => x.availableAt.toISOString()), r.map((x) => x.lastError)]
         )
         yield* q(
-          `UPDATE messages SET status = 'queued', updated_at = $1 WHERE id = ANY($2::uuid[]) AND status = 'processing'`,
+          `UPDATE messages SET status = 'queued', updated_at = $1 WHERE id = ANY($2::uuid[]) AND ${
+            inList("status", Message.releasable)
+          }`,
           [
             now,
             r.map((x) => x.messageId)
@@ -582,7 +587,7 @@ RETURNING account_id`,
   const promoteScheduled: DispatchStore["Type"]["promoteScheduled"] = (now, limit) =>
     count(q(
       `WITH due AS (
-  SELECT id FROM messages WHERE status = 'scheduled' AND scheduled_at <= $1
+  SELECT id FROM messages WHERE ${inList("status", Message.scheduled)} AND scheduled_at <= $1
   ORDER BY scheduled_at LIMIT $2 FOR UPDATE SKIP LOCKED
 ), moved AS (
   UPDATE messages m SET status = 'queued', queued_at = GREATEST($1, m.created_at), updated_at = $1
@@ -594,7 +599,7 @@ RETURNING account_id`,
   ON CONFLICT (message_id) DO NOTHING
 ), camp AS (
   UPDATE campaigns SET status = 'queued', updated_at = $1
-  WHERE status = 'scheduled' AND id IN (SELECT campaign_id FROM moved WHERE campaign_id IS NOT NULL)
+  WHERE ${inList("status", Campaign.scheduled)} AND id IN (SELECT campaign_id FROM moved WHERE campaign_id IS NOT NULL)
 )
 SELECT count(*)::int AS n FROM moved`,
       [now, limit]
@@ -630,7 +635,9 @@ RETURNING r.message_id, r.provider_id, r.reference,
       yield* q(
         `UPDATE messages m SET status = 'failed', failed_at = GREATEST($1, m.sent_at), failure_reason = u.reason,
   dr_checked_at = $1, dr_status = 'failed', updated_at = $1
-FROM unnest($2::uuid[], $3::text[]) AS u(id, reason) WHERE m.id = u.id AND m.status = 'sent'`,
+FROM unnest($2::uuid[], $3::text[]) AS u(id, reason) WHERE m.id = u.id AND ${
+          inList("m.status", Message.awaitingReceipt)
+        }`,
         [now, items.map((i) => i.messageId), items.map((i) => i.reason)]
       )
       yield* q(`DELETE FROM dispatch_reconcile WHERE message_id = ANY($1::uuid[])`, [items.map((i) => i.messageId)])
@@ -643,7 +650,7 @@ FROM unnest($2::uuid[], $3::text[]) AS u(id, reason) WHERE m.id = u.id AND m.sta
       // queue rows whose message is no longer waiting to be sent (cannot happen through this adapter)
       yield* q(
         `DELETE FROM dispatch_queue d USING messages m
-WHERE d.message_id = m.id AND d.available_at <= $1 AND m.status NOT IN ('queued', 'processing')`,
+WHERE d.message_id = m.id AND d.available_at <= $1 AND ${notInList("m.status", Message.awaitingSubmission)}`,
         [now]
       )
       return matched

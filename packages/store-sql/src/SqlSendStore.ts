@@ -38,6 +38,10 @@ import { Array as Arr, Cause, Data, Deferred, Effect, Exit, Layer, Option, Predi
 import { PgliteClient } from "./PgliteClient.js"
 import { Count, findAll, findOne, MarketRowSchema, rowOf, SenderIdStatusSchema, single } from "./rows.js"
 import { retryTransient } from "./SqlRetry.js"
+import { inList, Message } from "./statusConditions.js"
+
+/** The accepted messages that get a dispatch-queue row at once. */
+const queuedOnAccept = inList("m.status", Message.queuedOnAccept)
 
 // Rows, decoded by Schema (store-sql/src/rows.ts) ---------------------------------------------
 
@@ -233,7 +237,7 @@ export const make = Effect.gen(function*() {
             RETURNING id, account_id, status)
           INSERT INTO dispatch_queue (message_id, account_id, available_at, created_at)
           SELECT m.id, m.account_id, ${plan.now}::timestamptz, ${plan.now}::timestamptz FROM m
-          WHERE m.status = 'queued'`
+          WHERE ${sql.literal(queuedOnAccept)}`
       }
       const debits = plan.debits.filter((d) => d.units > 0)
       if (debits.length > 0) {
@@ -408,7 +412,9 @@ export const make = Effect.gen(function*() {
             RETURNING id, account_id, status),
           q AS (
             INSERT INTO dispatch_queue (message_id, account_id, available_at, created_at)
-            SELECT m.id, m.account_id, ${now}::timestamptz, ${now}::timestamptz FROM m WHERE m.status = 'queued'),
+            SELECT m.id, m.account_id, ${now}::timestamptz, ${now}::timestamptz FROM m WHERE ${
+          sql.literal(queuedOnAccept)
+        }),
           d AS (
             UPDATE wallets w SET balance = w.balance - d.units, updated_at = ${now}
             FROM unnest(${[...totals.keys()]}::uuid[], ${[...totals.values()]}::int[]) AS d(id, units)
