@@ -6,9 +6,9 @@
  * - the rate-limit store is not here: PostgreSQL uses `SqlRateLimitStore.layer` behind the HTTP
  *   service's token leases, PGlite an in-process `RateLimiter` (a choice of the HTTP service).
  *
- * The groups (`layerApi`, `layerDelivery`, `layerWebhookWorkers`) need only the `SqlClient`; each is
- * built from the same module-level adapter layers, so a process that builds several of them gets
- * one instance of each adapter (layers are memoised by reference). `layer(database)` is all of them
+ * The groups (`layerSend`, `layerApi`, `layerDelivery`, `layerWebhookWorkers`) need only the
+ * `SqlClient`; each is built from the same module-level adapter layers, so a process that builds
+ * several of them gets one instance of each adapter (layers are memoised by reference). `layer(database)` is all of them
  * over the migrated database. The LISTEN-based wake-ups are only in the worker groups: a server
  * without workers opens no LISTEN connection.
  */
@@ -68,8 +68,11 @@ export type ApiPorts =
 /** The ports of the delivery workers. */
 export type DeliveryPorts = DispatchStore | DispatchWakeups | SettingsChanges | TraceContextStore
 
-/** The ports of the webhook workers (and their own send path, for `tuma worker`). */
-export type WebhookWorkerPorts = WebhookStore | WebhookWakeups | SendStore | ContentCounter | TraceContextStore
+/** The ports of the webhook workers. */
+export type WebhookWorkerPorts = WebhookStore | WebhookWakeups | TraceContextStore
+
+/** The ports of the send use case. */
+export type SendPorts = SendStore | ContentCounter
 
 /** Every port `layer` gives. */
 export type Ports = ApiPorts | DeliveryPorts | WebhookWorkerPorts
@@ -78,11 +81,17 @@ export type Ports = ApiPorts | DeliveryPorts | WebhookWorkerPorts
 export const layerContentCounter = (driver: Driver): Layer.Layer<ContentCounter, never, SqlClient.SqlClient> =>
   driver === "Postgres" ? SqlContentCounter.layer : ContentCounter.layerMemory
 
+/**
+ * The adapters of the send use case, over the `SqlClient` (the webhook workers of `tuma worker` send
+ * their system SMS through it: `layerSend("Postgres")`, counters shared with the service).
+ */
+export const layerSend = (driver: Driver): Layer.Layer<SendPorts, never, SqlClient.SqlClient> =>
+  Layer.merge(SqlSendStore.layer, layerContentCounter(driver))
+
 /** The adapters of the REST service, the portal and the console, over the `SqlClient`. */
 export const layerApi = (driver: Driver): Layer.Layer<ApiPorts, never, SqlClient.SqlClient> =>
   Layer.mergeAll(
-    SqlSendStore.layer,
-    layerContentCounter(driver),
+    layerSend(driver),
     SqlOperatorStore.layer,
     SqlAuditStore.layer,
     SqlApiKeys.layer,
@@ -105,21 +114,18 @@ export const layerDelivery: Layer.Layer<DeliveryPorts, never, SqlClient.SqlClien
   SqlObservability.layerTraceContext
 )
 
-/** The adapters of the webhook workers, with the send path of their system SMS, over the `SqlClient`. */
-export const layerWebhookWorkers = (driver: Driver): Layer.Layer<WebhookWorkerPorts, never, SqlClient.SqlClient> =>
-  Layer.mergeAll(
-    SqlWebhookStore.layer,
-    SqlWebhookStore.layerWakeups,
-    SqlSendStore.layer,
-    layerContentCounter(driver),
-    SqlObservability.layerTraceContext
-  )
+/** The adapters of the webhook workers (deliveries, wake-ups), over the `SqlClient`. */
+export const layerWebhookWorkers: Layer.Layer<WebhookWorkerPorts, never, SqlClient.SqlClient> = Layer.mergeAll(
+  SqlWebhookStore.layer,
+  SqlWebhookStore.layerWakeups,
+  SqlObservability.layerTraceContext
+)
 
 /**
  * Every SQL adapter over the migrated database `database` (the `SqlClient` is given too): one
  * process running the service and the workers, a tool, a test.
  */
 export const layer = (database: Database.DatabaseConfig): Layer.Layer<Ports | SqlClient.SqlClient> =>
-  Layer.mergeAll(layerApi(database._tag), layerDelivery, layerWebhookWorkers(database._tag)).pipe(
+  Layer.mergeAll(layerApi(database._tag), layerDelivery, layerWebhookWorkers).pipe(
     Layer.provideMerge(Database.layer(database).pipe(Layer.orDie))
   )

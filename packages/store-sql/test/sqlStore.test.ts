@@ -48,7 +48,7 @@ forEachDriver(
     Layer.mergeAll(
       SqlStore.layerApi(driver === "postgres" ? "Postgres" : "Pglite"),
       SqlStore.layerDelivery,
-      SqlStore.layerWebhookWorkers(driver === "postgres" ? "Postgres" : "Pglite")
+      SqlStore.layerWebhookWorkers
     ).pipe(Layer.provide(db)),
   (it) => {
     it.effect("each driver gets its ContentCounter: SQL on PostgreSQL, in-process on PGlite", () =>
