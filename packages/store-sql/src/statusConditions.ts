@@ -15,7 +15,9 @@ import {
   type MessageStatus,
   messageTransitions,
   senderIdTransitions,
-  sourcesOf
+  sourcesOf,
+  transitionsOf,
+  type TransitionTable
 } from "@tuma/domain"
 
 const union = <S extends string>(...lists: ReadonlyArray<ReadonlyArray<S>>): ReadonlyArray<S> => [
@@ -28,6 +30,16 @@ const literal = (status: string): string => {
   return `'${status}'`
 }
 
+/**
+ * The one state `event` leads to in `table`, as a SQL literal (`'processing'`): the value a statement
+ * sets. An event leading to different states from different sources is a programming error here.
+ */
+export const targetOf = <S extends string, E extends string>(table: TransitionTable<S, E>, event: E): string => {
+  const targets = [...new Set(transitionsOf(table).filter(([, e]) => e === event).map(([, , to]) => to))]
+  if (targets.length !== 1) throw new Error(`The event ${event} has no single target state: ${targets.join(", ")}`)
+  return literal(targets[0])
+}
+
 /** `column IN ('a', 'b')` (`false` for an empty list). */
 export const inList = (column: string, states: ReadonlyArray<string>): string =>
   states.length === 0 ? "false" : `${column} IN (${states.map(literal).join(", ")})`
@@ -38,6 +50,19 @@ export const notInList = (column: string, states: ReadonlyArray<string>): string
 
 const next = (state: MessageStatus, event: keyof (typeof messageTransitions)[MessageStatus]) =>
   messageTransitions[state][event]
+
+/** The states the message statements set, by event. */
+export const MessageTarget = {
+  claim: targetOf(messageTransitions, "claim"),
+  release: targetOf(messageTransitions, "release"),
+  due: targetOf(messageTransitions, "due"),
+  fail: targetOf(messageTransitions, "fail")
+} as const
+
+/** The states the campaign statements set, by event. */
+export const CampaignTarget = {
+  due: targetOf(campaignTransitions, "due")
+} as const
 
 /** The message conditions (decisions.md §19). */
 export const Message = {

@@ -3,7 +3,16 @@
  * filters on, and the literal rendering (closed set of `[a-z_]+` statuses, anything else refused).
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Campaign, inList, Message, notInList, SenderId } from "../src/statusConditions.js"
+import {
+  Campaign,
+  CampaignTarget,
+  inList,
+  Message,
+  MessageTarget,
+  notInList,
+  SenderId,
+  targetOf
+} from "../src/statusConditions.js"
 
 describe("statusConditions", () => {
   it("derives each condition from the tables", () => {
@@ -18,6 +27,8 @@ describe("statusConditions", () => {
     })
     expect(Campaign).toEqual({ scheduled: ["scheduled"] })
     expect(SenderId).toEqual({ final: ["rejected"] })
+    expect(MessageTarget).toEqual({ claim: "'processing'", release: "'queued'", due: "'queued'", fail: "'failed'" })
+    expect(CampaignTarget).toEqual({ due: "'queued'" })
   })
 
   it("renders IN / NOT IN lists of literals", () => {
@@ -26,5 +37,9 @@ describe("statusConditions", () => {
     expect(inList("status", [])).toBe("false")
     expect(notInList("status", [])).toBe("true")
     expect(() => inList("status", ["x'); DROP TABLE messages; --"])).toThrow(/Not a status literal/)
+    // an event leading to two different states has no single value to set
+    expect(() => targetOf<"a" | "b" | "c", "go">({ a: { go: "b" }, b: { go: "c" }, c: {} }, "go")).toThrow(
+      /no single target/
+    )
   })
 })

@@ -2,7 +2,8 @@
  * The SQL statements agree with the domain's transition tables (stateMachines.ts), on every SQL
  * driver: for every message status and every store operation that performs an event, a message is
  * put in that status and the operation run on it; the row must change exactly when the table allows
- * the operation's event (or its documented path of events) from that status. The same for the
+ * the operation's event (or its documented path of events) from that status, and then into the
+ * state the table gives that event. The same for the
  * campaign `due` of `promoteScheduled`. A status condition written by hand in a statement, or one
  * that drifted from the table, fails here; the table itself is pinned by domain's
  * stateMachines.test.ts, so dropping or adding an allowed source fails there.
@@ -12,7 +13,7 @@ import { expect } from "@effect/vitest"
 import type { DispatchBatch } from "@tuma/core/ports/DispatchStore"
 import { DispatchStore } from "@tuma/core/ports/DispatchStore"
 import type { CampaignStatus, MessageEvent } from "@tuma/domain"
-import { MessageStatus, transitionCampaign, transitionMessage } from "@tuma/domain"
+import { MessageStatus, messageTransitions, sourcesOf, transitionCampaign, transitionMessage } from "@tuma/domain"
 import { CampaignStatus as CampaignStatusSchema } from "@tuma/domain"
 import { Effect, Either, Layer } from "effect"
 import { MARKET_IDS } from "../src/migrations/0002_markets.js"
@@ -24,16 +25,20 @@ import { forEachDriver, type SqlDriverName } from "./harness.js"
 const stack = (db: Layer.Layer<SqlClient.SqlClient>, driver: SqlDriverName) =>
   Layer.mergeAll(fixtures.stack.sql(db, driver), SqlDispatchStore.layer.pipe(Layer.provide(db)), db)
 
-/** True when the events, in order, are allowed from `status` (a path through the message table). */
-const allows = (status: MessageStatus, ...events: ReadonlyArray<MessageEvent>): boolean => {
+/** Where the events, in order, lead from `status` (a path through the message table), if allowed. */
+const follow = (status: MessageStatus, ...events: ReadonlyArray<MessageEvent>): MessageStatus | undefined => {
   let s: MessageStatus = status
   for (const e of events) {
     const next = transitionMessage(s, e)
-    if (Either.isLeft(next)) return false
+    if (Either.isLeft(next)) return undefined
     s = next.right
   }
-  return true
+  return s
 }
+
+/** True when the events, in order, are allowed from `status`. */
+const allows = (status: MessageStatus, ...events: ReadonlyArray<MessageEvent>): boolean =>
+  follow(status, ...events) !== undefined
 
 /** Before any provider accepted it: `accept` is still ahead (directly, or after `claim`). */
 const beforeAcceptance = (s: MessageStatus) => allows(s, "accept") || allows(s, "claim", "accept")
@@ -54,6 +59,8 @@ interface Case {
   readonly operation: string
   /** Whether the table allows the operation from `status` (the event, or the documented path). */
   readonly allowed: (status: MessageStatus) => boolean
+  /** The event whose target the table gives: the status the row must have when it changed. */
+  readonly event: MessageEvent
   readonly run: (
     m: { readonly id: string; readonly providerId: string; readonly ref: string },
     now: Date
@@ -83,11 +90,13 @@ const receipt = (state: "delivered" | "failed") => (m: { providerId: string; ref
 const cases: ReadonlyArray<Case> = [
   {
     operation: "promoteScheduled (due)",
+    event: "due",
     allowed: (s) => allows(s, "due"),
     run: (_, now) => Effect.flatMap(DispatchStore, (store) => store.promoteScheduled(now, 10_000))
   },
   {
     operation: "claim (claim, or release then claim when a lease expired)",
+    event: "claim",
     allowed: (s) => allows(s, "claim") || allows(s, "release", "claim"),
     run: (_, now) =>
       Effect.flatMap(
@@ -98,11 +107,13 @@ const cases: ReadonlyArray<Case> = [
   },
   {
     operation: "apply requeued (release)",
+    event: "release",
     allowed: (s) => allows(s, "release"),
     run: (m, now) => apply(() => ({ requeued: [{ messageId: m.id, availableAt: now, lastError: "busy" }] }))(now)
   },
   {
     operation: "apply sent (accept, after claim when still queued)",
+    event: "accept",
     allowed: beforeAcceptance,
     run: (m, now) =>
       apply(() => ({
@@ -117,22 +128,26 @@ const cases: ReadonlyArray<Case> = [
   },
   {
     operation: "apply failed (fail before acceptance)",
+    event: "fail",
     allowed: (s) => allows(s, "fail") && beforeAcceptance(s),
     run: (m, now) =>
       apply(() => ({ failed: [{ messageId: m.id, reason: "No route", code: "NO_ROUTE", refund: false }] }))(now)
   },
   {
     operation: "apply receipts, delivered (deliver)",
+    event: "deliver",
     allowed: (s) => allows(s, "deliver"),
     run: receipt("delivered")
   },
   {
     operation: "apply receipts, failed (fail after acceptance)",
+    event: "fail",
     allowed: (s) => allows(s, "fail") && allows(s, "deliver"),
     run: receipt("failed")
   },
   {
     operation: "failUnconfirmed (fail after acceptance)",
+    event: "fail",
     allowed: (s) => allows(s, "fail") && allows(s, "deliver"),
     run: (m, now) =>
       Effect.flatMap(DispatchStore, (store) => store.failUnconfirmed([{ messageId: m.id, reason: "Unconfirmed" }], now))
@@ -189,6 +204,13 @@ forEachDriver(stack, (it) => {
         Effect.orDie
       )
 
+  const statusOf = (id: string) =>
+    Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ status: string }>`SELECT status FROM messages WHERE id = ${id}`)
+      .pipe(
+        Effect.map((rows) => rows[0]!.status),
+        Effect.orDie
+      )
+
   const updatedAt = (id: string) =>
     Effect.flatMap(
       SqlClient.SqlClient,
@@ -206,13 +228,18 @@ forEachDriver(stack, (it) => {
       Effect.gen(function*() {
         const { account, providerId } = yield* fixtures.setupAccount({ balances: { TZ: 100 }, sender: "TUMA" })
         const changed: Array<MessageStatus> = []
+        const target = messageTransitions[sourcesOf(messageTransitions, c.event)[0]!][c.event]
         for (const status of MessageStatus.literals) {
           yield* clearQueue
           const now = new Date()
           const m = yield* seed(account.id, providerId!, status, now)
           yield* c.run(m, now)
           // every transition stamps updated_at (a re-claim keeps the status `processing`)
-          if ((yield* updatedAt(m.id)).getTime() !== m.seededAt.getTime()) changed.push(status)
+          if ((yield* updatedAt(m.id)).getTime() !== m.seededAt.getTime()) {
+            changed.push(status)
+            // …into the state the table's event leads to
+            expect(yield* statusOf(m.id), `${c.operation} from ${status}`).toBe(target)
+          }
         }
         yield* clearQueue
         expect(changed).toEqual(MessageStatus.literals.filter(c.allowed))

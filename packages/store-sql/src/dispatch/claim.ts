@@ -5,7 +5,7 @@
 import type { ClaimedMessage, DispatchStore, ProviderRow, RouteRow } from "@tuma/core/ports/DispatchStore"
 import { Effect, Schema } from "effect"
 import { decoders, findOne, NullableDate } from "../rows.js"
-import { inList, Message } from "../statusConditions.js"
+import { inList, Message, MessageTarget } from "../statusConditions.js"
 import { type Db, field } from "./query.js"
 
 const Claimed = decoders(Schema.Struct({
@@ -58,7 +58,7 @@ export const claim = ({ q }: Db): DispatchStore["Type"]["claim"] => ({ leaseUnti
   WHERE d.message_id = ANY(ARRAY(SELECT message_id FROM c))
   RETURNING d.message_id, d.attempts
 ), m AS (
-  UPDATE messages m SET status = 'processing', updated_at = $1
+  UPDATE messages m SET status = ${MessageTarget.claim}, updated_at = $1
   WHERE m.id = ANY(ARRAY(SELECT message_id FROM l)) AND ${inList("m.status", Message.claimable)}
   RETURNING m.id, m.account_id, m.market_id, m.country, m.recipient, m.sender_id, m.text, m.encoding,
     m.parts, m.units, m.queued_at, m.created_at

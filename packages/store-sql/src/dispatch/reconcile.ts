@@ -5,7 +5,7 @@
 import type { DispatchStore, ReconcileItem } from "@tuma/core/ports/DispatchStore"
 import { Effect, Schema } from "effect"
 import { decoders, findOne } from "../rows.js"
-import { inList, Message, notInList } from "../statusConditions.js"
+import { inList, Message, MessageTarget, notInList } from "../statusConditions.js"
 import { type Db, field } from "./query.js"
 import { applyPendingReceipts } from "./receipts.js"
 
@@ -47,7 +47,7 @@ RETURNING r.message_id, r.provider_id, r.reference,
 export const failUnconfirmed = ({ q, tx }: Db): DispatchStore["Type"]["failUnconfirmed"] => (items, now) =>
   items.length === 0 ? Effect.void : tx(Effect.gen(function*() {
     yield* q(
-      `UPDATE messages m SET status = 'failed', failed_at = GREATEST($1, m.sent_at), failure_reason = u.reason,
+      `UPDATE messages m SET status = ${MessageTarget.fail}, failed_at = GREATEST($1, m.sent_at), failure_reason = u.reason,
   dr_checked_at = $1, dr_status = 'failed', updated_at = $1
 FROM unnest($2::uuid[], $3::text[]) AS u(id, reason) WHERE m.id = u.id AND ${
         inList("m.status", Message.awaitingReceipt)

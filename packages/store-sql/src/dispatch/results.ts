@@ -6,7 +6,7 @@
 import type { ApplyResult, DispatchBatch, DispatchStore } from "@tuma/core/ports/DispatchStore"
 import { Effect, Schema } from "effect"
 import { decoders, findAll } from "../rows.js"
-import { inList, Message } from "../statusConditions.js"
+import { inList, Message, MessageTarget } from "../statusConditions.js"
 import type { Db } from "./query.js"
 import { applyReceipts } from "./receipts.js"
 
@@ -180,7 +180,7 @@ const writeFailed = (db: Db, f: DispatchBatch["failed"], now: Date) =>
   Effect.gen(function*() {
     const { q } = db
     const rows = yield* Failed.all(q(
-      `UPDATE messages m SET status = 'failed', failed_at = GREATEST($1, COALESCE(m.queued_at, m.created_at)),
+      `UPDATE messages m SET status = ${MessageTarget.fail}, failed_at = GREATEST($1, COALESCE(m.queued_at, m.created_at)),
   failure_reason = u.reason,
   failure_context = jsonb_build_object('error_code', u.code, 'acceptance_state', 'DEFINITELY_NOT_ACCEPTED'),
   updated_at = $1
@@ -202,7 +202,7 @@ FROM unnest($1::uuid[], $2::timestamptz[], $3::text[]) AS u(id, at, err) WHERE d
       [r.map((x) => x.messageId), r.map((x) => x.availableAt.toISOString()), r.map((x) => x.lastError)]
     )
     yield* q(
-      `UPDATE messages SET status = 'queued', updated_at = $1 WHERE id = ANY($2::uuid[]) AND ${
+      `UPDATE messages SET status = ${MessageTarget.release}, updated_at = $1 WHERE id = ANY($2::uuid[]) AND ${
         inList("status", Message.releasable)
       }`,
       [

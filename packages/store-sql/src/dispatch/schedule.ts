@@ -2,7 +2,7 @@
 import type { DispatchStore } from "@tuma/core/ports/DispatchStore"
 import { Effect, Schema } from "effect"
 import { findOne } from "../rows.js"
-import { Campaign, inList, Message } from "../statusConditions.js"
+import { Campaign, CampaignTarget, inList, Message, MessageTarget } from "../statusConditions.js"
 import { type Db, field } from "./query.js"
 
 const count = findOne(Schema.Struct({ n: Schema.Number }))
@@ -13,7 +13,7 @@ export const promoteScheduled = ({ q }: Db): DispatchStore["Type"]["promoteSched
   SELECT id FROM messages WHERE ${inList("status", Message.scheduled)} AND scheduled_at <= $1
   ORDER BY scheduled_at LIMIT $2 FOR UPDATE SKIP LOCKED
 ), moved AS (
-  UPDATE messages m SET status = 'queued', queued_at = GREATEST($1, m.created_at), updated_at = $1
+  UPDATE messages m SET status = ${MessageTarget.due}, queued_at = GREATEST($1, m.created_at), updated_at = $1
   FROM due WHERE m.id = due.id
   RETURNING m.id, m.account_id, m.campaign_id
 ), queued AS (
@@ -21,7 +21,7 @@ export const promoteScheduled = ({ q }: Db): DispatchStore["Type"]["promoteSched
   SELECT id, account_id, $1, $1 FROM moved
   ON CONFLICT (message_id) DO NOTHING
 ), camp AS (
-  UPDATE campaigns SET status = 'queued', updated_at = $1
+  UPDATE campaigns SET status = ${CampaignTarget.due}, updated_at = $1
   WHERE ${inList("status", Campaign.scheduled)} AND id IN (SELECT campaign_id FROM moved WHERE campaign_id IS NOT NULL)
 )
 SELECT count(*)::int AS n FROM moved`,
