@@ -60,6 +60,23 @@ export const transitionsOf = <S extends string, E extends string>(
   return out
 }
 
+/**
+ * The states from which `event` is allowed, in the table's order: e.g.
+ * `sourcesOf(messageTransitions, "fail")` is `["queued", "processing", "sent"]`. Adapters derive
+ * their conditions from it (a SQL `status IN (…)`), so the table stays the only home of a transition.
+ */
+export const sourcesOf = <S extends string, E extends string>(
+  table: TransitionTable<S, E>,
+  event: E
+): ReadonlyArray<S> => transitionsOf(table).filter(([, e]) => e === event).map(([from]) => from)
+
+/** The states that take no event (final states), in the table's order. */
+export const finalStatesOf = <S extends string, E extends string>(table: TransitionTable<S, E>): ReadonlyArray<S> => {
+  const out: Array<S> = []
+  for (const state in table) if (Object.keys(table[state]).length === 0) out.push(state)
+  return out
+}
+
 // ---------------------------------------------------------------------------------------------
 // Timestamps
 // ---------------------------------------------------------------------------------------------

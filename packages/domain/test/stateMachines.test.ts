@@ -4,6 +4,8 @@ import {
   advanceMessage,
   CampaignEvent,
   CampaignStatus,
+  campaignTransitions,
+  finalStatesOf,
   IllegalTransition,
   initialCampaignStatus,
   initialMessageStatus,
@@ -13,9 +15,12 @@ import {
   MessageEvent,
   type MessageLifecycle,
   MessageStatus,
+  messageTransitions,
   monotonicStamp,
   type SenderIdEvent,
   SenderIdStatus,
+  senderIdTransitions,
+  sourcesOf,
   transitionCampaign,
   transitionMessage,
   transitionSenderId,
@@ -76,6 +81,28 @@ describe("message machine (decisions.md §19)", () => {
   it("the initial status follows scheduled_at", () => {
     expect(initialMessageStatus(null)).toBe("queued")
     expect(initialMessageStatus(new Date())).toBe("scheduled")
+  })
+
+  it("sourcesOf lists the states an event is allowed from; finalStatesOf those that take none", () => {
+    expect(sourcesOf(messageTransitions, "fail")).toEqual(["queued", "processing", "sent"])
+    expect(sourcesOf(messageTransitions, "claim")).toEqual(["queued"])
+    expect(sourcesOf(messageTransitions, "release")).toEqual(["processing"])
+    expect(sourcesOf(messageTransitions, "accept")).toEqual(["processing"])
+    expect(sourcesOf(messageTransitions, "deliver")).toEqual(["sent"])
+    expect(sourcesOf(messageTransitions, "due")).toEqual(["scheduled"])
+    expect(sourcesOf(campaignTransitions, "due")).toEqual(["scheduled"])
+    expect(sourcesOf(senderIdTransitions, "reinstate")).toEqual(["suspended"])
+    expect(finalStatesOf(messageTransitions)).toEqual(["delivered", "failed"])
+    expect(finalStatesOf(campaignTransitions)).toEqual(["completed"])
+    // agrees with the step function for every pair
+    for (const e of MessageEvent.literals) {
+      expect(sourcesOf(messageTransitions, e)).toEqual(
+        MessageStatus.literals.filter((s) => Either.isRight(transitionMessage(s, e)))
+      )
+    }
+    for (const s of MessageStatus.literals) {
+      expect(finalStatesOf(messageTransitions).includes(s)).toBe(isFinalMessageStatus(s))
+    }
   })
 
   it("transitionsOf lists the table", () => {

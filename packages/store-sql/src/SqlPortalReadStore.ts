@@ -17,6 +17,7 @@ import type {
   MessageTimelineRow
 } from "@tuma/core/ports/PortalReadStore"
 import { PortalReadStore } from "@tuma/core/ports/PortalReadStore"
+import { MessageStatus } from "@tuma/domain"
 import { Effect, Layer, Schema } from "effect"
 import { findAll, findFirst, isUuid, NullableDate, NullableString, rowsOf, single, WebhookAttempts } from "./rows.js"
 
@@ -24,7 +25,7 @@ type CampaignBase = Omit<CampaignRow, "delivery">
 type Attempt = DeliveryWithAttempts["attempt_log"][number]
 type DeliveryBase = Omit<DeliveryWithAttempts, "attempt_log">
 
-const Status = Schema.Literal("scheduled", "queued", "processing", "sent", "delivered", "failed")
+const Status = MessageStatus
 
 const Balances = rowsOf<DashboardRows["balances"][number]>()(Schema.Struct({
   country: Schema.String,

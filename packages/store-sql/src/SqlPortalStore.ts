@@ -63,15 +63,19 @@ const AccountSummaries = rowsOf<AccountSummaryRow>()(Schema.Struct({
 
 const roleRow = findFirst(Schema.Struct({ role: Role }))
 
-/** The SQL `PortalStore` over the context's `SqlClient`. */
-export const make = Effect.gen(function*() {
-  const sql = yield* SqlClient.SqlClient
+/** Users of an account: read, invited, changed, removed (the last-owner rule in the transaction). */
+const usersOf = (
+  sql: SqlClient.SqlClient
+): Pick<
+  PortalStore["Type"],
+  "account" | "userByEmail" | "user" | "users" | "createUser" | "updateUser" | "setRole" | "deleteUser" | "recordSignIn"
+> => {
   const users = sql.literal(USER_COLUMNS)
 
   const ownersLocked = (accountId: string) =>
     Ids.all(sql`SELECT id FROM portal_users WHERE account_id = ${accountId} AND role = 'owner' FOR UPDATE`)
 
-  return PortalStore.of({
+  return {
     account: (accountId) =>
       AccountSummaries.first(sql`SELECT id, name, email, active FROM accounts WHERE id = ${accountId}`).pipe(
         Effect.orDie
@@ -149,8 +153,19 @@ export const make = Effect.gen(function*() {
         ).pipe(Effect.orDie),
 
     recordSignIn: (userId, now) =>
-      sql`UPDATE portal_users SET last_sign_in_at = ${now} WHERE id = ${userId}`.pipe(Effect.asVoid, Effect.orDie),
+      sql`UPDATE portal_users SET last_sign_in_at = ${now} WHERE id = ${userId}`.pipe(Effect.asVoid, Effect.orDie)
+  }
+}
 
+/** Sessions: created, read, touched, ended. */
+const sessionsOf = (
+  sql: SqlClient.SqlClient
+): Pick<
+  PortalStore["Type"],
+  "createSession" | "session" | "touchSession" | "deleteSession" | "deleteUserSessions" | "deleteExpiredSessions"
+> => {
+  const users = sql.literal(USER_COLUMNS)
+  return {
     createSession: (s) =>
       sql`INSERT INTO portal_sessions (id_hash, user_id, account_id, csrf_token, created_at, last_seen_at,
           absolute_expires_at, ip, user_agent)
@@ -191,46 +206,61 @@ export const make = Effect.gen(function*() {
 
     deleteExpiredSessions: (idleBefore, now) =>
       sql`DELETE FROM portal_sessions WHERE absolute_expires_at <= ${now} OR last_seen_at <= ${idleBefore}
-        RETURNING id_hash`.pipe(Effect.map((rows) => rows.length), Effect.orDie),
+        RETURNING id_hash`.pipe(Effect.map((rows) => rows.length), Effect.orDie)
+  }
+}
 
-    ...sqlLoginFailures(sql, "portal_login_failures"),
-
-    createToken: (t) =>
-      sql`INSERT INTO portal_tokens (id, kind, token_hash, account_id, email, role, user_id, invited_by, created_at,
+/** One-time tokens (invitations, password resets): created, used, revoked. */
+const tokensOf = (
+  sql: SqlClient.SqlClient
+): Pick<
+  PortalStore["Type"],
+  "createToken" | "tokenByHash" | "useToken" | "pendingInvitations" | "revokeInvitation" | "revokeTokensFor"
+> => ({
+  createToken: (t) =>
+    sql`INSERT INTO portal_tokens (id, kind, token_hash, account_id, email, role, user_id, invited_by, created_at,
           expires_at, used_at, revoked_at)
         VALUES (${t.id}, ${t.kind}, ${t.token_hash}, ${t.account_id}, ${t.email}, ${t.role}, ${t.user_id},
           ${t.invited_by}, ${t.created_at}, ${t.expires_at}, ${t.used_at}, ${t.revoked_at})`.pipe(
-        Effect.asVoid,
-        Effect.orDie
-      ),
+      Effect.asVoid,
+      Effect.orDie
+    ),
 
-    tokenByHash: (hash) => Tokens.first(sql`SELECT * FROM portal_tokens WHERE token_hash = ${hash}`).pipe(Effect.orDie),
+  tokenByHash: (hash) => Tokens.first(sql`SELECT * FROM portal_tokens WHERE token_hash = ${hash}`).pipe(Effect.orDie),
 
-    useToken: (id, now) =>
-      sql`UPDATE portal_tokens SET used_at = ${now}
+  useToken: (id, now) =>
+    sql`UPDATE portal_tokens SET used_at = ${now}
         WHERE id = ${id} AND used_at IS NULL AND revoked_at IS NULL AND expires_at > ${now} RETURNING id`.pipe(
-        Effect.map((rows) => rows.length === 1),
-        Effect.orDie
-      ),
+      Effect.map((rows) => rows.length === 1),
+      Effect.orDie
+    ),
 
-    pendingInvitations: (accountId, now) =>
-      Tokens.all(sql`SELECT * FROM portal_tokens
+  pendingInvitations: (accountId, now) =>
+    Tokens.all(sql`SELECT * FROM portal_tokens
         WHERE account_id = ${accountId} AND kind = 'invitation' AND used_at IS NULL AND revoked_at IS NULL
           AND expires_at > ${now}
         ORDER BY created_at DESC, id`).pipe(Effect.orDie),
 
-    revokeInvitation: (accountId, id, now) =>
-      sql`UPDATE portal_tokens SET revoked_at = ${now}
+  revokeInvitation: (accountId, id, now) =>
+    sql`UPDATE portal_tokens SET revoked_at = ${now}
         WHERE id = ${id} AND account_id = ${accountId} AND kind = 'invitation' AND used_at IS NULL
           AND revoked_at IS NULL
         RETURNING id`.pipe(Effect.map((rows) => rows.length === 1), Effect.orDie),
 
-    revokeTokensFor: (kind, email, now) =>
-      sql`UPDATE portal_tokens SET revoked_at = ${now}
+  revokeTokensFor: (kind, email, now) =>
+    sql`UPDATE portal_tokens SET revoked_at = ${now}
         WHERE kind = ${kind} AND lower(email) = ${email.toLowerCase()} AND used_at IS NULL AND revoked_at IS NULL`
-        .pipe(Effect.asVoid, Effect.orDie)
-  })
+      .pipe(Effect.asVoid, Effect.orDie)
 })
+
+/** The SQL `PortalStore` over the context's `SqlClient`. */
+export const make = Effect.map(SqlClient.SqlClient, (sql) =>
+  PortalStore.of({
+    ...usersOf(sql),
+    ...sessionsOf(sql),
+    ...sqlLoginFailures(sql, "portal_login_failures"),
+    ...tokensOf(sql)
+  }))
 
 /** `PortalStore` on SQL. */
 export const layer: Layer.Layer<PortalStore, never, SqlClient.SqlClient> = Layer.effect(PortalStore, make)

@@ -9,6 +9,7 @@ import { SqlClient } from "@effect/sql"
 import type { MessageEntryRow } from "@tuma/core/MessageEntry"
 import type { MessageListFilter, ProfileRow, VerifiedRouteMarketRow, WalletMarketRow } from "@tuma/core/ports/ReadStore"
 import { ReadStore } from "@tuma/core/ports/ReadStore"
+import { MessageStatus } from "@tuma/domain"
 import { Effect, Layer, Option, Schema } from "effect"
 import { Count, findAll, findOne, NullableDate, NullableString, rowOf, single } from "./rows.js"
 
@@ -22,7 +23,7 @@ const MessageEntryRowSchema = rowOf<MessageEntryRow>()(Schema.Struct({
   sender_id: Schema.String,
   units: Schema.Number,
   channel: Schema.Literal("api", "web"),
-  status: Schema.Literal("scheduled", "queued", "processing", "sent", "delivered", "failed"),
+  status: MessageStatus,
   provider_message_id: NullableString,
   queued_at: NullableDate,
   sent_at: NullableDate,

@@ -10,6 +10,10 @@ import type { RequirementRow, SenderIdDocumentRow, SenderIdRecordRow } from "@tu
 import { newSenderIdColumns, SenderIdStore } from "@tuma/core/ports/SenderIdStore"
 import { Effect, Layer, Option, Schema } from "effect"
 import { Count, findOne, Ids, Markets, NullableString, rowsOf, SenderIdRowSchema, single } from "./rows.js"
+import { notInList, SenderId } from "./statusConditions.js"
+
+/** A protection request still open (not closed by a final decision). */
+const openRequest = notInList("status", SenderId.final)
 
 const RECORD = `s.id, s.account_id, s.market_id, k.iso2, k.calling_code, k.name AS market_name, s.name,
   s.display_name, s.status, s.is_default, s.is_global, s.sample_message, s.purpose, s.protection_requested,
@@ -117,7 +121,7 @@ export const make = Effect.gen(function*() {
     nameTaken: (accountId, marketId, name) =>
       taken(sql`SELECT EXISTS (
           SELECT 1 FROM sender_ids WHERE market_id = ${marketId} AND name = ${name}
-            AND (account_id = ${accountId} OR (protection_requested AND status <> 'rejected'))
+            AND (account_id = ${accountId} OR (protection_requested AND ${sql.literal(openRequest)}))
         ) AS taken`).pipe(Effect.map((row) => row.taken), Effect.orDie),
     insert: (row) =>
       sql.withTransaction(Effect.gen(function*() {

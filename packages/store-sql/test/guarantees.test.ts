@@ -51,6 +51,23 @@ forEachDriver(stack, (it, driver) => {
     { timeout: 120_000 }
   )
 
+  it.live("concurrent single sends (grouped in one transaction): each ledger row's balance_after is one step down", () =>
+    Effect.gen(function*() {
+      const send = yield* Send
+      const probe = yield* Probe
+      const { account, caller } = yield* setupAccount({ balances: { TZ: 100 } })
+      yield* Effect.forEach(
+        tzNumbers(30, 7_000),
+        (recipient) => send.single(caller, { recipient, sender_id: "TUMA", body: `Ledger walk ${recipient}` }),
+        { concurrency: "unbounded" }
+      )
+      const debits = yield* probe.debits(account.id)
+      expect(debits.map((d) => d.balance_after).sort((x, y) => x - y)).toEqual(
+        Array.from({ length: 30 }, (_, i) => 70 + i)
+      )
+      expect(yield* probe.ledgerMismatches(account.id)).toBe(0)
+    }))
+
   it.live("50 concurrent requests, one Idempotency-Key, one body: one message and 50 identical answers", () =>
     Effect.gen(function*() {
       const send = yield* Send

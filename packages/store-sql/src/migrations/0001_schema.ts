@@ -4,6 +4,9 @@
  * Runs on PostgreSQL 15+ and PGlite (Postgres 18): plain DDL, no extensions. Every timestamp is a
  * `timestamptz`; every id a `uuid` produced by the application's `Ids` service (uuid v7 for rows
  * that are listed newest first). Money-like quantities (SMS units) are `integer`.
+ *
+ * A documented exception to the 150-line function limit: the body is one block of DDL text (the
+ * schema as it was first shipped; migrations are never edited, later ones change it).
  */
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
