@@ -12,7 +12,7 @@ import { NodeHttpServer } from "@effect/platform-node"
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as HttpServer from "@effect/platform/HttpServer"
 import type { SqlClient } from "@effect/sql"
-import { ContentCounter, Ids, Operator, Send, SendConfig } from "@tuma/core"
+import { Ids, Operator, Send, SendConfig } from "@tuma/core"
 import { Admin, Audit } from "@tuma/core"
 import { Reads } from "@tuma/core"
 import { SenderIds } from "@tuma/core"
@@ -21,18 +21,10 @@ import { layerWebhookAdmin } from "@tuma/core/webhooks/WebhookAdmin"
 import { WebhookConfig } from "@tuma/core/webhooks/WebhookConfig"
 import { layerWebhookDestinationPolicyFromEnv } from "@tuma/providers/webhook/addressPolicy"
 import * as Database from "@tuma/store-sql/Database"
-import * as SqlAdminStore from "@tuma/store-sql/SqlAdminStore"
-import * as SqlApiKeys from "@tuma/store-sql/SqlApiKeys"
-import * as SqlAuditStore from "@tuma/store-sql/SqlAuditStore"
-import * as SqlContentCounter from "@tuma/store-sql/SqlContentCounter"
 import * as SqlObservability from "@tuma/store-sql/SqlObservability"
-import * as SqlOperatorStore from "@tuma/store-sql/SqlOperatorStore"
 import * as SqlRateLimitStore from "@tuma/store-sql/SqlRateLimitStore"
-import * as SqlReadStore from "@tuma/store-sql/SqlReadStore"
-import * as SqlSenderIdStore from "@tuma/store-sql/SqlSenderIdStore"
 import * as SqlSendStore from "@tuma/store-sql/SqlSendStore"
-import * as SqlSettingsChanges from "@tuma/store-sql/SqlSettingsChanges"
-import * as SqlWebhookStore from "@tuma/store-sql/SqlWebhookStore"
+import * as SqlStore from "@tuma/store-sql/SqlStore"
 import { Duration, Effect, Layer } from "effect"
 import { createServer } from "node:http"
 import type { Server as NodeServer } from "node:http"
@@ -91,39 +83,27 @@ export const layerStore = (database: Database.DatabaseConfig, portal: Portal.Por
     ? RateLimitLease.layer(SqlRateLimitStore.layer)
     : RateLimiter.layer.pipe(Layer.provide(RateLimiter.layerStoreMemory))
   return Layer.mergeAll(
-    SendObserved.layerObserved(Send.layer, SqlSendStore.layer).pipe(
-      Layer.provide(SqlObservability.layerTraceContext),
-      // PostgreSQL: counters shared by every process, many takes a statement; PGlite: one process
-      Layer.provide(database._tag === "Postgres" ? SqlContentCounter.layer : ContentCounter.layerMemory)
-    ),
-    Operator.layer.pipe(Layer.provide(Layer.merge(SqlOperatorStore.layer, SqlAuditStore.layer))),
-    SqlApiKeys.layer,
+    SendObserved.layerObserved(Send.layer, SqlSendStore.layer),
+    Operator.layer,
     limiter,
-    Reads.layer.pipe(Layer.provide(SqlReadStore.layer)),
-    SenderIds.layer.pipe(Layer.provide(SqlSenderIdStore.layer)),
+    Reads.layer,
+    SenderIds.layer,
     // the console's services (operators, review notices) over the same Admin
-    ConsoleServices.layerServices(portal).pipe(Layer.provideMerge(Admin.layer.pipe(
-      Layer.provide(
-        Layer.mergeAll(
-          SqlAdminStore.layer,
-          SqlOperatorStore.layer,
-          SqlSenderIdStore.layer,
-          SqlReadStore.layer,
-          SqlAuditStore.layer
-        )
-      )
-    ))),
-    // the audit log of operator actions (issue 15): `Audit` and its store, for the admin API and the console
-    Audit.layer.pipe(Layer.provideMerge(SqlAuditStore.layer)),
+    ConsoleServices.layerServices(portal).pipe(Layer.provideMerge(Admin.layer)),
+    // the audit log of operator actions: `Audit` and its store, for the admin API and the console
+    Audit.layer,
     layerWebhookAdmin.pipe(
-      Layer.provide(Layer.merge(SqlWebhookStore.layer, SqlAuditStore.layer)),
       Layer.provide(layerWebhookDestinationPolicyFromEnv()),
       Layer.provide(Layer.orDie(WebhookConfig.layerFromConfig))
     ),
-    // operator changes made by any process: caches of this one are dropped (decisions §30)
-    SqlSettingsChanges.layer,
     Portal.layerServices(portal)
-  ).pipe(Layer.provideMerge(Ids.layer), Layer.provideMerge(sql))
+  ).pipe(
+    // every SQL adapter (with this driver's ContentCounter); operator changes made by any process
+    // drop the caches of this one (SettingsChanges, decisions §30)
+    Layer.provideMerge(SqlStore.layerApi(database._tag)),
+    Layer.provideMerge(Ids.layer),
+    Layer.provideMerge(sql)
+  )
 }
 
 /** The send settings the server's options override (decisions §7: the duplicate-content limit). */

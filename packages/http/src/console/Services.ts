@@ -4,35 +4,34 @@
  * both with the portal's `Mailer` choice, `OperatorAccess` recording its changes through `Audit` (TUMA_SMTP_URL) and `PortalConfig` (sessions, lockout,
  * link base).
  */
-import type { SqlClient } from "@effect/sql"
 import { Admin } from "@tuma/core"
 import type { Ids } from "@tuma/core"
 import { Audit } from "@tuma/core/audit/Audit"
 import * as OperatorAccessModule from "@tuma/core/operators/OperatorAccess"
 import * as Review from "@tuma/core/operators/Review"
+import type { AuditStore } from "@tuma/core/ports/AuditStore"
+import type { OperatorUserStore } from "@tuma/core/ports/OperatorUserStore"
 import { layerMailerFromEnv } from "@tuma/providers/mail/SmtpMailer"
-import * as SqlAuditStore from "@tuma/store-sql/SqlAuditStore"
-import * as SqlOperatorUserStore from "@tuma/store-sql/SqlOperatorUserStore"
 import { Layer } from "effect"
 import type { PortalOptions } from "../portal/Portal.js"
 import { layerConfig } from "../portal/Portal.js"
 
-/** `OperatorAccess` and `SenderIdReview`; needs `Admin`, `Ids` and the `SqlClient`. */
+/** `OperatorAccess` and `SenderIdReview`; needs `Admin`, `Ids` and the stores (`SqlStore.layerApi`). */
 export const layerServices = (
   options: PortalOptions = {}
 ): Layer.Layer<
   OperatorAccessModule.OperatorAccess | Review.SenderIdReview,
   never,
-  Admin | Ids | SqlClient.SqlClient
+  Admin | Ids | OperatorUserStore | AuditStore
 > => {
   const mailer = options.mailer ?? Layer.suspend(() => layerMailerFromEnv())
   return Layer.mergeAll(
-    OperatorAccessModule.layer.pipe(Layer.provide(SqlOperatorUserStore.layer)),
+    OperatorAccessModule.layer,
     Review.layer
   ).pipe(
     Layer.provide(mailer),
     Layer.provide(layerConfig(options)),
     // operator changes are recorded in the audit log (the same SQL store the server's `Audit` uses)
-    Layer.provide(Audit.layer.pipe(Layer.provide(SqlAuditStore.layer)))
+    Layer.provide(Audit.layer)
   )
 }

@@ -16,8 +16,6 @@ import { PortalConfig } from "@tuma/core/portal/PortalConfig"
 import type { Mailer } from "@tuma/core/ports/Notifiers"
 import { layerMailerFromEnv } from "@tuma/providers/mail/SmtpMailer"
 import { layerHttpWebhookSender, webhookSenderOptionsFromEnv } from "@tuma/providers/webhook/HttpWebhookSender"
-import * as SqlPortalReadStore from "@tuma/store-sql/SqlPortalReadStore"
-import * as SqlPortalStore from "@tuma/store-sql/SqlPortalStore"
 import { Layer } from "effect"
 import { PortalAccountLive, PortalSessionLive } from "./AccessHandlers.js"
 import { PortalKeysLive } from "./KeysHandlers.js"
@@ -40,13 +38,10 @@ export const layerConfig = (options: PortalOptions = {}) =>
   options.settings ? Layer.succeed(PortalConfig, options.settings) : PortalConfig.layerFromConfig
 
 export const layerServices = (options: PortalOptions = {}) =>
-  Layer.mergeAll(
-    PortalAccessModule.layer.pipe(
-      Layer.provide(SqlPortalStore.layer),
-      Layer.provide(options.mailer ?? Layer.suspend(() => layerMailerFromEnv()))
-    ),
-    SqlPortalReadStore.layer
-  ).pipe(Layer.provideMerge(layerConfig(options)))
+  PortalAccessModule.layer.pipe(
+    Layer.provide(options.mailer ?? Layer.suspend(() => layerMailerFromEnv())),
+    Layer.provideMerge(layerConfig(options))
+  )
 
 export const layerHandlers = Layer.mergeAll(
   PortalSessionLive,

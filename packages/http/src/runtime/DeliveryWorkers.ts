@@ -13,8 +13,7 @@ import { layerDelivery } from "@tuma/core/delivery/Dispatcher"
 import { layerObservedDispatchStore, layerObservedProviders } from "@tuma/core/observability/DeliveryObserved"
 import { layerProvidersFromStore } from "@tuma/providers/ProvidersFromStore"
 import * as SqlDispatchStore from "@tuma/store-sql/SqlDispatchStore"
-import * as SqlObservability from "@tuma/store-sql/SqlObservability"
-import * as SqlSettingsChanges from "@tuma/store-sql/SqlSettingsChanges"
+import * as SqlStore from "@tuma/store-sql/SqlStore"
 import { Layer } from "effect"
 import { hostname } from "node:os"
 
@@ -54,12 +53,9 @@ export const optionsFromEnv = (env: NodeJS.ProcessEnv = process.env): Partial<De
  */
 export const layer = (options: Partial<DeliveryOptions> = optionsFromEnv()) =>
   layerDelivery(layerObservedProviders(layerProvidersFromStore)).pipe(
-    // SqlSettingsChanges.layer is the very layer `Server.layerStore` uses: one per process (memoised)
-    Layer.provide(Layer.mergeAll(
-      layerObservedDispatchStore(SqlDispatchStore.layer).pipe(Layer.provide(SqlObservability.layerTraceContext)),
-      SqlDispatchStore.layerWakeups,
-      SqlSettingsChanges.layer
-    )),
+    // the observed store over the SQL one; the SQL adapters are `Server.layerStore`'s (memoised)
+    Layer.provide(layerObservedDispatchStore(SqlDispatchStore.layer)),
+    Layer.provide(SqlStore.layerDelivery),
     Layer.provide(DeliveryConfig.layer({ workerName: `${hostname()}:${process.pid}`, ...options })),
     // polling statements are not traced; the observed store and providers trace each message
     Layer.provide(Layer.setTracerEnabled(false))

@@ -18,10 +18,7 @@ import { parseWebhookSettings, WebhookConfig } from "@tuma/core/webhooks/Webhook
 import { layerWebhookWorkers } from "@tuma/core/webhooks/WebhookWorkers"
 import { layerMailerFromEnv } from "@tuma/providers/mail/SmtpMailer"
 import { layerHttpWebhookSender, webhookSenderOptionsFromEnv } from "@tuma/providers/webhook/HttpWebhookSender"
-import * as SqlContentCounter from "@tuma/store-sql/SqlContentCounter"
-import * as SqlObservability from "@tuma/store-sql/SqlObservability"
-import * as SqlSendStore from "@tuma/store-sql/SqlSendStore"
-import * as SqlWebhookStore from "@tuma/store-sql/SqlWebhookStore"
+import * as SqlStore from "@tuma/store-sql/SqlStore"
 import { Effect, Layer } from "effect"
 import { lookup as dnsLookup } from "node:dns/promises"
 import { isIP } from "node:net"
@@ -48,11 +45,7 @@ export const layer = (
   return Layer.discard(layerWebhookWorkers).pipe(
     Layer.provide(
       Layer.mergeAll(
-        SqlWebhookStore.layer,
-        SqlWebhookStore.layerWakeups,
-        layerObservedWebhookSender(layerHttpWebhookSender(webhookSenderOptionsFromEnv(env))).pipe(
-          Layer.provide(SqlObservability.layerTraceContext)
-        ),
+        layerObservedWebhookSender(layerHttpWebhookSender(webhookSenderOptionsFromEnv(env))),
         // woken by the store (pg_notify), the pump polls once a second by default, not every 100 ms
         Layer.sync(
           WebhookConfig,
@@ -62,6 +55,7 @@ export const layer = (
         layerSystemSmsFromSend({ ...sms, accountId: options.systemAccountId ?? sms.accountId })
       )
     ),
+    Layer.provide(SqlStore.layerWebhookWorkers),
     // polling statements are not traced; the observed sender traces each attempt
     Layer.provide(Layer.setTracerEnabled(false))
   )
@@ -128,6 +122,6 @@ export const layerStandalone = (
   env: Record<string, string | undefined> = process.env
 ): Layer.Layer<never, never, SqlClient.SqlClient> =>
   layer(options, env).pipe(
-    Layer.provide(Send.layer.pipe(Layer.provide(Layer.merge(SqlSendStore.layer, SqlContentCounter.layer)))),
+    Layer.provide(Send.layer.pipe(Layer.provide(SqlStore.layerSend("Postgres")))),
     Layer.provide(Ids.layer)
   )
