@@ -11,7 +11,7 @@
  */
 import { SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
-import { SettingsChanges } from "@tuma/core/ports/SettingsChanges"
+import { makeSubscribers, SettingsChanges } from "@tuma/core/ports/SettingsChanges"
 import { Effect, Layer, Option, Queue, Schedule, Schema, Stream } from "effect"
 import { PgliteClient } from "./PgliteClient.js"
 import { findOne } from "./rows.js"
@@ -32,13 +32,13 @@ export const make = (options: { readonly pollMillis?: number } = {}) =>
       Effect.map(Option.match({ onNone: () => "0", onSome: (row) => row.v })),
       Effect.orDie
     )
-    const subscribers = new Set<Queue.Queue<void>>()
+    const { notify, subscribe } = makeSubscribers()
     let last = yield* version
     const check = Effect.flatMap(version, (v) =>
       Effect.sync(() => {
         if (v === last) return
         last = v
-        for (const q of subscribers) Queue.unsafeOffer(q, undefined)
+        notify()
       }))
 
     const pglite = yield* Effect.serviceOption(PgliteClient)
@@ -71,11 +71,6 @@ export const make = (options: { readonly pollMillis?: number } = {}) =>
       Effect.withTracerEnabled(false), // a poll twice a second is not a trace (docs/observability.md)
       Effect.forkScoped
     )
-
-    const subscribe = Effect.acquireRelease(
-      Effect.tap(Queue.sliding<void>(1), (q) => Effect.sync(() => subscribers.add(q))),
-      (q) => Effect.sync(() => subscribers.delete(q))
-    ).pipe(Effect.map((q) => Queue.take(q)))
 
     return SettingsChanges.of({ version, subscribe })
   })

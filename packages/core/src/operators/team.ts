@@ -26,6 +26,15 @@ export type TeamOperation =
 /** The team's use cases over the shared context. */
 export const teamOperations = (ctx: OperatorAccessContext): Pick<OperatorAccessService, TeamOperation> => {
   const { checkPassword, config, found, ids, mailer, newOperator, now, recorded, store } = ctx
+  /** The unused, unexpired invitation of a token, or `invitationInvalid`. */
+  const openInvitation = (token: string, t: Date) =>
+    Effect.gen(function*() {
+      const invitation = token === "" ? undefined : yield* store.invitationByHash(sha256(token))
+      if (invitation === undefined || invitation.used_at !== null || invitation.expires_at <= t) {
+        return yield* invitationInvalid()
+      }
+      return invitation
+    })
   return {
     create: ({ email, linkBase, name, role }) =>
       Effect.gen(function*() {
@@ -124,10 +133,7 @@ export const teamOperations = (ctx: OperatorAccessContext): Pick<OperatorAccessS
     invitation: (token) =>
       Effect.gen(function*() {
         const t = yield* now
-        const invitation = token === "" ? undefined : yield* store.invitationByHash(sha256(token))
-        if (invitation === undefined || invitation.used_at !== null || invitation.expires_at <= t) {
-          return yield* invitationInvalid()
-        }
+        const invitation = yield* openInvitation(token, t)
         const row = yield* store.byId(invitation.operator_id)
         if (row === undefined || row.disabled_at !== null) return yield* invitationInvalid()
         return operatorView(row)
@@ -136,10 +142,7 @@ export const teamOperations = (ctx: OperatorAccessContext): Pick<OperatorAccessS
     acceptInvitation: ({ name, password, token }) =>
       Effect.gen(function*() {
         const t = yield* now
-        const invitation = token === "" ? undefined : yield* store.invitationByHash(sha256(token))
-        if (invitation === undefined || invitation.used_at !== null || invitation.expires_at <= t) {
-          return yield* invitationInvalid()
-        }
+        const invitation = yield* openInvitation(token, t)
         yield* checkPassword(password)
         const hash = yield* hashPassword(password)
         if (!(yield* store.useInvitation(invitation.id, t))) return yield* invitationInvalid()

@@ -64,17 +64,9 @@ type FailureInput = {
 }
 
 /** Common shape of the failure classes below. */
-export interface ApiFailure {
+export interface ApiFailure extends FailureInput {
   readonly success: false
   readonly request_uid: string
-  readonly message: string
-  readonly error_code?: string | undefined
-  readonly acceptance_state?: AcceptanceState | undefined
-  readonly error?: string | undefined
-  readonly errors?: FieldErrors | undefined
-  readonly units_required?: number | undefined
-  readonly units_available?: number | undefined
-  readonly shortfall?: ReadonlyArray<Shortfall> | undefined
   [FailureHeaders]?: Record<string, string>
 }
 

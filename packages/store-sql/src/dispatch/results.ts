@@ -145,18 +145,19 @@ SELECT (SELECT count(*) FROM m)::int AS moved, (SELECT count(*) FROM parts)::int
 /** Late acceptances: the id of a part whose submit answer came after its timeout. */
 const writeLateAcceptances = ({ q }: Db, l: DispatchBatch["lateAcceptances"], now: Date) =>
   Effect.gen(function*() {
+    const params = [
+      now,
+      l.map((r) => r.messageId),
+      l.map((r) => r.partIndex),
+      l.map((r) => r.providerMessageId),
+      l.map((r) => r.ref)
+    ]
     yield* q(
       `UPDATE message_parts p SET provider_message_id = u.pmid, provider_ref = u.ref,
   state = CASE WHEN p.state = 'unknown' THEN 'enroute' ELSE p.state END, updated_at = $1
 FROM unnest($2::uuid[], $3::int[], $4::text[], $5::text[]) AS u(mid, idx, pmid, ref)
 WHERE p.message_id = u.mid AND p.part_index = u.idx AND p.provider_ref IS NULL`,
-      [
-        now,
-        l.map((r) => r.messageId),
-        l.map((r) => r.partIndex),
-        l.map((r) => r.providerMessageId),
-        l.map((r) => r.ref)
-      ]
+      params
     )
     // a single-part message (no parts rows) takes its ref; a multi-part one shows its first id
     yield* q(
@@ -165,13 +166,7 @@ WHERE p.message_id = u.mid AND p.part_index = u.idx AND p.provider_ref IS NULL`,
   updated_at = $1
 FROM unnest($2::uuid[], $3::int[], $4::text[], $5::text[]) AS u(mid, idx, pmid, ref)
 WHERE m.id = u.mid AND u.idx = 0 AND m.provider_ref IS NULL`,
-      [
-        now,
-        l.map((r) => r.messageId),
-        l.map((r) => r.partIndex),
-        l.map((r) => r.providerMessageId),
-        l.map((r) => r.ref)
-      ]
+      params
     )
   })
 

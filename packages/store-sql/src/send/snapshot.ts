@@ -3,16 +3,10 @@
  * and the look-up of a live idempotency record.
  */
 import { SqlClient } from "@effect/sql"
-import type {
-  IdempotencyRecord,
-  ProviderCapacityRow,
-  SenderIdGrantRow,
-  SendSnapshot,
-  SpamRuleRow,
-  WalletRow
-} from "@tuma/core"
+import type { ProviderCapacityRow, SenderIdGrantRow, SendSnapshot, SpamRuleRow, WalletRow } from "@tuma/core"
 import { Effect, Schema } from "effect"
 import { findOne, MarketRowSchema, rowOf, SenderIdStatusSchema, single } from "../rows.js"
+import { IdempotencyRecordRow } from "./statements.js"
 
 const SenderIdGrant = rowOf<SenderIdGrantRow>()(Schema.Struct({
   id: Schema.String,
@@ -57,14 +51,6 @@ const snapshotRow = single(Schema.Struct({
   })
 }))
 
-const IdempotencyRecordRow = rowOf<IdempotencyRecord>()(Schema.Struct({
-  key: Schema.String,
-  endpoint: Schema.String,
-  fingerprint: Schema.String,
-  response: Schema.Unknown,
-  created_at: Schema.DateFromSelf,
-  expires_at: Schema.DateFromSelf
-}))
 const idempotencyRow = findOne(IdempotencyRecordRow)
 
 /** The snapshot of a send (`SendStore.snapshot`): one statement. */

@@ -15,7 +15,8 @@ import { inList, Message } from "../statusConditions.js"
 /** The accepted messages that get a dispatch-queue row at once (they can take `claim`). */
 const queuedOnAccept = inList("m.status", Message.queuedOnAccept)
 
-const IdempotencyRecordRow = rowOf<IdempotencyRecord>()(Schema.Struct({
+/** An idempotency record as stored (`idempotency_keys`). */
+export const IdempotencyRecordRow = rowOf<IdempotencyRecord>()(Schema.Struct({
   key: Schema.String,
   endpoint: Schema.String,
   fingerprint: Schema.String,
