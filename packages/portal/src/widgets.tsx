@@ -90,6 +90,28 @@ export function SubmitRow(props: {
   )
 }
 
+/** A text input in a labelled field, bound to a string (email, name…). */
+export function TextField(props: {
+  readonly label: string
+  readonly value: string
+  readonly onChange: (value: string) => void
+  readonly type?: "email"
+  readonly autoComplete?: string
+  readonly required?: boolean
+}) {
+  return (
+    <Field label={props.label}>
+      <input
+        type={props.type}
+        autoComplete={props.autoComplete}
+        required={props.required}
+        value={props.value}
+        onChange={(e) => props.onChange(e.currentTarget.value)}
+      />
+    </Field>
+  )
+}
+
 /** A required password input in a labelled field; a new password says its length rule. */
 export function PasswordField(props: {
   readonly label: string

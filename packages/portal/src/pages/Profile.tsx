@@ -5,7 +5,7 @@ import { DEFAULT_TIME_ZONE } from "../format.js"
 import { useI18n } from "../i18n.js"
 import { useSession } from "../session.js"
 import { Field, Loading, PageTitle, Time, useAction, useLoad } from "../ui.js"
-import { Facts, onSubmit, PasswordField, SubmitRow } from "../widgets.js"
+import { Facts, onSubmit, PasswordField, SubmitRow, TextField } from "../widgets.js"
 
 const zones = (): ReadonlyArray<string> => {
   try {
@@ -49,9 +49,7 @@ export function ProfilePage() {
           {session.user.email} · {session.user.role === "owner" ? t("Owner") : t("Member")} · {t("Last sign-in")}:{" "}
           <Time iso={session.user.last_sign_in_at} />
         </p>
-        <Field label={t("Name")}>
-          <input value={name} onChange={(e) => setName(e.currentTarget.value)} autoComplete="name" />
-        </Field>
+        <TextField label={t("Name")} value={name} onChange={setName} autoComplete="name" />
         <Field label={t("Time zone")} hint={t("Times in the portal are shown in this zone.")}>
           <select value={zone} onChange={(e) => setZone(e.currentTarget.value)}>
             {zones().map((z) => <option key={z} value={z}>{z}</option>)}

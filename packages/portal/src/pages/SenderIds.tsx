@@ -2,23 +2,12 @@
 import type { SenderIdRequest } from "@tuma/domain/schemas"
 import { useState } from "react"
 import { call } from "../api.js"
+import { requirementDocuments, uploadOf } from "../files.js"
 import { formatNumber } from "../format.js"
 import { useI18n } from "../i18n.js"
 import { useIsOwner } from "../session.js"
 import { Field, Loading, PageTitle, Status, Time, useAction, useLoad } from "../ui.js"
 import { Check, LoadedTable, onSubmit, SubmitRow } from "../widgets.js"
-
-/** The file's bytes as base64 (without a data: prefix). */
-const base64Of = (file: File) =>
-  new Promise<string>((resolve, reject) => {
-    const reader = new FileReader()
-    reader.onload = () => {
-      const url = String(reader.result)
-      resolve(url.slice(url.indexOf(",") + 1))
-    }
-    reader.onerror = () => reject(reader.error)
-    reader.readAsDataURL(file)
-  })
 
 export function SenderIdsPage() {
   const { t, lang } = useI18n()
@@ -37,16 +26,8 @@ export function SenderIdsPage() {
   const action = useAction()
   const chosenPurpose = purpose !== "" ? purpose : r?.purposes[0] ?? ""
   const submit = onSubmit(action, async () => {
-    const documents = await Promise.all(
-      Object.entries(files).flatMap(([uid, f]) =>
-        f === undefined
-          ? []
-          : [base64Of(f).then((content) => ({ requirement_uid: uid, filename: f.name, content_base64: content }))]
-      )
-    )
-    const protectionDocs = protect && protection !== undefined
-      ? [{ filename: protection.name, content_base64: await base64Of(protection) }]
-      : []
+    const documents = await requirementDocuments(files)
+    const protectionDocs = protect && protection !== undefined ? [await uploadOf(protection)] : []
     const res = await call((c) =>
       c.portalSenderIds.requestSenderId({
         payload: {

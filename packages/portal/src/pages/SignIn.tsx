@@ -5,8 +5,8 @@ import { call, setCsrfToken } from "../api.js"
 import { useI18n } from "../i18n.js"
 import { LanguageSwitch } from "../LanguageSwitch.js"
 import { navigate } from "../router.js"
-import { ErrorBox, Field, useAction, useLoad } from "../ui.js"
-import { AnonymousFrame, onSubmit, PasswordField, SubmitRow } from "../widgets.js"
+import { ErrorBox, useAction, useLoad } from "../ui.js"
+import { AnonymousFrame, onSubmit, PasswordField, SubmitRow, TextField } from "../widgets.js"
 
 /** The pre-session CSRF token (double submit cookie) for the anonymous state changes. */
 const anonymousCsrf = async () => {
@@ -34,15 +34,7 @@ export function SignInPage(props: { readonly onSignedIn: (s: SessionView) => voi
   return (
     <AnonymousFrame title={forgot ? t("Reset your password") : t("Sign in to Tuma")} switcher={<LanguageSwitch />}>
       <form onSubmit={submit} className="card narrow">
-        <Field label={t("Email")}>
-          <input
-            type="email"
-            autoComplete="username"
-            required
-            value={email}
-            onChange={(e) => setEmail(e.currentTarget.value)}
-          />
-        </Field>
+        <TextField label={t("Email")} type="email" autoComplete="username" required value={email} onChange={setEmail} />
         {!forgot && <PasswordField label={t("Password")} value={password} onChange={setPassword} />}
         <SubmitRow
           action={action}
@@ -91,9 +83,7 @@ export function AcceptInvitationPage(
             })}
           </p>
           <p>{invitation.data.data.email}</p>
-          <Field label={t("Name")}>
-            <input value={name} onChange={(e) => setName(e.currentTarget.value)} autoComplete="name" />
-          </Field>
+          <TextField label={t("Name")} value={name} onChange={setName} autoComplete="name" />
           <PasswordField label={t("Password")} value={password} onChange={setPassword} isNew />
           <SubmitRow action={action} label={t("Accept and sign in")} />
         </form>

@@ -5,7 +5,7 @@ import { call } from "../api.js"
 import { useI18n } from "../i18n.js"
 import { useIsOwner, useSession } from "../session.js"
 import { ErrorBox, Field, Loading, PageTitle, Time, useAction, useLoad } from "../ui.js"
-import { onSubmit, Table } from "../widgets.js"
+import { onSubmit, Table, TextField } from "../widgets.js"
 
 export function TeamPage() {
   const { t } = useI18n()
@@ -36,9 +36,7 @@ export function TeamPage() {
       {owner && (
         <form onSubmit={invite} className="card">
           <h2>{t("Invite someone")}</h2>
-          <Field label={t("Email")}>
-            <input type="email" required value={email} onChange={(e) => setEmail(e.currentTarget.value)} />
-          </Field>
+          <TextField label={t("Email")} type="email" required value={email} onChange={setEmail} />
           <Field label={t("Role")}>
             <select value={role} onChange={(e) => setRole(e.currentTarget.value as PortalRole)}>
               <option value="member">{t("Member")}</option>

@@ -18,19 +18,10 @@ import { Accepted, DeliveryReport, NotAccepted, ProviderEventSink, Unknown } fro
 import type { Scope } from "effect"
 import { Clock, Duration, Effect, Exit, FiberSet, Random, Ref } from "effect"
 import { partCount } from "../smpp/codec.js"
+import type { OutcomeMix } from "./outcomes.js"
+import { BoundedStates, pickOutcome, recordReceipts } from "./outcomes.js"
 
-/**
- * Shares of the outcomes the simulated carrier draws for each message: delivered, failed receipt, refused
- * (transient or permanent), unknown.
- */
-export interface OutcomeMix {
-  readonly delivered?: number
-  /** Accepted, then a failed receipt (UNDELIV). */
-  readonly failed?: number
-  readonly refusedTransient?: number
-  readonly refusedPermanent?: number
-  readonly unknown?: number
-}
+export type { OutcomeMix } from "./outcomes.js"
 
 /** Settings of a simulated carrier: id, answer latency, receipt delay, outcome mix, and whether it starts down. */
 export interface SimulatedProviderConfig {
@@ -91,62 +82,12 @@ export const makeSimulatedProvider = (
     const down = yield* Ref.make(config.down ?? false)
     const mix = yield* Ref.make<OutcomeMix>(config.mix ?? { delivered: 1 })
     const counter = yield* Ref.make(0)
+    /** What `query` answers: the newest `MAX_STATES` parts (a carrier keeps its answers for a while). */
+    const states = new BoundedStates(MAX_STATES)
     const instance = (yield* Clock.currentTimeMillis).toString(36) +
       (yield* Random.nextIntBetween(0, 36 ** 4)).toString(36).padStart(4, "0")
-    /** What `query` answers: the newest `MAX_STATES` parts (a carrier keeps its answers for a while). */
-    const states = new Map<string, { state: "delivered" | "failed" | "enroute"; word: string }>()
-    const setState = (id: string, state: "delivered" | "failed" | "enroute", word: string) => {
-      states.delete(id)
-      if (states.size >= MAX_STATES) states.delete(states.keys().next().value!)
-      states.set(id, { state, word })
-    }
     const latency = Duration.millis(config.latencyMs ?? 5)
     const receiptDelay = Duration.millis(config.receiptDelayMs ?? 300)
-
-    const pick = (m: OutcomeMix, r01: number) => {
-      const entries = [
-        ["delivered", m.delivered ?? 0],
-        ["failed", m.failed ?? 0],
-        ["refusedTransient", m.refusedTransient ?? 0],
-        ["refusedPermanent", m.refusedPermanent ?? 0],
-        ["unknown", m.unknown ?? 0]
-      ] as const
-      const total = entries.reduce((s, [, w]) => s + w, 0)
-      if (total <= 0) return "delivered" as const
-      let r = r01 * total
-      for (const [k, w] of entries) {
-        if (r < w) return k
-        r -= w
-      }
-      return "delivered" as const
-    }
-
-    /** Records receipts through the sink; answers those it could not record (to be reported again). */
-    const record = (events: ReadonlyArray<DeliveryReport>): Effect.Effect<ReadonlyArray<DeliveryReport>> => {
-      const offer = sink.offer
-      if (events.length === 0) return Effect.succeed([])
-      if (offer === undefined) {
-        return Effect.map(
-          Effect.forEach(
-            events,
-            (e) => Effect.map(Effect.either(sink.handle(e)), (r) => r._tag === "Left" ? [e] : []),
-            { concurrency: "unbounded" }
-          ),
-          (failed) => failed.flat()
-        )
-      }
-      // no fiber per receipt: the sink's callback path, answered when every receipt is settled
-      return Effect.async<ReadonlyArray<DeliveryReport>>((resume) => {
-        let left = events.length
-        const failed: Array<DeliveryReport> = []
-        for (const e of events) {
-          offer(e, (recorded) => {
-            if (!recorded) failed.push(e)
-            if (--left === 0) resume(Effect.succeed(failed))
-          })
-        }
-      })
-    }
 
     /** Reports the receipts of a batch of parts after `delay`, again a second later while unrecorded. */
     const report = (parts: ReadonlyArray<{ readonly id: string; readonly ok: boolean }>, delay: Duration.Duration) =>
@@ -155,7 +96,7 @@ export const makeSimulatedProvider = (
         const now = new Date(yield* Clock.currentTimeMillis)
         let events: ReadonlyArray<DeliveryReport> = parts.map(({ id, ok }) => {
           const word = ok ? "DELIVRD" : "UNDELIV"
-          setState(id, ok ? "delivered" : "failed", word)
+          states.set(id, ok ? "delivered" : "failed", word)
           return new DeliveryReport({
             providerId: config.id,
             providerMessageId: id,
@@ -166,7 +107,7 @@ export const makeSimulatedProvider = (
           })
         })
         while (events.length > 0) {
-          events = yield* record(events)
+          events = yield* recordReceipts(sink, events)
           if (events.length > 0) yield* Effect.sleep(RETRY_RECORD)
         }
       })
@@ -181,33 +122,21 @@ export const makeSimulatedProvider = (
       Effect.gen(function*() {
         const test = testNumberBehaviour(sms.recipient)
         const outcome = test === undefined
-          ? pick(m, r01)
+          ? pickOutcome(m, r01)
           : test._tag === "Refused"
           ? "refusedPermanent" as const
           : test._tag === "FailedReceipt"
           ? "failed" as const
           : "delivered" as const
-        if (outcome === "refusedTransient") {
-          return new NotAccepted({
-            transient: true,
-            code: "SIM_TRANSIENT",
-            reason: "Not accepted: the carrier is busy."
-          })
-        }
-        if (outcome === "refusedPermanent") {
-          return new NotAccepted({
-            transient: false,
-            code: "SIM_REJECTED",
-            reason: "Not accepted: the carrier refused the destination number."
-          })
-        }
+        if (outcome === "refusedTransient") return busy
+        if (outcome === "refusedPermanent") return rejected
         const n = partCount(sms.text, sms.encoding)
         const last = yield* Ref.updateAndGet(counter, (c) => c + n)
         const ids: Array<string> = []
         for (let k = last - n + 1; k <= last; k++) {
           const id = `sim-${config.id}-${instance}-${k.toString(16).padStart(8, "0")}`
           ids.push(id)
-          setState(id, "enroute", "ENROUTE")
+          states.set(id, "enroute", "ENROUTE")
         }
         if (outcome === "unknown") {
           return new Unknown({
@@ -224,12 +153,6 @@ export const makeSimulatedProvider = (
         }
         return new Accepted({ providerMessageIds: ids, refusedParts: [] })
       })
-
-    const unreachable = new NotAccepted({
-      transient: true,
-      code: "SMSC_UNAVAILABLE",
-      reason: "Not sent: the carrier is unreachable."
-    })
 
     /** One wait for the whole batch, one fiber per receipt delay (not per message). */
     const submitMany = (
@@ -279,6 +202,18 @@ export const makeSimulatedProvider = (
       submitted: Ref.get(counter)
     }
   })
+
+const busy = new NotAccepted({ transient: true, code: "SIM_TRANSIENT", reason: "Not accepted: the carrier is busy." })
+const rejected = new NotAccepted({
+  transient: false,
+  code: "SIM_REJECTED",
+  reason: "Not accepted: the carrier refused the destination number."
+})
+const unreachable = new NotAccepted({
+  transient: true,
+  code: "SMSC_UNAVAILABLE",
+  reason: "Not sent: the carrier is unreachable."
+})
 
 /** How many parts' states `query` can answer (the newest). */
 const MAX_STATES = 100_000

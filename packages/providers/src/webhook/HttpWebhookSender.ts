@@ -15,6 +15,7 @@ import * as https from "node:https"
 import { isIP } from "node:net"
 import type { AddressAllowList } from "./addressPolicy.js"
 import { makeAllowList, parseAllowList, refuseAddress } from "./addressPolicy.js"
+import { answerOf, failure, parseTarget } from "./attempt.js"
 
 /** Options of the HTTP webhook sender. */
 export interface HttpWebhookSenderOptions {
@@ -67,12 +68,22 @@ const describeError = (e: unknown, timeoutMs: number): string => {
   return `connection error: ${String(message ?? e)}`
 }
 
-const failure = (error: string, latencyMs: number, status: number | null = null): WebhookAttemptResult => ({
-  outcome: "failure",
-  status,
-  latencyMs,
-  error
-})
+/**
+ * Decisions for IP-literal hosts (which never go through `lookup`), cached: the check costs ~50 µs and
+ * endpoints are few.
+ */
+const cachedLiteralCheck = (allow: AddressAllowList) => {
+  const decisions = new Map<string, string | null>()
+  return (host: string): string | null => {
+    let decision = decisions.get(host)
+    if (decision === undefined) {
+      decision = refuseAddress(host, allow)
+      if (decisions.size >= 10_000) decisions.clear()
+      decisions.set(host, decision)
+    }
+    return decision
+  }
+}
 
 /** Builds the sender; `close` destroys the pooled sockets. */
 export const makeHttpWebhookSenderUnsafe = (options: HttpWebhookSenderOptions = {}) => {
@@ -99,32 +110,15 @@ export const makeHttpWebhookSenderUnsafe = (options: HttpWebhookSenderOptions = 
     lookup: makeLookup(allow)
   }
 
-  // Decisions for IP-literal hosts, cached (the check costs ~50 µs; endpoints are few).
-  const literalDecisions = new Map<string, string | null>()
-  const refuseLiteral = (host: string): string | null => {
-    let decision = literalDecisions.get(host)
-    if (decision === undefined) {
-      decision = refuseAddress(host, allow)
-      if (literalDecisions.size >= 10_000) literalDecisions.clear()
-      literalDecisions.set(host, decision)
-    }
-    return decision
-  }
+  const refuseLiteral = cachedLiteralCheck(allow)
 
   const attempt = (request: WebhookRequest, resume: (r: WebhookAttemptResult) => void) => {
     // The deadline and the latency run from the moment the request gets a socket (a fresh
     // connection's connect time counts; waiting for a free pooled socket does not).
     let started = performance.now()
     const elapsed = () => Math.round((performance.now() - started) * 100) / 100
-    let url: URL
-    try {
-      url = new URL(request.url)
-    } catch {
-      return { cancel: () => {}, immediate: failure(`invalid URL: ${request.url}`, 0) }
-    }
-    if (url.protocol !== "http:" && url.protocol !== "https:") {
-      return { cancel: () => {}, immediate: failure(`unsupported URL scheme: ${url.protocol}`, 0) }
-    }
+    const url = parseTarget(request.url)
+    if (typeof url === "string") return { cancel: () => {}, immediate: failure(url, 0) }
     const host = url.hostname.replace(/^\[|\]$/g, "")
     // An IP literal never goes through `lookup`: check it here.
     if (isIP(host) !== 0) {
@@ -185,19 +179,12 @@ export const makeHttpWebhookSenderUnsafe = (options: HttpWebhookSenderOptions = 
       current = req
       req.once("socket", startDeadline)
       req.on("response", (res) => {
-        const status = res.statusCode ?? 0
         const latencyMs = elapsed()
         // Drain (and discard) the body so the socket returns to the pool; the deadline still guards it.
         res.on("end", () => clearTimeout(timer))
         res.on("error", () => clearTimeout(timer))
         res.resume()
-        if (status >= 200 && status <= 299) finish({ outcome: "success", status, latencyMs, error: null })
-        else if (status >= 300 && status <= 399) {
-          const location = res.headers.location
-          finish(
-            failure(`redirect ${status} not followed${location ? ` (Location: ${location})` : ""}`, latencyMs, status)
-          )
-        } else finish(failure(`HTTP ${status}`, latencyMs, status))
+        finish(answerOf(res.statusCode ?? 0, res.headers.location, latencyMs))
       })
       req.on("error", (e: NodeJS.ErrnoException) => {
         // A keep-alive socket the server closed while idle: resend once on a fresh socket.
