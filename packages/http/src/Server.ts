@@ -36,6 +36,7 @@ import * as SqlWebhookStore from "@tuma/store-sql/SqlWebhookStore"
 import { Duration, Effect, Layer } from "effect"
 import { createServer } from "node:http"
 import type { Server as NodeServer } from "node:http"
+import { unroutedAdminProblem } from "./admin/AdminToken.js"
 import { AdminLive, layerAdminAuth } from "./admin/Http.js"
 import { TumaApi } from "./Api.js"
 import * as ConsoleCreditRoutes from "./console/CreditRoutes.js"
@@ -143,7 +144,7 @@ export const layerHttp = Layer.mergeAll(
   PortalAssets.layer,
   ConsoleRoutes.layer,
   ConsoleCreditRoutes.layer,
-  layerEnvelope(TumaApi, extraRoutes)
+  layerEnvelope(TumaApi, extraRoutes, [unroutedAdminProblem])
 ).pipe(
   Layer.provideMerge(ApiLive),
   Layer.provide(Auth.layer),
