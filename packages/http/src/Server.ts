@@ -28,6 +28,7 @@ import * as SqlStore from "@tuma/store-sql/SqlStore"
 import { Duration, Effect, Layer } from "effect"
 import { createServer } from "node:http"
 import type { Server as NodeServer } from "node:http"
+import { unroutedAdminProblem } from "./admin/AdminToken.js"
 import { AdminLive, layerAdminAuth } from "./admin/Http.js"
 import { TumaApi } from "./Api.js"
 import * as ConsoleCreditRoutes from "./console/CreditRoutes.js"
@@ -123,7 +124,7 @@ export const layerHttp = Layer.mergeAll(
   PortalAssets.layer,
   ConsoleRoutes.layer,
   ConsoleCreditRoutes.layer,
-  layerEnvelope(TumaApi, extraRoutes)
+  layerEnvelope(TumaApi, extraRoutes, [unroutedAdminProblem])
 ).pipe(
   Layer.provideMerge(ApiLive),
   Layer.provide(Auth.layer),

@@ -1,8 +1,9 @@
 /**
  * The operator token of `/admin/v1` (bearer `TUMA_ADMIN_TOKEN`, compared in constant time; every
  * request refused when no token is configured). One check used by the `RequireAdmin` middleware
- * of the admin endpoints and by the envelope for paths under `/admin/v1` that match no endpoint,
- * so an unknown admin path answers 401 before 404/405 and does not reveal which paths exist.
+ * of the admin endpoints and, as `unroutedAdminProblem` (which the server hands to the envelope), for
+ * paths under `/admin/v1` that match no endpoint, so an unknown admin path answers 401 before
+ * 404/405 and does not reveal which paths exist.
  */
 import type { Redacted } from "effect"
 import { Redacted as R } from "effect"
@@ -26,4 +27,18 @@ export const adminTokenProblem = (
   const match = /^bearer\s+(.+)$/i.exec((authorization ?? "").trim())
   if (match === null || !sameSecret(match[1].trim(), R.value(token))) return "Invalid or missing admin token."
   return null
+}
+
+/**
+ * The envelope's guard of paths no endpoint matches (`UnroutedGuard` of shared/Middleware.ts): for a
+ * path under `/admin/v1`, the 401 message when the request does not carry the operator token.
+ */
+export const unroutedAdminProblem = (
+  options: { readonly adminToken: Redacted.Redacted<string> | undefined },
+  path: string,
+  headers: Readonly<Record<string, string | ReadonlyArray<string> | undefined>>
+): string | null => {
+  if (!isAdminPath(path)) return null
+  const authorization = headers["authorization"]
+  return adminTokenProblem(options.adminToken, typeof authorization === "string" ? authorization : undefined)
 }

@@ -27,7 +27,6 @@ import { TraceSettings } from "@tuma/core/observability/Tracing"
 import { fieldErrorsFromIssues, validationFailed } from "@tuma/domain"
 import { Cause, Context, Effect, Option } from "effect"
 import { randomUUID } from "node:crypto"
-import { adminTokenProblem, isAdminPath } from "../admin/AdminToken.js"
 import { observeRequest, routeResolver } from "../observability/Observability.js"
 import type { ServerOptions } from "../runtime/Config.js"
 import { ServerConfig } from "../runtime/Config.js"
@@ -106,10 +105,26 @@ const hasBoundary = (contentType: string): boolean => {
 export const InFlight = { count: 0, started: 0 }
 
 /**
+ * A feature's check of a request to a path that no endpoint matches, before the envelope answers
+ * 404/405: the message of a 401, or null to let 404/405 answer (e.g. the operator token under
+ * `/admin/v1`, so unknown operator paths reveal nothing to the unauthenticated). The envelope knows
+ * no feature's paths; the server hands it the features' guards.
+ */
+export type UnroutedGuard = (
+  options: ServerOptions,
+  path: string,
+  headers: RequestLine["headers"]
+) => string | null
+
+/**
  * The envelope's answer to whatever a request's handling failed with (`fromCause`): shared by the
  * middleware and the paths served beside the router (`FastSend.ts`).
  */
-export const makeFailureAnswers = (options: ServerOptions, routes: ReadonlyArray<RouteEntry>) => {
+export const makeFailureAnswers = (
+  options: ServerOptions,
+  routes: ReadonlyArray<RouteEntry>,
+  unroutedGuards: ReadonlyArray<UnroutedGuard> = []
+) => {
   const sendPaths = pathsWhere(routes, (route) => route.send && route.method === "POST")
   /** Whether a request is a POST to a send endpoint (its failures carry `acceptance_state`). */
   const isSend = (request: RequestLine) => request.method === "POST" && sendPaths.has(request.url.split("?", 1)[0])
@@ -118,13 +133,9 @@ export const makeFailureAnswers = (options: ServerOptions, routes: ReadonlyArray
     malformedJsonAnswer(requestId, isSend(request), cause)
   const notFound = (requestId: string, request: RequestLine) => {
     const path = request.url.split("?")[0]
-    // operator paths: the token first, so unknown paths reveal nothing to the unauthenticated
-    if (isAdminPath(path)) {
-      const authorization = request.headers["authorization"]
-      const problem = adminTokenProblem(
-        options.adminToken,
-        typeof authorization === "string" ? authorization : undefined
-      )
+    // the features' guards first (e.g. the operator token), so unknown paths reveal nothing
+    for (const guard of unroutedGuards) {
+      const problem = guard(options, path, request.headers)
       if (problem !== null) return envelope(requestId, 401, problem)
     }
     const allowed = new Set<string>()
@@ -197,12 +208,17 @@ export const makeFailureAnswers = (options: ServerOptions, routes: ReadonlyArray
 }
 
 /** Make the envelope middleware for the given route table. */
-export const makeEnvelope = (options: ServerOptions, routes: ReadonlyArray<RouteEntry>, tracing = false) => {
+export const makeEnvelope = (
+  options: ServerOptions,
+  routes: ReadonlyArray<RouteEntry>,
+  tracing = false,
+  unroutedGuards: ReadonlyArray<UnroutedGuard> = []
+) => {
   const accessLog = options.accessLog
   const routeOf = routeResolver(routes)
   const maxBody = Option.some(FileSystem.Size(options.maxBodyBytes))
   const maxUpload = Option.some(FileSystem.Size(options.maxUploadBytes))
-  const { fromCause } = makeFailureAnswers(options, routes)
+  const { fromCause } = makeFailureAnswers(options, routes, unroutedGuards)
   const multipartPaths = pathsWhere(routes, (route) => route.upload && route.method === "POST")
 
   return (app: HttpApp.Default): HttpApp.Default =>
@@ -294,15 +310,19 @@ export const makeEnvelope = (options: ServerOptions, routes: ReadonlyArray<Route
     })
 }
 
-/** The envelope as an `HttpApiBuilder.middleware` layer (innermost, sees raw errors). */
+/**
+ * The envelope as an `HttpApiBuilder.middleware` layer (innermost, sees raw errors), with the
+ * features' guards of unrouted paths.
+ */
 export const layerEnvelope = <Id extends string, Groups extends HttpApiGroup.HttpApiGroup.Any, E, R>(
   api: HttpApi.HttpApi<Id, Groups, E, R>,
-  extraRoutes: ReadonlyArray<readonly [string, string]>
+  extraRoutes: ReadonlyArray<readonly [string, string]>,
+  unroutedGuards: ReadonlyArray<UnroutedGuard> = []
 ) =>
   HttpApiBuilder.middleware(
     Effect.zipWith(
       ServerConfig,
       TraceSettings,
-      (options, trace) => makeEnvelope(options, routeTable(api, extraRoutes), trace.linkMessages)
+      (options, trace) => makeEnvelope(options, routeTable(api, extraRoutes), trace.linkMessages, unroutedGuards)
     )
   )
