@@ -7,7 +7,6 @@
  * @module @tuma/core/webhooks/TestWebhook
  */
 import { Clock, Effect, Option } from "effect"
-import { randomUUID } from "node:crypto"
 import type { WebhookAttemptResult } from "../ports/Notifiers.js"
 import { WebhookSender } from "../ports/Notifiers.js"
 import { PortalReadStore } from "../ports/PortalReadStore.js"
@@ -37,7 +36,7 @@ export const testWebhook = (
     const sender = yield* WebhookSender
     const endpoint = yield* store.endpointSecret(accountId, endpointId)
     if (endpoint === undefined) return Option.none()
-    const deliveryId = randomUUID()
+    const deliveryId = globalThis.crypto.randomUUID()
     const body = JSON.stringify({
       event: TEST_EVENT,
       delivery_uid: deliveryId,
