@@ -3,5 +3,6 @@
  *
  * @module @tuma/core/operators
  */
+export * as ManualRules from "./ManualRules.js"
 export * as OperatorAccess from "./OperatorAccess.js"
 export * as Review from "./Review.js"

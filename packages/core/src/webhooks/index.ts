@@ -1,6 +1,7 @@
 export * from "../ports/Notifiers.js"
 export * from "../ports/WebhookStore.js"
 export * from "./SystemSms.js"
+export * from "./TestWebhook.js"
 export * from "./WebhookAdmin.js"
 export * from "./WebhookConfig.js"
 export * from "./WebhookWorkers.js"

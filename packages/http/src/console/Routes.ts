@@ -11,6 +11,7 @@ import type * as HttpRouter from "@effect/platform/HttpRouter"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { Admin, Reads } from "@tuma/core"
 import { Audit } from "@tuma/core/audit/Audit"
+import * as ManualRules from "@tuma/core/operators/ManualRules"
 import { OperatorAccess } from "@tuma/core/operators/OperatorAccess"
 import type { OperatorSignedIn } from "@tuma/core/operators/OperatorAccess"
 import { SenderIdReview } from "@tuma/core/operators/Review"
@@ -74,12 +75,11 @@ const decide = (decision: ReviewDecision) =>
   withBody(
     Schema.Struct({ reason: OptionalText }),
     (ctx: ConsoleContext, { reason }) =>
-      Effect.flatMap(SenderIdReview, (review) => {
-        if (decision === "reject" && reason === undefined) {
-          return Effect.fail(validationFailed({ reason: ["A reason is required to reject a sender ID."] }))
-        }
-        return review.decide(param(ctx, "uid"), decision, reason ?? null)
-      })
+      Effect.flatMap(SenderIdReview, (review) =>
+        Effect.flatMap(
+          decision === "reject" ? ManualRules.rejectionReason(reason) : Effect.succeed(reason ?? null),
+          (checked) => review.decide(param(ctx, "uid"), decision, checked)
+        ))
   )
 
 /** The `/console/api` routes on the API's router. */
@@ -295,9 +295,11 @@ export const layer = HttpApiBuilder.Router.use((router) =>
             reference: OptionalText
           }),
           (ctx, { reference, ...input }) =>
-            reference === undefined
-              ? validationFailed({ reference: ["A reference (invoice, receipt) is required for a top-up."] })
-              : admin((a) => a.purchaseCredits({ ...input, account_uid: param(ctx, "uid"), reference }))
+            Effect.flatMap(
+              ManualRules.topUpReference(reference),
+              (checked) =>
+                admin((a) => a.purchaseCredits({ ...input, account_uid: param(ctx, "uid"), reference: checked }))
+            )
         )
       )
     )

@@ -2,8 +2,8 @@
  * Handlers of the portal's `portalKeys` group: API keys over core's `Admin` and webhook endpoints
  * over `WebhookAdmin`, every id checked to belong to the session's account first (another
  * account's key or endpoint answers 404, as an unknown one). A revocation clears this process's
- * key cache at once. The test event is signed with the endpoint's secret and posted by the same
- * `WebhookSender` the workers use (same address policy), synchronously.
+ * key cache at once. The test event is core's `webhooks/TestWebhook.ts` (signed with the endpoint's
+ * secret, posted by the same `WebhookSender` the workers use, synchronously).
  *
  * The changes go through `Admin` / `WebhookAdmin`, which record them in the audit log: the actor is
  * the portal user (`{ kind: "system", name: "portal:<email>", ip }` — the actor kinds are the
@@ -13,10 +13,10 @@ import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import { Admin } from "@tuma/core"
 import { WebhookSender } from "@tuma/core/ports/Notifiers"
 import { PortalReadStore } from "@tuma/core/ports/PortalReadStore"
+import { testWebhook } from "@tuma/core/webhooks/TestWebhook"
 import { WebhookAdmin } from "@tuma/core/webhooks/WebhookAdmin"
 import { validationFailed } from "@tuma/domain"
-import { Clock, Effect } from "effect"
-import { randomUUID } from "node:crypto"
+import { Effect, Option } from "effect"
 import { TumaApi } from "../Api.js"
 import { clearingKeyCache } from "../shared/Auth.js"
 import { NotFound } from "../shared/Envelope.js"
@@ -142,30 +142,15 @@ export const PortalKeysLive = HttpApiBuilder.group(TumaApi, "portalKeys", (handl
       .handle("testWebhook", ({ path }) =>
         Effect.gen(function*() {
           const user = yield* CurrentPortalUser
-          const endpoint = yield* store.endpointSecret(user.accountId, path.webhook_uid)
-          if (endpoint === undefined) return yield* Effect.fail(notFound("The webhook endpoint was not found."))
-          const deliveryId = randomUUID()
-          const body = JSON.stringify({
-            event: "webhook.test",
-            delivery_uid: deliveryId,
-            endpoint_uid: path.webhook_uid,
-            timestamp: new Date(yield* Clock.currentTimeMillis).toISOString(),
-            message: "A test event from the Tuma portal."
-          })
-          const result = yield* sender.send({
-            url: endpoint.url,
-            body,
-            secret: endpoint.secret,
-            event: "webhook.test",
-            deliveryId,
-            timeoutMs: 10_000
-          })
+          const tested = yield* testWebhook(user.accountId, path.webhook_uid)
+          if (Option.isNone(tested)) return yield* Effect.fail(notFound("The webhook endpoint was not found."))
+          const { attempt, body } = tested.value
           return yield* ok({
-            ok: result.outcome === "success",
-            response_status: result.status,
-            latency_ms: Math.round(result.latencyMs),
-            error: result.error,
+            ok: attempt.outcome === "success",
+            response_status: attempt.status,
+            latency_ms: Math.round(attempt.latencyMs),
+            error: attempt.error,
             body
           })
-        }))
+        }).pipe(Effect.provideService(WebhookSender, sender), Effect.provideService(PortalReadStore, store)))
   }))

@@ -1,7 +1,16 @@
-/** The portal's sessions and CSRF, as the contract declares them: cookies, header, roles and middlewares. */
+/**
+ * The portal contract's security declarations: cookies, the CSRF header, roles, the signed-in
+ * user and the middlewares every portal endpoint stands behind (`forMember`, `forOwner`, `beforeSignIn`).
+ */
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiMiddleware from "@effect/platform/HttpApiMiddleware"
+import type { HttpMethod } from "@effect/platform/HttpMethod"
+import * as OpenApi from "@effect/platform/OpenApi"
 import { Context, Schema } from "effect"
-import { Forbidden, Unauthorized } from "../shared/Envelope.js"
+import { done, NullTs, Ts } from "../../shared/apiSchemas.js"
+import { Forbidden, Unauthorized } from "../../shared/Envelope.js"
+
+export const PortalDone = done("PortalDone")
 
 // --- security ------------------------------------------------------------------------------
 
@@ -54,3 +63,33 @@ export class PortalAnonymousCsrf extends HttpApiMiddleware.Tag<PortalAnonymousCs
   "@tuma/http/PortalAnonymousCsrf",
   { failure: Forbidden }
 ) {}
+
+export const PortalUser = Schema.Struct({
+  uid: Schema.String,
+  email: Schema.String,
+  name: Schema.String,
+  role: PortalRole,
+  locale: Locale,
+  time_zone: Schema.String.annotations({ description: "IANA zone, default Africa/Dar_es_Salaam" }),
+  created_at: Ts,
+  last_sign_in_at: NullTs
+}).annotations({ identifier: "PortalUser" })
+export type PortalUser = typeof PortalUser.Type
+
+/** Puts an endpoint behind `middleware`, with its OpenAPI description when it has one. */
+const behind =
+  <I extends HttpApiMiddleware.HttpApiMiddleware.AnyId, S>(middleware: Context.Tag<I, S>) =>
+  <Name extends string, Method extends HttpMethod, Path, UrlParams, Payload, Headers, Success, Error, R, RE>(
+    endpoint: HttpApiEndpoint.HttpApiEndpoint<Name, Method, Path, UrlParams, Payload, Headers, Success, Error, R, RE>,
+    description?: string
+  ) => {
+    const guarded = endpoint.middleware(middleware)
+    return description === undefined ? guarded : guarded.annotate(OpenApi.Description, description)
+  }
+
+/** Any signed-in user: owner or member. */
+export const forMember = behind(PortalSession)
+/** A signed-in owner (a member gets 403). */
+export const forOwner = behind(PortalOwner)
+/** A state change before sign-in: the pre-session CSRF token and the Origin check. */
+export const beforeSignIn = behind(PortalAnonymousCsrf)

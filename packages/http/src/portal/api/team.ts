@@ -1,0 +1,101 @@
+/**
+ * The portal's balance, profile and team.
+ */
+import { del, get, patch, post } from "@effect/platform/HttpApiEndpoint"
+import * as Views from "@tuma/core/admin/views"
+import { StoredString } from "@tuma/domain/storedText"
+import { Schema } from "effect"
+import { all, create, group, NullTs, NumberFromQuery, ok, okList, opt, Ts } from "../../shared/apiSchemas.js"
+import * as Res from "../../shared/Responses.js"
+import { forMember, forOwner, Locale, PortalDone, PortalRole, PortalUser } from "./shared.js"
+// balance
+
+export const WalletView = Views.WalletView.omit("country_uid").annotations({ identifier: "PortalWallet" })
+
+export const LedgerEntryView = Views.LedgerEntryView.annotations({ identifier: "PortalLedgerEntry" })
+
+export const LedgerQuery = Schema.Struct({
+  country: opt(StoredString),
+  kind: opt(Schema.Literal("purchase", "debit", "refund", "adjustment")),
+  limit: opt(NumberFromQuery)
+}).annotations(all)
+
+// profile and team
+
+export const UpdateProfileInput = Schema.Struct({
+  name: opt(StoredString),
+  locale: opt(Locale),
+  time_zone: opt(StoredString)
+}).annotations({ identifier: "PortalUpdateProfile", ...all })
+
+export const ChangePasswordInput = Schema.Struct({
+  current_password: StoredString,
+  new_password: StoredString
+}).annotations({ identifier: "PortalChangePassword", ...all })
+
+export const ProfileView = Schema.Struct({
+  user: PortalUser,
+  account: Res.Profile
+}).annotations({ identifier: "PortalProfile" })
+
+export const InvitationView = Schema.Struct({
+  uid: Schema.String,
+  email: Schema.String,
+  role: PortalRole,
+  invited_by: Schema.NullOr(Schema.String),
+  created_at: Ts,
+  expires_at: Ts,
+  accepted_at: NullTs
+}).annotations({ identifier: "PortalInvitation" })
+
+export const TeamView = Schema.Struct({
+  members: Schema.Array(PortalUser),
+  invitations: Schema.Array(InvitationView)
+}).annotations({ identifier: "PortalTeam" })
+
+export const InviteInput = Schema.Struct({
+  email: StoredString,
+  role: PortalRole
+}).annotations({ identifier: "PortalInvite", ...all })
+
+export const ChangeRoleInput = Schema.Struct({ role: PortalRole }).annotations({
+  identifier: "PortalChangeRole",
+  ...all
+})
+
+const UserPath = Schema.Struct({ user_uid: Schema.String })
+const InvitationPath = Schema.Struct({ invitation_uid: Schema.String })
+
+const UserResponse = ok(PortalUser, "PortalUserResponse")
+
+export class PortalAccountGroup extends group("portalAccount", "Portal: balance, profile and team")
+  .add(forMember(get("wallets", "/wallets").addSuccess(okList(WalletView, "PortalWalletList"))))
+  .add(forMember(
+    get("ledger", "/ledger").setUrlParams(LedgerQuery).addSuccess(okList(LedgerEntryView, "PortalLedger")),
+    "Newest first; `kind=purchase` lists the purchases."
+  ))
+  .add(forMember(get("purchases", "/purchases").addSuccess(okList(LedgerEntryView, "PortalPurchases"))))
+  .add(forMember(get("profile", "/profile").addSuccess(ok(ProfileView, "PortalProfileResponse"))))
+  .add(forMember(patch("updateProfile", "/profile").setPayload(UpdateProfileInput).addSuccess(UserResponse)))
+  .add(forMember(
+    post("changePassword", "/profile/password").setPayload(ChangePasswordInput).addSuccess(PortalDone),
+    "Ends the user's other sessions."
+  ))
+  .add(forMember(get("team", "/team").addSuccess(ok(TeamView, "PortalTeamResponse"))))
+  .add(forOwner(
+    create("invite", "/team/invitations", InviteInput, ok(InvitationView, "PortalInvitationResponse")),
+    "E-mails an invitation link (valid 7 days)."
+  ))
+  .add(forOwner(
+    del("revokeInvitation", "/team/invitations/:invitation_uid").setPath(InvitationPath).addSuccess(PortalDone)
+  ))
+  .add(forOwner(
+    patch("changeRole", "/team/members/:user_uid").setPath(UserPath).setPayload(ChangeRoleInput)
+      .addSuccess(UserResponse),
+    "An account keeps at least one owner."
+  ))
+  .add(forOwner(
+    del("removeMember", "/team/members/:user_uid").setPath(UserPath).addSuccess(PortalDone),
+    "Ends the user's sessions; an account keeps at least one owner."
+  ))
+{}
