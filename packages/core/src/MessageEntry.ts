@@ -4,6 +4,7 @@
  * campaign name), so every use case answers the same shape.
  */
 import { Encoding } from "@tuma/domain/encoding"
+import { MessageStatus } from "@tuma/domain/stateMachines"
 import { Schema } from "effect"
 
 /** The `delivery_report` object of a message (spec §2.2): the last carrier report, if any. */
@@ -20,7 +21,7 @@ export const MessageEntry = Schema.Struct({
   sender_id: Schema.String,
   units: Schema.Number,
   channel: Schema.Literal("api", "web"),
-  status: Schema.Literal("scheduled", "queued", "processing", "sent", "delivered", "failed"),
+  status: MessageStatus,
   provider_message_id: Schema.NullOr(Schema.String),
   queued_at: Schema.NullOr(Schema.String),
   sent_at: Schema.NullOr(Schema.String),

@@ -27,6 +27,8 @@ export * from "./ports/OperatorStore.js"
 export * from "./ports/ReadStore.js"
 export * from "./ports/SenderIdStore.js"
 export * from "./ports/SendStore.js"
+/** The portal's dashboard figures of an account (`Dashboard.dashboardOf`). */
+export * as Dashboard from "./reads/Dashboard.js"
 export * from "./reads/Reads.js"
 export * from "./send/index.js"
 export * from "./senderIds/SenderIds.js"

@@ -16,10 +16,9 @@ import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import type * as Path from "@effect/platform/Path"
 import type { SendCaller } from "@tuma/core"
 import { Send, SendConfig } from "@tuma/core"
-import { Admin } from "@tuma/core"
+import { Admin, Dashboard } from "@tuma/core"
 import { Reads } from "@tuma/core"
 import { SenderIds } from "@tuma/core"
-import { isTimeZone } from "@tuma/core/portal/PortalAccess"
 import type { CampaignRow, DeliveryWithAttempts } from "@tuma/core/ports/PortalReadStore"
 import { PortalReadStore } from "@tuma/core/ports/PortalReadStore"
 import {
@@ -29,11 +28,10 @@ import {
   renderCompiled,
   splitBulkRecipient,
   splitParts,
-  unitsPerRecipient,
-  validationFailed
+  unitsPerRecipient
 } from "@tuma/domain"
 import type { Encoding } from "@tuma/domain/encoding"
-import { Clock, Effect, Either, Schema } from "effect"
+import { Effect, Either, Schema } from "effect"
 import { TumaApi } from "../Api.js"
 import { ServerConfig } from "../runtime/Config.js"
 import { readSenderIdRequest } from "../senderIds/Http.js"
@@ -41,37 +39,9 @@ import { requestUid } from "../shared/Envelope.js"
 import { toApiFailure } from "../shared/Errors.js"
 import { CampaignFailure } from "../shared/Responses.js"
 import { sendHandlers } from "../sms/sendAnswer.js"
-import type { PortalUserContext, StatusCounts } from "./Api.js"
+import type { PortalUserContext } from "./Api.js"
 import { CurrentPortalUser, TimelineEvent } from "./Api.js"
 import { mapFailure, ok } from "./Views.js"
-
-const STATUSES = ["scheduled", "queued", "processing", "sent", "delivered", "failed"] as const
-
-const emptyCounts = (): { -readonly [K in keyof StatusCounts]: number } => ({
-  scheduled: 0,
-  queued: 0,
-  processing: 0,
-  sent: 0,
-  delivered: 0,
-  failed: 0,
-  total: 0
-})
-
-const countsOf = (by: Readonly<Record<string, number>>): StatusCounts => {
-  const c = emptyCounts()
-  for (const s of STATUSES) {
-    c[s] = by[s] ?? 0
-    c.total += c[s]
-  }
-  return c
-}
-
-/** `YYYY-MM-DD` of an instant in a zone. */
-const localDay = (at: Date, timeZone: string) =>
-  new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(at)
-
-const minusDays = (day: string, n: number) =>
-  new Date(Date.parse(`${day}T00:00:00Z`) - n * 86_400_000).toISOString().slice(0, 10)
 
 const iso = (d: Date | null) => (d === null ? null : d.toISOString())
 
@@ -154,49 +124,14 @@ export const PortalDashboardLive = HttpApiBuilder.group(
 
       return handlers
         .handle("dashboard", ({ urlParams }) =>
-          Effect.gen(function*() {
-            const user = yield* CurrentPortalUser
-            const timeZone = urlParams.tz ?? user.timeZone
-            if (!isTimeZone(timeZone)) {
-              return yield* Effect.fail(toApiFailure(validationFailed({ tz: ["The tz must be an IANA time zone."] })))
-            }
-            const now = new Date(yield* Clock.currentTimeMillis)
-            const rows = yield* store.dashboard(user.accountId, timeZone, now)
-            const today = localDay(now, timeZone)
-            const byDay = new Map<string, Record<string, number>>()
-            for (const r of rows.counts) {
-              const m = byDay.get(r.day) ?? {}
-              m[r.status] = r.n
-              byDay.set(r.day, m)
-            }
-            const days = [6, 5, 4, 3, 2, 1, 0].map((n) => minusDays(today, n))
-            const last7 = days.map((date) => ({ date, counts: countsOf(byDay.get(date) ?? {}) }))
-            let delivered = 0
-            let failed = 0
-            for (const d of last7) {
-              delivered += d.counts.delivered
-              failed += d.counts.failed
-            }
-            return yield* ok({
-              time_zone: timeZone,
-              balances: rows.balances,
-              today: countsOf(byDay.get(today) ?? {}),
-              last_7_days: last7,
-              delivery_rate: {
-                delivered,
-                failed,
-                rate: delivered + failed === 0 ? null : Math.round((delivered / (delivered + failed)) * 10_000) / 10_000
-              },
-              recent_failures: rows.failures.map((f) => ({
-                uid: f.id,
-                recipient: f.recipient,
-                sender_id: f.sender_id,
-                failure_reason: f.failure_reason,
-                failed_at: iso(f.failed_at),
-                created_at: f.created_at.toISOString()
-              }))
-            })
-          }))
+          Effect.flatMap(CurrentPortalUser, (user) =>
+            Dashboard.dashboardOf(user.accountId, urlParams.tz ?? user.timeZone).pipe(
+              Effect.provideService(PortalReadStore, store),
+              Effect.mapError((e) =>
+                toApiFailure(e)
+              ),
+              Effect.flatMap(ok)
+            )))
         .handle("preview", ({ payload }) =>
           Effect.gen(function*() {
             const user = yield* CurrentPortalUser
@@ -208,8 +143,9 @@ export const PortalDashboardLive = HttpApiBuilder.group(
             let recipientError: string | null = null
             if (payload.recipient !== undefined && payload.recipient.trim() !== "") {
               const r = normalizeRecipient(payload.recipient, { defaultCountry: cfg.defaultCountry })
-              if (Either.isLeft(r)) recipientError = r.left.message
-              else {
+              if (Either.isLeft(r)) {
+                recipientError = r.left.message
+              } else {
                 country = r.right.country
                 balance = spendable(yield* admin.listWallets(user.accountId).pipe(mapFailure), country)
               }
@@ -250,7 +186,7 @@ export const PortalCampaignsLive = HttpApiBuilder.group(
         units: c.units,
         scheduled_at: iso(c.scheduled_at),
         created_at: c.created_at.toISOString(),
-        delivery: countsOf(c.delivery)
+        delivery: Dashboard.countsOf(c.delivery)
       })
 
       return handlers
