@@ -23,8 +23,8 @@
  * `serve` and `worker` first set V8's heap growing factor (Heap.ts, `TUMA_HEAP_GROWING_PERCENT`) and
  * start the idle compaction of their heap (IdleCompaction.ts, `TUMA_IDLE_COMPACT_MB`).
  */
-import * as Database from "@tuma/store-sql/Database"
-import * as SqlObservability from "@tuma/store-sql/SqlObservability"
+import { Database } from "@tuma/store-sql"
+import { SqlObservability } from "@tuma/store-sql"
 import { Context, Effect, Exit, Layer, Scheduler, Scope } from "effect"
 import cluster from "node:cluster"
 import { createServer } from "node:http"

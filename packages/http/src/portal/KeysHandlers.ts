@@ -11,8 +11,8 @@
  */
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import { Admin } from "@tuma/core"
-import { WebhookSender } from "@tuma/core/ports/Notifiers"
-import { PortalReadStore } from "@tuma/core/ports/PortalReadStore"
+import { WebhookSender } from "@tuma/core"
+import { PortalReadStore } from "@tuma/core"
 import { testWebhook } from "@tuma/core/webhooks/TestWebhook"
 import { WebhookAdmin } from "@tuma/core/webhooks/WebhookAdmin"
 import { validationFailed } from "@tuma/domain"

@@ -19,8 +19,8 @@ import { Send, SendConfig } from "@tuma/core"
 import { Admin, Dashboard } from "@tuma/core"
 import { Reads } from "@tuma/core"
 import { SenderIds } from "@tuma/core"
-import type { CampaignRow, DeliveryWithAttempts } from "@tuma/core/ports/PortalReadStore"
-import { PortalReadStore } from "@tuma/core/ports/PortalReadStore"
+import type { CampaignRow, DeliveryWithAttempts } from "@tuma/core"
+import { PortalReadStore } from "@tuma/core"
 import {
   analyzeBody,
   compileTemplate,

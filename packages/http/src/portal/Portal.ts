@@ -9,13 +9,13 @@
  *
  * `PortalConfig` comes from `layerServices` (settings given, or `PortalConfig.layerFromConfig`).
  */
+import type { Mailer } from "@tuma/core"
 import { PortalAccess } from "@tuma/core/portal/PortalAccess"
 import * as PortalAccessModule from "@tuma/core/portal/PortalAccess"
 import type { PortalSettings } from "@tuma/core/portal/PortalConfig"
 import { PortalConfig } from "@tuma/core/portal/PortalConfig"
-import type { Mailer } from "@tuma/core/ports/Notifiers"
-import { layerMailerFromEnv } from "@tuma/providers/mail/SmtpMailer"
-import { layerHttpWebhookSender, webhookSenderOptionsFromEnv } from "@tuma/providers/webhook/HttpWebhookSender"
+import { layerMailerFromEnv } from "@tuma/providers"
+import { layerHttpWebhookSender, webhookSenderOptionsFromEnv } from "@tuma/providers"
 import { Layer } from "effect"
 import { PortalAccountLive, PortalSessionLive } from "./AccessHandlers.js"
 import { PortalKeysLive } from "./KeysHandlers.js"

@@ -1,8 +1,8 @@
 /**
  * Portal wire views of core rows, and portal failures to envelope failures.
  */
+import type { AccountSummaryRow, TokenRow, UserRow } from "@tuma/core"
 import type { SignedIn } from "@tuma/core/portal/PortalAccess"
-import type { AccountSummaryRow, TokenRow, UserRow } from "@tuma/core/ports/PortalStore"
 import { Effect } from "effect"
 import { requestUid } from "../shared/Envelope.js"
 import { Forbidden, TooManyRequests, Unauthorized } from "../shared/Envelope.js"

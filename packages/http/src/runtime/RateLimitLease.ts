@@ -8,7 +8,7 @@
  *   second (at least the tokens asked, at most `limit / 20` and 500). A client at 2 requests/s
  *   leases one token at a time, i.e. every request is counted in the store as it comes; a burst
  *   grows its leases geometrically.
- * - **Unused tokens are given back** (`RateLimitGiveBack`) when the lease ends: the store undoes
+ * - **Unused tokens are given back** (`SqlRateLimitStore.RateLimitGiveBack`) when the lease ends: the store undoes
  *   exactly what taking them did. A lease ends after a second, when it is replaced, or by the
  *   background settle every 200 ms; a lease whose counter window has passed gives nothing back.
  * - **No lease in the last quarter of the budget**: once the store's count (as last seen) plus the
@@ -21,7 +21,7 @@
  * remembered for 100 ms (requests over the limit do not each cost a round trip).
  */
 import { RateLimiter } from "@effect/experimental"
-import { RateLimitGiveBack } from "@tuma/store-sql/SqlRateLimitStore"
+import { SqlRateLimitStore } from "@tuma/store-sql"
 import type { Duration } from "effect"
 import { Deferred, Effect, FiberId, Layer, Option, Schedule } from "effect"
 
@@ -74,7 +74,7 @@ export interface LeasingStore extends Store {
   readonly settleEnded: Effect.Effect<void>
 }
 
-export const make = (store: Store, giveBack?: RateLimitGiveBack["Type"]): LeasingStore => {
+export const make = (store: Store, giveBack?: SqlRateLimitStore.RateLimitGiveBack["Type"]): LeasingStore => {
   const keys = new Map<string, KeyState>()
   /** One lease request per key at a time: concurrent requests wait for it instead of leasing too. */
   const pending = new Map<string, Deferred.Deferred<void>>()
@@ -211,14 +211,16 @@ export const make = (store: Store, giveBack?: RateLimitGiveBack["Type"]): Leasin
 }
 
 /** `RateLimiter` over the given shared store, with leasing (and give-back when the store offers it). */
-export const layer = <E, R>(store: Layer.Layer<RateLimiter.RateLimiterStore | RateLimitGiveBack, E, R>) =>
+export const layer = <E, R>(
+  store: Layer.Layer<RateLimiter.RateLimiterStore | SqlRateLimitStore.RateLimitGiveBack, E, R>
+) =>
   RateLimiter.layer.pipe(
     Layer.provide(
       Layer.scoped(
         RateLimiter.RateLimiterStore,
         Effect.gen(function*() {
           const inner = yield* RateLimiter.RateLimiterStore
-          const giveBack = yield* Effect.serviceOption(RateLimitGiveBack)
+          const giveBack = yield* Effect.serviceOption(SqlRateLimitStore.RateLimitGiveBack)
           const leasing = make(inner, Option.getOrUndefined(giveBack))
           yield* Effect.forkScoped(Effect.repeat(leasing.settleEnded, Schedule.spaced("200 millis")))
           const { fixedWindow, tokenBucket } = leasing

@@ -2,7 +2,7 @@
  * A webhook endpoint as the admin API and the portal answer it (snake_case, ISO strings; the
  * portal's schema leaves `account_uid` out when it encodes the answer).
  */
-import type { WebhookEndpoint } from "@tuma/core/ports/WebhookStore"
+import type { WebhookEndpoint } from "@tuma/core"
 
 const iso = (d: Date | null) => (d === null ? null : d.toISOString())
 

@@ -1,11 +1,11 @@
 /** What several areas of the console's routes share: statuses they filter on, the session's view, decisions. */
 import { Admin } from "@tuma/core"
+import type { DeliveryStatus } from "@tuma/core"
 import * as ManualRules from "@tuma/core/operators/ManualRules"
 import { OperatorAccess } from "@tuma/core/operators/OperatorAccess"
 import type { OperatorSignedIn } from "@tuma/core/operators/OperatorAccess"
 import { SenderIdReview } from "@tuma/core/operators/Review"
 import type { ReviewDecision } from "@tuma/core/operators/Review"
-import type { DeliveryStatus } from "@tuma/core/ports/WebhookStore"
 import { WebhookAdmin } from "@tuma/core/webhooks/WebhookAdmin"
 import { SenderIdStatus } from "@tuma/domain/stateMachines"
 import { Effect, Schema } from "effect"
