@@ -168,6 +168,8 @@ export const acceptGroup = (plans: ReadonlyArray<AcceptPlan>) =>
     const balance = walletIds.length > 0 ? yield* lockWallets(walletIds) : new Map<string, number>()
     const accepted: Array<number> = []
     const ledger: Array<LedgerEntry> = []
+    // the wallets are locked: each ledger row's balance_after is known here (taken in order)
+    const after = new Map(balance)
     for (const i of live) {
       const plan = plans[i]
       const debit = plan.debits.find((d) => d.units > 0)
@@ -181,7 +183,11 @@ export const acceptGroup = (plans: ReadonlyArray<AcceptPlan>) =>
           continue
         }
         balance.set(debit.wallet_id, available - debit.units)
-        ledger.push(...ledgerOf(plan))
+        for (const entry of ledgerOf(plan)) {
+          const left = (after.get(entry.wallet) ?? 0) - entry.units
+          after.set(entry.wallet, left)
+          ledger.push({ ...entry, after: left })
+        }
       }
       outcomes[i] = AcceptOutcome.Accepted()
       accepted.push(i)

@@ -147,6 +147,8 @@ export interface LedgerEntry {
   readonly units: number
   readonly message: string | null
   readonly campaign: string | null
+  /** The wallet's balance after this row, when the wallet is locked and it is known. */
+  readonly after?: number | undefined
 }
 
 /**
@@ -168,6 +170,10 @@ export const writeAccepted = (
     const m = <K extends keyof NewMessages["items"][number]>(k: K) => rows.map((r) => r.item[k])
     const l = input.ledger
     const now = input.now
+    const known = l.length > 0 && l.every((x) => x.after !== undefined)
+    // the balances after each row known (locked wallets): written as given; else computed here, each
+    // wallet's rows taken one after the other in their order
+    const debitsAndLedger = known ? knownLedger(sql, now, l) : computedLedger(sql, now, l)
     return walletIdRows(sql`WITH m AS (
         INSERT INTO messages (id, account_id, api_key_id, campaign_id, market_id, country, recipient, sender_id,
           text, encoding, parts, units, channel, status, idempotency_key, created_at, scheduled_at, queued_at,
@@ -188,7 +194,35 @@ export const writeAccepted = (
         SELECT m.id, m.account_id, ${now}::timestamptz, ${now}::timestamptz FROM m WHERE ${
       sql.literal(queuedOnAccept)
     }),
-      e AS (
+${debitsAndLedger}
+      SELECT id AS wallet_id FROM d`)
+  }).pipe(Effect.map((rows) => new Set(rows.map((r) => r.wallet_id))))
+
+type Sql = SqlClient.SqlClient
+
+/** The debit and ledger CTEs (`d`, `l`) when every row's `balance_after` is known. */
+const knownLedger = (sql: Sql, now: Date, l: ReadonlyArray<LedgerEntry>) => {
+  const totals = new Map<string, number>()
+  for (const x of l) totals.set(x.wallet, (totals.get(x.wallet) ?? 0) + x.units)
+  return sql`d AS (
+        UPDATE wallets w SET balance = w.balance - t.units, updated_at = ${now}
+        FROM unnest(${[...totals.keys()]}::uuid[], ${[...totals.values()]}::int[]) AS t(wallet_id, units)
+        WHERE w.id = t.wallet_id AND w.balance >= t.units
+        RETURNING w.id),
+      l AS (
+        INSERT INTO wallet_ledger (wallet_id, account_id, kind, units, balance_after, message_id, campaign_id,
+          created_at)
+        SELECT e.wallet_id, e.account_id, 'debit', -e.units, e.balance_after, e.message_id, e.campaign_id, ${now}
+        FROM unnest(${l.map((x) => x.wallet)}::uuid[], ${l.map((x) => x.account)}::uuid[],
+          ${l.map((x) => x.units)}::int[], ${l.map((x) => x.after ?? 0)}::int[], ${l.map((x) => x.message)}::uuid[],
+          ${
+    l.map((x) => x.campaign)
+  }::uuid[]) AS e(wallet_id, account_id, units, balance_after, message_id, campaign_id))`
+}
+
+/** The debit and ledger CTEs (`e`, `t`, `d`, `l`) computing each row's `balance_after`. */
+const computedLedger = (sql: Sql, now: Date, l: ReadonlyArray<LedgerEntry>) =>
+  sql`e AS (
         SELECT * FROM unnest(${l.map((x) => x.wallet)}::uuid[], ${l.map((x) => x.account)}::uuid[],
           ${l.map((x) => x.units)}::int[], ${l.map((x) => x.message)}::uuid[], ${l.map((x) => x.campaign)}::uuid[])
           WITH ORDINALITY AS e(wallet_id, account_id, units, message_id, campaign_id, ord)),
@@ -205,6 +239,4 @@ export const writeAccepted = (
           e.message_id, e.campaign_id, ${now}
         FROM e JOIN d ON d.id = e.wallet_id
         WINDOW w AS (PARTITION BY e.wallet_id)
-        ORDER BY e.ord)
-      SELECT id AS wallet_id FROM d`)
-  }).pipe(Effect.map((rows) => new Set(rows.map((r) => r.wallet_id))))
+        ORDER BY e.ord)`
