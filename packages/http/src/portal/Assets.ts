@@ -29,7 +29,7 @@ import { fileURLToPath } from "node:url"
 import * as zlib from "node:zlib"
 
 /** The portal package's directory (sources, vite config, dist). */
-export const portalPackageDir = fileURLToPath(new URL("../../portal/", import.meta.url))
+export const portalPackageDir = fileURLToPath(new URL("../../../portal/", import.meta.url))
 
 const securityHeaders = {
   "content-security-policy": "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; " +
