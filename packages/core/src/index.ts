@@ -37,6 +37,8 @@ export * from "./ports/WebhookStore.js"
 /** The portal's dashboard figures of an account (`Dashboard.dashboardOf`). */
 export * as Dashboard from "./reads/Dashboard.js"
 export * from "./reads/Reads.js"
+/** The preview of a text before it is sent (`Preview.previewOf`). */
 export * from "./send/index.js"
+export * as Preview from "./send/Preview.js"
 export * from "./senderIds/SenderIds.js"
 export * as Webhooks from "./webhooks/index.js"

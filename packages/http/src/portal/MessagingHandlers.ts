@@ -16,7 +16,7 @@ import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import type * as Path from "@effect/platform/Path"
 import type { SendCaller } from "@tuma/core"
 import { Send, SendConfig } from "@tuma/core"
-import { Admin, Dashboard } from "@tuma/core"
+import { Admin, Dashboard, Preview } from "@tuma/core"
 import { Reads } from "@tuma/core"
 import { SenderIds } from "@tuma/core"
 import type { CampaignRow, DeliveryWithAttempts } from "@tuma/core"
@@ -27,7 +27,6 @@ import {
   normalizeRecipient,
   renderCompiled,
   splitBulkRecipient,
-  splitParts,
   unitsPerRecipient
 } from "@tuma/domain"
 import type { Encoding } from "@tuma/domain/encoding"
@@ -106,15 +105,6 @@ export const deliveryView = (d: DeliveryWithAttempts) => ({
 /** What the dashboard, the previews and the web sends use: sends, the wallets and the portal's reads. */
 const sendingServices = Effect.all({ send: Send, admin: Admin, store: PortalReadStore })
 
-/** What a country's wallet can spend: its balance, or 0 when the account has none there or it is disabled. */
-const spendable = (
-  wallets: ReadonlyArray<{ readonly country: string; readonly enabled: boolean; readonly balance: number }>,
-  country: string
-) => {
-  const w = wallets.find((x) => x.country === country)
-  return w === undefined || !w.enabled ? 0 : w.balance
-}
-
 export const PortalDashboardLive = HttpApiBuilder.group(
   TumaApi,
   "portalDashboard",
@@ -133,34 +123,12 @@ export const PortalDashboardLive = HttpApiBuilder.group(
               Effect.flatMap(ok)
             )))
         .handle("preview", ({ payload }) =>
-          Effect.gen(function*() {
-            const user = yield* CurrentPortalUser
-            const cfg = yield* SendConfig
-            const analyzed = analyzeBody(payload.body, { partSizing: cfg.partSizing })
-            const units = unitsPerRecipient(analyzed.encoding)
-            let country: string | null = null
-            let balance: number | null = null
-            let recipientError: string | null = null
-            if (payload.recipient !== undefined && payload.recipient.trim() !== "") {
-              const r = normalizeRecipient(payload.recipient, { defaultCountry: cfg.defaultCountry })
-              if (Either.isLeft(r)) {
-                recipientError = r.left.message
-              } else {
-                country = r.right.country
-                balance = spendable(yield* admin.listWallets(user.accountId).pipe(mapFailure), country)
-              }
-            }
-            return yield* ok({
-              encoding: analyzed.encoding,
-              text: analyzed.text,
-              parts: analyzed.encoding.segments === 0 ? [] : splitParts(analyzed.text, analyzed.encoding.final),
-              units,
-              country,
-              balance,
-              sufficient: balance === null ? null : balance >= units,
-              recipient_error: recipientError
-            })
-          }))
+          Effect.flatMap(CurrentPortalUser, (user) =>
+            Preview.previewOf(user.accountId, payload).pipe(
+              Effect.provideService(Admin, admin),
+              mapFailure,
+              Effect.flatMap(ok)
+            )))
         // decisions §7 in `send.single`: counted together with the API's live sends (same counter)
         .handle("sendSms", sendAs(send.single))
     })
@@ -206,7 +174,7 @@ export const PortalCampaignsLive = HttpApiBuilder.group(
               if (Either.isRight(r)) recipientsBy.set(r.right.country, (recipientsBy.get(r.right.country) ?? 0) + 1)
             }
             const countries = data.charges.map((c) => {
-              const balance = spendable(wallets, c.country)
+              const balance = Preview.spendable(wallets, c.country)
               return {
                 country: c.country,
                 recipients: recipientsBy.get(c.country) ?? 0,
