@@ -8,13 +8,13 @@
  */
 import { expect } from "@effect/vitest"
 import { Memory, Send } from "@tuma/core"
-import type { DispatchBatch } from "@tuma/core/ports/DispatchStore"
 import { DispatchStore } from "@tuma/core/ports/DispatchStore"
 import { WebhookStore } from "@tuma/core/ports/WebhookStore"
 import { Effect, Layer } from "effect"
 import * as SqlDispatchStore from "../src/SqlDispatchStore.js"
 import * as SqlWebhookStore from "../src/SqlWebhookStore.js"
 import { DeliveryProbe } from "./deliveryProbe.js"
+import { emptyBatch } from "./fixtures.js"
 import * as fixtures from "./fixtures.js"
 import { forEachDriver } from "./harness.js"
 
@@ -31,18 +31,6 @@ const stack = fixtures.stackWith({
 
 let seq = 0
 const nextNumbers = (n: number) => fixtures.tzNumbers(n, 500_000 + (seq += n))
-
-const emptyBatch = (now: Date): DispatchBatch => ({
-  now,
-  owner: "t",
-  sent: [],
-  failed: [],
-  requeued: [],
-  creditReturns: [],
-  receipts: [],
-  lateAcceptances: [],
-  optOuts: []
-})
 
 /** An account allowed to send to Tanzania with `TUMA`, and one provider routed there (fresh name). */
 const setupAccount = (options: { readonly balance?: number; readonly credit?: number } = {}) =>
@@ -63,7 +51,7 @@ const claimMine = (accountId: string, now: Date) =>
     const others = all.filter((m) => m.accountId !== accountId)
     if (others.length > 0) {
       yield* store.apply({
-        ...emptyBatch(now),
+        ...emptyBatch(now, "t"),
         requeued: others.map((m) => ({ messageId: m.id, availableAt: now, lastError: "test" }))
       })
     }
@@ -103,7 +91,7 @@ forEachDriver(stack, (it) => {
       const before = yield* probe.walletOf(account.id)
       const at = new Date(Date.now() + 5)
       yield* store.apply({
-        ...emptyBatch(at),
+        ...emptyBatch(at, "t"),
         sent: claimed.map((m, i) => ({
           messageId: m.id,
           providerId: providerIds[0]!,
@@ -151,7 +139,7 @@ forEachDriver(stack, (it) => {
           const mine = yield* claimMine(account.id, now)
           expect(mine).toHaveLength(1)
           yield* store.apply({
-            ...emptyBatch(now),
+            ...emptyBatch(now, "t"),
             sent: [{
               messageId: mine[0]!.id,
               providerId: pid,
@@ -164,7 +152,7 @@ forEachDriver(stack, (it) => {
         })
       const receipt = (ref: string, state: "delivered" | "failed", at: number) =>
         store.apply({
-          ...emptyBatch(new Date(at)),
+          ...emptyBatch(new Date(at), "t"),
           receipts: [{
             providerId: pid,
             candidates: [ref],
@@ -234,7 +222,7 @@ forEachDriver(stack, (it) => {
     Effect.gen(function*() {
       const { account, m, probe, store, t0 } = yield* claimedOne("later")
       yield* store.apply({
-        ...emptyBatch(new Date(t0)),
+        ...emptyBatch(new Date(t0), "t"),
         requeued: [{ messageId: m.id, availableAt: new Date(t0 + 5_000), lastError: "busy" }]
       })
       expect((yield* probe.messagesOf(account.id))[0]!.status).toBe("queued")
@@ -254,7 +242,7 @@ forEachDriver(stack, (it) => {
       const now = new Date(Date.now() + 1_000)
       const mine = yield* claimMine(account.id, now)
       yield* store.apply({
-        ...emptyBatch(now),
+        ...emptyBatch(now, "t"),
         failed: mine.map((m) => ({
           messageId: m.id,
           reason: "refused",
@@ -273,7 +261,7 @@ forEachDriver(stack, (it) => {
       expect(yield* probe.queuedOf(account.id)).toBe(0)
       // a final message takes no second failure (and no second refund)
       yield* store.apply({
-        ...emptyBatch(now),
+        ...emptyBatch(now, "t"),
         failed: [{ messageId: byTo.get(a!)!.id, reason: "again", code: "X", refund: true }]
       })
       expect(yield* probe.walletOf(account.id)).toEqual({ balance: 9, refunds: 1, refunded: 2 })
@@ -290,7 +278,7 @@ forEachDriver(stack, (it) => {
       expect(yield* store.reserveCredit(providerIds[0]!, tzMarket, 3, now)).toBe(2)
       expect(yield* store.reserveCredit(providerIds[0]!, tzMarket, 3, now)).toBe(0)
       yield* store.apply({
-        ...emptyBatch(now),
+        ...emptyBatch(now, "t"),
         creditReturns: [
           { providerId: providerIds[0]!, marketId: tzMarket, units: 1 },
           { providerId: providerIds[0]!, marketId: tzMarket, units: 2 }
@@ -303,7 +291,7 @@ forEachDriver(stack, (it) => {
     Effect.gen(function*() {
       const { account, m, probe, providerIds, store, t0 } = yield* claimedOne("lost", { balance: 10 })
       yield* store.apply({
-        ...emptyBatch(new Date(t0)),
+        ...emptyBatch(new Date(t0), "t"),
         sent: [{
           messageId: m.id,
           providerId: providerIds[0]!,
@@ -337,7 +325,7 @@ forEachDriver(stack, (it) => {
       const t0 = Date.now() + 1_000
       const ref = unique("early")
       const early = yield* store.apply({
-        ...emptyBatch(new Date(t0)),
+        ...emptyBatch(new Date(t0), "t"),
         receipts: [{
           providerId: pid,
           candidates: [ref],
@@ -351,7 +339,7 @@ forEachDriver(stack, (it) => {
       expect(early).toMatchObject({ receiptsMatched: 0, receiptsPending: 1 })
       const [m] = yield* claimMine(account.id, new Date(t0))
       yield* store.apply({
-        ...emptyBatch(new Date(t0)),
+        ...emptyBatch(new Date(t0), "t"),
         sent: [{
           messageId: m!.id,
           providerId: pid,

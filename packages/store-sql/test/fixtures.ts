@@ -1,3 +1,4 @@
+import type { DispatchBatch } from "@tuma/core/ports/DispatchStore"
 /**
  * Test fixtures shared by the contract suites: the full service stack per driver (the SQL adapters
  * over one database, or core's memory adapters), and an account set up for sending through the
@@ -107,3 +108,16 @@ export const KE1 = "+254712345678"
 /** n distinct valid Tanzanian mobile numbers. */
 export const tzNumbers = (n: number, offset = 0) =>
   Array.from({ length: n }, (_, i) => `+25571${String(2000000 + offset + i).padStart(7, "0")}`)
+
+/** A dispatch batch of `owner` at `now` with nothing in it (tests add what they apply). */
+export const emptyBatch = (now: Date, owner: string): DispatchBatch => ({
+  now,
+  owner,
+  sent: [],
+  failed: [],
+  requeued: [],
+  creditReturns: [],
+  receipts: [],
+  lateAcceptances: [],
+  optOuts: []
+})

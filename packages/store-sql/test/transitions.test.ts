@@ -43,18 +43,6 @@ const allows = (status: MessageStatus, ...events: ReadonlyArray<MessageEvent>): 
 /** Before any provider accepted it: `accept` is still ahead (directly, or after `claim`). */
 const beforeAcceptance = (s: MessageStatus) => allows(s, "accept") || allows(s, "claim", "accept")
 
-const emptyBatch = (now: Date): DispatchBatch => ({
-  now,
-  owner: "transitions",
-  sent: [],
-  failed: [],
-  requeued: [],
-  creditReturns: [],
-  receipts: [],
-  lateAcceptances: [],
-  optOuts: []
-})
-
 interface Case {
   readonly operation: string
   /** Whether the table allows the operation from `status` (the event, or the documented path). */
@@ -72,7 +60,7 @@ interface Case {
 }
 
 const apply = (batch: (now: Date) => Partial<DispatchBatch>) => (now: Date) =>
-  Effect.flatMap(DispatchStore, (store) => store.apply({ ...emptyBatch(now), ...batch(now) }))
+  Effect.flatMap(DispatchStore, (store) => store.apply({ ...fixtures.emptyBatch(now, "transitions"), ...batch(now) }))
 
 const receipt = (state: "delivered" | "failed") => (m: { providerId: string; ref: string }, now: Date) =>
   apply(() => ({
