@@ -145,7 +145,7 @@ for (const [driver, start, enabled] of drivers) {
           key: a.live,
           body: { recipient: "+255712345678", sender_id: "TUMA", body: "fine" }
         })
-        expect(ok.status).toBe(202)
+        expect(ok.status, ok.text).toBe(202)
       }
     )
   })

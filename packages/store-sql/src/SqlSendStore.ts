@@ -20,9 +20,9 @@ import { AcceptOutcome, SendStore } from "@tuma/core"
 import type { Tracer } from "effect"
 import { Array as Arr, Cause, Deferred, Effect, Exit, Layer, Option, Queue } from "effect"
 import { PgliteClient } from "./PgliteClient.js"
-import { acceptAlone, acceptGroup, sqlState } from "./send/accept.js"
+import { acceptAlone, acceptGroup } from "./send/accept.js"
 import { findIdempotency, snapshot } from "./send/snapshot.js"
-import { retryTransient } from "./SqlRetry.js"
+import { certainlyRolledBack, transaction } from "./SqlRetry.js"
 
 type Pending = {
   readonly plan: AcceptPlan
@@ -31,11 +31,9 @@ type Pending = {
   readonly span: Option.Option<Tracer.AnySpan>
 }
 
-const serverRefused = (cause: Cause.Cause<unknown>): boolean =>
-  Arr.some(
-    [...Cause.failures(cause), ...Cause.defects(cause)],
-    (e) => sqlState(e) !== undefined
-  )
+/** The group's transaction certainly rolled back (SqlRetry.ts): each plan may be accepted alone. */
+const rolledBack = (cause: Cause.Cause<unknown>): boolean =>
+  Arr.some([...Cause.failures(cause), ...Cause.defects(cause)], certainlyRolledBack)
 
 /** Answers a plan by accepting it in its own transaction. */
 const alone = (p: Pending) => Effect.flatMap(Effect.exit(acceptAlone(p.plan)), (x) => Deferred.done(p.done, x))
@@ -43,8 +41,7 @@ const alone = (p: Pending) => Effect.flatMap(Effect.exit(acceptAlone(p.plan)), (
 /** Accepts a group (one transaction) and answers each caller after its COMMIT. */
 const runGroup = (group: ReadonlyArray<Pending>): Effect.Effect<void, never, SqlClient.SqlClient> => {
   if (group.length === 1) return alone(group[0])
-  return Effect.flatMap(SqlClient.SqlClient, (sql) => sql.withTransaction(acceptGroup(group.map((p) => p.plan)))).pipe(
-    retryTransient(10),
+  return transaction(10)(acceptGroup(group.map((p) => p.plan))).pipe(
     Effect.exit,
     Effect.flatMap((exit) =>
       Exit.isSuccess(exit)
@@ -54,7 +51,7 @@ const runGroup = (group: ReadonlyArray<Pending>): Effect.Effect<void, never, Sql
             ? alone(p)
             : Deferred.succeed(p.done, outcome)
         })
-        : serverRefused(exit.cause)
+        : rolledBack(exit.cause)
         ? Effect.forEach(group, alone)
         : Effect.forEach(group, (p) => Deferred.failCause(p.done, Cause.die(Cause.squash(exit.cause))))
     ),

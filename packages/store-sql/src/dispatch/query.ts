@@ -6,7 +6,7 @@
 import { SqlClient } from "@effect/sql"
 import type { SqlError, Statement } from "@effect/sql"
 import { Effect, Option } from "effect"
-import { retryTransient } from "../SqlRetry.js"
+import { NotCommitted, transaction } from "../SqlRetry.js"
 
 /** The two ways the dispatch operations reach the database. */
 export interface Db {
@@ -38,5 +38,10 @@ const encodeParam = (p: unknown): unknown => Array.isArray(p) ? `{${p.map(arrayE
 /** `Db` over the `SqlClient`. */
 export const make: Effect.Effect<Db, never, SqlClient.SqlClient> = Effect.map(SqlClient.SqlClient, (sql) => ({
   q: (text, params = []) => sql.unsafe(text, params.map(encodeParam)),
-  tx: (eff) => sql.withTransaction(eff).pipe(retryTransient(5))
+  // the queue's callers handle a SqlError: a NotCommitted (retried once already) is answered as its cause
+  tx: (eff) =>
+    transaction(5)(eff).pipe(
+      Effect.mapError((e) => e instanceof NotCommitted ? e.cause : e),
+      Effect.provideService(SqlClient.SqlClient, sql)
+    )
 }))

@@ -8,13 +8,14 @@
  * the write; its one wallet is locked by the write's debit itself. A bulk send writes its messages
  * first and its debits last (the same statement, called twice), as before.
  *
- * A serialization failure or deadlock (40001/40P01) retries the whole transaction.
+ * A serialization failure or deadlock (40001/40P01) retries the whole transaction, a connection lost
+ * before COMMIT runs it once more on a fresh connection (SqlRetry.ts).
  */
-import { SqlClient } from "@effect/sql"
+import type { SqlClient } from "@effect/sql"
 import type { AcceptPlan } from "@tuma/core"
 import { AcceptanceRolledBack, AcceptOutcome } from "@tuma/core"
-import { Data, Effect, Predicate } from "effect"
-import { retryTransient } from "../SqlRetry.js"
+import { Data, Effect } from "effect"
+import { certainlyRolledBack, transaction as inTransaction } from "../SqlRetry.js"
 import {
   balancesOf,
   claimKeys,
@@ -28,13 +29,6 @@ import {
   takenRecords,
   writeAccepted
 } from "./statements.js"
-
-/** The SQLSTATE of a failed statement, if the server answered one. */
-export const sqlState = (e: unknown): string | undefined => {
-  if (!Predicate.isTagged(e, "SqlError") || !Predicate.hasProperty(e, "cause")) return undefined
-  const cause = e.cause
-  return Predicate.hasProperty(cause, "code") && typeof cause.code === "string" ? cause.code : undefined
-}
 
 class Insufficient extends Data.TaggedError("Insufficient")<{
   readonly shortfall: ReadonlyArray<{ market_id: string; units_required: number; units_available: number }>
@@ -91,25 +85,14 @@ const transaction = (plan: AcceptPlan) =>
     return AcceptOutcome.Accepted()
   })
 
-/**
- * A SQLSTATE error answered by the server means the transaction did not commit — except the
- * classes where the connection itself went (08 connection exception, 57 operator intervention such
- * as pg_terminate_backend, 58 system error, XX internal): then a COMMIT may have been applied.
- */
-const refusedByServer = (defect: unknown): boolean => {
-  const code = sqlState(defect)
-  return code !== undefined && /^[0-9A-Z]{5}$/.test(code) && !/^(08|57|58|XX)/.test(code)
-}
-
 /** One plan in its own transaction; a rolled-back transaction is an `AcceptanceRolledBack` defect. */
 export const acceptAlone = (plan: AcceptPlan): Effect.Effect<AcceptOutcome, never, SqlClient.SqlClient> =>
-  Effect.flatMap(SqlClient.SqlClient, (sql) => sql.withTransaction(transaction(plan))).pipe(
-    retryTransient(10),
+  inTransaction(10)(transaction(plan)).pipe(
     Effect.catchTag("Insufficient", (e) => Effect.succeed(AcceptOutcome.InsufficientFunds({ shortfall: e.shortfall }))),
     Effect.orDie,
-    // the server answered with an error: the transaction rolled back, nothing of it is stored
+    // failed before its COMMIT, or the server refused it: rolled back, nothing of it is stored
     Effect.catchAllDefect((defect) =>
-      Effect.die(refusedByServer(defect) ? new AcceptanceRolledBack({ cause: defect }) : defect)
+      Effect.die(certainlyRolledBack(defect) ? new AcceptanceRolledBack({ cause: defect }) : defect)
     )
   )
 

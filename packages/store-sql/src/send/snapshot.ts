@@ -6,6 +6,7 @@ import { SqlClient } from "@effect/sql"
 import type { ProviderCapacityRow, SenderIdGrantRow, SendSnapshot, SpamRuleRow, WalletRow } from "@tuma/core"
 import { Effect, Schema } from "effect"
 import { findOne, MarketRowSchema, rowOf, SenderIdStatusSchema, single } from "../rows.js"
+import { retryOnFreshConnection } from "../SqlRetry.js"
 import { IdempotencyRecordRow } from "./statements.js"
 
 const SenderIdGrant = rowOf<SenderIdGrantRow>()(Schema.Struct({
@@ -92,6 +93,7 @@ export const snapshot = (sql: SqlClient.SqlClient) =>
     FROM spam_builtin_switches b WHERE b.kind = 'blocked_phrase' AND NOT b.enabled),
   'settingsVersion', (SELECT version::text FROM settings_version WHERE id = 1)
 ) AS s`).pipe(
+    retryOnFreshConnection,
     Effect.map(({ s }): SendSnapshot => ({
       ...s,
       account: s.account ?? undefined,
@@ -103,4 +105,7 @@ export const snapshot = (sql: SqlClient.SqlClient) =>
 /** A live idempotency record of the account (`SendStore.findIdempotency`). */
 export const findIdempotency = (sql: SqlClient.SqlClient) => (accountId: string, key: string, now: Date) =>
   idempotencyRow(sql`SELECT key, endpoint, fingerprint, response, created_at, expires_at FROM idempotency_records
-        WHERE account_id = ${accountId} AND key = ${key} AND expires_at > ${now}`).pipe(Effect.orDie)
+        WHERE account_id = ${accountId} AND key = ${key} AND expires_at > ${now}`).pipe(
+    retryOnFreshConnection,
+    Effect.orDie
+  )
