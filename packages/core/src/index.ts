@@ -12,6 +12,8 @@
  */
 export * from "./admin/index.js"
 export * from "./audit/index.js"
+/** What a campaign's owner may do after acceptance (`Campaigns.cancelCampaign`). */
+export * as Campaigns from "./campaigns/Cancel.js"
 export * as Delivery from "./delivery/index.js"
 export * as Memory from "./memory/index.js"
 export * from "./MessageEntry.js"
@@ -21,6 +23,7 @@ export * as Portal from "./portal/index.js"
 export * from "./ports/AdminStore.js"
 export * from "./ports/ApiKeys.js"
 export * from "./ports/AuditStore.js"
+export * from "./ports/CampaignStore.js"
 export * from "./ports/ContentCounter.js"
 export * from "./ports/Ids.js"
 export * as Ports from "./ports/index.js"

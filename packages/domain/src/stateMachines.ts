@@ -106,13 +106,14 @@ export type MessageStatus = typeof MessageStatus.Type
  * - `accept`: a provider accepted it (processing → sent)
  * - `deliver`: the carrier confirmed delivery (sent → delivered)
  * - `fail`: final failure (queued | processing | sent → failed)
+ * - `cancel`: its campaign was cancelled before the schedule time (scheduled → failed, units refunded)
  */
-export const MessageEvent = Schema.Literal("due", "claim", "release", "accept", "deliver", "fail")
+export const MessageEvent = Schema.Literal("due", "claim", "release", "accept", "deliver", "fail", "cancel")
 export type MessageEvent = typeof MessageEvent.Type
 
 /** The message state machine: the status each event leads to from each status. */
 export const messageTransitions: TransitionTable<MessageStatus, MessageEvent> = {
-  scheduled: { due: "queued" },
+  scheduled: { due: "queued", cancel: "failed" },
   queued: { claim: "processing", fail: "failed" },
   processing: { accept: "sent", release: "queued", fail: "failed" },
   sent: { deliver: "delivered", fail: "failed" },
@@ -179,20 +180,22 @@ export const initialMessageStatus = (scheduledAt: Date | null | undefined): "sch
 
 /**
  * `scheduled` (a future `scheduled_at` was given) → `queued` when due; `queued` → `completed` once
- * every message of the campaign reached a final state (delivered or failed).
+ * every message of the campaign reached a final state (delivered or failed); `scheduled` →
+ * `cancelled` when its owner cancels it before the schedule time (its messages fail, units refunded).
  */
-export const CampaignStatus = Schema.Literal("scheduled", "queued", "completed")
+export const CampaignStatus = Schema.Literal("scheduled", "queued", "completed", "cancelled")
 export type CampaignStatus = typeof CampaignStatus.Type
 
-/** An event of the campaign state machine: `due` (a scheduled campaign starts) or `complete`. */
-export const CampaignEvent = Schema.Literal("due", "complete")
+/** An event of the campaign state machine: `due` (a scheduled campaign starts), `complete` or `cancel`. */
+export const CampaignEvent = Schema.Literal("due", "complete", "cancel")
 export type CampaignEvent = typeof CampaignEvent.Type
 
 /** The campaign state machine: the status each event leads to from each status. */
 export const campaignTransitions: TransitionTable<CampaignStatus, CampaignEvent> = {
-  scheduled: { due: "queued" },
+  scheduled: { due: "queued", cancel: "cancelled" },
   queued: { complete: "completed" },
-  completed: {}
+  completed: {},
+  cancelled: {}
 }
 
 /** The status a campaign moves to on `event`, or `IllegalTransition`. */
@@ -208,6 +211,31 @@ export const initialCampaignStatus = (scheduledAt: Date | null | undefined): "sc
 /** True when a queued campaign should take `complete`: all its queued messages are final. */
 export const isCampaignComplete = (counts: { readonly queued_count: number; readonly final_count: number }) =>
   counts.final_count >= counts.queued_count
+
+/**
+ * Where a campaign is, as its owner follows it: `scheduled` (waiting for its time), `sending` (some
+ * of its accepted messages are not final yet), `finished` (every accepted message delivered or
+ * failed — also when none was accepted), `cancelled`. Derived from the stored status and the
+ * campaign's messages per status, so it is right the moment the last receipt lands.
+ */
+export type CampaignStage = "scheduled" | "sending" | "finished" | "cancelled"
+
+/** The stage of a campaign from its stored status, accepted count and messages per status. */
+export const campaignStageOf = (campaign: {
+  readonly status: string
+  readonly queued_count: number
+  readonly delivery: Readonly<Record<string, number>>
+}): CampaignStage => {
+  if (campaign.status === "cancelled") return "cancelled"
+  if (campaign.status === "scheduled") return "scheduled"
+  const final_count = Object.entries(campaign.delivery).reduce(
+    (n, [status, count]) => Schema.is(MessageStatus)(status) && isFinalMessageStatus(status) ? n + count : n,
+    0
+  )
+  return campaign.status === "completed" || isCampaignComplete({ queued_count: campaign.queued_count, final_count })
+    ? "finished"
+    : "sending"
+}
 
 // ---------------------------------------------------------------------------------------------
 // Sender IDs (decisions.md §18)

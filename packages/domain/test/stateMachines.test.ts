@@ -3,6 +3,7 @@ import { Either, FastCheck as fc } from "effect"
 import {
   advanceMessage,
   CampaignEvent,
+  campaignStageOf,
   CampaignStatus,
   campaignTransitions,
   finalStatesOf,
@@ -63,6 +64,7 @@ describe("message machine (decisions.md §19)", () => {
       "processing -release-> queued",
       "queued -claim-> processing",
       "queued -fail-> failed",
+      "scheduled -cancel-> failed",
       "scheduled -due-> queued",
       "sent -deliver-> delivered",
       "sent -fail-> failed"
@@ -93,7 +95,9 @@ describe("message machine (decisions.md §19)", () => {
     expect(sourcesOf(campaignTransitions, "due")).toEqual(["scheduled"])
     expect(sourcesOf(senderIdTransitions, "reinstate")).toEqual(["suspended"])
     expect(finalStatesOf(messageTransitions)).toEqual(["delivered", "failed"])
-    expect(finalStatesOf(campaignTransitions)).toEqual(["completed"])
+    expect(finalStatesOf(campaignTransitions)).toEqual(["completed", "cancelled"])
+    expect(sourcesOf(messageTransitions, "cancel")).toEqual(["scheduled"])
+    expect(sourcesOf(campaignTransitions, "cancel")).toEqual(["scheduled"])
     // agrees with the step function for every pair
     for (const e of MessageEvent.literals) {
       expect(sourcesOf(messageTransitions, e)).toEqual(
@@ -183,15 +187,30 @@ describe("message timestamps", () => {
 })
 
 describe("campaign machine", () => {
-  it("scheduled -> queued -> completed", () => {
+  it("scheduled -> queued -> completed; only a scheduled campaign can be cancelled", () => {
     expect(legalPairs(CampaignStatus.literals, CampaignEvent.literals, transitionCampaign)).toEqual([
       "queued -complete-> completed",
+      "scheduled -cancel-> cancelled",
       "scheduled -due-> queued"
     ])
     expect(initialCampaignStatus(undefined)).toBe("queued")
     expect(initialCampaignStatus(new Date())).toBe("scheduled")
     expect(isCampaignComplete({ queued_count: 3, final_count: 2 })).toBe(false)
     expect(isCampaignComplete({ queued_count: 3, final_count: 3 })).toBe(true)
+  })
+
+  it("the stage a customer follows: sending until every accepted message is final, then finished", () => {
+    const c = (status: string, queued_count: number, delivery: Record<string, number>) =>
+      campaignStageOf({ status, queued_count, delivery })
+    expect(c("queued", 4, { delivered: 3, failed: 1 })).toBe("finished")
+    expect(c("queued", 4, { delivered: 3, sent: 1 })).toBe("sending")
+    expect(c("queued", 4, { queued: 2, processing: 1, failed: 1 })).toBe("sending")
+    expect(c("queued", 0, {})).toBe("finished")
+    expect(c("completed", 2, { delivered: 2 })).toBe("finished")
+    expect(c("scheduled", 3, { scheduled: 3 })).toBe("scheduled")
+    expect(c("cancelled", 3, { failed: 3 })).toBe("cancelled")
+    // an unknown status in the counts is not final
+    expect(c("queued", 1, { mystery: 1 })).toBe("sending")
   })
 })
 

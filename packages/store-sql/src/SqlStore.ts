@@ -19,6 +19,7 @@ import type { TraceContextStore } from "@tuma/core/observability/Tracing"
 import type { AdminStore } from "@tuma/core/ports/AdminStore"
 import type { ApiKeys } from "@tuma/core/ports/ApiKeys"
 import type { AuditStore } from "@tuma/core/ports/AuditStore"
+import type { CampaignStore } from "@tuma/core/ports/CampaignStore"
 import type { DispatchStore, DispatchWakeups } from "@tuma/core/ports/DispatchStore"
 import type { OperatorUserStore } from "@tuma/core/ports/OperatorUserStore"
 import type { PortalReadStore } from "@tuma/core/ports/PortalReadStore"
@@ -32,6 +33,7 @@ import * as Database from "./Database.js"
 import * as SqlAdminStore from "./SqlAdminStore.js"
 import * as SqlApiKeys from "./SqlApiKeys.js"
 import * as SqlAuditStore from "./SqlAuditStore.js"
+import * as SqlCampaignStore from "./SqlCampaignStore.js"
 import * as SqlContentCounter from "./SqlContentCounter.js"
 import * as SqlDispatchStore from "./SqlDispatchStore.js"
 import * as SqlObservability from "./SqlObservability.js"
@@ -62,6 +64,7 @@ export type ApiPorts =
   | SettingsChanges
   | PortalStore
   | PortalReadStore
+  | CampaignStore
   | OperatorUserStore
   | TraceContextStore
 
@@ -102,6 +105,7 @@ export const layerApi = (driver: Driver): Layer.Layer<ApiPorts, never, SqlClient
     SqlSettingsChanges.layer,
     SqlPortalStore.layer,
     SqlPortalReadStore.layer,
+    SqlCampaignStore.layer,
     SqlOperatorUserStore.layer,
     SqlObservability.layerTraceContext
   )

@@ -56,12 +56,14 @@ export const MessageTarget = {
   claim: targetOf(messageTransitions, "claim"),
   release: targetOf(messageTransitions, "release"),
   due: targetOf(messageTransitions, "due"),
-  fail: targetOf(messageTransitions, "fail")
+  fail: targetOf(messageTransitions, "fail"),
+  cancel: targetOf(messageTransitions, "cancel")
 } as const
 
 /** The states the campaign statements set, by event. */
 export const CampaignTarget = {
-  due: targetOf(campaignTransitions, "due")
+  due: targetOf(campaignTransitions, "due"),
+  cancel: targetOf(campaignTransitions, "cancel")
 } as const
 
 /** The message conditions (decisions.md §19). */
@@ -88,6 +90,8 @@ export const Message = {
   awaitingReceipt: sourcesOf(messageTransitions, "deliver"),
   /** Its schedule time may arrive (`due`). */
   scheduled: sourcesOf(messageTransitions, "due"),
+  /** Its campaign may still be cancelled (`cancel`). */
+  cancellable: sourcesOf(messageTransitions, "cancel"),
   /** Takes no event. */
   final: finalStatesOf(messageTransitions),
   /** Accepted messages that go to the dispatch queue at once (they can take `claim`). */
@@ -97,7 +101,9 @@ export const Message = {
 /** The campaign conditions (spec §3.2). */
 export const Campaign = {
   /** Its schedule time may arrive (`due`). */
-  scheduled: sourcesOf(campaignTransitions, "due")
+  scheduled: sourcesOf(campaignTransitions, "due"),
+  /** Its owner may still cancel it (`cancel`). */
+  cancellable: sourcesOf(campaignTransitions, "cancel")
 } as const
 
 /** The sender-ID conditions (decisions.md §18). */

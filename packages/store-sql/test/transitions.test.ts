@@ -10,6 +10,7 @@
  */
 import { SqlClient } from "@effect/sql"
 import { expect } from "@effect/vitest"
+import { CampaignStore } from "@tuma/core/ports/CampaignStore"
 import type { DispatchBatch } from "@tuma/core/ports/DispatchStore"
 import { DispatchStore } from "@tuma/core/ports/DispatchStore"
 import type { CampaignStatus, MessageEvent } from "@tuma/domain"
@@ -17,13 +18,18 @@ import { MessageStatus, messageTransitions, sourcesOf, transitionCampaign, trans
 import { CampaignStatus as CampaignStatusSchema } from "@tuma/domain"
 import { Effect, Either, Layer } from "effect"
 import { MARKET_IDS } from "../src/migrations/0002_markets.js"
+import * as SqlCampaignStore from "../src/SqlCampaignStore.js"
 import * as SqlDispatchStore from "../src/SqlDispatchStore.js"
 import * as fixtures from "./fixtures.js"
 import { forEachDriver, type SqlDriverName } from "./harness.js"
 
 /** The send stack (accounts, providers) with the SQL `DispatchStore` and the client, over one database. */
 const stack = (db: Layer.Layer<SqlClient.SqlClient>, driver: SqlDriverName) =>
-  Layer.mergeAll(fixtures.stack.sql(db, driver), SqlDispatchStore.layer.pipe(Layer.provide(db)), db)
+  Layer.mergeAll(
+    fixtures.stack.sql(db, driver),
+    Layer.merge(SqlDispatchStore.layer, SqlCampaignStore.layer).pipe(Layer.provide(db)),
+    db
+  )
 
 /** Where the events, in order, lead from `status` (a path through the message table), if allowed. */
 const follow = (status: MessageStatus, ...events: ReadonlyArray<MessageEvent>): MessageStatus | undefined => {
@@ -233,6 +239,73 @@ forEachDriver(stack, (it) => {
         expect(changed).toEqual(MessageStatus.literals.filter(c.allowed))
       }))
   }
+
+  const insertCampaign = (accountId: string, status: CampaignStatus, now: Date) =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const campaignId = crypto.randomUUID()
+      yield* sql`INSERT INTO campaigns ${
+        sql.insert({
+          id: campaignId,
+          account_id: accountId,
+          api_version: "v1",
+          name: "c",
+          sender_id: "TUMA",
+          status,
+          recipient_count: 1,
+          queued_count: 1,
+          failed_count: 0,
+          units: 1,
+          scheduled_at: now,
+          created_at: now,
+          updated_at: now
+        })
+      }`.pipe(Effect.orDie)
+      return campaignId
+    })
+
+  it.effect("cancel: changes a campaign exactly from the statuses the campaign table allows `cancel` from", () =>
+    Effect.gen(function*() {
+      const store = yield* CampaignStore
+      const { account } = yield* fixtures.setupAccount({ balances: { TZ: 100 }, sender: "TUMA" })
+      const changed: Array<CampaignStatus> = []
+      for (const status of CampaignStatusSchema.literals) {
+        const now = new Date()
+        const campaignId = yield* insertCampaign(account.id, status, now)
+        yield* store.cancel(account.id, campaignId, now)
+        const after = yield* campaignStatus(campaignId)
+        if (after !== status) {
+          changed.push(status)
+          expect(after).toBe(Either.getOrThrow(transitionCampaign(status, "cancel")))
+        }
+      }
+      expect(changed).toEqual(
+        CampaignStatusSchema.literals.filter((s) => Either.isRight(transitionCampaign(s, "cancel")))
+      )
+    }))
+
+  it.effect("cancel: changes a cancelled campaign's messages exactly from the statuses the table allows `cancel` from", () =>
+    Effect.gen(function*() {
+      const store = yield* CampaignStore
+      const { account, providerId } = yield* fixtures.setupAccount({ balances: { TZ: 100 }, sender: "TUMA" })
+      const now = new Date()
+      const campaignId = yield* insertCampaign(account.id, "scheduled", now)
+      const seeded: Array<{ status: MessageStatus; id: string; seededAt: Date }> = []
+      for (const status of MessageStatus.literals) {
+        const m = yield* seed(account.id, providerId!, status, now, campaignId)
+        seeded.push({ status, id: m.id, seededAt: m.seededAt })
+      }
+      yield* clearQueue
+      yield* store.cancel(account.id, campaignId, now)
+      const changed: Array<MessageStatus> = []
+      for (const m of seeded) {
+        if ((yield* updatedAt(m.id)).getTime() !== m.seededAt.getTime()) {
+          changed.push(m.status)
+          expect(yield* statusOf(m.id)).toBe(messageTransitions[m.status].cancel)
+        }
+      }
+      expect(changed).toEqual(sourcesOf(messageTransitions, "cancel"))
+    }))
 
   it.effect("promoteScheduled: starts a campaign exactly from the statuses the campaign table allows `due` from", () =>
     Effect.gen(function*() {

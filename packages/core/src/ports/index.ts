@@ -8,6 +8,7 @@
 export * as AdminStore from "./AdminStore.js"
 export * as ApiKeys from "./ApiKeys.js"
 export * as AuditStore from "./AuditStore.js"
+export * as CampaignStore from "./CampaignStore.js"
 export * as ContentCounter from "./ContentCounter.js"
 export * as DispatchStore from "./DispatchStore.js"
 export * as Ids from "./Ids.js"

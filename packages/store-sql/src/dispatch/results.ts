@@ -20,10 +20,12 @@ const Failed = decoders(Schema.Struct({
 
 const optedOutRows = findAll(Schema.Struct({ account_id: Schema.String }))
 
+/** Gives the units of `rows` back to their wallets, one ledger entry (`refund`, `reference`) per message. */
 export const refund = ({ q }: Db) =>
 (
   rows: ReadonlyArray<{ id: string; account_id: string; market_id: string; units: number }>,
-  now: Date
+  now: Date,
+  reference = "not accepted by any provider"
 ) =>
   rows.length === 0 ? Effect.void : q(
     `WITH r AS (
@@ -38,7 +40,7 @@ export const refund = ({ q }: Db) =>
 INSERT INTO wallet_ledger (wallet_id, account_id, kind, units, balance_after, message_id, reference, created_at)
 SELECT w.id, w.account_id, 'refund', r.units,
   w.balance - (sum(r.units) OVER (PARTITION BY w.id ORDER BY r.mid DESC ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) - r.units),
-  r.mid, 'not accepted by any provider', $5
+  r.mid, $6, $5
 FROM r JOIN w ON w.account_id = r.acct AND w.market_id = r.market
 ORDER BY w.id, r.mid`,
     [
@@ -46,7 +48,8 @@ ORDER BY w.id, r.mid`,
       rows.map((r) => r.account_id),
       rows.map((r) => r.market_id),
       rows.map((r) => r.units),
-      now
+      now,
+      reference
     ]
   ).pipe(Effect.asVoid)
 
