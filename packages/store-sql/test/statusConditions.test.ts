@@ -22,13 +22,20 @@ describe("statusConditions", () => {
       releasable: ["processing"],
       awaitingReceipt: ["sent"],
       scheduled: ["scheduled"],
+      cancellable: ["scheduled"],
       final: ["delivered", "failed"],
       queuedOnAccept: ["queued"]
     })
-    expect(Campaign).toEqual({ scheduled: ["scheduled"] })
+    expect(Campaign).toEqual({ scheduled: ["scheduled"], cancellable: ["scheduled"] })
     expect(SenderId).toEqual({ final: ["rejected"] })
-    expect(MessageTarget).toEqual({ claim: "'processing'", release: "'queued'", due: "'queued'", fail: "'failed'" })
-    expect(CampaignTarget).toEqual({ due: "'queued'" })
+    expect(MessageTarget).toEqual({
+      claim: "'processing'",
+      release: "'queued'",
+      due: "'queued'",
+      fail: "'failed'",
+      cancel: "'failed'"
+    })
+    expect(CampaignTarget).toEqual({ due: "'queued'", cancel: "'cancelled'" })
   })
 
   it("renders IN / NOT IN lists of literals", () => {
