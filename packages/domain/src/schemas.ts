@@ -365,21 +365,38 @@ export const ChannelFilter = Schema.Literal("api", "web").annotations({
 })
 
 /** Query of `GET /v1/sms/messages` (no identifier: HttpApi lists its properties as query parameters). */
-export const ListMessagesQuery = Schema.Struct({
+const listMessagesFields = {
   status: optional(MessageStatusFilter),
   channel: optional(ChannelFilter),
   from: optional(IsoDateString.annotations({ description: "YYYY-MM-DD: messages created on or after." })),
   to: optional(IsoDateString.annotations({ description: "YYYY-MM-DD: messages created on or before." })),
   per_page: Schema.optionalWith(PerPage, { exact: true, default: () => PER_PAGE_DEFAULT }),
   page: Schema.optionalWith(PageNumber, { exact: true, default: () => 1 })
-}).pipe(
-  Schema.filter((q) =>
+}
+
+const toNotBeforeFrom = <A extends { readonly from?: string | undefined; readonly to?: string | undefined }, I, R>(
+  self: Schema.Schema<A, I, R>
+) =>
+  self.pipe(Schema.filter((q) =>
     q.from !== undefined && q.to !== undefined && q.to < q.from
       ? { path: ["to"], message: "The to field must be a date after or equal to from." }
       : undefined
-  )
-).annotations({ description: "Filters and page of the message list, newest first." })
+  ))
+
+export const ListMessagesQuery = toNotBeforeFrom(Schema.Struct(listMessagesFields))
+  .annotations({ description: "Filters and page of the message list, newest first." })
 export type ListMessagesQuery = typeof ListMessagesQuery.Type
+
+/** The portal's message list: the API's filters, and one campaign's messages (`campaign_uid`). */
+export const CampaignMessagesQuery = toNotBeforeFrom(Schema.Struct({
+  ...listMessagesFields,
+  campaign_uid: optional(
+    Schema.String.pipe(Schema.filter((s) => UUID_PATTERN.test(s), {
+      message: () => "The campaign_uid field must be a valid UUID."
+    })).annotations({ description: "Only the messages of this campaign." })
+  )
+})).annotations({ description: "Filters and page of the portal's message list, newest first." })
+export type CampaignMessagesQuery = typeof CampaignMessagesQuery.Type
 
 /** Path `uid` of `GET /v1/sms/messages/{uid}`, with the exact text of spec §4.4. */
 export const MessageUid = Schema.String.annotations({ message: () => "Message UID must be a valid UUID." }).pipe(

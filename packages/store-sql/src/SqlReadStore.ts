@@ -100,6 +100,7 @@ export const make = Effect.gen(function*() {
     const clauses = [sql`m.account_id = ${f.accountId}`]
     if (f.status !== undefined) clauses.push(sql`m.status = ${f.status}`)
     if (f.channel !== undefined) clauses.push(sql`m.channel = ${f.channel}`)
+    if (f.campaignId !== undefined) clauses.push(sql`m.campaign_id = ${f.campaignId}`)
     if (f.createdFrom !== undefined) clauses.push(sql`m.created_at >= ${f.createdFrom}`)
     if (f.createdBefore !== undefined) clauses.push(sql`m.created_at < ${f.createdBefore}`)
     return sql.and(clauses)

@@ -16,6 +16,7 @@ const matches = (f: MessageListFilter, accountId: string) => (m: MessageRecord):
   m.account_id === accountId &&
   (f.status === undefined || m.status === f.status) &&
   (f.channel === undefined || m.channel === f.channel) &&
+  (f.campaignId === undefined || m.campaign_id === f.campaignId) &&
   (f.createdFrom === undefined || m.created_at.getTime() >= f.createdFrom.getTime()) &&
   (f.createdBefore === undefined || m.created_at.getTime() < f.createdBefore.getTime())
 

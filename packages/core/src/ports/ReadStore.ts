@@ -13,6 +13,8 @@ export interface MessageListFilter {
   readonly accountId: string
   readonly status?: MessageStatus | undefined
   readonly channel?: Channel | undefined
+  /** Only the messages of this campaign. */
+  readonly campaignId?: string | undefined
   /** `created_at >= createdFrom` */
   readonly createdFrom?: Date | undefined
   /** `created_at < createdBefore` (exclusive) */

@@ -26,6 +26,8 @@ import type { Channel, MessageStatus } from "../ports/SendStore.js"
 export interface ListMessagesInput {
   readonly status?: MessageStatus | undefined
   readonly channel?: Channel | undefined
+  /** Only the messages of this campaign (a UUID). */
+  readonly campaign_uid?: string | undefined
   /** `YYYY-MM-DD`: messages created on or after this UTC day. */
   readonly from?: string | undefined
   /** `YYYY-MM-DD`: messages created on or before this UTC day. */
@@ -139,6 +141,9 @@ export const listRequest = (
       errors[field] = [`The ${field} field must be a valid date (YYYY-MM-DD).`]
     }
   }
+  if (input.campaign_uid !== undefined && !UUID.test(input.campaign_uid)) {
+    errors.campaign_uid = ["The campaign_uid field must be a valid UUID."]
+  }
   if (Object.keys(errors).length === 0 && input.from !== undefined && input.to !== undefined && input.to < input.from) {
     errors.to = ["The to field must be a date after or equal to from."]
   }
@@ -149,6 +154,7 @@ export const listRequest = (
     accountId,
     status: input.status,
     channel: input.channel,
+    campaignId: input.campaign_uid,
     createdFrom: input.from === undefined ? undefined : utcDay(input.from),
     createdBefore: input.to === undefined ? undefined : new Date(utcDay(input.to).getTime() + DAY_MS)
   }

@@ -16,13 +16,14 @@ import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import type * as Path from "@effect/platform/Path"
 import type { SendCaller } from "@tuma/core"
 import { Send, SendConfig } from "@tuma/core"
-import { Admin, Dashboard, Preview } from "@tuma/core"
+import { Admin, Campaigns, Dashboard, Preview } from "@tuma/core"
 import { Reads } from "@tuma/core"
 import { SenderIds } from "@tuma/core"
 import type { CampaignRow, DeliveryWithAttempts } from "@tuma/core"
 import { PortalReadStore } from "@tuma/core"
 import {
   analyzeBody,
+  campaignStageOf,
   compileTemplate,
   normalizeRecipient,
   renderCompiled,
@@ -148,6 +149,7 @@ export const PortalCampaignsLive = HttpApiBuilder.group(
         api_version: c.api_version,
         channel: c.api_key_id === null ? "web" as const : "api" as const,
         status: c.status,
+        stage: campaignStageOf(c),
         recipient_count: c.recipient_count,
         queued_count: c.queued_count,
         failed_count: c.failed_count,
@@ -235,6 +237,14 @@ export const PortalCampaignsLive = HttpApiBuilder.group(
             }
             const failures = yield* Schema.decodeUnknown(Schema.Array(CampaignFailure))(c.failures).pipe(Effect.orDie)
             return yield* ok({ ...campaignView(c), failures })
+          }))
+        .handle("cancelCampaign", ({ path }) =>
+          Effect.gen(function*() {
+            const user = yield* CurrentPortalUser
+            const cancelled = yield* Campaigns.cancelCampaign(user.accountId, path.campaign_uid).pipe(
+              Effect.mapError((e) => toApiFailure(e))
+            )
+            return yield* ok(cancelled)
           }))
     })
 )

@@ -172,6 +172,76 @@ describe.each(drivers)("portal messaging (%s)", (driver) => {
     expect((await agent.get("/portal/api/ledger?kind=debit")).body.data[0].units).toBe(-2)
   })
 
+  it("a campaign goes sending → finished once every message is final; its recipients list and export by campaign", async () => {
+    const { email } = await accountWithUser(server, "member")
+    const agent = await signedIn(server, email)
+    const created = await agent.post("/portal/api/campaigns", {
+      // the simulated carrier's failing test number and two that deliver
+      recipients: [{ to: "+255712345611" }, { to: "+255712345612" }, { to: "+255700000100" }],
+      message: "Sale on Saturday",
+      sender_id: "TUMA",
+      campaign_name: "Saturday"
+    })
+    expect(created.status).toBe(202)
+    const uid = created.body.data.uid
+    const stage = async () => (await agent.get(`/portal/api/campaigns/${uid}`)).body.data
+    expect(["sending", "finished"]).toContain((await stage()).stage)
+    await waitFor(async () => (await stage()).stage === "finished")
+    const done = await stage()
+    expect(done.delivery).toMatchObject({ delivered: 2, failed: 1, total: 3 })
+    expect((await agent.get("/portal/api/campaigns")).body.data[0]).toMatchObject({ uid, stage: "finished" })
+    // another message outside the campaign is not in its list
+    expect((await agent.post("/portal/api/sms", { recipient: "+255712345613", sender_id: "TUMA", body: "x" })).status)
+      .toBe(202)
+    const mine = (await agent.get(`/portal/api/messages?campaign_uid=${uid}`)).body
+    expect(mine.meta.total).toBe(3)
+    const failed = (await agent.get(`/portal/api/messages?campaign_uid=${uid}&status=failed`)).body.data
+    expect(failed.map((m: any) => m.recipient)).toEqual(["+255700000100"])
+    const csv = await agent.get(`/portal/api/messages/export.csv?campaign_uid=${uid}`)
+    expect(csv.text.trim().split("\r\n")).toHaveLength(4)
+    const bad = await agent.get("/portal/api/messages?campaign_uid=nope")
+    expect(bad.status).toBe(422)
+    expect(bad.body.errors.campaign_uid).toBeDefined()
+  })
+
+  it("cancels a scheduled campaign: units back, messages failed CANCELLED; a started one answers 409", async () => {
+    const { email } = await accountWithUser(server, "member", { balances: { TZ: 10 } })
+    const agent = await signedIn(server, email)
+    const other = await signedIn(server, (await accountWithUser(server, "owner")).email)
+    const created = await agent.post("/portal/api/campaigns", {
+      recipients: [{ to: "+255712345621" }, { to: "+255712345622" }],
+      message: "Later",
+      sender_id: "TUMA",
+      campaign_name: "Cancel me",
+      scheduled_at: new Date(Date.now() + 3_600_000).toISOString()
+    })
+    const uid = created.body.data.uid
+    expect((await agent.get("/portal/api/wallets")).body.data[0].balance).toBe(8)
+    // another account cannot see or cancel it
+    expect((await other.post(`/portal/api/campaigns/${uid}/cancel`, {})).status).toBe(404)
+    const cancelled = await agent.post(`/portal/api/campaigns/${uid}/cancel`, {})
+    expect(cancelled.status, cancelled.text).toBe(200)
+    expect(cancelled.body.data).toEqual({ messages: 2, units: 2 })
+    expect((await agent.get("/portal/api/wallets")).body.data[0].balance).toBe(10)
+    const one = (await agent.get(`/portal/api/campaigns/${uid}`)).body.data
+    expect(one).toMatchObject({ status: "cancelled", stage: "cancelled", delivery: { failed: 2, total: 2 } })
+    const again = await agent.post(`/portal/api/campaigns/${uid}/cancel`, {})
+    expect(again.status).toBe(409)
+    expect(again.body.error_code).toBe("ILLEGAL_TRANSITION")
+    const refunds = (await agent.get("/portal/api/ledger?kind=refund")).body.data
+    expect(refunds.map((r: any) => r.units)).toEqual([1, 1])
+    // a campaign sent at once has started: 409, nothing refunded
+    const now = await agent.post("/portal/api/campaigns", {
+      recipients: [{ to: "+255712345623" }],
+      message: "Now",
+      sender_id: "TUMA",
+      campaign_name: "Now"
+    })
+    const late = await agent.post(`/portal/api/campaigns/${now.body.data.uid}/cancel`, {})
+    expect(late.status).toBe(409)
+    expect((await agent.get("/portal/api/wallets")).body.data[0].balance).toBe(9)
+  })
+
   it("the dashboard lists a failed message with its reason; the status filter finds only it", async () => {
     const { email } = await accountWithUser(server, "owner")
     const agent = await signedIn(server, email)

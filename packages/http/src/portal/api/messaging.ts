@@ -131,6 +131,8 @@ export const CampaignSummary = Schema.Struct({
   api_version: Schema.Literal("v1", "v2"),
   channel: Schema.Literal("api", "web"),
   status: Schema.String,
+  /** Where the campaign is as its owner follows it (domain `campaignStageOf`). */
+  stage: Schema.Literal("scheduled", "sending", "finished", "cancelled"),
   recipient_count: Schema.Number,
   queued_count: Schema.Number,
   failed_count: Schema.Number,
@@ -146,6 +148,13 @@ export const CampaignDetail = Schema.Struct({
   failures: Schema.Array(Res.CampaignFailure)
 }).annotations({ identifier: "PortalCampaignDetail" })
 
+export const CampaignCancelled = Schema.Struct({
+  /** Messages that will not be sent. */
+  messages: Schema.Number,
+  /** Units given back to the wallets. */
+  units: Schema.Number
+}).annotations({ identifier: "PortalCampaignCancelled" })
+
 export const PageQuery = Schema.Struct({
   page: opt(NumberFromQuery),
   per_page: opt(NumberFromQuery)
@@ -159,7 +168,7 @@ export const CampaignList = Schema.Struct({
 
 // messages
 
-export const ListMessagesQuery = D.ListMessagesQuery.annotations(all)
+export const ListMessagesQuery = D.CampaignMessagesQuery.annotations(all)
 
 export const MessageList = Schema.Struct({
   ...successFields,
@@ -221,6 +230,11 @@ export class PortalCampaignsGroup extends group("portalCampaigns", "Portal: camp
   .add(forMember(
     get("getCampaign", "/campaigns/:campaign_uid").setPath(Schema.Struct({ campaign_uid: Schema.String }))
       .addSuccess(ok(CampaignDetail, "PortalCampaignDetailResponse"))
+  ))
+  .add(forMember(
+    post("cancelCampaign", "/campaigns/:campaign_uid/cancel").setPath(Schema.Struct({ campaign_uid: Schema.String }))
+      .addSuccess(ok(CampaignCancelled, "PortalCampaignCancelledResponse")),
+    "Cancels a scheduled campaign before its time: its messages fail `CANCELLED`, every unit is refunded (409 once it has started)."
   ))
 {}
 
