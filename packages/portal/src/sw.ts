@@ -44,7 +44,10 @@ export const sw: Readonly<Record<string, string>> = {
   "Only an owner of the account can do this.": "Ni mmiliki wa akaunti tu anayeweza kufanya hivi.",
   // statuses
   "Scheduled": "Imepangwa",
-  "Queued": "Foleni",
+  "Sending": "Inatumwa",
+  "Finished": "Imekamilika",
+  "Cancelled": "Imeghairiwa",
+  "Queued": "Kwenye foleni",
   "Processing": "Inashughulikiwa",
   "Sent": "Imetumwa",
   "Delivered": "Imefika",
@@ -65,7 +68,7 @@ export const sw: Readonly<Record<string, string>> = {
   "Delivery report": "Ripoti ya ufikishaji",
   // dashboard
   "Balance per country": "Salio kwa kila nchi",
-  "SMS units": "vipimo vya SMS",
+  "SMS units": "uniti za SMS",
   "No wallets yet.": "Bado hakuna pochi.",
   "Delivery rate": "Kiwango cha ufikishaji",
   "{delivered} delivered, {failed} failed over the last 7 days.":
@@ -100,8 +103,11 @@ export const sw: Readonly<Record<string, string>> = {
   "Sent as:": "Itatumwa kama:",
   "Cost": "Gharama",
   "Cost: {units} units from the {country} wallet (balance {balance}).":
-    "Gharama: vipimo {units} kutoka pochi ya {country} (salio {balance}).",
-  "Cost: {units} units per recipient.": "Gharama: vipimo {units} kwa kila mpokeaji.",
+    "Gharama: uniti {units} kutoka pochi ya {country} (salio {balance}).",
+  "Cost: {units} units per recipient.": "Gharama: uniti {units} kwa kila mpokeaji.",
+  "Cost: 1 unit from the {country} wallet (balance {balance}).":
+    "Gharama: uniti 1 kutoka pochi ya {country} (salio {balance}).",
+  "Cost: 1 unit per recipient.": "Gharama: uniti 1 kwa kila mpokeaji.",
   "The balance is not enough.": "Salio halitoshi.",
   "Message accepted.": "Ujumbe umepokelewa.",
   "Status": "Hali",
@@ -125,10 +131,10 @@ export const sw: Readonly<Record<string, string>> = {
   "Preview price": "Onyesha bei",
   "Campaign preview": "Muhtasari wa kampeni",
   "{sendable} of {recipients} recipients can be sent, {units} units.":
-    "Wapokeaji {sendable} kati ya {recipients} wanaweza kutumiwa, vipimo {units}.",
+    "Wapokeaji {sendable} kati ya {recipients} wanaweza kutumiwa, uniti {units}.",
   "Price per country": "Bei kwa kila nchi",
   "Country": "Nchi",
-  "Units": "Vipimo",
+  "Units": "Uniti",
   "Enough": "Inatosha",
   "Yes": "Ndiyo",
   "No": "Hapana",
@@ -177,7 +183,7 @@ export const sw: Readonly<Record<string, string>> = {
   "Requirements": "Mahitaji",
   "You can request a sender ID.": "Unaweza kuomba kitambulisho cha mtumaji.",
   "Not yet eligible: {purchased} of {required} units purchased.":
-    "Bado hustahili: vipimo {purchased} kati ya {required} vimenunuliwa.",
+    "Bado hustahili: uniti {purchased} kati ya {required} vimenunuliwa.",
   "required": "inahitajika",
   "optional": "si lazima",
   "at most {kb} KB": "isiyozidi KB {kb}",
@@ -274,5 +280,16 @@ export const sw: Readonly<Record<string, string>> = {
   "Remove {email}": "Ondoa {email}",
   "Remove {email} from the account?": "Ondoa {email} kwenye akaunti?",
   "Invitations": "Mialiko",
-  "Revoke the invitation of {email}": "Batilisha mwaliko wa {email}"
+  "Revoke the invitation of {email}": "Batilisha mwaliko wa {email}",
+  // a campaign's page
+  "{total} recipients, newest first": "Wapokeaji {total}, wapya kwanza",
+  "{accepted} of {given} accepted; {refused} refused (listed below)":
+    "{accepted} kati ya {given} wamekubaliwa; {refused} wamekataliwa (orodha hapa chini)",
+  "{units} (one unit per SMS part, per recipient)": "{units} (uniti moja kwa kila sehemu ya SMS, kwa kila mpokeaji)",
+  "This campaign has not started. You can cancel it until its time: nothing is sent and its units go back to your balance.":
+    "Kampeni hii bado haijaanza. Unaweza kuighairi kabla ya muda wake: hakuna kitakachotumwa na uniti zake zinarudi kwenye salio lako.",
+  "Cancel this campaign? Its messages will not be sent.": "Ughairi kampeni hii? Jumbe zake hazitatumwa.",
+  "Cancel campaign": "Ghairi kampeni",
+  "Cancelled: {messages} messages will not be sent; {units} units are back in your balance.":
+    "Imeghairiwa: jumbe {messages} hazitatumwa; uniti {units} zimerudi kwenye salio lako."
 }

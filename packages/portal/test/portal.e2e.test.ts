@@ -148,7 +148,7 @@ describe.skipIf(!hasChromium).each(drivers)("portal in chromium (%s)", (driver) 
     expect(await preview.getByRole("cell", { name: "LEFT DOUBLE QUOTATION MARK" }).count()).toBe(1)
     expect(await preview.getByRole("cell", { name: "EM DASH" }).count()).toBe(1)
     expect(await preview.getByRole("definition").allTextContents()).toEqual(["GSM-7", "1", "18", "160"])
-    await owner.getByLabel("Cost").getByText(/1 units from the TZ wallet/).waitFor()
+    await owner.getByLabel("Cost").getByText(/Cost: 1 unit from the TZ wallet/).waitFor()
     // a Unicode body: 70 per SMS
     await owner.getByRole("textbox", { name: "Message" }).fill("Привет")
     await expect.poll(() => preview.getByRole("definition").allTextContents()).toEqual(["Unicode", "1", "6", "70"])
@@ -206,10 +206,41 @@ describe.skipIf(!hasChromium).each(drivers)("portal in chromium (%s)", (driver) 
       45_000,
       "the campaign's two messages delivered"
     )
+    // every message final: the campaign is finished, not queued
+    expect(await row.getByRole("cell").nth(2).textContent()).toBe("Finished")
+    // the form was emptied after sending (no double send by a second click)
+    expect(await owner.getByRole("textbox", { name: "Campaign name" }).inputValue()).toBe("")
     // the messages carry the campaign's name, and its charge is in the ledger
     const list = await http(serve.url, "GET", "/v1/sms/messages?per_page=10", { bearer: serve.liveKey })
     const names = (list.body.data as Array<any>).filter((m) => m.campaign_name === "Madeni Novemba")
     expect(names.map((m) => m.recipient).sort()).toEqual(["+255712000011", "+255712000012"])
+    // its page lists its recipients
+    await row.getByRole("link", { name: "Madeni Novemba" }).click()
+    const recipients = owner.getByRole("table", { name: "2 recipients, newest first" })
+    await recipients.waitFor()
+    expect(await recipients.getByRole("row").count()).toBe(3)
+  })
+
+  it("cancels a scheduled campaign from its page; its units come back", async () => {
+    const created = await http(serve.url, "POST", "/v2/sms/send-bulk", {
+      bearer: serve.liveKey,
+      body: {
+        recipients: ["+255712000021"],
+        message: "Later",
+        sender_id: "TUMA",
+        campaign_name: "Kesho asubuhi",
+        scheduled_at: new Date(Date.now() + 86_400_000).toISOString()
+      }
+    })
+    expect(created.status, JSON.stringify(created.body)).toBe(202)
+    await go(owner, "Campaigns")
+    await owner.getByRole("region", { name: "History" }).getByRole("link", { name: "Kesho asubuhi" }).click()
+    await owner.getByText("Scheduled", { exact: true }).first().waitFor()
+    owner.once("dialog", (d) => void d.accept())
+    await owner.getByRole("button", { name: "Cancel campaign" }).click()
+    await owner.getByRole("status").getByText(/1 units are back in your balance/).waitFor()
+    await owner.getByText("Cancelled", { exact: true }).first().waitFor()
+    expect(await owner.getByRole("button", { name: "Cancel campaign" }).count()).toBe(0)
   })
 
   it("requests a sender ID with a PDF document", async () => {

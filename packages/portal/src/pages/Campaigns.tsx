@@ -2,7 +2,9 @@
  * Campaigns: recipients pasted or from a CSV (its columns become tags), the template, a preview
  * from the server (personalised texts for the first recipients, price per country and the balance
  * check) that must be current before "Send campaign" is enabled, scheduling in the user's time zone,
- * and the history with delivery figures.
+ * and the history with delivery figures. A campaign's page: where it is (scheduled, sending,
+ * finished, cancelled), why fewer recipients were accepted than given, its recipients with a status
+ * filter and CSV export, and — while it is scheduled — cancelling it (units back to the balance).
  */
 import type { CampaignPreview } from "@tuma/http/portal/Api"
 import { useMemo, useState } from "react"
@@ -12,7 +14,7 @@ import { formatNumber, zonedLocalToIso } from "../format.js"
 import { useI18n } from "../i18n.js"
 import { Link } from "../router.js"
 import { useZone } from "../session.js"
-import { Field, PageTitle, Status, Time, useAction, useLoad } from "../ui.js"
+import { ErrorBox, Field, PageTitle, Time, useAction, useLoad } from "../ui.js"
 import {
   Check,
   DetailPage,
@@ -24,6 +26,7 @@ import {
   SubmitRow,
   useSenderIdChoice
 } from "../widgets.js"
+import { MessageList } from "./Messages.js"
 import { EncodingPreview } from "./Send.js"
 
 type Recipient = string | ({ readonly to: string } & Readonly<Record<string, string>>)
@@ -33,6 +36,21 @@ function Figures(
 ) {
   const { t } = useI18n()
   return <span>{t("{delivered} delivered, {failed} failed of {total}", props.d)}</span>
+}
+
+/** The stage of a campaign (domain `campaignStageOf`), as its owner reads it. */
+type Stage = "scheduled" | "sending" | "finished" | "cancelled"
+
+const stageNames: Record<Stage, string> = {
+  scheduled: "Scheduled",
+  sending: "Sending",
+  finished: "Finished",
+  cancelled: "Cancelled"
+}
+
+function StageBadge(props: { readonly stage: Stage }) {
+  const { t } = useI18n()
+  return <span className={`status status-stage-${props.stage}`}>{t(stageNames[props.stage])}</span>
 }
 
 function History(props: { readonly version: number }) {
@@ -50,7 +68,7 @@ function History(props: { readonly version: number }) {
         columns={[
           [t("Name"), (c) => <Link to={`/campaigns/${c.uid}`}>{c.name === "" ? t("(no name)") : c.name}</Link>],
           [t("Sender ID"), (c) => c.sender_id],
-          [t("Status"), (c) => <Status status={c.status} />],
+          [t("Status"), (c) => <StageBadge stage={c.stage} />],
           [t("Recipients"), (c) => c.recipient_count],
           [t("Units"), (c) => c.units],
           [t("Delivery"), (c) => <Figures d={c.delivery} />],
@@ -149,6 +167,13 @@ export function CampaignsPage() {
     )
     setDone(r.data.uid)
     setPreview(undefined)
+    // a clean form: sending the same campaign twice takes filling it again
+    setName("")
+    setPasted("")
+    setCsv(undefined)
+    setMessage("")
+    setSchedule(false)
+    setSendAt("")
     setVersion((v) => v + 1)
   })
   return (
@@ -237,10 +262,48 @@ export function CampaignsPage() {
   )
 }
 
+interface Cancelled {
+  readonly messages: number
+  readonly units: number
+}
+
+function CancelCampaign(props: { readonly uid: string; readonly onCancelled: (c: Cancelled) => void }) {
+  const { t } = useI18n()
+  const action = useAction()
+  const cancel = () =>
+    action.run(async () => {
+      const r = await call((c) => c.portalCampaigns.cancelCampaign({ path: { campaign_uid: props.uid } }))
+      props.onCancelled(r.data)
+    })
+  return (
+    <div className="card">
+      <p>
+        {t(
+          "This campaign has not started. You can cancel it until its time: nothing is sent and its units go back to your balance."
+        )}
+      </p>
+      <button
+        type="button"
+        className="danger"
+        disabled={action.busy}
+        onClick={() => {
+          if (window.confirm(t("Cancel this campaign? Its messages will not be sent."))) void cancel()
+        }}
+      >
+        {t("Cancel campaign")}
+      </button>
+      <ErrorBox error={action.error} />
+    </div>
+  )
+}
+
 export function CampaignPage(props: { readonly uid: string }) {
   const { t } = useI18n()
+  const [version, setVersion] = useState(0)
+  const [cancelled, setCancelled] = useState<Cancelled>()
   const loaded = useLoad(() => call((c) => c.portalCampaigns.getCampaign({ path: { campaign_uid: props.uid } })), [
-    props.uid
+    props.uid,
+    version
   ])
   return (
     <DetailPage title={t("Campaign")} back={["/campaigns", t("Back to campaigns")]} loaded={loaded}>
@@ -251,14 +314,44 @@ export function CampaignPage(props: { readonly uid: string }) {
             className="facts card"
             facts={[
               [t("Sender ID"), c.sender_id],
-              [t("Status"), <Status status={c.status} />],
-              [t("Recipients"), c.recipient_count],
-              [t("Units"), c.units],
+              [t("Status"), <StageBadge stage={c.stage} />],
+              [
+                t("Recipients"),
+                c.failed_count > 0
+                  ? t("{accepted} of {given} accepted; {refused} refused (listed below)", {
+                    accepted: c.queued_count,
+                    given: c.recipient_count,
+                    refused: c.failed_count
+                  })
+                  : String(c.recipient_count)
+              ],
+              [t("Units"), t("{units} (one unit per SMS part, per recipient)", { units: c.units })],
               [t("Delivery"), <Figures d={c.delivery} />],
               [t("Scheduled for"), <Time iso={c.scheduled_at} />]
             ]}
           />
+          {cancelled !== undefined && (
+            <p role="status" className="card">
+              {t("Cancelled: {messages} messages will not be sent; {units} units are back in your balance.", {
+                messages: cancelled.messages,
+                units: cancelled.units
+              })}
+            </p>
+          )}
+          {c.stage === "scheduled" && (
+            <CancelCampaign
+              uid={c.uid}
+              onCancelled={(r) => {
+                setCancelled(r)
+                setVersion((v) => v + 1)
+              }}
+            />
+          )}
           <RefusedRecipients failures={c.failures} />
+          <section aria-labelledby="campaign-recipients">
+            <h2 id="campaign-recipients">{t("Recipients")}</h2>
+            <MessageList campaignUid={c.uid} />
+          </section>
         </>
       )}
     </DetailPage>

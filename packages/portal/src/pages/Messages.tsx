@@ -28,6 +28,21 @@ const query = (f: Filters, page: number) => {
 
 export function MessagesPage() {
   const { t } = useI18n()
+  return (
+    <>
+      <PageTitle>{t("Messages")}</PageTitle>
+      <MessageList />
+    </>
+  )
+}
+
+/**
+ * The filtered, paged message list with its CSV export: every message of the account, or one
+ * campaign's (its recipients, `campaignUid`).
+ */
+export function MessageList(props: { readonly campaignUid?: string }) {
+  const { t } = useI18n()
+  const campaign = props.campaignUid
   const [filters, setFilters] = useState<Filters>({ status: "", channel: "", from: "", to: "" })
   const [page, setPage] = useState(1)
   const loaded = useLoad(
@@ -39,22 +54,25 @@ export function MessagesPage() {
             ...(filters.channel !== "" ? { channel: filters.channel } : {}),
             ...(filters.from !== "" ? { from: filters.from } : {}),
             ...(filters.to !== "" ? { to: filters.to } : {}),
+            ...(campaign !== undefined ? { campaign_uid: campaign } : {}),
             page,
             per_page: 25
           }
         })
       ),
-    [filters, page]
+    [filters, page, campaign]
   )
   const set = (patch: Partial<Filters>) => {
     setFilters({ ...filters, ...patch })
     setPage(1)
   }
-  const csv = new URLSearchParams(query(filters, 1).q).toString()
+  const csv = new URLSearchParams({
+    ...query(filters, 1).q,
+    ...(campaign !== undefined ? { campaign_uid: campaign } : {})
+  }).toString()
   const meta = loaded.data?.meta
   return (
     <>
-      <PageTitle>{t("Messages")}</PageTitle>
       <form className="filters" role="search" aria-label={t("Filters")} onSubmit={(e) => e.preventDefault()}>
         <Field label={t("Status")}>
           <select value={filters.status} onChange={(e) => set({ status: e.currentTarget.value as StatusFilter | "" })}>
@@ -62,26 +80,30 @@ export function MessagesPage() {
             {STATUSES.map((s) => <option key={s} value={s}>{statusLabel(t, s)}</option>)}
           </select>
         </Field>
-        <Field label={t("Channel")}>
-          <select
-            value={filters.channel}
-            onChange={(e) => set({ channel: e.currentTarget.value as Filters["channel"] })}
-          >
-            <option value="">{t("Any")}</option>
-            <option value="api">API</option>
-            <option value="web">{t("Portal")}</option>
-          </select>
-        </Field>
-        <Field label={t("From")}>
-          <input type="date" value={filters.from} onChange={(e) => set({ from: e.currentTarget.value })} />
-        </Field>
-        <Field label={t("To")}>
-          <input type="date" value={filters.to} onChange={(e) => set({ to: e.currentTarget.value })} />
-        </Field>
+        {campaign === undefined && (
+          <>
+            <Field label={t("Channel")}>
+              <select
+                value={filters.channel}
+                onChange={(e) => set({ channel: e.currentTarget.value as Filters["channel"] })}
+              >
+                <option value="">{t("Any")}</option>
+                <option value="api">API</option>
+                <option value="web">{t("Portal")}</option>
+              </select>
+            </Field>
+            <Field label={t("From")}>
+              <input type="date" value={filters.from} onChange={(e) => set({ from: e.currentTarget.value })} />
+            </Field>
+            <Field label={t("To")}>
+              <input type="date" value={filters.to} onChange={(e) => set({ to: e.currentTarget.value })} />
+            </Field>
+          </>
+        )}
         <a
           className="button"
           href={`/portal/api/messages/export.csv${csv === "" ? "" : `?${csv}`}`}
-          download="messages.csv"
+          download={campaign !== undefined ? "campaign.csv" : "messages.csv"}
         >
           {t("Export CSV")}
         </a>
@@ -90,15 +112,17 @@ export function MessagesPage() {
       {loaded.data !== undefined && (
         <>
           <Table
-            caption={t("{total} messages, newest first", { total: meta?.total ?? 0 })}
+            caption={campaign !== undefined
+              ? t("{total} recipients, newest first", { total: meta?.total ?? 0 })
+              : t("{total} messages, newest first", { total: meta?.total ?? 0 })}
             rows={loaded.data.data}
             rowKey={(m) => m.uid}
             columns={[
               [t("Recipient"), (m) => <Link to={`/messages/${m.uid}`}>{m.recipient}</Link>],
               [t("Sender ID"), (m) => m.sender_id],
               [t("Status"), (m) => <Status status={m.status} />],
-              [t("Channel"), (m) => m.channel === "web" ? t("Portal") : "API"],
-              [t("Campaign"), (m) => m.campaign_name ?? ""],
+              campaign === undefined && [t("Channel"), (m) => m.channel === "web" ? t("Portal") : "API"],
+              campaign === undefined && [t("Campaign"), (m) => m.campaign_name ?? ""],
               [t("Units"), (m) => m.units],
               [t("Queued"), (m) => <Time iso={m.queued_at} />],
               [t("Reason"), (m) => m.failure_reason ?? ""]

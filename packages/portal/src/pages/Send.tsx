@@ -151,17 +151,24 @@ export function SendPage() {
         {encoding !== undefined && <EncodingPreview encoding={encoding} text={server?.text ?? local?.text} />}
         {server !== undefined && server.country !== null && (
           <p className={server.sufficient === false ? "warn" : ""} aria-label={t("Cost")}>
-            {t("Cost: {units} units from the {country} wallet (balance {balance}).", {
-              units: formatNumber(server.units, lang),
-              country: server.country,
-              balance: server.balance === null ? "—" : formatNumber(server.balance, lang)
-            })}
+            {t(
+              server.units === 1
+                ? "Cost: 1 unit from the {country} wallet (balance {balance})."
+                : "Cost: {units} units from the {country} wallet (balance {balance}).",
+              {
+                units: formatNumber(server.units, lang),
+                country: server.country,
+                balance: server.balance === null ? "—" : formatNumber(server.balance, lang)
+              }
+            )}
             {server.sufficient === false && ` ${t("The balance is not enough.")}`}
           </p>
         )}
         {server !== undefined && server.country === null && (
           <p aria-label={t("Cost")}>
-            {t("Cost: {units} units per recipient.", { units: formatNumber(server.units, lang) })}
+            {t(server.units === 1 ? "Cost: 1 unit per recipient." : "Cost: {units} units per recipient.", {
+              units: formatNumber(server.units, lang)
+            })}
             {server.recipient_error !== null && ` ${server.recipient_error}`}
           </p>
         )}
