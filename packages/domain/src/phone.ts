@@ -7,7 +7,12 @@
  * ~6 µs with `min` (10,000 numbers: 79 ms vs 58 ms) — 1,000 recipients cost ~8 ms.
  */
 import { Either } from "effect"
-import { type CountryCode, getCountryCallingCode, parsePhoneNumberFromString } from "libphonenumber-js/max"
+import {
+  type CountryCode,
+  getCountryCallingCode,
+  isSupportedCountry,
+  parsePhoneNumberFromString
+} from "libphonenumber-js/max"
 import { InvalidRecipient } from "./errors.js"
 
 /** The request pattern of spec §4.2. */
@@ -92,3 +97,7 @@ export const normalizeRecipient = (
 
 /** Calling code (without `+`) of an ISO country, e.g. `callingCodeOf("TZ") === "255"`. */
 export const callingCodeOf = (country: CountryCode): string => getCountryCallingCode(country)
+
+/** An ISO2 code as a `CountryCode` when numbering metadata exists for it (else `undefined`). */
+export const countryCodeOf = (iso2: string | null | undefined): CountryCode | undefined =>
+  iso2 != null && isSupportedCountry(iso2) ? iso2 : undefined

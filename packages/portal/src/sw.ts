@@ -88,6 +88,8 @@ export const sw: Readonly<Record<string, string>> = {
   "Message": "Ujumbe",
   "Send": "Tuma",
   "International format, e.g. +255712345678": "Muundo wa kimataifa, k.m. +255712345678",
+  "e.g. 0712 345 678, or +255712345678 for another country": "k.m. 0712 345 678, au +255712345678 kwa nchi nyingine",
+  "Recipient {n}": "Mpokeaji {n}",
   "No approved sender ID yet.": "Bado hakuna kitambulisho cha mtumaji kilichoidhinishwa.",
   "Encoding preview": "Muhtasari wa usimbaji",
   "Encoding": "Usimbaji",

@@ -10,11 +10,37 @@ import type { Loaded } from "./shared/hooks.js"
 export { Field } from "./shared/fields.js"
 export { type Loaded, useAction, useLoad } from "./shared/hooks.js"
 
+/** The labels of the request fields a form shows (the API's names never reach a person). */
+const fieldLabels: Record<string, string> = {
+  recipient: "Recipient",
+  recipients: "Recipients",
+  sender_id: "Sender ID",
+  body: "Message",
+  message: "Message",
+  scheduled_at: "Send at",
+  campaign_name: "Campaign name",
+  sample_message: "Sample message",
+  purpose: "Purpose",
+  url: "URL",
+  email: "Email",
+  password: "Password",
+  name: "Name"
+}
+
+/** `recipients.3.to` → "Recipient 4"; a known field → its label; else undefined. */
+export const fieldLabel = (t: (s: string, v?: Record<string, string | number>) => string) => (field: string) => {
+  const row = /^recipients\.(\d+)(\.to)?$/.exec(field)
+  if (row !== null) return t("Recipient {n}", { n: Number(row[1]) + 1 })
+  const known = fieldLabels[field]
+  return known === undefined ? undefined : t(known)
+}
+
 export function ErrorBox(props: { readonly error: ApiError | undefined }) {
   const { t } = useI18n()
   return (
     <ErrorAlert
       error={props.error}
+      label={fieldLabel(t)}
       message={(e) =>
         e.status === 403 && e.code === "OWNER_REQUIRED" ? t("Only an owner of the account can do this.") : e.message}
     />

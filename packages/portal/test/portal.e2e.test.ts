@@ -163,6 +163,26 @@ describe.skipIf(!hasChromium).each(drivers)("portal in chromium (%s)", (driver) 
     await owner.getByRole("listitem").filter({ hasText: "Delivered" }).first().waitFor()
   })
 
+  it("takes a local number (0712…) as the account's country; a bad one is named once, by its label", async () => {
+    await go(owner, "Send SMS")
+    await owner.getByRole("textbox", { name: "Recipient" }).fill("0712 34")
+    await expect.poll(() => owner.getByRole("combobox", { name: "Sender ID" }).inputValue()).toBe("TUMA")
+    await owner.getByRole("textbox", { name: "Message" }).fill("Habari")
+    await owner.getByRole("button", { name: "Send", exact: true }).click()
+    const alert = owner.getByRole("alert")
+    await alert.waitFor()
+    const text = (await alert.textContent()) ?? ""
+    expect(text).toContain("Recipient: ")
+    expect(text).not.toContain("recipient:")
+    expect(text.split("not a valid phone number").length - 1).toBe(1)
+    await owner.getByRole("textbox", { name: "Recipient" }).fill("0712 345 699")
+    await owner.getByLabel("Cost").getByText(/from the TZ wallet/).waitFor()
+    await owner.getByRole("button", { name: "Send", exact: true }).click()
+    await owner.getByRole("status").getByText("Message accepted.").waitFor()
+    const list = await http(serve.url, "GET", "/v1/sms/messages?per_page=5", { bearer: serve.liveKey })
+    expect((list.body.data as Array<any>).map((m) => m.recipient)).toContain("+255712345699")
+  })
+
   it("runs a CSV campaign whose columns become tags, the price shown before it can be sent", async () => {
     await go(owner, "Campaigns")
     await owner.getByRole("textbox", { name: "Campaign name" }).fill("Madeni Novemba")

@@ -58,7 +58,8 @@ const AccountSummaries = rowsOf<AccountSummaryRow>()(Schema.Struct({
   id: Schema.String,
   name: Schema.String,
   email: Schema.String,
-  active: Schema.Boolean
+  active: Schema.Boolean,
+  country: NullableString
 }))
 
 const roleRow = findFirst(Schema.Struct({ role: Role }))
@@ -77,7 +78,8 @@ const usersOf = (
 
   return {
     account: (accountId) =>
-      AccountSummaries.first(sql`SELECT id, name, email, active FROM accounts WHERE id = ${accountId}`).pipe(
+      AccountSummaries.first(sql`SELECT a.id, a.name, a.email, a.active, m.iso2 AS country
+        FROM accounts a LEFT JOIN markets m ON m.id = a.country_id WHERE a.id = ${accountId}`).pipe(
         Effect.orDie
       ),
 

@@ -61,6 +61,8 @@ export interface AccountSummaryRow {
   readonly name: string
   readonly email: string
   readonly active: boolean
+  /** ISO2 of the account's own country (its national numbers are accepted in the portal), if set. */
+  readonly country: string | null
 }
 
 /** Changes to a user's profile or password hash; absent fields stay as they are. */

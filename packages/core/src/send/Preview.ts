@@ -7,6 +7,7 @@
  *   previewOf(accountId, { body, recipient? }) — the preview
  *   spendable(wallets, country)                 — what a country's wallet can spend
  */
+import type { CountryCode } from "@tuma/domain"
 import { analyzeBody, normalizeRecipient, splitParts, unitsPerRecipient } from "@tuma/domain"
 import { Effect, Either } from "effect"
 import { Admin } from "../admin/Admin.js"
@@ -24,7 +25,9 @@ export const spendable = (
 /** The preview of `body` for the account, and of its cost to `recipient` when one is given. */
 export const previewOf = (
   accountId: string,
-  input: { readonly body: string; readonly recipient?: string | undefined }
+  input: { readonly body: string; readonly recipient?: string | undefined },
+  /** The country whose national numbers the recipient may be written in (the account's, in the portal). */
+  localCountry?: CountryCode | undefined
 ) =>
   Effect.gen(function*() {
     const cfg = yield* SendConfig
@@ -34,7 +37,7 @@ export const previewOf = (
     let balance: number | null = null
     let recipientError: string | null = null
     if (input.recipient !== undefined && input.recipient.trim() !== "") {
-      const r = normalizeRecipient(input.recipient, { defaultCountry: cfg.defaultCountry })
+      const r = normalizeRecipient(input.recipient, { defaultCountry: localCountry ?? cfg.defaultCountry })
       if (Either.isLeft(r)) {
         recipientError = r.left.message
       } else {

@@ -25,6 +25,7 @@ import {
   CampaignData,
   CampaignV1,
   CampaignV2,
+  localCountryOf,
   SEND_ENDPOINTS,
   SendCaller,
   SendConfig,
@@ -217,7 +218,7 @@ export const makeBulk = (
     Effect.gen(function*() {
       const cfg = yield* SendConfig
       const { campaign_name, text } = resolveBulkV1(request)
-      const recipients = normalizeAll(request.recipients, (i) => `recipients.${i}`, cfg.defaultCountry)
+      const recipients = normalizeAll(request.recipients, (i) => `recipients.${i}`, localCountryOf(caller, cfg))
       if (Either.isLeft(recipients)) return yield* recipients.left
       const rendered = Either.right(text)
       return yield* bulk(caller, BULK_V1, {
@@ -238,7 +239,7 @@ export const makeBulk = (
       const recipients = normalizeAll(
         split.map((s) => s.to),
         (i) => typeof request.recipients[i] === "string" ? `recipients.${i}` : `recipients.${i}.to`,
-        cfg.defaultCountry
+        localCountryOf(caller, cfg)
       )
       if (Either.isLeft(recipients)) return yield* recipients.left
       const template = compileTemplate(request.message)

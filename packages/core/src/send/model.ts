@@ -30,7 +30,17 @@ export interface SendCaller {
   readonly channel?: Channel | undefined
   /** The `Idempotency-Key` header, if given. */
   readonly idempotencyKey?: string | undefined
+  /**
+   * The country whose national numbers (`0712 345 678`) this caller may send to: the account's own
+   * country for a portal user; none for the API, which takes international numbers (spec §4.2)
+   * unless the operator set a default country (`SendConfig.defaultCountry`).
+   */
+  readonly localCountry?: CountryCode | undefined
 }
+
+/** The country a caller's national numbers are read in: its own, else the server's default. */
+export const localCountryOf = (caller: SendCaller, cfg: { readonly defaultCountry: CountryCode | undefined }) =>
+  caller.localCountry ?? cfg.defaultCountry
 
 /** What a send answers. The HTTP layer puts `data` in the envelope, `idempotent_replay: true` at
  * the top level when set, and `mode: "sandbox"` when `sandbox`. */

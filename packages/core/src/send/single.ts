@@ -14,7 +14,7 @@ import { classifyAcceptDefects, SendStore } from "../ports/SendStore.js"
 import { analyze, checkerOf, inactiveAccount, insufficientFor, invalidRecipients } from "./checks.js"
 import { checkDuplicateContent } from "./DuplicateContent.js"
 import type { SendError, SendOutcome } from "./model.js"
-import { SEND_ENDPOINTS, SendCaller, SendConfig } from "./model.js"
+import { localCountryOf, SEND_ENDPOINTS, SendCaller, SendConfig } from "./model.js"
 import type { CachedSnapshot, SnapshotCache } from "./snapshotCache.js"
 import type { SendSupport } from "./support.js"
 
@@ -56,7 +56,7 @@ export const makeSingle = (
           const cfg = yield* SendConfig
           const now = yield* nowDate
           const sandbox = caller.mode === "test"
-          const recipient = normalizeRecipient(request.recipient, { defaultCountry: cfg.defaultCountry })
+          const recipient = normalizeRecipient(request.recipient, { defaultCountry: localCountryOf(caller, cfg) })
           if (Either.isLeft(recipient)) return yield* invalidRecipients({ recipient: [recipient.left.message] })
           const { country, e164 } = recipient.right
           const analyzed = analyze(request.body, cfg.partSizing)

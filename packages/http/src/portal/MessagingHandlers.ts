@@ -21,15 +21,18 @@ import { Reads } from "@tuma/core"
 import { SenderIds } from "@tuma/core"
 import type { CampaignRow, DeliveryWithAttempts } from "@tuma/core"
 import { PortalReadStore } from "@tuma/core"
+import { PortalAccess } from "@tuma/core/portal/PortalAccess"
 import {
   analyzeBody,
   campaignStageOf,
   compileTemplate,
+  countryCodeOf,
   normalizeRecipient,
   renderCompiled,
   splitBulkRecipient,
   unitsPerRecipient
 } from "@tuma/domain"
+import type { CountryCode } from "@tuma/domain"
 import type { Encoding } from "@tuma/domain/encoding"
 import { Effect, Either, Schema } from "effect"
 import { TumaApi } from "../Api.js"
@@ -45,17 +48,32 @@ import { mapFailure, ok } from "./Views.js"
 
 const iso = (d: Date | null) => (d === null ? null : d.toISOString())
 
-const webCaller = (user: PortalUserContext, idempotencyKey: string | undefined): SendCaller => ({
+const webCaller = (
+  user: PortalUserContext,
+  idempotencyKey: string | undefined,
+  localCountry: CountryCode | undefined
+): SendCaller => ({
   accountId: user.accountId,
   apiKeyId: null,
   mode: "live",
   channel: "web",
-  idempotencyKey
+  idempotencyKey,
+  localCountry
 })
+
+/** The signed-in user's account's country: national numbers (`0712…`) are read in it. */
+const localCountry = (user: PortalUserContext) =>
+  Effect.flatMap(PortalAccess, (access) => access.account(user.accountId)).pipe(
+    Effect.map((account) => countryCodeOf(account.country)),
+    Effect.orElseSucceed(() => undefined)
+  )
 
 /** A send as the signed-in portal user. */
 const sendAs = sendHandlers((idempotencyKey) =>
-  Effect.map(CurrentPortalUser, (user) => webCaller(user, idempotencyKey))
+  Effect.flatMap(
+    CurrentPortalUser,
+    (user) => Effect.map(localCountry(user), (country) => webCaller(user, idempotencyKey, country))
+  )
 )
 
 /** A CSV cell: quoted, and a leading formula character neutralised (CSV injection). */
@@ -125,11 +143,12 @@ export const PortalDashboardLive = HttpApiBuilder.group(
             )))
         .handle("preview", ({ payload }) =>
           Effect.flatMap(CurrentPortalUser, (user) =>
-            Preview.previewOf(user.accountId, payload).pipe(
-              Effect.provideService(Admin, admin),
-              mapFailure,
-              Effect.flatMap(ok)
-            )))
+            Effect.flatMap(localCountry(user), (country) =>
+              Preview.previewOf(user.accountId, payload, country)).pipe(
+                Effect.provideService(Admin, admin),
+                mapFailure,
+                Effect.flatMap(ok)
+              )))
         // decisions §7 in `send.single`: counted together with the API's live sends (same counter)
         .handle("sendSms", sendAs(send.single))
     })
@@ -165,7 +184,10 @@ export const PortalCampaignsLive = HttpApiBuilder.group(
             const user = yield* CurrentPortalUser
             const cfg = yield* SendConfig
             // the sandbox path of bulk v2: the same checks against the real account, nothing stored
-            const outcome = yield* send.bulkV2({ ...webCaller(user, undefined), mode: "test" }, payload).pipe(
+            const outcome = yield* send.bulkV2(
+              { ...webCaller(user, undefined, yield* localCountry(user)), mode: "test" },
+              payload
+            ).pipe(
               Effect.mapError((e) => toApiFailure(e))
             )
             const data = outcome.data

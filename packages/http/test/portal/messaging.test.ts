@@ -204,6 +204,32 @@ describe.each(drivers)("portal messaging (%s)", (driver) => {
     expect(bad.body.errors.campaign_uid).toBeDefined()
   })
 
+  it("local numbers (0712…) are read in the account's country in the portal; the API still wants international ones", async () => {
+    const { email, live } = await accountWithUser(server, "member")
+    const agent = await signedIn(server, email)
+    const preview = await agent.post("/portal/api/preview", { body: "Habari", recipient: "0712 345 641" })
+    expect(preview.body.data.country).toBe("TZ")
+    expect(preview.body.data.recipient_error).toBeNull()
+    const sent = await agent.post("/portal/api/sms", { recipient: "0712 345 641", sender_id: "TUMA", body: "Habari" })
+    expect(sent.status, sent.text).toBe(202)
+    expect(sent.body.data.recipient).toBe("+255712345641")
+    const campaign = await agent.post("/portal/api/campaigns", {
+      recipients: [{ to: "0712345642", name: "Asha" }, "0713-345-643"],
+      message: "Hi {name}",
+      sender_id: "TUMA",
+      campaign_name: "Local"
+    })
+    expect(campaign.status, campaign.text).toBe(202)
+    const mine = (await agent.get(`/portal/api/messages?campaign_uid=${campaign.body.data.uid}`)).body.data
+    expect(mine.map((m: any) => m.recipient).sort()).toEqual(["+255712345642", "+255713345643"])
+    // the REST API keeps the specification's international format
+    const api = await call(server, "POST", "/v1/sms/messages", {
+      key: live,
+      body: { recipient: "0712 345 641", sender_id: "TUMA", body: "Habari" }
+    })
+    expect(api.status).toBe(422)
+  })
+
   it("cancels a scheduled campaign: units back, messages failed CANCELLED; a started one answers 409", async () => {
     const { email } = await accountWithUser(server, "member", { balances: { TZ: 10 } })
     const agent = await signedIn(server, email)

@@ -130,7 +130,7 @@ export function SendPage() {
     <>
       <PageTitle>{t("Send SMS")}</PageTitle>
       <form onSubmit={submit} className="card">
-        <Field label={t("Recipient")} hint={t("International format, e.g. +255712345678")}>
+        <Field label={t("Recipient")} hint={t("e.g. 0712 345 678, or +255712345678 for another country")}>
           <input
             type="tel"
             required

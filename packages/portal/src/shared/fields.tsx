@@ -27,17 +27,25 @@ export function Field(
 
 /** An error of a call (an alert), with its field errors; `message` words it (default: the server's). */
 export function ErrorAlert(
-  props: { readonly error: ApiError | undefined; readonly message?: (e: ApiError) => string }
+  props: {
+    readonly error: ApiError | undefined
+    readonly message?: (e: ApiError) => string
+    /** The name a person knows a request field by (`sender_id` → "Sender ID"); the field itself if none. */
+    readonly label?: (field: string) => string | undefined
+  }
 ) {
   const e = props.error
   if (e === undefined) return null
-  const fields = e.errors === undefined ? [] : Object.entries(e.errors)
+  const fields = e.errors === undefined ? [] : Object.entries(e.errors).filter(([, msgs]) => msgs.length > 0)
+  const message = props.message === undefined ? e.message : props.message(e)
+  // the envelope's message repeats the first field error (decisions §29): say each once, by its label
+  const repeated = fields.length > 0 && fields[0][1].includes(message)
   return (
     <div role="alert" className="error">
-      <p>{props.message === undefined ? e.message : props.message(e)}</p>
+      {!repeated && <p>{message}</p>}
       {fields.length > 0 && (
         <ul>
-          {fields.map(([k, msgs]) => <li key={k}>{k}: {msgs.join(" ")}</li>)}
+          {fields.map(([k, msgs]) => <li key={k}>{props.label?.(k) ?? k}: {[...new Set(msgs)].join(" ")}</li>)}
         </ul>
       )}
     </div>
