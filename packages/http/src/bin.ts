@@ -106,6 +106,7 @@ const serve = async (argv: ReadonlyArray<string>) => {
   const role = Cluster.workerRole(env)
   const seeds = role === undefined || role.first
   // the operator named the demo webhook: its addresses join this process's allow-list
+  if (values.demo) WebhookWorkers.allowDemoLoopback()
   if (values.demo && values["demo-webhook"] !== undefined) await WebhookWorkers.allowDemoWebhook(values["demo-webhook"])
   const server = makeServerOptions({
     port: intOr(values.port ?? env.PORT, 3000),

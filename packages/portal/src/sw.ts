@@ -90,6 +90,8 @@ export const sw: Readonly<Record<string, string>> = {
   "International format, e.g. +255712345678": "Muundo wa kimataifa, k.m. +255712345678",
   "e.g. 0712 345 678, or +255712345678 for another country": "k.m. 0712 345 678, au +255712345678 kwa nchi nyingine",
   "Recipient {n}": "Mpokeaji {n}",
+  "Your request was sent. An operator reviews it; its status shows in the list above.":
+    "Ombi lako limetumwa. Msimamizi analikagua; hali yake inaonekana kwenye orodha hapo juu.",
   "No approved sender ID yet.": "Bado hakuna kitambulisho cha mtumaji kilichoidhinishwa.",
   "Encoding preview": "Muhtasari wa usimbaji",
   "Encoding": "Usimbaji",

@@ -227,7 +227,8 @@ export function useSenderIdChoice() {
   const senderIds = useLoad(() => call((c) => c.portalSenderIds.listSenderIds()), [])
   const usable = (senderIds.data?.data ?? []).filter((s) => s.is_usable)
   const [senderId, setSenderId] = useState("")
-  const chosen = senderId !== "" ? senderId : usable[0]?.sender_id ?? ""
+  // the account's default sender ID (set by the operator) first, else the first usable one
+  const chosen = senderId !== "" ? senderId : (usable.find((s) => s.is_default) ?? usable[0])?.sender_id ?? ""
   return { loaded: senderIds.data !== undefined, usable, chosen, setSenderId }
 }
 

@@ -117,12 +117,13 @@ export const startServe = async (
     TUMA_WORKERS: "1",
     TUMA_ADMIN_TOKEN: ADMIN_TOKEN,
     TUMA_SMTP_URL: smtp.url,
-    TUMA_WEBHOOK_ALLOW: "127.0.0.1",
     TUMA_WEBHOOK_RETRY_DELAYS: "1s",
     TUMA_WEBHOOK_DISABLE_AFTER: "3",
     DATABASE_URL: databaseUrl ?? "",
     ...env
   }
+  // `serve --demo` itself lets webhooks reach loopback receivers (the webhook tests rely on it)
+  delete childEnv.TUMA_WEBHOOK_ALLOW
   const child: ChildProcess = spawn(process.execPath, [
     "--conditions=@tuma/source",
     "--import",

@@ -163,10 +163,26 @@ describe.skipIf(!hasChromium).each(drivers)("portal in chromium (%s)", (driver) 
     await owner.getByRole("listitem").filter({ hasText: "Delivered" }).first().waitFor()
   })
 
+  it("preselects the account's default sender ID, not the last approved one", async () => {
+    const accounts = (await http(serve.url, "GET", "/admin/v1/accounts", { bearer: ADMIN_TOKEN })).body.data as Array<
+      any
+    >
+    const demo = accounts.find((a) => a.name === "Demo Company") ?? accounts[0]
+    const grant = async (sender_id: string, is_default: boolean) =>
+      http(serve.url, "POST", "/admin/v1/sender-ids", {
+        bearer: ADMIN_TOKEN,
+        body: { account_uid: demo.uid, sender_id, country: "TZ", is_default }
+      })
+    expect((await grant("DUKA", true)).status).toBeLessThan(300)
+    expect((await grant("ZZLAST", false)).status).toBeLessThan(300)
+    await go(owner, "Send SMS")
+    await expect.poll(() => owner.getByRole("combobox", { name: "Sender ID" }).inputValue()).toBe("DUKA")
+  })
+
   it("takes a local number (0712…) as the account's country; a bad one is named once, by its label", async () => {
     await go(owner, "Send SMS")
     await owner.getByRole("textbox", { name: "Recipient" }).fill("0712 34")
-    await expect.poll(() => owner.getByRole("combobox", { name: "Sender ID" }).inputValue()).toBe("TUMA")
+    await owner.getByRole("combobox", { name: "Sender ID" }).selectOption("TUMA")
     await owner.getByRole("textbox", { name: "Message" }).fill("Habari")
     await owner.getByRole("button", { name: "Send", exact: true }).click()
     const alert = owner.getByRole("alert")
@@ -283,7 +299,12 @@ describe.skipIf(!hasChromium).each(drivers)("portal in chromium (%s)", (driver) 
       buffer: PDF
     })
     await owner.getByRole("button", { name: "Request sender ID" }).click()
-    await owner.getByRole("status").waitFor()
+    const said = (await owner.getByRole("status").textContent()) ?? ""
+    expect(said).toContain("An operator reviews it")
+    expect(said).not.toContain("GET /v1")
+    // the form starts again empty: no ticked box, no file kept
+    expect(await owner.getByRole("checkbox", { name: /Protect the name/ }).isChecked()).toBe(false)
+    expect(await owner.getByRole("textbox", { name: "Sender ID" }).inputValue()).toBe("")
     const row = owner.getByRole("row").filter({ hasText: "DUKA BORA" })
     await row.waitFor()
     expect(await row.getByText("Pending").count()).toBe(1)

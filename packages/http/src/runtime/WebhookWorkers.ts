@@ -71,6 +71,20 @@ export const demoAccountId: Effect.Effect<string | undefined, never, SqlClient.S
     )
 )
 
+/** The loopback addresses a demo's webhooks may reach (a developer's receiver on the same machine). */
+export const DEMO_LOOPBACK = ["127.0.0.1", "::1"] as const
+
+/**
+ * `tuma serve --demo`: the loopback addresses join the allow-list of this process, so a developer
+ * can point a webhook at a receiver on their own machine. Only with `--demo`: a server started
+ * without it refuses loopback unless `TUMA_WEBHOOK_ALLOW` says otherwise. Answers the allow-list text.
+ */
+export const allowDemoLoopback = (env: Record<string, string | undefined> = process.env): string => {
+  const entries = [...(env.TUMA_WEBHOOK_ALLOW ?? "").split(/[\s,]+/).filter((e) => e !== ""), ...DEMO_LOOPBACK]
+  env.TUMA_WEBHOOK_ALLOW = [...new Set(entries)].join(",")
+  return env.TUMA_WEBHOOK_ALLOW
+}
+
 /**
  * `tuma serve --demo --demo-webhook <url>`: the operator named this URL on the command line, so its
  * addresses join the allow-list of this process (`TUMA_WEBHOOK_ALLOW`, read when the store and the

@@ -28,7 +28,7 @@ export function SenderIdsPage() {
   const submit = onSubmit(action, async () => {
     const documents = await requirementDocuments(files)
     const protectionDocs = protect && protection !== undefined ? [await uploadOf(protection)] : []
-    const res = await call((c) =>
+    await call((c) =>
       c.portalSenderIds.requestSenderId({
         payload: {
           sender_id: name,
@@ -39,10 +39,13 @@ export function SenderIdsPage() {
         }
       })
     )
-    setCreated(res.message)
+    setCreated(t("Your request was sent. An operator reviews it; its status shows in the list above."))
     setName("")
     setSample("")
     setFiles({})
+    setProtect(false)
+    setProtection(undefined)
+    // a new form (its file fields emptied too)
     setVersion((v) => v + 1)
   })
   return (
@@ -95,7 +98,7 @@ export function SenderIdsPage() {
         )}
       </section>
       {owner && r !== undefined && (
-        <form onSubmit={submit} className="card">
+        <form key={version} onSubmit={submit} className="card">
           <h2>{t("Request a sender ID")}</h2>
           <Field label={t("Sender ID")} hint={t("3 to 11 letters, digits and single spaces.")}>
             <input
