@@ -26,12 +26,12 @@ const totp = (secret: string) => {
 
 /** A console client: the agent with the console's CSRF token handling. */
 class Operator extends Agent {
-  async preSession() {
+  override async preSession() {
     const r = await this.request("GET", "/console/api/session/csrf")
     this.csrf = r.body.data.csrf_token
     return r
   }
-  async signIn(email: string, code = "") {
+  override async signIn(email: string, code = "") {
     if (this.csrf === undefined) await this.preSession()
     const r = await this.request("POST", "/console/api/session", { body: { email, password: PASSWORD, code } })
     if (r.status === 200 && r.body.data.csrf_token !== undefined) this.csrf = r.body.data.csrf_token
