@@ -40,7 +40,7 @@ export * from "./ports/WebhookStore.js"
 /** The portal's dashboard figures of an account (`Dashboard.dashboardOf`). */
 export * as Dashboard from "./reads/Dashboard.js"
 export * from "./reads/Reads.js"
-/** The preview of a text before it is sent (`Preview.previewOf`). */
+/** The preview of a text and the price preview of a campaign before they are sent (`Preview.previewOf`, `Preview.campaignPreviewOf`). */
 export * from "./send/index.js"
 export * as Preview from "./send/Preview.js"
 export * from "./senderIds/SenderIds.js"

@@ -1,10 +1,12 @@
 /**
  * The HTTP contract of Tuma (spec §4, decisions.md), as one `HttpApi` composed of the features'
- * groups (sms/Api.ts, senderIds/Api.ts, system/Api.ts, admin/Api.ts, portal/Api.ts): the server,
- * the OpenAPI document and the typed client are all derived from it.
+ * groups (sms/Api.ts, senderIds/Api.ts, system/Api.ts, admin/Api.ts, portal/Api.ts, console/Api.ts):
+ * the server, the OpenAPI document and the typed client are all derived from it. The console's
+ * groups are left out of the OpenAPI document (`OpenApi.Exclude`).
  */
 import * as OpenApi from "@effect/platform/OpenApi"
 import { AdminApi } from "./admin/Api.js"
+import { ConsoleApi } from "./console/Api.js"
 import { PortalApi } from "./portal/Api.js"
 import { SenderIdsGroup } from "./senderIds/Api.js"
 import { makeApi } from "./shared/apiSchemas.js"
@@ -56,6 +58,7 @@ export class TumaApi extends base
   .add(SystemGroup)
   .addHttpApi(AdminApi)
   .addHttpApi(PortalApi)
+  .addHttpApi(ConsoleApi)
   .addError(BadRequest)
   .addError(NotFound)
   .addError(MethodNotAllowed)

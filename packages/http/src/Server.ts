@@ -31,8 +31,7 @@ import type { Server as NodeServer } from "node:http"
 import { unroutedAdminProblem } from "./admin/AdminToken.js"
 import { AdminLive, layerAdminAuth } from "./admin/Http.js"
 import { TumaApi } from "./Api.js"
-import * as ConsoleCreditRoutes from "./console/CreditRoutes.js"
-import * as ConsoleRoutes from "./console/Routes.js"
+import * as Console from "./console/Console.js"
 import * as ConsoleServices from "./console/Services.js"
 import * as Observability from "./observability/Observability.js"
 import * as PortalAssets from "./portal/Assets.js"
@@ -54,7 +53,7 @@ export const extraRoutes: ReadonlyArray<readonly [string, string]> = [["GET", "/
 
 /** The handlers of every API group. */
 export const ApiLive = HttpApiBuilder.api(TumaApi).pipe(
-  Layer.provide([SmsLive, SenderIdsLive, SystemLive, AdminLive, Portal.layerHandlers])
+  Layer.provide([SmsLive, SenderIdsLive, SystemLive, AdminLive, Portal.layerHandlers, Console.layerHandlers])
 )
 
 /** What `layer` starts: server settings, database, and optionally a node server, the workers and a prebuilt store. */
@@ -122,13 +121,12 @@ export const layerHttp = Layer.mergeAll(
   Docs.layer({ path: "/docs" }),
   HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" }),
   PortalAssets.layer,
-  ConsoleRoutes.layer,
-  ConsoleCreditRoutes.layer,
   layerEnvelope(TumaApi, extraRoutes, [unroutedAdminProblem])
 ).pipe(
   Layer.provideMerge(ApiLive),
   Layer.provide(Auth.layer),
   Layer.provide(layerAdminAuth),
+  Layer.provide(Console.layerHttp),
   Layer.provide(Portal.layerHttp)
 )
 

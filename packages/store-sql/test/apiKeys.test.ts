@@ -1,26 +1,52 @@
 /**
  * Contract suite of API keys (spec §5, decisions §1–2): issuing (shown once, hash stored), the
- * `ApiKeys` port's lookup (`SqlApiKeys`, `MemoryApiKeys`), revocation, expiry, scopes, allowed IPs
- * and last-use tracking that writes at most once a minute per key. PGlite always, PostgreSQL when
- * configured, and core's memory adapters.
+ * `ApiKeys` port's lookup (`SqlApiKeys`), revocation, expiry, scopes, allowed IPs and last-use
+ * tracking that writes at most once a minute per key. PGlite always, PostgreSQL when configured
+ * (the look-up has no memory adapter: only the HTTP middleware uses it).
  */
+import { SqlClient } from "@effect/sql"
 import { expect } from "@effect/vitest"
 import { Admin, generateApiKey, isIpOrCidr } from "@tuma/core"
 import { ApiKeys, hashApiKey } from "@tuma/core/ports/ApiKeys"
-import { Effect, Option, TestClock } from "effect"
+import { Effect, Layer, Option, TestClock } from "effect"
+import * as SqlApiKeys from "../src/SqlApiKeys.js"
+import type { SqlLayerFor } from "./harness.js"
 import { forEachDriver, sqlClient } from "./harness.js"
+import type { OperatorStack } from "./operatorFixtures.js"
 import { newAccount, operatorStack } from "./operatorFixtures.js"
-import { Probe } from "./probe.js"
 
 const T0 = Date.parse("2026-05-01T08:00:00Z")
 
-forEachDriver(operatorStack, (it, driver) => {
+/** Every stored column of the account's API keys. */
+const apiKeyRows = (accountId: string) =>
+  Effect.flatMap(
+    sqlClient,
+    (sql) => Effect.orDie(sql<Record<string, unknown>>`SELECT * FROM api_keys WHERE account_id = ${accountId}`)
+  )
+
+const lastUsedAt = (keyId: string) =>
+  Effect.flatMap(sqlClient, (sql) =>
+    Effect.orDie(Effect.map(
+      sql<{ last_used_at: Date | null }>`SELECT last_used_at FROM api_keys WHERE id = ${keyId}`,
+      (rows) => rows[0].last_used_at?.toISOString() ?? null
+    )))
+
+/** A new `ApiKeys` look-up over the same store, as another server process would have. */
+const apiKeysProcess = Effect.flatMap(
+  sqlClient,
+  (sql) => Effect.provideService(SqlApiKeys.make(), SqlClient.SqlClient, sql)
+)
+
+/** The operator-side services and the `ApiKeys` look-up over one database (the same `db` layer: one instance). */
+const withApiKeys: SqlLayerFor<OperatorStack | ApiKeys> = (db, driver) =>
+  Layer.merge(operatorStack.sql(db, driver), SqlApiKeys.layer.pipe(Layer.provide(db)))
+
+forEachDriver(withApiKeys, (it) => {
   it.effect("issue: tuma_live_/tuma_test_ + 40 base62, shown once; only the SHA-256 is stored", () =>
     Effect.gen(function*() {
       yield* TestClock.setTime(T0)
       const admin = yield* Admin
       const keys = yield* ApiKeys
-      const probe = yield* Probe
       const account = yield* newAccount()
       const live = yield* admin.issueApiKey({ account_uid: account.uid, name: "backend" })
       const test = yield* admin.issueApiKey({ account_uid: account.uid, mode: "test", scopes: ["sms:read"] })
@@ -38,7 +64,7 @@ forEachDriver(operatorStack, (it, driver) => {
         last_used_at: null,
         prefix: live.key.slice(0, 14)
       })
-      const rows = yield* probe.apiKeyRows(account.uid)
+      const rows = yield* apiKeyRows(account.uid)
       expect(rows.length).toBe(2)
       const everything = JSON.stringify(rows)
       expect(everything).not.toContain(live.key)
@@ -148,34 +174,29 @@ forEachDriver(operatorStack, (it, driver) => {
     Effect.gen(function*() {
       yield* TestClock.setTime(T0)
       const admin = yield* Admin
-      const probe = yield* Probe
       // two adapters = two server processes sharing the store
-      const p1 = yield* probe.apiKeysProcess
-      const p2 = yield* probe.apiKeysProcess
+      const p1 = yield* apiKeysProcess
+      const p2 = yield* apiKeysProcess
       const account = yield* newAccount()
       const issued = yield* admin.issueApiKey({ account_uid: account.uid })
       const hash = hashApiKey(issued.key)
-      const lastUsed = probe.lastUsedAt(issued.api_key.uid)
-      // count the UPDATEs of the row with a trigger (SQL drivers only: the memory store has no
-      // triggers, and there the stamps below are checked without the count)
-      const sqlOnly = driver !== "memory"
-      if (sqlOnly) {
-        yield* Effect.flatMap(
-          sqlClient,
-          (sql) =>
-            sql.unsafe(`CREATE TABLE IF NOT EXISTS api_key_writes (key_id uuid NOT NULL);
+      const lastUsed = lastUsedAt(issued.api_key.uid)
+      // count the UPDATEs of the row with a trigger
+      yield* Effect.flatMap(
+        sqlClient,
+        (sql) =>
+          sql.unsafe(`CREATE TABLE IF NOT EXISTS api_key_writes (key_id uuid NOT NULL);
 CREATE OR REPLACE FUNCTION log_api_key_write() RETURNS trigger AS $$
 BEGIN INSERT INTO api_key_writes VALUES (NEW.id); RETURN NEW; END $$ LANGUAGE plpgsql;
 DROP TRIGGER IF EXISTS api_key_writes_trigger ON api_keys;
 CREATE TRIGGER api_key_writes_trigger AFTER UPDATE ON api_keys FOR EACH ROW EXECUTE FUNCTION log_api_key_write();`)
-        )
-      }
+      )
       const writes = Effect.flatMap(sqlClient, (sql) =>
         Effect.map(
           sql<{ n: string }>`SELECT count(*) AS n FROM api_key_writes WHERE key_id = ${issued.api_key.uid}`,
           (rows) => Number(rows[0].n)
         ))
-      const expectWrites = (n: number) => sqlOnly ? Effect.map(writes, (w) => expect(w).toBe(n)) : Effect.void
+      const expectWrites = (n: number) => Effect.map(writes, (w) => expect(w).toBe(n))
       expect(yield* lastUsed).toBeNull()
 
       yield* p1.findByHash(hash)

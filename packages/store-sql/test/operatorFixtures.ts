@@ -1,14 +1,13 @@
 /**
  * Fixtures of the read / sender-ID / admin / API-key contract suites: the services per driver (the
- * SQL adapters over one database, or core's memory adapters), an account set up through `Admin`
+ * SQL adapters over one database, or core's memory adapters; the API-key look-up `ApiKeys` is
+ * SQL-only, `apiKeys.test.ts` adds it), an account set up through `Admin`
  * (as an operator would), and direct message rows (the reads are under test here, not the sends).
  */
 import type { AdminStore, AuditStore, OperatorStore, ReadStore, SenderIdStore } from "@tuma/core"
 import { Admin as AdminTag, Ids, Memory, Operator, Reads as ReadsTag, SenderIds as SenderIdsTag } from "@tuma/core"
-import type { ApiKeys } from "@tuma/core/ports/ApiKeys"
 import { Effect, Layer } from "effect"
 import * as SqlAdminStore from "../src/SqlAdminStore.js"
-import * as SqlApiKeys from "../src/SqlApiKeys.js"
 import * as SqlAuditStore from "../src/SqlAuditStore.js"
 import * as SqlOperatorStore from "../src/SqlOperatorStore.js"
 import * as SqlReadStore from "../src/SqlReadStore.js"
@@ -22,7 +21,6 @@ export type OperatorStack =
   | SenderIdsTag
   | AdminTag
   | Operator
-  | ApiKeys
   | ReadStore
   | SenderIdStore
   | AdminStore
@@ -43,7 +41,7 @@ export const operatorMemory = () =>
 
 export const operatorStack: DriverLayers<OperatorStack> = {
   sql: (db) =>
-    Layer.merge(services, SqlApiKeys.layer).pipe(
+    services.pipe(
       Layer.provideMerge(
         Layer.mergeAll(
           SqlReadStore.layer,

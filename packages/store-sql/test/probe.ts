@@ -7,9 +7,7 @@
 import { SqlClient } from "@effect/sql"
 import { Memory } from "@tuma/core"
 import type { MarketRow } from "@tuma/core"
-import type { ApiKeys } from "@tuma/core/ports/ApiKeys"
 import { Context, Effect, Layer } from "effect"
-import * as SqlApiKeys from "../src/SqlApiKeys.js"
 
 /** Everything the store holds for an account, to prove what a send did or did not write. */
 export interface AccountState {
@@ -116,11 +114,6 @@ export class Probe extends Context.Tag("store-sql/test/Probe")<Probe, {
   readonly adjustWallet: (accountId: string, iso2: string, delta: number) => Effect.Effect<void>
   /** Empties every wallet of the account, by hand (no ledger row). */
   readonly emptyWallets: (accountId: string) => Effect.Effect<void>
-  /** Every stored column of the account's API keys. */
-  readonly apiKeyRows: (accountId: string) => Effect.Effect<ReadonlyArray<Record<string, unknown>>>
-  readonly lastUsedAt: (keyId: string) => Effect.Effect<string | null>
-  /** A new `ApiKeys` look-up over the same store, as another server process would have. */
-  readonly apiKeysProcess: Effect.Effect<ApiKeys["Type"]>
   readonly senderIdRow: (id: string) => Effect.Effect<{ display_name: string; protection_requested: boolean }>
   /** A sender ID's documents, largest first. */
   readonly senderIdDocuments: (senderIdId: string) => Effect.Effect<ReadonlyArray<DocumentColumns>>
@@ -205,14 +198,6 @@ export class Probe extends Context.Tag("store-sql/test/Probe")<Probe, {
           orDie(sql`UPDATE wallets SET balance = balance + ${delta} WHERE account_id = ${accountId}
             AND market_id = (SELECT id FROM markets WHERE iso2 = ${iso2})`),
         emptyWallets: (accountId) => orDie(sql`UPDATE wallets SET balance = 0 WHERE account_id = ${accountId}`),
-        apiKeyRows: (accountId) =>
-          orDie(sql<Record<string, unknown>>`SELECT * FROM api_keys WHERE account_id = ${accountId}`),
-        lastUsedAt: (keyId) =>
-          orDie(Effect.map(
-            sql<{ last_used_at: Date | null }>`SELECT last_used_at FROM api_keys WHERE id = ${keyId}`,
-            (rows) => rows[0].last_used_at?.toISOString() ?? null
-          )),
-        apiKeysProcess: Effect.provideService(SqlApiKeys.make(), SqlClient.SqlClient, sql),
         senderIdRow: (id) =>
           orDie(Effect.map(
             sql<{ display_name: string; protection_requested: boolean }>`SELECT display_name, protection_requested
@@ -336,10 +321,6 @@ export class Probe extends Context.Tag("store-sql/test/Probe")<Probe, {
           tx((t) => {
             for (const w of walletsOf(t, accountId)) w.balance = 0
           }),
-        apiKeyRows: (accountId) =>
-          tx((t) => [...t.apiKeys.values()].filter((k) => k.account_id === accountId).map((k) => ({ ...k }))),
-        lastUsedAt: (keyId) => tx((t) => t.apiKeys.get(keyId)!.last_used_at?.toISOString() ?? null),
-        apiKeysProcess: Effect.provideService(Memory.MemoryApiKeys.make(), Memory.MemoryDatabase, db),
         senderIdRow: (id) =>
           tx((t) => {
             const s = t.senderIds.get(id)!

@@ -1,10 +1,11 @@
 /**
  * In-memory adapters of core's storage ports: `@tuma/core` with no database at all, for an embedding
  * backend's one process (examples/embed-core: `Send` and `Operator`) and for fast unit tests (core's
- * delivery and memory tests). Every adapter works over one shared `MemoryDatabase`, as the SQL
- * adapters share one PostgreSQL database, and passes the same contract suites as the SQL adapters
- * (packages/store-sql/test, driver `memory`; `memoryParity.test.ts` compares whole sessions). The
- * portal's and the console's stores have no memory adapter (docs/architecture.md "Memory adapters").
+ * delivery, memory and preview tests; `Admin` runs on them). Every adapter works over one shared
+ * `MemoryDatabase`, as the SQL adapters share one PostgreSQL database, and passes the same contract
+ * suites as the SQL adapters (packages/store-sql/test, driver `memory`; `memoryParity.test.ts`
+ * compares whole sessions). The portal's and the console's stores and the API-key look-up (`ApiKeys`,
+ * the HTTP middleware's) have no memory adapter (docs/architecture.md "Memory adapters").
  *
  * `Memory.layer` (also `layerMemory`) provides every port implemented here (and
  * `ContentCounter.layerMemory`) over one fresh `MemoryDatabase`, which it provides too, so a test
@@ -23,7 +24,6 @@
  */
 import { Layer } from "effect"
 import type { AdminStore } from "../ports/AdminStore.js"
-import type { ApiKeys } from "../ports/ApiKeys.js"
 import type { AuditStore } from "../ports/AuditStore.js"
 import { ContentCounter } from "../ports/ContentCounter.js"
 import type { DispatchStore, DispatchWakeups } from "../ports/DispatchStore.js"
@@ -34,7 +34,6 @@ import type { SendStore } from "../ports/SendStore.js"
 import type { SettingsChanges } from "../ports/SettingsChanges.js"
 import type { WebhookStore } from "../ports/WebhookStore.js"
 import * as MemoryAdminStore from "./MemoryAdminStore.js"
-import * as MemoryApiKeys from "./MemoryApiKeys.js"
 import * as MemoryAuditStore from "./MemoryAuditStore.js"
 import { MemoryDatabase } from "./MemoryDatabase.js"
 import * as MemoryDispatchStore from "./MemoryDispatchStore.js"
@@ -46,7 +45,6 @@ import * as MemorySettingsChanges from "./MemorySettingsChanges.js"
 import * as MemoryWebhookStore from "./MemoryWebhookStore.js"
 
 export * as MemoryAdminStore from "./MemoryAdminStore.js"
-export * as MemoryApiKeys from "./MemoryApiKeys.js"
 export * as MemoryAuditStore from "./MemoryAuditStore.js"
 export * from "./MemoryDatabase.js"
 export * as MemoryDispatchStore from "./MemoryDispatchStore.js"
@@ -63,7 +61,6 @@ export type MemoryPorts =
   | SendStore
   | OperatorStore
   | ReadStore
-  | ApiKeys
   | SenderIdStore
   | AdminStore
   | SettingsChanges
@@ -78,7 +75,6 @@ export const layerPorts: Layer.Layer<MemoryPorts, never, MemoryDatabase> = Layer
   MemorySendStore.layerMemory,
   MemoryOperatorStore.layerMemory,
   MemoryReadStore.layerMemory,
-  MemoryApiKeys.layerMemory,
   MemorySenderIdStore.layerMemory,
   MemoryAdminStore.layerMemory,
   MemorySettingsChanges.layerMemory,

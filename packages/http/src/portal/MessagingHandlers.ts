@@ -2,10 +2,10 @@
  * Handlers of the portal's `portalDashboard` (dashboard, preview, web send), `portalCampaigns`,
  * `portalMessages` and `portalSenderIds` groups. Sends and campaigns go through core's `Send`
  * with channel `web` and no API key — the API's routing, sender-ID, wallet, spam, opt-out and
- * credit rules — and the campaign price preview is `Send.bulkV2` in sandbox mode (every check
- * against the account's real records, nothing stored or charged) next to the wallets.
+ * credit rules; the previews are core's (`Preview.previewOf`, `Preview.campaignPreviewOf`: bulk v2
+ * in sandbox mode next to the wallets).
  *
- * Why one file of ≈450 lines: the handlers of four endpoint groups of the portal contract that
+ * Why one file of ≈300 lines: the handlers of four endpoint groups of the portal contract that
  * share their services (dashboard, campaigns, messages, sender IDs).
  */
 import type * as FileSystem from "@effect/platform/FileSystem"
@@ -15,26 +15,16 @@ import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import type * as Path from "@effect/platform/Path"
 import type { SendCaller } from "@tuma/core"
-import { Send, SendConfig } from "@tuma/core"
+import { Send } from "@tuma/core"
 import { Admin, Campaigns, Dashboard, Preview } from "@tuma/core"
 import { Reads } from "@tuma/core"
 import { SenderIds } from "@tuma/core"
 import type { CampaignRow, DeliveryWithAttempts } from "@tuma/core"
 import { PortalReadStore } from "@tuma/core"
 import { PortalAccess } from "@tuma/core/portal/PortalAccess"
-import {
-  analyzeBody,
-  campaignStageOf,
-  compileTemplate,
-  countryCodeOf,
-  normalizeRecipient,
-  renderCompiled,
-  splitBulkRecipient,
-  unitsPerRecipient
-} from "@tuma/domain"
+import { campaignStageOf, countryCodeOf } from "@tuma/domain"
 import type { CountryCode } from "@tuma/domain"
-import type { Encoding } from "@tuma/domain/encoding"
-import { Effect, Either, Schema } from "effect"
+import { Effect, Schema } from "effect"
 import { TumaApi } from "../Api.js"
 import { ServerConfig } from "../runtime/Config.js"
 import { readSenderIdRequest } from "../senderIds/Http.js"
@@ -180,60 +170,14 @@ export const PortalCampaignsLive = HttpApiBuilder.group(
 
       return handlers
         .handle("previewCampaign", ({ payload }) =>
-          Effect.gen(function*() {
-            const user = yield* CurrentPortalUser
-            const cfg = yield* SendConfig
-            // the sandbox path of bulk v2: the same checks against the real account, nothing stored
-            const outcome = yield* send.bulkV2(
-              { ...webCaller(user, undefined, yield* localCountry(user)), mode: "test" },
-              payload
-            ).pipe(
-              Effect.mapError((e) => toApiFailure(e))
-            )
-            const data = outcome.data
-            const wallets = yield* admin.listWallets(user.accountId).pipe(mapFailure)
-            const recipientsBy = new Map<string, number>()
-            for (const m of data.messages) {
-              const r = normalizeRecipient(m.recipient, { defaultCountry: cfg.defaultCountry })
-              if (Either.isRight(r)) recipientsBy.set(r.right.country, (recipientsBy.get(r.right.country) ?? 0) + 1)
-            }
-            const countries = data.charges.map((c) => {
-              const balance = Preview.spendable(wallets, c.country)
-              return {
-                country: c.country,
-                recipients: recipientsBy.get(c.country) ?? 0,
-                units: c.units,
-                balance,
-                sufficient: balance >= c.units
-              }
-            })
-            const compiled = compileTemplate(payload.message)
-            const samples: Array<{ recipient: string; text: string; encoding: Encoding; units: number }> = []
-            if (Either.isRight(compiled)) {
-              for (const r of payload.recipients) {
-                if (samples.length >= 3) break
-                const { to, values } = splitBulkRecipient(r)
-                const text = renderCompiled(compiled.right, values)
-                if (Either.isLeft(text)) continue
-                const a = analyzeBody(text.right, { partSizing: cfg.partSizing })
-                samples.push({
-                  recipient: to,
-                  text: a.text,
-                  encoding: a.encoding,
-                  units: unitsPerRecipient(a.encoding)
-                })
-              }
-            }
-            return yield* ok({
-              recipients: payload.recipients.length,
-              sendable: data.messages.length,
-              units: data.units,
-              countries,
-              sufficient: countries.every((c) => c.sufficient),
-              samples,
-              failures: data.failures
-            })
-          }))
+          Effect.flatMap(CurrentPortalUser, (user) =>
+            Effect.flatMap(localCountry(user), (country) =>
+              Preview.campaignPreviewOf(webCaller(user, undefined, country), payload)).pipe(
+                Effect.provideService(Send, send),
+                Effect.provideService(Admin, admin),
+                mapFailure,
+                Effect.flatMap(ok)
+              )))
         .handle("createCampaign", sendAs(send.bulkV2))
         .handle("listCampaigns", ({ urlParams }) =>
           Effect.gen(function*() {
@@ -264,7 +208,9 @@ export const PortalCampaignsLive = HttpApiBuilder.group(
           Effect.gen(function*() {
             const user = yield* CurrentPortalUser
             const cancelled = yield* Campaigns.cancelCampaign(user.accountId, path.campaign_uid).pipe(
-              Effect.mapError((e) => toApiFailure(e))
+              Effect.mapError((e) =>
+                toApiFailure(e)
+              )
             )
             return yield* ok(cancelled)
           }))

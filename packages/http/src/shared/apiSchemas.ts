@@ -7,10 +7,12 @@
 import * as HttpApi from "@effect/platform/HttpApi"
 import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import type * as HttpApiMiddleware from "@effect/platform/HttpApiMiddleware"
 import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
+import type { HttpMethod } from "@effect/platform/HttpMethod"
 import * as OpenApi from "@effect/platform/OpenApi"
 import { IdempotencyKey } from "@tuma/domain/schemas"
-import { Schema } from "effect"
+import { Context, Schema } from "effect"
 import { Conflict, NotFound, successFields, Unprocessable } from "./Envelope.js"
 
 /** Decode every field error at once (decisions §4) and ignore unknown fields (decisions §25). */
@@ -127,6 +129,19 @@ export const group = <const Name extends string>(name: Name, title: string) =>
     .addError(NotFound)
     .addError(Conflict)
     .annotate(OpenApi.Title, title)
+
+/** Puts an endpoint behind `middleware` (with `annotations` for it), with its OpenAPI description when it has one. */
+export const behind = <I extends HttpApiMiddleware.HttpApiMiddleware.AnyId, S>(
+  middleware: Context.Tag<I, S>,
+  annotations: Context.Context<never> = Context.empty()
+) =>
+<Name extends string, Method extends HttpMethod, Path, UrlParams, Payload, Headers, Success, Error, R, RE>(
+  endpoint: HttpApiEndpoint.HttpApiEndpoint<Name, Method, Path, UrlParams, Payload, Headers, Success, Error, R, RE>,
+  description?: string
+) => {
+  const guarded = endpoint.middleware(middleware).annotateContext(annotations)
+  return description === undefined ? guarded : guarded.annotate(OpenApi.Description, description)
+}
 
 /** `Idempotency-Key` on every send endpoint (spec §8). */
 export const IdempotencyHeaders = Schema.Struct({

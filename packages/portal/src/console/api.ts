@@ -1,5 +1,5 @@
 /**
- * The console's calls to `/console/api/…` (packages/http/src/console/Routes.ts) over `fetch`: JSON
+ * The console's calls to `/console/api/…` (declared in packages/http/src/console/Api.ts) over `fetch`: JSON
  * in, the envelope's `data` out; the session's CSRF token rides as `X-CSRF-Token` on every change,
  * before sign-in the pre-session token of `GET /console/api/session/csrf`. A 401 on a signed-in
  * call returns to the sign-in page.

@@ -2,12 +2,9 @@
  * The portal contract's security declarations: cookies, the CSRF header, roles, the signed-in
  * user and the middlewares every portal endpoint stands behind (`forMember`, `forOwner`, `beforeSignIn`).
  */
-import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiMiddleware from "@effect/platform/HttpApiMiddleware"
-import type { HttpMethod } from "@effect/platform/HttpMethod"
-import * as OpenApi from "@effect/platform/OpenApi"
 import { Context, Schema } from "effect"
-import { done, NullTs, Ts } from "../../shared/apiSchemas.js"
+import { behind, done, NullTs, Ts } from "../../shared/apiSchemas.js"
 import { Forbidden, Unauthorized } from "../../shared/Envelope.js"
 
 export const PortalDone = done("PortalDone")
@@ -75,17 +72,6 @@ export const PortalUser = Schema.Struct({
   last_sign_in_at: NullTs
 }).annotations({ identifier: "PortalUser" })
 export type PortalUser = typeof PortalUser.Type
-
-/** Puts an endpoint behind `middleware`, with its OpenAPI description when it has one. */
-const behind =
-  <I extends HttpApiMiddleware.HttpApiMiddleware.AnyId, S>(middleware: Context.Tag<I, S>) =>
-  <Name extends string, Method extends HttpMethod, Path, UrlParams, Payload, Headers, Success, Error, R, RE>(
-    endpoint: HttpApiEndpoint.HttpApiEndpoint<Name, Method, Path, UrlParams, Payload, Headers, Success, Error, R, RE>,
-    description?: string
-  ) => {
-    const guarded = endpoint.middleware(middleware)
-    return description === undefined ? guarded : guarded.annotate(OpenApi.Description, description)
-  }
 
 /** Any signed-in user: owner or member. */
 export const forMember = behind(PortalSession)

@@ -1,4 +1,4 @@
-/** What several areas of the console's routes share: statuses they filter on, the session's view, decisions. */
+/** What several areas of the console's handlers share: statuses they filter on, the session's view, decisions. */
 import { Admin } from "@tuma/core"
 import type { DeliveryStatus } from "@tuma/core"
 import * as ManualRules from "@tuma/core/operators/ManualRules"
@@ -9,8 +9,6 @@ import type { ReviewDecision } from "@tuma/core/operators/Review"
 import { WebhookAdmin } from "@tuma/core/webhooks/WebhookAdmin"
 import { SenderIdStatus } from "@tuma/domain/stateMachines"
 import { Effect, Schema } from "effect"
-import type { ConsoleContext } from "../Http.js"
-import { OptionalText, param, withBody } from "../Http.js"
 
 export const randomToken = () => {
   const bytes = new Uint8Array(32)
@@ -42,14 +40,13 @@ export const sessionView = (
 
 export const admin = <A, E>(f: (a: Admin["Type"]) => Effect.Effect<A, E>) => Effect.flatMap(Admin, f)
 export const hooks = <A, E>(f: (w: WebhookAdmin["Type"]) => Effect.Effect<A, E>) => Effect.flatMap(WebhookAdmin, f)
+export const operators = <A, E>(f: (a: OperatorAccess["Type"]) => Effect.Effect<A, E>) =>
+  Effect.flatMap(OperatorAccess, f)
 
-export const decide = (decision: ReviewDecision) =>
-  withBody(
-    Schema.Struct({ reason: OptionalText }),
-    (ctx: ConsoleContext, { reason }) =>
-      Effect.flatMap(SenderIdReview, (review) =>
-        Effect.flatMap(
-          decision === "reject" ? ManualRules.rejectionReason(reason) : Effect.succeed(reason ?? null),
-          (checked) => review.decide(param(ctx, "uid"), decision, checked)
-        ))
-  )
+/** A reviewer's decision on a sender ID (a rejection needs its reason). */
+export const decide = (decision: ReviewDecision, uid: string, reason: string | undefined) =>
+  Effect.flatMap(SenderIdReview, (review) =>
+    Effect.flatMap(
+      decision === "reject" ? ManualRules.rejectionReason(reason) : Effect.succeed(reason ?? null),
+      (checked) => review.decide(uid, decision, checked)
+    ))

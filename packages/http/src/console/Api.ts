@@ -1,0 +1,26 @@
+/**
+ * The operator console's HTTP contract: endpoints under `/console/api/…`, declared by area in
+ * `console/api/` (session, operators, accounts, sender IDs, platform, spam, records), each behind
+ * `ConsoleOperator` with the permission it needs or, before sign-in, `ConsoleAnonymousCsrf`
+ * (`api/shared.ts`). Part of `TumaApi`; its groups are left out of the public OpenAPI document.
+ * The console's browser app calls it over `fetch` (packages/portal/src/console/api.ts).
+ */
+import { makeApi } from "../shared/apiSchemas.js"
+import { ConsoleAccountsGroup } from "./api/accounts.js"
+import { ConsoleOperatorsGroup } from "./api/operators.js"
+import { ConsolePlatformGroup } from "./api/platform.js"
+import { ConsoleRecordsGroup } from "./api/records.js"
+import { ConsoleSenderIdsGroup } from "./api/senderIds.js"
+import { ConsoleSessionGroup } from "./api/session.js"
+import { ConsoleSpamGroup } from "./api/spam.js"
+
+export class ConsoleApi extends makeApi("console")
+  .add(ConsoleSessionGroup)
+  .add(ConsoleOperatorsGroup)
+  .add(ConsoleAccountsGroup)
+  .add(ConsoleSenderIdsGroup)
+  .add(ConsolePlatformGroup)
+  .add(ConsoleSpamGroup)
+  .add(ConsoleRecordsGroup)
+  .prefix("/console/api")
+{}

@@ -1,0 +1,26 @@
+/** Handlers of the console's audit log and webhook deliveries. */
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import { Audit } from "@tuma/core/audit/Audit"
+import { Effect } from "effect"
+import { TumaApi } from "../../Api.js"
+import { asOperator } from "../Http.js"
+import { deliveryStatus, hooks } from "./helpers.js"
+
+export const ConsoleRecordsLive = HttpApiBuilder.group(TumaApi, "consoleRecords", (handlers) =>
+  handlers
+    .handle("auditLog", ({ urlParams }) => asOperator(() => Effect.flatMap(Audit, (audit) => audit.search(urlParams))))
+    .handle("webhooks", ({ urlParams: { account } }) =>
+      asOperator(() =>
+        hooks((w) => w.listEndpoints(account === undefined ? {} : { accountId: account }))
+      ))
+    .handle("deliveries", ({ path, urlParams }) =>
+      asOperator(() =>
+        Effect.flatMap(
+          urlParams.status === undefined
+            ? Effect.succeed({})
+            : Effect.map(deliveryStatus(urlParams.status), (status) => ({ status })),
+          (filter) => hooks((w) => w.listDeliveries(path.uid, { ...filter, limit: 100 }))
+        )
+      ))
+    .handle("delivery", ({ path }) => asOperator(() => hooks((w) => w.getDelivery(path.uid))))
+    .handle("redeliver", ({ path }) => asOperator(() => hooks((w) => w.redeliver(path.uid)))))
