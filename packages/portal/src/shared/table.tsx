@@ -30,7 +30,9 @@ export function Table<A>(props: {
           {props.rows.map((row) => (
             <tr key={props.rowKey(row)} {...props.rowProps?.(row)}>
               {columns.map(([header, cell], i) => (
-                <td key={`${i}-${header}`} {...(header === "" ? {} : { "data-label": header })}>{cell(row)}</td>
+                <td key={`${i}-${header}`} {...(header === "" ? {} : { "data-label": header })}>
+                  <span className="cell">{cell(row)}</span>
+                </td>
               ))}
             </tr>
           ))}
