@@ -53,7 +53,7 @@ const main = async () => {
       await page.getByRole("textbox", { name: lang === "en" ? "Email" : "Barua pepe" }).fill(serve.login.email)
       await page.getByLabel(lang === "en" ? "Password" : "Nenosiri").fill(serve.login.password)
       await page.keyboard.press("Enter")
-      await page.getByRole("heading", { level: 1 }).waitFor()
+      await page.getByRole("heading", { level: 1, name: lang === "en" ? "Dashboard" : "Dashibodi" }).waitFor()
       for (const [name, path] of [...PORTAL_PAGES, ...details]) {
         await page.goto(`${serve.url}/portal${path === "/" ? "/" : path}`)
         await page.getByRole("heading", { level: 1 }).waitFor()
