@@ -21,7 +21,7 @@ import { TeamPage } from "./pages/Team.js"
 import { WebhooksPage } from "./pages/Webhooks.js"
 import { Link, navigate, usePath } from "./router.js"
 import { SessionContext } from "./session.js"
-import { NavAndPage } from "./shared/nav.js"
+import { AppFrame, isCurrent } from "./shared/nav.js"
 import { useAction } from "./ui.js"
 
 const nav: ReadonlyArray<readonly [string, string]> = [
@@ -86,26 +86,33 @@ function Shell(props: { readonly session: SessionView; readonly setSession: (s: 
       setSession(null)
       navigate("/", { replace: true })
     })
-  const active = (to: string) => (to === "/" ? path === "/" || path === "/dashboard" : path.startsWith(to))
+  const active = (to: string) => (to === "/" ? path === "/" || path === "/dashboard" : isCurrent(to, path))
   return (
     <SessionContext.Provider value={{ session, setSession }}>
-      <div className="shell">
-        <header className="top">
-          <span className="brand">Tuma</span>
-          <span className="who">
-            <span>{session.account.name}</span> · <span>{session.user.email}</span> ·{" "}
-            <span>{session.user.role === "owner" ? t("Owner") : t("Member")}</span>
-          </span>
-          <LanguageSwitch />
-          <button type="button" onClick={() => void signOut(false)} disabled={action.busy}>{t("Sign out")}</button>
-          <button type="button" onClick={() => void signOut(true)} disabled={action.busy}>
-            {t("Sign out everywhere")}
-          </button>
-        </header>
-        <NavAndPage label={t("Main")} items={nav.map(([to, name]) => [to, t(name)])} active={active} Link={Link}>
-          {page(path)}
-        </NavAndPage>
-      </div>
+      <AppFrame
+        brand="Tuma"
+        menu={t("Menu")}
+        path={path}
+        label={t("Main")}
+        items={nav.map(([to, name]) => [to, t(name)])}
+        active={active}
+        Link={Link}
+        top={
+          <>
+            <span className="who">
+              <span>{session.account.name}</span> · <span>{session.user.email}</span> ·{" "}
+              <span>{session.user.role === "owner" ? t("Owner") : t("Member")}</span>
+            </span>
+            <LanguageSwitch />
+            <button type="button" onClick={() => void signOut(false)} disabled={action.busy}>{t("Sign out")}</button>
+            <button type="button" onClick={() => void signOut(true)} disabled={action.busy}>
+              {t("Sign out everywhere")}
+            </button>
+          </>
+        }
+      >
+        {page(path)}
+      </AppFrame>
     </SessionContext.Provider>
   )
 }

@@ -12,6 +12,7 @@ export const sw: Readonly<Record<string, string>> = {
   "Profile": "Wasifu",
   "Team": "Timu",
   "Main": "Kuu",
+  "Menu": "Menyu",
   "Language": "Lugha",
   "Sign out": "Toka",
   "Sign out everywhere": "Toka kila mahali",

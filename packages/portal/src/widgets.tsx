@@ -183,17 +183,19 @@ export function RefusedRecipients(
   const { t } = useI18n()
   if (props.failures.length === 0) return null
   return (
-    <table>
-      <caption>{t("Refused recipients")}</caption>
-      <tbody>
-        {props.failures.map((f) => (
-          <tr key={f.index}>
-            <td>{f.recipient}</td>
-            <td>{f.reason}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+    <div className="table-wrap">
+      <table>
+        <caption>{t("Refused recipients")}</caption>
+        <tbody>
+          {props.failures.map((f) => (
+            <tr key={f.index}>
+              <td>{f.recipient}</td>
+              <td>{f.reason}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   )
 }
 

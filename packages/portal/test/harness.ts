@@ -206,10 +206,17 @@ export const launchBrowser = (): Promise<Browser> =>
     ]
   })
 
-/** A fresh browser profile (cookies, localStorage) at the given size. */
-export const newContext = (browser: Browser, options: { readonly timezoneId?: string } = {}) =>
+/** A phone's screen (CSS pixels), the size the phone layout is tested and pictured at. */
+export const PHONE = { width: 390, height: 844 } as const
+
+/** A fresh browser profile (cookies, localStorage) at the given size; `phone`: a touch screen of `PHONE`'s size. */
+export const newContext = (
+  browser: Browser,
+  options: { readonly timezoneId?: string; readonly phone?: boolean } = {}
+) =>
   browser.newContext({
-    viewport: { width: 1280, height: 900 },
+    viewport: options.phone === true ? PHONE : { width: 1280, height: 900 },
+    ...(options.phone === true ? { isMobile: true, hasTouch: true } : {}),
     locale: "en-GB",
     timezoneId: options.timezoneId ?? "Africa/Dar_es_Salaam"
   })

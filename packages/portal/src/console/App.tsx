@@ -5,7 +5,7 @@
  */
 import type { ReactNode } from "react"
 import { useEffect, useState } from "react"
-import { NavAndPage } from "../shared/nav.js"
+import { AppFrame, isCurrent } from "../shared/nav.js"
 import { api, onSignedOut, setCsrfToken } from "./api.js"
 import { Field, Input, useAction, useForm } from "./forms.js"
 import { AccountPage, AccountsPage } from "./pages/Accounts.js"
@@ -191,33 +191,40 @@ function RecoveryCodes(props: { readonly codes: ReadonlyArray<string>; readonly 
 function Shell(props: { readonly session: ConsoleSession; readonly onSignedOut: () => void }) {
   const path = usePath()
   const action = useAction()
-  const active = (to: string) => (to === "/" ? path === "/" : path.startsWith(to))
+  const active = (to: string) => (to === "/" ? path === "/" : isCurrent(to, path))
   const visible = nav.filter(([to]) => to !== "/operators" || props.session.operator.role === "admin")
   return (
     <SessionContext.Provider value={props.session}>
-      <div className="shell">
-        <header className="top">
-          <span className="brand">Tuma console</span>
-          <span className="who">
-            <span>{props.session.operator.email}</span> · <span>{props.session.operator.role}</span>
-          </span>
-          <button
-            type="button"
-            disabled={action.busy}
-            onClick={() =>
-              void action.run(async () => {
-                await api("DELETE", "/session").catch(() => undefined)
-                props.onSignedOut()
-                navigate("/", { replace: true })
-              })}
-          >
-            Sign out
-          </button>
-        </header>
-        <NavAndPage label="Main" items={visible} active={active} Link={Link}>
-          {page(path)}
-        </NavAndPage>
-      </div>
+      <AppFrame
+        brand="Tuma console"
+        menu="Menu"
+        path={path}
+        label="Main"
+        items={visible}
+        active={active}
+        Link={Link}
+        top={
+          <>
+            <span className="who">
+              <span>{props.session.operator.email}</span> · <span>{props.session.operator.role}</span>
+            </span>
+            <button
+              type="button"
+              disabled={action.busy}
+              onClick={() =>
+                void action.run(async () => {
+                  await api("DELETE", "/session").catch(() => undefined)
+                  props.onSignedOut()
+                  navigate("/", { replace: true })
+                })}
+            >
+              Sign out
+            </button>
+          </>
+        }
+      >
+        {page(path)}
+      </AppFrame>
     </SessionContext.Provider>
   )
 }

@@ -75,21 +75,23 @@ function Chart(props: { readonly days: Dashboard["last_7_days"]; readonly t: T }
 function Counts(props: { readonly counts: StatusCounts; readonly caption: string }) {
   const { t, lang } = useI18n()
   return (
-    <table>
-      <caption>{props.caption}</caption>
-      <thead>
-        <tr>
-          {STATUSES.map((s) => <th key={s} scope="col">{statusLabel(t, s)}</th>)}
-          <th scope="col">{t("Total")}</th>
-        </tr>
-      </thead>
-      <tbody>
-        <tr>
-          {STATUSES.map((s) => <td key={s}>{formatNumber(props.counts[s], lang)}</td>)}
-          <td>{formatNumber(props.counts.total, lang)}</td>
-        </tr>
-      </tbody>
-    </table>
+    <div className="table-wrap">
+      <table>
+        <caption>{props.caption}</caption>
+        <thead>
+          <tr>
+            {STATUSES.map((s) => <th key={s} scope="col">{statusLabel(t, s)}</th>)}
+            <th scope="col">{t("Total")}</th>
+          </tr>
+        </thead>
+        <tbody>
+          <tr>
+            {STATUSES.map((s) => <td key={s}>{formatNumber(props.counts[s], lang)}</td>)}
+            <td>{formatNumber(props.counts.total, lang)}</td>
+          </tr>
+        </tbody>
+      </table>
+    </div>
   )
 }
 

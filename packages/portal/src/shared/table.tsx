@@ -4,7 +4,10 @@ import type { FormEvent, ReactNode } from "react"
 /** One column of a `Table`: its header (empty for an actions column) and how a row fills its cell. */
 export type Column<A> = readonly [header: string, cell: (row: A) => ReactNode]
 
-/** A table with one header row; a column given as `false` is left out (e.g. owner-only actions). */
+/**
+ * A table with one header row; a column given as `false` is left out (e.g. owner-only actions).
+ * On a narrow screen each row is a stack of "header: value" lines (`data-label`, styles.css).
+ */
 export function Table<A>(props: {
   readonly caption?: string
   readonly columns: ReadonlyArray<Column<A> | false>
@@ -15,21 +18,27 @@ export function Table<A>(props: {
 }) {
   const columns = props.columns.filter((c): c is Column<A> => c !== false)
   return (
-    <table>
-      {props.caption !== undefined && <caption>{props.caption}</caption>}
-      <thead>
-        <tr>
-          {columns.map(([header], i) => <th key={`${i}-${header}`} scope="col">{header}</th>)}
-        </tr>
-      </thead>
-      <tbody>
-        {props.rows.map((row) => (
-          <tr key={props.rowKey(row)} {...props.rowProps?.(row)}>
-            {columns.map(([header, cell], i) => <td key={`${i}-${header}`}>{cell(row)}</td>)}
+    <div className="table-wrap">
+      <table className="stack">
+        {props.caption !== undefined && <caption>{props.caption}</caption>}
+        <thead>
+          <tr>
+            {columns.map(([header], i) => <th key={`${i}-${header}`} scope="col">{header}</th>)}
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {props.rows.map((row) => (
+            <tr key={props.rowKey(row)} {...props.rowProps?.(row)}>
+              {columns.map(([header, cell], i) => (
+                <td key={`${i}-${header}`} {...(header === "" ? {} : { "data-label": header })}>
+                  <span className="cell">{cell(row)}</span>
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   )
 }
 

@@ -1,0 +1,227 @@
+/**
+ * The portal and the console on a phone (390×844, touch; also 360 and 414 px wide) in a real
+ * browser (Debian's chromium through playwright-core) against a real `tuma serve --demo` with a
+ * little traffic: every page, signed in, in English and Kiswahili (the console is English only),
+ * fits the screen's width (no sideways scroll: wide tables scroll in their own box or stack their
+ * rows) with controls at least 44 px tall; the menu button opens the navigation; exactly one link
+ * is the current page's. At 1280×800 the sidebar shows as before. One server (PGlite): the layout
+ * does not depend on the database. Phone screenshots of the console go to
+ * docs/screenshots/console-*-phone.png (the portal's: `pnpm screenshots`).
+ */
+import { mkdirSync } from "node:fs"
+import { fileURLToPath } from "node:url"
+import { Secret, TOTP } from "otpauth"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import type { Browser, Page, Serve } from "./harness.js"
+import { ADMIN_TOKEN, hasChromium, http, launchBrowser, newContext, PHONE, signIn, startServe } from "./harness.js"
+import type { Traffic } from "./traffic.js"
+import { makeTraffic, PORTAL_PAGES } from "./traffic.js"
+
+const SHOTS = fileURLToPath(new URL("../../../docs/screenshots/", import.meta.url))
+const WIDTHS = [360, PHONE.width, 414]
+
+/** What sticks out of the screen's width, and the visible controls under 44 px tall. */
+const measure = (page: Page) =>
+  page.evaluate(() => {
+    const { document, innerWidth: width } = globalThis as any
+    const describe = (e: any) =>
+      `${e.tagName.toLowerCase()}${e.className === "" ? "" : `.${String(e.className).replace(/ /g, ".")}`} "${
+        (e.textContent ?? "").trim().slice(0, 30)
+      }"`
+    const inScroller = (e: any) => e.closest(".table-wrap") !== null
+    const wide = [...document.querySelectorAll("body *") as Array<any>]
+      .filter((e) => e.getBoundingClientRect().right > width + 0.5 && !inScroller(e))
+      .slice(0, 3)
+      .map(describe)
+    const small = [...document.querySelectorAll("button, select, .button, input") as Array<any>]
+      .filter((e) => !["checkbox", "radio", "hidden"].includes(e.type ?? ""))
+      .filter((e) => e.offsetParent !== null && e.getBoundingClientRect().height < 43.5)
+      .slice(0, 3)
+      .map(describe)
+    return { scrollWidth: document.documentElement.scrollWidth, width, wide, small }
+  })
+
+/** The page fits the phone at every width of WIDTHS: no sideways scroll, touch-sized controls. */
+const expectFits = async (page: Page, what: string) => {
+  for (const width of WIDTHS) {
+    await page.setViewportSize({ width, height: PHONE.height })
+    const m = await measure(page)
+    // (a phone zooms out to show a page wider than the screen: innerWidth is then more than `width`)
+    expect(m.scrollWidth, `${what} at ${width} px is ${m.scrollWidth} px wide: ${m.wide.join(", ")}`)
+      .toBeLessThanOrEqual(width)
+    expect(m.width).toBe(width)
+    expect(m.small, `${what} at ${width} px: controls under 44 px`).toEqual([])
+  }
+  await page.setViewportSize(PHONE)
+}
+
+/** Opens `path` (under /portal or /console) and waits for its heading and its data. */
+const visit = async (page: Page, url: string) => {
+  await page.goto(url)
+  await page.getByRole("heading", { level: 1 }).waitFor()
+  await page.waitForLoadState("networkidle")
+  await page.waitForTimeout(200)
+}
+
+/** The links marked as the current page's, by name. */
+const currentLinks = (page: Page) =>
+  page.locator("nav a[aria-current=\"page\"]").evaluateAll((links) => links.map((a) => a.textContent))
+
+describe.skipIf(!hasChromium)("phone layout in chromium", () => {
+  let serve: Serve
+  let browser: Browser
+  let traffic: Traffic
+  let phone: Page
+
+  beforeAll(async () => {
+    ;[serve, browser] = await Promise.all([startServe("pglite"), launchBrowser()])
+    traffic = await makeTraffic(serve)
+    phone = await (await newContext(browser, { phone: true })).newPage()
+    await signIn(phone, serve.url, serve.login.email, serve.login.password)
+  })
+  afterAll(async () => {
+    traffic?.close()
+    await browser?.close()
+    await serve?.close()
+  })
+
+  it("every portal page fits a phone's width, in English and in Kiswahili", async () => {
+    const pages = [
+      ...PORTAL_PAGES,
+      ["message", `/messages/${traffic.messages[2]}`],
+      ["campaign", `/campaigns/${traffic.campaign}`]
+    ]
+    for (const lang of ["en", "sw"] as const) {
+      await phone.evaluate((l) => (globalThis as any).localStorage.setItem("tuma.lang", l), lang)
+      for (const [name, path] of pages) {
+        await visit(phone, `${serve.url}/portal${path}`)
+        expect(await phone.evaluate(() => (globalThis as any).document.documentElement.lang)).toBe(lang)
+        await expectFits(phone, `${name} (${lang})`)
+      }
+      // the language stays on the top bar, the menu closed
+      await phone.getByRole("combobox", { name: lang === "en" ? "Language" : "Lugha" }).waitFor()
+    }
+    await phone.evaluate(() => (globalThis as any).localStorage.setItem("tuma.lang", "en"))
+    // the pages without a session
+    const anonymous = await (await newContext(browser, { phone: true })).newPage()
+    for (const path of ["/", "/accept-invitation?token=made-up", "/reset-password?token=made-up"]) {
+      await visit(anonymous, `${serve.url}/portal${path}`)
+      await expectFits(anonymous, path)
+    }
+    await anonymous.context().close()
+  })
+
+  it("the menu button opens the navigation; a link navigates and closes it; so does Escape", async () => {
+    for (const [lang, menu, messages, main] of [["en", "Menu", "Messages", "Main"], ["sw", "Menyu", "Jumbe", "Kuu"]]) {
+      await phone.evaluate((l) => (globalThis as any).localStorage.setItem("tuma.lang", l), lang)
+      await visit(phone, `${serve.url}/portal/`)
+      const button = phone.getByRole("button", { name: menu })
+      const nav = phone.locator(`nav[aria-label="${main}"]`)
+      expect(await button.getAttribute("aria-expanded")).toBe("false")
+      expect(await button.getAttribute("aria-controls")).toBe(await nav.getAttribute("id"))
+      expect(await nav.isVisible()).toBe(false)
+      await button.click()
+      expect(await button.getAttribute("aria-expanded")).toBe("true")
+      await phone.getByRole("navigation", { name: main }).getByRole("link", { name: messages, exact: true }).click()
+      await phone.getByRole("heading", { level: 1, name: messages }).waitFor()
+      expect(await nav.isVisible()).toBe(false)
+      expect(await button.getAttribute("aria-expanded")).toBe("false")
+      // the keyboard: the button takes focus, Enter opens, Escape closes and gives the focus back
+      await button.focus()
+      await phone.keyboard.press("Enter")
+      expect(await nav.isVisible()).toBe(true)
+      // the account's controls are in the open menu
+      await phone.getByRole("button", { name: lang === "en" ? "Sign out" : "Toka", exact: true }).waitFor()
+      await expectFits(phone, `the open menu (${lang})`)
+      await phone.keyboard.press("Escape")
+      expect(await nav.isVisible()).toBe(false)
+      expect(await button.evaluate((b) => b === (globalThis as any).document.activeElement)).toBe(true)
+    }
+    await phone.evaluate(() => (globalThis as any).localStorage.setItem("tuma.lang", "en"))
+  })
+
+  it("on /portal/sender-ids only 'Sender IDs' is the current page (not 'Send SMS'), on a phone and a desktop", async () => {
+    await visit(phone, `${serve.url}/portal/sender-ids`)
+    await phone.getByRole("button", { name: "Menu" }).click()
+    expect(await currentLinks(phone)).toEqual(["Sender IDs"])
+    expect(await phone.locator("[aria-current=\"page\"]").count()).toBe(1)
+    await visit(phone, `${serve.url}/portal/send`)
+    expect(await currentLinks(phone)).toEqual(["Send SMS"])
+    await visit(phone, `${serve.url}/portal/messages/${traffic.messages[0]}`)
+    expect(await currentLinks(phone)).toEqual(["Messages"])
+  })
+
+  it("at 1280×800 the sidebar shows beside the page and there is no menu button", async () => {
+    const desktop = await (await newContext(browser)).newPage()
+    await desktop.setViewportSize({ width: 1280, height: 800 })
+    await signIn(desktop, serve.url, serve.login.email, serve.login.password)
+    await visit(desktop, `${serve.url}/portal/sender-ids`)
+    const nav = desktop.getByRole("navigation", { name: "Main" })
+    const box = (await nav.boundingBox())!
+    expect(box.width).toBe(200)
+    expect(box.x).toBe(0)
+    const main = (await desktop.getByRole("main").boundingBox())!
+    expect(main.x).toBe(200)
+    for (const name of ["Dashboard", "Send SMS", "Sender IDs", "Team"]) {
+      expect(await nav.getByRole("link", { name, exact: true }).isVisible()).toBe(true)
+    }
+    expect(await desktop.getByRole("button", { name: "Menu" }).isVisible()).toBe(false)
+    expect(await desktop.getByRole("button", { name: "Sign out", exact: true }).isVisible()).toBe(true)
+    expect(await currentLinks(desktop)).toEqual(["Sender IDs"])
+    await desktop.context().close()
+  })
+
+  it("every console page fits a phone's width; its menu opens the navigation", async () => {
+    const page = await (await newContext(browser, { phone: true })).newPage()
+    const [, email, password] = /demo console login: (\S+) (\S+)/.exec(serve.output())!
+    await page.goto(`${serve.url}/console/`)
+    await expectFits(page, "console sign-in")
+    await page.getByRole("textbox", { name: "Email" }).fill(email)
+    await page.getByLabel("Password").fill(password)
+    await page.getByRole("button", { name: "Sign in" }).click()
+    // the admin's first sign-in: TOTP enrolment, then the recovery codes
+    const secret = await page.getByRole("textbox", { name: "Secret" }).inputValue()
+    await expectFits(page, "console enrolment")
+    await page.getByRole("textbox", { name: "Authentication code" }).fill(
+      new TOTP({ secret: Secret.fromBase32(secret) }).generate()
+    )
+    await page.getByRole("button", { name: "Sign in" }).click()
+    await page.getByRole("button", { name: "I have saved them" }).waitFor()
+    await expectFits(page, "console recovery codes")
+    await page.getByRole("button", { name: "I have saved them" }).click()
+    await page.getByRole("heading", { name: "Overview", level: 1 }).waitFor()
+
+    const accounts = (await http(serve.url, "GET", "/admin/v1/accounts", { bearer: ADMIN_TOKEN })).body.data
+    mkdirSync(SHOTS, { recursive: true })
+    for (
+      const [file, path] of [
+        ["overview", "/"],
+        ["accounts", "/accounts"],
+        ["account", `/accounts/${accounts[0].uid}`],
+        ["credit", "/credit"],
+        ["sender-id-review", "/sender-ids"],
+        ["routes-and-markets", "/markets"],
+        ["providers", "/providers"],
+        ["spam-rules-and-opt-outs", "/spam"],
+        ["webhook-deliveries", "/webhooks"],
+        ["audit-log", "/audit-log"],
+        ["operators", "/operators"]
+      ]
+    ) {
+      await visit(page, `${serve.url}/console${path}`)
+      if (file === "credit") await page.getByRole("combobox", { name: "Account" }).selectOption(accounts[0].uid)
+      await page.waitForTimeout(200)
+      await expectFits(page, `console ${path}`)
+      await page.screenshot({ path: `${SHOTS}console-${file}-phone.png`, fullPage: true })
+    }
+
+    await visit(page, `${serve.url}/console/sender-ids`)
+    const button = page.getByRole("button", { name: "Menu" })
+    await button.click()
+    expect(await currentLinks(page)).toEqual(["Sender ID review"])
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Accounts", exact: true }).click()
+    await page.getByRole("heading", { level: 1, name: "Accounts" }).waitFor()
+    expect(await button.getAttribute("aria-expanded")).toBe("false")
+    await page.context().close()
+  })
+})
