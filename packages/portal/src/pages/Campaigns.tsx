@@ -84,38 +84,40 @@ function PriceTable(props: { readonly preview: CampaignPreview }) {
   const { t, lang } = useI18n()
   const p = props.preview
   return (
-    <table>
-      <caption>{t("Price per country")}</caption>
-      <thead>
-        <tr>
-          <th scope="col">{t("Country")}</th>
-          <th scope="col">{t("Recipients")}</th>
-          <th scope="col">{t("Units")}</th>
-          <th scope="col">{t("Balance")}</th>
-          <th scope="col">{t("Enough")}</th>
-        </tr>
-      </thead>
-      <tbody>
-        {p.countries.map((c) => (
-          <tr key={c.country}>
-            <td>{c.country}</td>
-            <td>{formatNumber(c.recipients, lang)}</td>
-            <td>{formatNumber(c.units, lang)}</td>
-            <td>{formatNumber(c.balance, lang)}</td>
-            <td>{c.sufficient ? t("Yes") : t("No")}</td>
+    <div className="table-wrap">
+      <table>
+        <caption>{t("Price per country")}</caption>
+        <thead>
+          <tr>
+            <th scope="col">{t("Country")}</th>
+            <th scope="col">{t("Recipients")}</th>
+            <th scope="col">{t("Units")}</th>
+            <th scope="col">{t("Balance")}</th>
+            <th scope="col">{t("Enough")}</th>
           </tr>
-        ))}
-      </tbody>
-      <tfoot>
-        <tr>
-          <th scope="row">{t("Total")}</th>
-          <td>{formatNumber(p.sendable, lang)}</td>
-          <td>{formatNumber(p.units, lang)}</td>
-          <td />
-          <td>{p.sufficient ? t("Yes") : t("No")}</td>
-        </tr>
-      </tfoot>
-    </table>
+        </thead>
+        <tbody>
+          {p.countries.map((c) => (
+            <tr key={c.country}>
+              <td>{c.country}</td>
+              <td>{formatNumber(c.recipients, lang)}</td>
+              <td>{formatNumber(c.units, lang)}</td>
+              <td>{formatNumber(c.balance, lang)}</td>
+              <td>{c.sufficient ? t("Yes") : t("No")}</td>
+            </tr>
+          ))}
+        </tbody>
+        <tfoot>
+          <tr>
+            <th scope="row">{t("Total")}</th>
+            <td>{formatNumber(p.sendable, lang)}</td>
+            <td>{formatNumber(p.units, lang)}</td>
+            <td />
+            <td>{p.sufficient ? t("Yes") : t("No")}</td>
+          </tr>
+        </tfoot>
+      </table>
+    </div>
   )
 }
 
