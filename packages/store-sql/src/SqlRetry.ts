@@ -16,7 +16,7 @@
  */
 import { SqlClient } from "@effect/sql"
 import type { SqlError } from "@effect/sql/SqlError"
-import { Data, Effect, Predicate, Schedule } from "effect"
+import { Data, Effect, Predicate } from "effect"
 
 const TRANSIENT = new Set(["40001", "40P01"])
 
@@ -57,30 +57,41 @@ export const isTransient = (e: unknown): boolean => TRANSIENT.has(sqlState(e) ??
 export const certainlyRolledBack = (e: unknown): boolean => e instanceof NotCommitted || answeredByServer(e)
 
 /** Runs `self` again (at most `times` more) while it fails transiently. */
-export const retryTransient = (times: number) => <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
-  Effect.retry(self, { while: isTransient, schedule: Schedule.recurs(times) })
+export const retryTransient = (times: number) => <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> => {
+  // a loop on failure only (no schedule on the success path: the send path runs this per request)
+  const attempt = (n: number): Effect.Effect<A, E, R> =>
+    Effect.catchAll(self, (e) => isTransient(e) && n < times ? attempt(n + 1) : Effect.fail(e))
+  return attempt(0)
+}
 
-/**
- * After a lost connection: twice more, 10 then 20 ms later, so that the pool has seen the closed
+/** After a lost connection: twice more, 10 then 20 ms later, so that the pool has seen the closed
  * socket and hands out a fresh connection (a connection the server closed stays in the pool until
- * its end event is read).
- */
-const afterLostConnection = Schedule.exponential("10 millis").pipe(Schedule.intersect(Schedule.recurs(2)))
+ * its end event is read). */
+const LOST_CONNECTION_RETRIES = 2
+const lostConnectionDelay = (retry: number) => `${10 * 2 ** retry} millis` as const
 
 /** A statement that only reads: run again, on a fresh connection, when its connection was lost. */
-export const retryOnFreshConnection = <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
-  Effect.retry(self, { while: connectionLost, schedule: afterLostConnection })
+export const retryOnFreshConnection = <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> => {
+  const attempt = (n: number): Effect.Effect<A, E, R> =>
+    Effect.catchAll(self, (e) =>
+      connectionLost(e) && n < LOST_CONNECTION_RETRIES
+        ? Effect.delay(attempt(n + 1), lostConnectionDelay(n))
+        : Effect.fail(e))
+  return attempt(0)
+}
 
 /**
  * `body` in a transaction whose failures before COMMIT are `NotCommitted`; run again whole while
- * transient (at most `times`), and on a fresh connection when the connection was lost before COMMIT.
+ * transient (at most `times`), and on a fresh connection when the connection was lost before COMMIT
+ * (at most twice, 10 then 20 ms later). The retries are a loop on failure only: a transaction that
+ * succeeds pays for no schedule (the send path runs one per request).
  */
 export const transaction = (times: number) =>
 <A, E, R>(
   body: Effect.Effect<A, E, R>
 ): Effect.Effect<A, E | SqlError | NotCommitted, R | SqlClient.SqlClient> =>
-  Effect.flatMap(SqlClient.SqlClient, (sql) =>
-    Effect.suspend(() => {
+  Effect.flatMap(SqlClient.SqlClient, (sql) => {
+    const once = Effect.suspend(() => {
       let phase: "begin" | "body" | "commit" = "begin"
       const marked = Effect.sync(() => {
         phase = "body"
@@ -96,10 +107,16 @@ export const transaction = (times: number) =>
         // a ROLLBACK on a lost connection dies (in place of the body's failure): still never committed
         Effect.catchAllDefect((d) => phase !== "commit" && isSqlError(d) ? Effect.fail(notCommitted(d)) : Effect.die(d))
       )
-    })).pipe(
-      retryTransient(times),
-      Effect.retry({
-        while: (e: E | SqlError | NotCommitted) => e instanceof NotCommitted && connectionLost(e),
-        schedule: afterLostConnection
-      })
-    )
+    })
+    const attempt = (
+      transient: number,
+      lost: number
+    ): Effect.Effect<A, E | SqlError | NotCommitted, R> =>
+      Effect.catchAll(once, (e) =>
+        isTransient(e) && transient < times
+          ? attempt(transient + 1, lost)
+          : e instanceof NotCommitted && connectionLost(e) && lost < LOST_CONNECTION_RETRIES
+          ? Effect.delay(attempt(transient, lost + 1), lostConnectionDelay(lost))
+          : Effect.fail(e))
+    return attempt(0, 0)
+  })
