@@ -172,4 +172,32 @@ describe("an operator sets an account up and it sends", () => {
     expect(invalid.body.errors).toHaveProperty("email")
     expectFirstFieldErrorMessage(invalid)
   })
+
+  it("a carrier Tuma could not start is refused (422 per config field), nothing stored; the console's snake_case is one it can", async () => {
+    const before = (await admin("GET", "/providers")).body.data.length
+    const name = unique("smsc")
+    const bare = await admin("POST", "/providers", { name, kind: "smpp", config: {} })
+    expect(bare.status).toBe(422)
+    expect(Object.keys(bare.body.errors).sort()).toEqual([
+      "config.host",
+      "config.password",
+      "config.port",
+      "config.systemId"
+    ])
+    const badPort = await admin("POST", "/providers", {
+      name,
+      kind: "smpp",
+      config: { host: "smsc.example", port: 0, system_id: "tuma", password: "pw" }
+    })
+    expect(badPort.status).toBe(422)
+    expect(Object.keys(badPort.body.errors)).toEqual(["config.port"])
+    expect((await admin("GET", "/providers")).body.data.length).toBe(before)
+    const ok = await admin("POST", "/providers", {
+      name,
+      kind: "smpp",
+      enabled: false,
+      config: { host: "smsc.example", port: 2775, system_id: "tuma", password: "pw" }
+    })
+    expect(ok.status).toBe(201)
+  })
 })

@@ -18,6 +18,7 @@
 import { DispatchStore, type ProviderRow } from "@tuma/core/ports/DispatchStore"
 import type { Provider } from "@tuma/core/ports/Provider"
 import { ProviderEventSink, Providers } from "@tuma/core/ports/Provider"
+import { settingsFields, SimulatedSettings, SmppSettings } from "@tuma/domain"
 import { Effect, ExecutionStrategy, Exit, Layer, type ParseResult, Schema, Scope } from "effect"
 import { makeSimulatedProvider, type SimulatedProviderConfig } from "./simulated/SimulatedProvider.js"
 import { makeSmppProvider, type SmppProviderConfig } from "./smpp/SmppProvider.js"
@@ -31,48 +32,17 @@ interface Running {
   readonly scope: Scope.CloseableScope
 }
 
-// an absent or null optional field takes its default, and a number may be written as a string, as
-// before the configs were decoded (the admin API stores any JSON object as a provider's config)
-const Num = Schema.Union(Schema.Number, Schema.NumberFromString)
-const exact = <S extends Schema.Schema.Any>(schema: S) => Schema.optionalWith(schema, { exact: true, nullable: true })
-
-/** A `simulated` row's config: `SimulatedProviderConfig` but the id (the row's name). */
-export const decodeSimulatedConfig: (
+/** A `simulated` row's config: `SimulatedProviderConfig` but the id (the row's name); domain `SimulatedSettings`. */
+export const decodeSimulatedConfig = (
   config: unknown
-) => Effect.Effect<Omit<SimulatedProviderConfig, "id">, ParseResult.ParseError> = Schema.decodeUnknown(Schema.Struct({
-  latencyMs: exact(Num),
-  receiptDelayMs: exact(Num),
-  mix: exact(Schema.Struct({
-    delivered: exact(Num),
-    failed: exact(Num),
-    refusedTransient: exact(Num),
-    refusedPermanent: exact(Num),
-    unknown: exact(Num)
-  })),
-  down: exact(Schema.Boolean)
-}))
+): Effect.Effect<Omit<SimulatedProviderConfig, "id">, ParseResult.ParseError> =>
+  Schema.decodeUnknown(SimulatedSettings)(settingsFields(config))
 
-/** An `smpp` row's config: `SmppProviderConfig` but the id (the row's name). */
-export const decodeSmppConfig: (
+/** An `smpp` row's config: `SmppProviderConfig` but the id (the row's name); domain `SmppSettings`. */
+export const decodeSmppConfig = (
   config: unknown
-) => Effect.Effect<Omit<SmppProviderConfig, "id">, ParseResult.ParseError> = Schema.decodeUnknown(Schema.Struct({
-  host: Schema.String,
-  port: Num,
-  systemId: Schema.String,
-  password: Schema.String,
-  systemType: exact(Schema.String),
-  window: exact(Num),
-  enquireLinkMs: exact(Num),
-  responseTimeoutMs: exact(Num),
-  unavailableAfterMs: exact(Num),
-  reconnectInitialMs: exact(Num),
-  reconnectMaxMs: exact(Num),
-  throttleInitialMs: exact(Num),
-  throttleMaxMs: exact(Num),
-  throttleGiveUpMs: exact(Num),
-  registeredDelivery: exact(Schema.Boolean),
-  transientStatuses: exact(Schema.Array(Num))
-}))
+): Effect.Effect<Omit<SmppProviderConfig, "id">, ParseResult.ParseError> =>
+  Schema.decodeUnknown(SmppSettings)(settingsFields(config))
 
 const signatureOf = (row: ProviderRow) => `${row.id}\u0001${row.kind}\u0001${JSON.stringify(row.config)}`
 

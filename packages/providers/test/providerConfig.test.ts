@@ -24,6 +24,12 @@ describe("provider configs", () => {
       expect(smpp).toEqual({ host: "127.0.0.1", port: 2775, systemId: "tuma", password: "secret", window: 10 })
     }))
 
+  it.effect("the console's snake_case config (system_id) is the adapter's systemId", () =>
+    Effect.gen(function*() {
+      const smpp = yield* decodeSmppConfig({ host: "smsc.example", port: 2775, system_id: "tuma", password: "pw" })
+      expect(smpp).toEqual({ host: "smsc.example", port: 2775, systemId: "tuma", password: "pw" })
+    }))
+
   it.effect("a config the adapter cannot run with is refused", () =>
     Effect.gen(function*() {
       expect(Either.isLeft(yield* Effect.either(decodeSmppConfig({ port: 2775, systemId: "tuma", password: "x" }))))

@@ -1,7 +1,7 @@
 /**
  * Providers: create (with credit per country), list, enable/disable, credit, routes per country in order.
  */
-import { ResourceConflict, validationFailed } from "@tuma/domain"
+import { providerConfigErrors, ResourceConflict, validationFailed } from "@tuma/domain"
 import { Effect, Either, Option } from "effect"
 import type { MarketRow } from "../ports/SendStore.js"
 import type { AdminContext } from "./context.js"
@@ -33,6 +33,8 @@ export const makeProviders = (
         if (input.kind !== undefined && !PROVIDER_KINDS.some((k) => k === input.kind)) {
           errors.kind = [`The selected kind is invalid: ${PROVIDER_KINDS.join(" or ")}.`]
         }
+        // a carrier Tuma could not start (an smpp one without host or credentials) is refused here
+        Object.assign(errors, providerConfigErrors(input.kind ?? "simulated", input.config ?? {}))
         const credits: Array<{ market: MarketRow; credit: number }> = []
         for (const [i, c] of (input.credits ?? []).entries()) {
           if (!nonNegativeInt(c.credit)) errors[`credits.${i}.credit`] = ["The credit must be a non-negative integer."]
