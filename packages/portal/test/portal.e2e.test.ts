@@ -179,7 +179,7 @@ describe.skipIf(!hasChromium).each(drivers)("portal in chromium (%s)", (driver) 
     await expect.poll(() => owner.getByRole("combobox", { name: "Sender ID" }).inputValue()).toBe("DUKA")
   })
 
-  it("takes a local number (0712…) as the account's country; a bad one is named once, by its label", async () => {
+  it("takes a local number (0712…) as the account's country; a bad one is said once, without the API's field name", async () => {
     await go(owner, "Send SMS")
     await owner.getByRole("textbox", { name: "Recipient" }).fill("0712 34")
     await owner.getByRole("combobox", { name: "Sender ID" }).selectOption("TUMA")
@@ -188,7 +188,6 @@ describe.skipIf(!hasChromium).each(drivers)("portal in chromium (%s)", (driver) 
     const alert = owner.getByRole("alert")
     await alert.waitFor()
     const text = (await alert.textContent()) ?? ""
-    expect(text).toContain("Recipient: ")
     expect(text).not.toContain("recipient:")
     expect(text.split("not a valid phone number").length - 1).toBe(1)
     await owner.getByRole("textbox", { name: "Recipient" }).fill("0712 345 699")

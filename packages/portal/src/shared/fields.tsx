@@ -36,16 +36,18 @@ export function ErrorAlert(
 ) {
   const e = props.error
   if (e === undefined) return null
-  const fields = e.errors === undefined ? [] : Object.entries(e.errors).filter(([, msgs]) => msgs.length > 0)
   const message = props.message === undefined ? e.message : props.message(e)
-  // the envelope's message repeats the first field error (decisions §29): say each once, by its label
-  const repeated = fields.length > 0 && fields[0][1].includes(message)
+  // the envelope's message repeats the first field error (decisions §29): each error is said once —
+  // the message, then the other fields' errors by their labels
+  const fields = (e.errors === undefined ? [] : Object.entries(e.errors))
+    .map(([k, msgs]) => [k, [...new Set(msgs)].filter((m) => m !== message)] as const)
+    .filter(([, msgs]) => msgs.length > 0)
   return (
     <div role="alert" className="error">
-      {!repeated && <p>{message}</p>}
+      <p>{message}</p>
       {fields.length > 0 && (
         <ul>
-          {fields.map(([k, msgs]) => <li key={k}>{props.label?.(k) ?? k}: {[...new Set(msgs)].join(" ")}</li>)}
+          {fields.map(([k, msgs]) => <li key={k}>{props.label?.(k) ?? k}: {msgs.join(" ")}</li>)}
         </ul>
       )}
     </div>
