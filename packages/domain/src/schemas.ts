@@ -364,7 +364,6 @@ export const ChannelFilter = Schema.Literal("api", "web").annotations({
   description: "api, or web for messages staff sent in the portal."
 })
 
-/** Query of `GET /v1/sms/messages` (no identifier: HttpApi lists its properties as query parameters). */
 const listMessagesFields = {
   status: optional(MessageStatusFilter),
   channel: optional(ChannelFilter),
@@ -383,6 +382,7 @@ const toNotBeforeFrom = <A extends { readonly from?: string | undefined; readonl
       : undefined
   ))
 
+/** Query of `GET /v1/sms/messages` (no identifier: HttpApi lists its properties as query parameters). */
 export const ListMessagesQuery = toNotBeforeFrom(Schema.Struct(listMessagesFields))
   .annotations({ description: "Filters and page of the message list, newest first." })
 export type ListMessagesQuery = typeof ListMessagesQuery.Type
