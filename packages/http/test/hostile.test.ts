@@ -146,7 +146,13 @@ describe("/admin/v1: the token before anything else (item 12)", () => {
     expect(list.body.data.map((p: any) => p.name)).not.toContain(name)
     for (const kind of ["simulated", "smpp"]) {
       const ok = await call(server, "POST", "/admin/v1/providers", {
-        body: { name: unique("p"), kind, enabled: false },
+        // an smpp carrier must say where it is and how to bind (a carrier Tuma could not start is refused)
+        body: {
+          name: unique("p"),
+          kind,
+          enabled: false,
+          ...(kind === "smpp" ? { config: { host: "smsc.example", port: 2775, system_id: "t", password: "p" } } : {})
+        },
         headers: { authorization: `Bearer ${ADMIN}` }
       })
       expect(ok.status).toBe(201)

@@ -438,7 +438,7 @@ forEachDriver(stack, (it) => {
       const a = yield* admin.createProvider({
         name: unique("alpha"),
         kind: "smpp",
-        config: { password: "s3cret" },
+        config: { host: "smsc.example", port: 2775, system_id: "tuma", password: "s3cret" },
         credits: [{ country: "RW", credit: 100 }]
       })
       expect(a).toMatchObject({ kind: "smpp", enabled: true, credits: [{ country: "RW", balance: 100 }] })

@@ -146,7 +146,7 @@ const session = Effect.gen(function*() {
     admin.createProvider({
       name: "Alpha",
       kind: "smpp",
-      config: { z: 1, a: [2] },
+      config: { z: 1, a: [2], host: "smsc.example", port: 2775, system_id: "tuma", password: "x" },
       credits: [{ country: "TZ", credit: 100 }, { country: "UG", credit: 0 }]
     })
   )
