@@ -83,9 +83,7 @@ export const providerConfigErrors = (kind: string, config: unknown): Record<stri
   const errors: Record<string, Array<string>> = {}
   for (const issue of ParseResult.ArrayFormatter.formatErrorSync(decoded.left)) {
     const path = ["config", ...issue.path.map(String)].join(".")
-    const message = issue.message.startsWith("is missing") || issue.message === "is missing"
-      ? "The field is required."
-      : issue.message
+    const message = issue._tag === "Missing" ? "The field is required." : issue.message
     ;(errors[path] ??= []).push(message)
   }
   return errors

@@ -309,31 +309,13 @@ forEachDriver(stack, (it) => {
 
   it.effect("promoteScheduled: starts a campaign exactly from the statuses the campaign table allows `due` from", () =>
     Effect.gen(function*() {
-      const sql = yield* SqlClient.SqlClient
       const store = yield* DispatchStore
       const { account, providerId } = yield* fixtures.setupAccount({ balances: { TZ: 100 }, sender: "TUMA" })
       const changed: Array<CampaignStatus> = []
       for (const status of CampaignStatusSchema.literals) {
         yield* clearQueue
         const now = new Date()
-        const campaignId = crypto.randomUUID()
-        yield* sql`INSERT INTO campaigns ${
-          sql.insert({
-            id: campaignId,
-            account_id: account.id,
-            api_version: "v1",
-            name: "c",
-            sender_id: "TUMA",
-            status,
-            recipient_count: 1,
-            queued_count: 1,
-            failed_count: 0,
-            units: 1,
-            scheduled_at: now,
-            created_at: now,
-            updated_at: now
-          })
-        }`.pipe(Effect.orDie)
+        const campaignId = yield* insertCampaign(account.id, status, now)
         yield* seed(account.id, providerId!, "scheduled", now, campaignId)
         yield* store.promoteScheduled(now, 10_000)
         if ((yield* campaignStatus(campaignId)) !== status) changed.push(status)
