@@ -73,6 +73,24 @@ describe.each(drivers)("metrics ($name)", ({ database }) => {
     expect(api.status).toBe(404)
   })
 
+  it("exports counters with known label values at zero before their first event (issue 27)", () => {
+    const has = (name: string, labels: Record<string, string>) =>
+      before.find((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v))?.value
+    // the first scrape came before any send, delivery or webhook of this server (the registry is the
+    // process's: a driver run earlier in this file may have counted some, so presence is what counts)
+    expect(has("tuma_webhook_deliveries_total", { outcome: "success" })).toBeTypeOf("number")
+    expect(has("tuma_webhook_deliveries_total", { outcome: "failure" })).toBeTypeOf("number")
+    for (const code of ["INSUFFICIENT_BALANCE", "SENDER_ID_NOT_APPROVED", "VALIDATION_FAILED", "SPAM_POLICY"]) {
+      expect(has("tuma_messages_refused_total", { error_code: code }), code).toBeTypeOf("number")
+    }
+    expect(has("tuma_messages_accepted_total", { channel: "api", country: "TZ", mode: "live" })).toBeTypeOf("number")
+    expect(has("tuma_messages_accepted_total", { channel: "web", country: "TZ", mode: "sandbox" })).toBeTypeOf("number")
+    // this server's provider is new (a unique name): its series are exactly 0
+    const provider = tuma.providerName
+    expect(has("tuma_messages_final_total", { status: "delivered", provider })).toBe(0)
+    expect(has("tuma_messages_final_total", { status: "failed", provider })).toBe(0)
+  })
+
   it("stores no trace context while tracing is off", async () => {
     const [row] = await tuma.run(
       Effect.flatMap(SqlClient.SqlClient, (q) => q<{ n: number }>`SELECT count(*)::int AS n FROM message_trace_context`)

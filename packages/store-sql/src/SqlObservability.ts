@@ -107,7 +107,10 @@ export const layerSamplers = Layer.scopedDiscard(Effect.gen(function*() {
       FROM provider_credits c JOIN providers p ON p.id = c.provider_id JOIN markets m ON m.id = c.market_id`).pipe(
       Effect.tap((rows) =>
         Effect.sync(() => {
-          for (const r of rows) M.creditUnits.update(r.units, r.provider, r.country)
+          for (const r of rows) {
+            M.creditUnits.update(r.units, r.provider, r.country)
+            M.countryAtZero(r.country)
+          }
         })
       ),
       Effect.orDie

@@ -259,6 +259,7 @@ export const layerObservedProviders = <E, R>(providers: Layer.Layer<Providers, E
         const now = new Set<string>()
         for (const p of inner.all) {
           now.add(p.id)
+          if (!seen.has(p.id)) M.providerAtZero(p.id)
           seen.add(p.id)
           M.bindUp.update(p.bound === undefined || p.bound() ? 1 : 0, p.id)
         }

@@ -10,9 +10,12 @@
  * Gauges that are read from the store or from live objects (queue depths, credit, binds, process)
  * are sampled when scraped: layers register a sampler with `registerSampler`.
  */
+import type { WebhookAttemptOutcome } from "@tuma/domain"
 import type { MetricLabel } from "effect"
 import { Effect, Metric, MetricBoundaries } from "effect"
 import * as Label from "effect/MetricLabel"
+import type { Channel } from "../ports/SendStore.js"
+import { sendErrorCodes } from "../send/model.js"
 
 const seconds = (values: ReadonlyArray<number>) => MetricBoundaries.fromIterable(values)
 
@@ -151,6 +154,38 @@ export const bindUp = new Labelled(providerBindUp, ["provider"])
 export const creditUnits = new Labelled(providerCreditUnits, ["provider", "country"])
 /** `webhookDeliveries`, labelled by outcome. */
 export const webhookOutcomes = new Labelled(webhookDeliveries, ["outcome"])
+
+// ---------------------------------------------------------------------------------------------
+// Series exported at zero before their first event
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * Makes each label set's series of a counter exist (an update by 0: a counter that has one keeps its
+ * value), so that dashboards and alert rules read 0, not "no data", before the first event.
+ */
+export const atZero = <T, Out>(counter: Labelled<number, T, Out>, sets: ReadonlyArray<ReadonlyArray<string>>) => {
+  for (const values of sets) counter.update(0, ...values)
+}
+
+const webhookAttemptOutcomes: ReadonlyArray<WebhookAttemptOutcome> = ["success", "failure"]
+const channels: ReadonlyArray<Channel> = ["api", "web"]
+const finalStatuses = ["delivered", "failed"] as const
+
+/**
+ * The counters whose label values are known without the store, at zero: webhook attempts by outcome,
+ * refusals by every code a send may be refused with. Run once when the metrics are exported.
+ */
+export const exportKnownAtZero: Effect.Effect<void> = Effect.sync(() => {
+  atZero(webhookOutcomes, webhookAttemptOutcomes.map((o) => [o]))
+  atZero(refused, sendErrorCodes.map((code) => [code]))
+})
+
+/** A provider's series at zero: final states (delivered, failed) through it. */
+export const providerAtZero = (provider: string) => atZero(final, finalStatuses.map((status) => [status, provider]))
+
+/** A destination country's series at zero: acceptances by channel and mode (live, sandbox). */
+export const countryAtZero = (country: string) =>
+  atZero(accepted, channels.flatMap((channel) => [[channel, country, "live"], [channel, country, "sandbox"]]))
 
 // ---------------------------------------------------------------------------------------------
 // Scrape-time samplers

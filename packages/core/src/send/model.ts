@@ -132,6 +132,28 @@ export type SendError =
   | IdempotencyKeyReused
   | DuplicateContentRateLimited
 
+const sendErrorCodeSet = {
+  VALIDATION_FAILED: true,
+  ACCOUNT_INACTIVE: true,
+  IDEMPOTENCY_KEY_REUSED: true,
+  DUPLICATE_CONTENT_RATE_LIMITED: true,
+  SENDER_ID_NOT_APPROVED: true,
+  COUNTRY_NOT_AVAILABLE: true,
+  ROUTE_NOT_VERIFIED: true,
+  RECIPIENT_OPTED_OUT: true,
+  SPAM_POLICY: true,
+  NO_PROVIDER_ROUTE: true,
+  PROVIDER_CREDIT_EXHAUSTED: true,
+  INSUFFICIENT_BALANCE: true,
+  EMPTY_MESSAGE: true,
+  MESSAGE_TOO_LONG: true,
+  TAG_EXPRESSION_INVALID: true,
+  DUPLICATE_RECIPIENT: true
+} satisfies Record<SendError["error_code"], true>
+
+/** Every `error_code` a send may be refused with (exactly the codes of `SendError`, checked by the compiler). */
+export const sendErrorCodes: ReadonlyArray<string> = Object.keys(sendErrorCodeSet)
+
 /** Settings of the send use cases (`SendConfig`): part sizing, spam policy, idempotency lifetime, default country. */
 export interface SendSettings {
   /** decisions §9 `pricing.partSizing`. */

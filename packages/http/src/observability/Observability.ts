@@ -77,6 +77,7 @@ export const layerProcess = (options: ObservabilityOptions) =>
       const metricsUrl = options.metrics.port === undefined || otel === undefined
         ? undefined
         : yield* otel.metricsListener(options.metrics, options.metrics.port)
+      if (metricsUrl !== undefined) yield* M.exportKnownAtZero
       let tracerProvider: TracerProvider | undefined
       if (options.tracing.endpoint !== undefined && otel !== undefined) {
         tracerProvider = yield* otel.tracerProvider({ ...options.tracing, endpoint: options.tracing.endpoint })
