@@ -30,6 +30,7 @@ export const make: Effect.Effect<DispatchStore["Type"], never, SqlClient.SqlClie
   (db) =>
     DispatchStore.of({
       heartbeat: Liveness.heartbeat(db),
+      release: Liveness.release(db),
       claim: Claim.claim(db),
       routes: Claim.routes(db),
       providers: Claim.providers(db),

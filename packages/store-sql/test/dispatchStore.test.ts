@@ -218,6 +218,36 @@ forEachDriver(stack, (it) => {
       expect((yield* probe.messagesOf(account.id))[0]!.status).toBe("processing")
     }))
 
+  it.live("release gives claims back: named ones, or all of one claim by its lease end; only the owner's", () =>
+    Effect.gen(function*() {
+      const { account, caller } = yield* setupAccount()
+      const probe = yield* DeliveryProbe
+      const store = yield* DispatchStore
+      for (const to of nextNumbers(3)) {
+        yield* (yield* Send).single(caller, { recipient: to, sender_id: "TUMA", body: "back" })
+      }
+      const t0 = Date.now() + 1_000
+      const leaseUntil = new Date(t0 + 60_000)
+      const claimed = yield* claimMine(account.id, new Date(t0))
+      expect(claimed).toHaveLength(3)
+      const statuses = () => Effect.map(probe.messagesOf(account.id), (ms) => ms.map((m) => m.status).sort().join(","))
+      // another worker's name releases nothing
+      expect(yield* store.release("someone-else", { leaseUntil }, new Date(t0))).toBe(0)
+      expect(yield* store.release("someone-else", { messageIds: claimed.map((m) => m.id) }, new Date(t0))).toBe(0)
+      expect(yield* statuses()).toBe("processing,processing,processing")
+      // one by id, claimable from its time on
+      expect(yield* store.release("t", { messageIds: [claimed[0]!.id] }, new Date(t0 + 1_000))).toBe(1)
+      expect(yield* statuses()).toBe("processing,processing,queued")
+      expect(yield* claimMine(account.id, new Date(t0 + 999))).toEqual([])
+      // the rest by the claim's lease end (a claim whose answer was lost)
+      expect(yield* store.release("t", { leaseUntil }, new Date(t0 + 1_000))).toBe(2)
+      expect(yield* statuses()).toBe("queued,queued,queued")
+      expect(yield* store.release("t", { leaseUntil }, new Date(t0 + 1_000))).toBe(0)
+      const again = yield* claimMine(account.id, new Date(t0 + 1_000))
+      expect(again.map((m) => m.id).sort()).toEqual(claimed.map((m) => m.id).sort())
+      expect(again.every((m) => m.attempts === 2)).toBe(true)
+    }))
+
   it.live("a requeued message is queued again and claimable only at its time", () =>
     Effect.gen(function*() {
       const { account, m, probe, store, t0 } = yield* claimedOne("later")

@@ -3,12 +3,14 @@
  * FOR UPDATE SKIP LOCKED in the store) and hand each batch to `dispatch`. With nothing to claim it
  * waits for a wake-up (`DispatchWakeups`, pg_notify), a nudge (the heartbeat released dead workers'
  * claims) or `pollIntervalMs`. After a short claim it waits `claimGatherMs`, so the stream of accepts
- * fills the next one instead of one claim per message.
+ * fills the next one instead of one claim per message. A claim that failed gives back what it may
+ * have leased (`Release`) once the store answers again.
  */
 import { Clock, Effect } from "effect"
 import type { ClaimedMessage, DispatchStore } from "../ports/DispatchStore.js"
 import type { DeliveryOptions } from "./DeliveryConfig.js"
 import type { InFlight } from "./InFlight.js"
+import type { Release } from "./Release.js"
 
 /** The loop's collaborators. */
 export interface ClaimLoopOptions {
@@ -21,6 +23,8 @@ export interface ClaimLoopOptions {
   /** Routes a claimed batch (its messages are in flight until each settles). */
   readonly dispatch: (batch: ReadonlyArray<ClaimedMessage>, claimedAt: Date) => Effect.Effect<void>
   readonly onClaimed?: (count: number) => void
+  /** Gives back what a failed claim may have leased (`Release.make`). */
+  readonly release: Release
 }
 
 /** One turn of the loop: wait for room, or claim and dispatch a batch, or wait for work. */
@@ -31,7 +35,12 @@ export const claimOnce = (options: ClaimLoopOptions): Effect.Effect<void> =>
     if (free < inFlight.claimAt) return yield* inFlight.freed
     const at = new Date(yield* Clock.currentTimeMillis)
     const limit = Math.min(free, cfg.claimBatch)
-    const batch = yield* store.claim({ owner, limit, now: at, leaseUntil: new Date(at.getTime() + cfg.leaseMs) })
+    const leaseUntil = new Date(at.getTime() + cfg.leaseMs)
+    // a claim that failed may still have leased rows (its answer lost with the connection): given back
+    // as soon as the store answers again, not when the lease runs out
+    const batch = yield* store.claim({ owner, limit, now: at, leaseUntil }).pipe(
+      Effect.onError(() => Effect.sync(() => options.release({ leaseUntil })))
+    )
     if (batch.length === 0) {
       return yield* Effect.raceAll([woken, Effect.sleep(cfg.pollIntervalMs)])
     }

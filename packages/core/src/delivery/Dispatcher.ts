@@ -34,6 +34,7 @@ import { makeInFlight } from "./InFlight.js"
 import type { DispatcherStats } from "./Outcomes.js"
 import { makeOutcomes } from "./Outcomes.js"
 import { reconcile } from "./Reconciler.js"
+import * as Release from "./Release.js"
 import { makeRouteTable } from "./RouteTable.js"
 import { promoteDue } from "./Scheduler.js"
 import { makeSubmitter } from "./Submitter.js"
@@ -87,6 +88,12 @@ export const runDispatcher: Effect.Effect<
     stats,
     returnCredit: (providerId, marketId, units) => writer.push("creditReturns", { providerId, marketId, units })
   })
+  const release = Release.make({
+    store,
+    owner: writer.owner,
+    fork,
+    onReleased: () => Queue.unsafeOffer(nudge, undefined)
+  })
   const dispatch = makeSubmitter({
     store,
     writer,
@@ -95,7 +102,8 @@ export const runDispatcher: Effect.Effect<
     inFlight,
     generation: heartbeat.generation,
     fibers,
-    fork
+    fork,
+    release
   })
 
   if (cfg.dispatch) {
@@ -108,6 +116,7 @@ export const runDispatcher: Effect.Effect<
         inFlight,
         woken: Effect.raceAll([wakeups.next, Queue.take(nudge)]),
         dispatch,
+        release,
         onClaimed: (n) => {
           stats.claimed += n
         }

@@ -14,6 +14,7 @@ import type { DeliveryWriter } from "./DeliveryWriter.js"
 import type { InFlight } from "./InFlight.js"
 import type { Decision, Outcomes, Refusal, Write } from "./Outcomes.js"
 import { isWrite } from "./Outcomes.js"
+import type { Release } from "./Release.js"
 import type { RouteTable } from "./RouteTable.js"
 
 const toSms = (m: ClaimedMessage): OutboundSms => ({
@@ -107,6 +108,8 @@ export interface SubmitterOptions {
   readonly generation: () => number
   readonly fibers: FiberSet.FiberSet
   readonly fork: (effect: Effect.Effect<void>) => void
+  /** Gives back claims it will not settle (`Release.make`). */
+  readonly release: Release
 }
 
 /** Routes and submits a claimed batch (claimed at `at`); its messages settle in the background. */
@@ -114,7 +117,7 @@ export type Dispatch = (batch: ReadonlyArray<ClaimedMessage>, at: Date) => Effec
 
 /** The submitter of one dispatcher. */
 export const makeSubmitter = (options: SubmitterOptions): Dispatch => {
-  const { fibers, fork, generation, inFlight, outcomes, routes, store, writer } = options
+  const { fibers, fork, generation, inFlight, outcomes, release, routes, store, writer } = options
   const returnCredit = (providerId: string, marketId: string, units: number) =>
     writer.push("creditReturns", { providerId, marketId, units })
   const now = Effect.map(Clock.currentTimeMillis, (t) => new Date(t))
@@ -160,10 +163,15 @@ export const makeSubmitter = (options: SubmitterOptions): Dispatch => {
       yield* commit(outcomes.exhausted(m, last))
     })
 
+  // a failure on the way (the store's credit, a bug): the claim is given back, claimable a second
+  // after the store took it (not in a tight loop)
   const guarded = (m: ClaimedMessage, eff: Effect.Effect<void>) =>
     eff.pipe(
       Effect.catchAllCause((cause) =>
-        Effect.logError(`dispatch of ${m.id} failed; it is retried when its lease ends`, cause)
+        Effect.zipRight(
+          Effect.logError(`dispatch of ${m.id} failed; it is given back to the queue`, cause),
+          Effect.sync(() => release({ messageIds: [m.id] }, 1000))
+        )
       ),
       Effect.ensuring(Effect.sync(inFlight.release))
     )
@@ -239,7 +247,11 @@ export const makeSubmitter = (options: SubmitterOptions): Dispatch => {
 
   return (batch, at) =>
     Effect.gen(function*() {
-      const giveBack = Effect.sync(() => inFlight.giveBack(batch.length))
+      // the store failed before the batch was routed: its slots back now, its claims once the store answers
+      const giveBack = Effect.sync(() => {
+        inFlight.giveBack(batch.length)
+        release({ messageIds: batch.map((m) => m.id) })
+      })
       yield* routes.ensureCurrent.pipe(Effect.onError(() => giveBack))
       const assigned = yield* assign(batch, at).pipe(Effect.onError(() => giveBack))
       yield* dispatchBatch(batch, assigned)

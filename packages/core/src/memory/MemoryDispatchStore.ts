@@ -23,6 +23,7 @@ import type {
   DispatchBatch,
   ProviderRow,
   ReconcileItem,
+  ReleaseSelection,
   RouteRow,
   SentRecord
 } from "../ports/DispatchStore.js"
@@ -381,10 +382,33 @@ const heartbeatIn = (t: Tables, owner: string, now: Date, takeOverAfterMs: numbe
   return { registered: me !== undefined, released }
 }
 
+const releaseIn = (t: Tables, owner: string, which: ReleaseSelection, availableAt: Date) => {
+  const ids = "messageIds" in which ? new Set(which.messageIds) : null
+  let released = 0
+  for (const q of t.dispatchQueue.values()) {
+    if (q.lease_owner !== owner) continue
+    const selected = ids === null
+      ? "leaseUntil" in which && q.lease_until?.getTime() === which.leaseUntil.getTime()
+      : ids.has(q.message_id)
+    if (!selected) continue
+    q.available_at = availableAt
+    q.lease_owner = null
+    q.lease_until = null
+    released++
+    const m = t.messages.get(q.message_id)
+    const status = m?.status === "processing" ? statusAfter(m.status, ["release"]) : null
+    if (m === undefined || status === null) continue
+    setStatus(t, m, status, availableAt)
+    m.updated_at = availableAt
+  }
+  return released
+}
+
 /** The memory `DispatchStore` over the context's `MemoryDatabase`. */
 export const make = Effect.map(MemoryDatabase, ({ transact: tx }) =>
   DispatchStore.of({
     claim: (options) => tx((t) => claimIn(t, options)),
+    release: (owner, which, availableAt) => tx((t) => releaseIn(t, owner, which, availableAt)),
     routes: tx((t) =>
       [...t.providerRoutes.values()]
         .flatMap((r): Array<RouteRow> => {

@@ -215,7 +215,23 @@ export class DispatchStore extends Context.Tag("@tuma/core/DispatchStore")<Dispa
     now: Date,
     takeOverAfterMs: number | null
   ) => Effect.Effect<{ readonly registered: boolean; readonly released: number }>
+  /**
+   * Gives back claims of `owner` it will not settle, claimable again from `availableAt` (their
+   * messages `processing` -> `queued`): the rows of `messageIds`, or every row still leased by one
+   * claim (its `leaseUntil`), whose answer was lost with the connection. Rows `owner` no longer holds
+   * (settled, requeued, taken over) are left alone. Answers how many rows were released.
+   */
+  readonly release: (
+    owner: string,
+    which: ReleaseSelection,
+    availableAt: Date
+  ) => Effect.Effect<number>
 }>() {}
+
+/** The claims `DispatchStore.release` gives back: these messages, or everything one claim leased. */
+export type ReleaseSelection =
+  | { readonly messageIds: ReadonlyArray<string> }
+  | { readonly leaseUntil: Date }
 
 /** Wake-ups when work may be waiting (pg_notify / PGlite listen); the worker also polls. */
 export class DispatchWakeups extends Context.Tag("@tuma/core/DispatchWakeups")<DispatchWakeups, {

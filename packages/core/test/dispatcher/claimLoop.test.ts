@@ -3,7 +3,7 @@ import { expect, it } from "@effect/vitest"
 import { Effect, Fiber, TestClock } from "effect"
 import { claimOnce } from "../../src/delivery/ClaimLoop.js"
 import { makeInFlight } from "../../src/delivery/InFlight.js"
-import type { ClaimedMessage } from "../../src/ports/DispatchStore.js"
+import type { ClaimedMessage, ReleaseSelection } from "../../src/ports/DispatchStore.js"
 
 const message = (id: string): ClaimedMessage => ({
   id,
@@ -28,6 +28,7 @@ const setUp = (batches: Array<number>) =>
     const inFlight = yield* makeInFlight(cfg)
     const limits: Array<number> = []
     const dispatched: Array<number> = []
+    const released: Array<ReleaseSelection> = []
     const options = {
       store: {
         claim: ({ limit }: { limit: number }) =>
@@ -40,9 +41,10 @@ const setUp = (batches: Array<number>) =>
       cfg,
       inFlight,
       woken: Effect.never,
-      dispatch: (batch: ReadonlyArray<ClaimedMessage>) => Effect.sync(() => void dispatched.push(batch.length))
+      dispatch: (batch: ReadonlyArray<ClaimedMessage>) => Effect.sync(() => void dispatched.push(batch.length)),
+      release: (which: ReleaseSelection) => void released.push(which)
     }
-    return { inFlight, limits, dispatched, options }
+    return { inFlight, limits, dispatched, released, options }
   })
 
 it.effect("a short claim waits claimGatherMs before the next turn; a full one does not", () =>
@@ -87,4 +89,15 @@ it.effect("nothing to claim: waits for a wake-up or the poll interval", () =>
     yield* TestClock.adjust(1)
     yield* Fiber.join(idle)
     expect(limits).toEqual([10])
+  }))
+
+it.effect("a claim that failed gives back what it may have leased (its lease end), and dispatches nothing", () =>
+  Effect.gen(function*() {
+    const { dispatched, inFlight, options, released } = yield* setUp([])
+    const lost = { ...options, store: { claim: () => Effect.die(new Error("connection terminated")) } }
+    const exit = yield* Effect.exit(claimOnce(lost))
+    expect(exit._tag).toBe("Failure")
+    expect(released).toEqual([{ leaseUntil: new Date(cfg.leaseMs) }])
+    expect(dispatched).toEqual([])
+    expect(inFlight.free()).toBe(10)
   }))

@@ -1,7 +1,11 @@
-/** Worker liveness: heartbeats, and the leases of workers that fell silent given back. */
+/**
+ * Worker liveness: heartbeats, the leases of workers that fell silent given back, and the claims a
+ * worker gives back itself (`release`).
+ */
 import type { DispatchStore } from "@tuma/core/ports/DispatchStore"
 import { Effect, Schema } from "effect"
 import { findOne } from "../rows.js"
+import { inList, Message, MessageTarget } from "../statusConditions.js"
 import { type Db, field } from "./query.js"
 
 const count = findOne(Schema.Struct({ n: Schema.Number }))
@@ -41,3 +45,24 @@ SELECT (SELECT registered FROM me) AS registered, (SELECT array_agg(owner) FROM 
     }
     return { registered: field(beat, "registered", null) === true, released }
   })).pipe(Effect.orDie)
+
+// one statement: the queue rows still leased by the owner (by id, or by the lease end of one claim)
+// and their messages back to `queued`
+export const release = ({ q }: Db): DispatchStore["Type"]["release"] => (owner, which, availableAt) =>
+  count(q(
+    `WITH r AS (
+  UPDATE dispatch_queue SET available_at = $2, lease_owner = NULL, lease_until = NULL
+  WHERE lease_owner = $1 AND (message_id = ANY($3::uuid[]) OR lease_until = $4::timestamptz)
+  RETURNING message_id
+), m AS (
+  UPDATE messages SET status = ${MessageTarget.release}, updated_at = $2
+  WHERE id = ANY(ARRAY(SELECT message_id FROM r)) AND ${inList("status", Message.releasable)}
+  RETURNING 1
+) SELECT (SELECT count(*) FROM r)::int AS n`,
+    [
+      owner,
+      availableAt,
+      "messageIds" in which ? [...which.messageIds] : [],
+      "leaseUntil" in which ? which.leaseUntil : null
+    ]
+  )).pipe(Effect.map((row) => field(row, "n", 0)), Effect.orDie)
