@@ -296,5 +296,8 @@ export const sw: Readonly<Record<string, string>> = {
   "Cancel this campaign? Its messages will not be sent.": "Ughairi kampeni hii? Jumbe zake hazitatumwa.",
   "Cancel campaign": "Ghairi kampeni",
   "Cancelled: {messages} messages will not be sent; {units} units are back in your balance.":
-    "Imeghairiwa: jumbe {messages} hazitatumwa; uniti {units} zimerudi kwenye salio lako."
+    "Imeghairiwa: jumbe {messages} hazitatumwa; uniti {units} zimerudi kwenye salio lako.",
+  // how a long message is counted (Send SMS preview)
+  "A message longer than {per} characters is counted as several SMS: this one as {segments}. Each SMS costs one unit.":
+    "Ujumbe unaozidi herufi {per} huhesabiwa kama SMS kadhaa: huu ni SMS {segments}. Kila SMS hugharimu uniti moja."
 }

@@ -152,6 +152,13 @@ describe.skipIf(!hasChromium).each(drivers)("portal in chromium (%s)", (driver) 
     // a Unicode body: 70 per SMS
     await owner.getByRole("textbox", { name: "Message" }).fill("Привет")
     await expect.poll(() => preview.getByRole("definition").allTextContents()).toEqual(["Unicode", "1", "6", "70"])
+    expect(await preview.getByText(/counted as several SMS/).count()).toBe(0)
+    // a long body: the preview says how it is counted
+    await owner.getByRole("textbox", { name: "Message" }).fill("Habari ".repeat(30).trim())
+    await expect.poll(() => preview.getByRole("definition").allTextContents()).toEqual(["GSM-7", "2", "209", "160"])
+    await preview.getByText(
+      "A message longer than 160 characters is counted as several SMS: this one as 2. Each SMS costs one unit."
+    ).waitFor()
     await owner.getByRole("textbox", { name: "Message" }).fill("Karibu “Tuma” — ok")
     await owner.getByRole("button", { name: "Send", exact: true }).click()
     const status = owner.getByRole("status")

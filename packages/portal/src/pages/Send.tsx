@@ -34,6 +34,14 @@ export function EncodingPreview(
           [t("Characters per SMS"), formatNumber(e.characters_per_sms, lang)]
         ]}
       />
+      {e.segments > 1 && (
+        <p className="hint">
+          {t(
+            "A message longer than {per} characters is counted as several SMS: this one as {segments}. Each SMS costs one unit.",
+            { per: formatNumber(e.characters_per_sms, lang), segments: formatNumber(e.segments, lang) }
+          )}
+        </p>
+      )}
       {e.notice !== undefined && <p className="notice">{e.notice}</p>}
       {e.changes.length > 0 && (
         <Table
