@@ -3,7 +3,7 @@
 // ACCOUNTS_JSON: [{ "id": uuid, "share": 0.6 }, …] (shares sum to 1). The first account is the busy one.
 // Messages are spread evenly over MONTHS months ending an hour ago, oldest first; 1 in 4 belongs to a
 // campaign of 1,000 recipients (campaign ids derived from the same seed, so both passes agree).
-// Statuses: 90 % delivered, 6 % failed, 3 % sent, 1 % queued-then-failed by age; channels 85 % api, 15 % web.
+// Statuses: 90 % delivered, 7 % failed, 3 % sent; channels 85 % api, 15 % web.
 import { createHash } from "node:crypto"
 
 const [kind, nText, monthsText, accountsJson, marketId, seedText] = process.argv.slice(2)
