@@ -326,6 +326,7 @@ export const sw: Readonly<Record<string, string>> = {
   "Number, name or a field's value.": "Namba, jina au thamani ya sehemu ya ziada.",
   "All contacts": "Anwani zote",
   "{count} contacts": "Anwani {count}",
+  "1 contact": "Anwani 1",
   "No contacts yet.": "Bado hakuna anwani.",
   "Edit {name}": "Hariri {name}",
   "Delete the contact {name}?": "Ufute anwani {name}?",

@@ -203,7 +203,9 @@ export function ContactsPage() {
             </select>
           </Field>
         </div>
-        {total !== undefined && <p role="status">{t("{count} contacts", { count: total })}</p>}
+        {total !== undefined && (
+          <p role="status">{total === 1 ? t("1 contact") : t("{count} contacts", { count: total })}</p>
+        )}
         <ErrorBox error={remove.error} />
         <LoadedTable
           loaded={contacts}
