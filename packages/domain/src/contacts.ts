@@ -84,7 +84,9 @@ export const checkContact = (
   const phone = contactPhoneOf(input.phone, localCountry)
   if (Either.isLeft(phone)) problems.phone = [phone.left]
   const name = (input.name ?? "").trim()
-  if (name.length > CONTACT_NAME_MAX) problems.name = [`The name must not be longer than ${CONTACT_NAME_MAX} characters.`]
+  if (name.length > CONTACT_NAME_MAX) {
+    problems.name = [`The name must not be longer than ${CONTACT_NAME_MAX} characters.`]
+  }
   const fields: Record<string, string> = {}
   for (const [rawKey, rawValue] of Object.entries(input.fields ?? {})) {
     const problem = contactFieldKeyProblem(rawKey)

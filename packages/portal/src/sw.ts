@@ -356,6 +356,7 @@ export const sw: Readonly<Record<string, string>> = {
   "Row": "Mstari",
   "Problem": "Tatizo",
   "Repeated number": "Namba imejirudia",
+  "The same number as row {row}: merged into it.": "Namba ileile ya mstari {row}: imeunganishwa nayo.",
   "Invalid": "Si sahihi",
   "Details": "Maelezo",
   "Saved template": "Kiolezo kilichohifadhiwa",

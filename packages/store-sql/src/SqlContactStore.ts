@@ -62,6 +62,90 @@ const uuids = (ids: ReadonlyArray<string>) => ids.filter(isUuid)
 /** `%text%` for ILIKE with the text's own `%`, `_` and `\` taken literally. */
 const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
 
+/** `orTaken`'s rule: a unique violation is `Taken`, any other failure dies. */
+const takenOrDie = <A, E>(self: Effect.Effect<A, E>) =>
+  self.pipe(Effect.catchAll((e) => isUniqueViolation(e) ? Effect.succeed("Taken" as const) : Effect.die(e)))
+
+/** The groups and templates part of the store. */
+const groupsAndTemplates = (sql: SqlClient.SqlClient): Pick<
+  ContactStore["Type"],
+  | "knownGroups"
+  | "groups"
+  | "createGroup"
+  | "renameGroup"
+  | "deleteGroup"
+  | "groupContacts"
+  | "templates"
+  | "createTemplate"
+  | "updateTemplate"
+  | "deleteTemplate"
+> => {
+  const orTaken = takenOrDie
+  return {
+    knownGroups: (accountId, ids) =>
+      IdOnly.all(sql`SELECT id FROM contact_groups WHERE account_id = ${accountId}
+        AND id = ANY(${uuids(ids)}::uuid[])`).pipe(Effect.map((rows) => rows.map((r) => r.id)), Effect.orDie),
+
+    groups: (accountId) =>
+      Groups.all(sql`SELECT g.id, g.name, g.created_at,
+          (SELECT count(*) FROM contact_group_members m WHERE m.group_id = g.id) AS contacts,
+          (SELECT count(*) FROM contact_group_members m JOIN contacts c ON c.id = m.contact_id
+            JOIN opt_outs o ON o.account_id = c.account_id AND o.recipient = c.phone
+            WHERE m.group_id = g.id) AS opted_out
+        FROM contact_groups g WHERE g.account_id = ${accountId} ORDER BY lower(g.name)`).pipe(Effect.orDie),
+
+    createGroup: (accountId, id, name, now) =>
+      orTaken(sql`INSERT INTO contact_groups (id, account_id, name, created_at, updated_at)
+        VALUES (${id}, ${accountId}, ${name}, ${now}, ${now})`.pipe(Effect.as("Done" as const))),
+
+    renameGroup: (accountId, id, name, now) =>
+      !isUuid(id) ? Effect.succeed("NotFound" as const) : orTaken(
+        IdOnly.all(sql`UPDATE contact_groups SET name = ${name}, updated_at = ${now}
+          WHERE id = ${id} AND account_id = ${accountId} RETURNING id`).pipe(
+          Effect.map((rows) => rows.length > 0 ? "Done" as const : "NotFound" as const)
+        )
+      ),
+
+    deleteGroup: (accountId, id) =>
+      !isUuid(id) ? Effect.succeed(false) : IdOnly.all(sql`DELETE FROM contact_groups
+        WHERE id = ${id} AND account_id = ${accountId} RETURNING id`).pipe(
+        Effect.map((rows) => rows.length > 0),
+        Effect.orDie
+      ),
+
+    groupContacts: (accountId, groupIds) =>
+      Recipients.all(sql`SELECT c.id, c.phone, c.name, c.fields::text AS fields,
+          EXISTS (SELECT 1 FROM opt_outs o WHERE o.account_id = c.account_id AND o.recipient = c.phone) AS opted_out
+        FROM contacts c
+        WHERE c.account_id = ${accountId} AND EXISTS (SELECT 1 FROM contact_group_members m
+          WHERE m.contact_id = c.id AND m.group_id = ANY(${uuids(groupIds)}::uuid[]))
+        ORDER BY c.created_at, c.id`).pipe(Effect.orDie),
+
+    templates: (accountId) =>
+      Templates.all(sql`SELECT id, name, body, created_at, updated_at FROM message_templates
+        WHERE account_id = ${accountId} ORDER BY lower(name)`).pipe(Effect.orDie),
+
+    createTemplate: (accountId, id, t, now) =>
+      orTaken(sql`INSERT INTO message_templates (id, account_id, name, body, created_at, updated_at)
+        VALUES (${id}, ${accountId}, ${t.name}, ${t.body}, ${now}, ${now})`.pipe(Effect.as("Done" as const))),
+
+    updateTemplate: (accountId, id, t, now) =>
+      !isUuid(id) ? Effect.succeed("NotFound" as const) : orTaken(
+        IdOnly.all(sql`UPDATE message_templates SET name = ${t.name}, body = ${t.body}, updated_at = ${now}
+          WHERE id = ${id} AND account_id = ${accountId} RETURNING id`).pipe(
+          Effect.map((rows) => rows.length > 0 ? "Done" as const : "NotFound" as const)
+        )
+      ),
+
+    deleteTemplate: (accountId, id) =>
+      !isUuid(id) ? Effect.succeed(false) : IdOnly.all(sql`DELETE FROM message_templates
+        WHERE id = ${id} AND account_id = ${accountId} RETURNING id`).pipe(
+        Effect.map((rows) => rows.length > 0),
+        Effect.orDie
+      )
+  }
+}
+
 /** The SQL `ContactStore` over the context's `SqlClient`. */
 export const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
@@ -75,15 +159,13 @@ export const make = Effect.gen(function*() {
       c.created_at, c.updated_at`
 
   const setGroups = (contactIds: ReadonlyArray<string>, groupIds: ReadonlyArray<string>) =>
-    groupIds.length === 0 || contactIds.length === 0 ? Effect.void : sql`INSERT INTO contact_group_members (group_id, contact_id)
+    groupIds.length === 0 || contactIds.length === 0 ?
+      Effect.void :
+      sql`INSERT INTO contact_group_members (group_id, contact_id)
       SELECT g, c FROM unnest(${groupIds}::uuid[]) AS g, unnest(${contactIds}::uuid[]) AS c
       ON CONFLICT DO NOTHING`.pipe(Effect.asVoid)
 
-  /** `Taken` when `self` fails on a unique violation, the other failures die. */
-  const orTaken = <E>(self: Effect.Effect<"Done" | "NotFound", E>) =>
-    self.pipe(
-      Effect.catchAll((e) => isUniqueViolation(e) ? Effect.succeed("Taken" as const) : Effect.die(e))
-    )
+  const orTaken = takenOrDie
 
   const contact = (accountId: string, id: string) =>
     !isUuid(id) ? Effect.succeed(undefined) : Contacts.first(sql`SELECT ${contactColumns(accountId)}
@@ -117,7 +199,7 @@ export const make = Effect.gen(function*() {
       return { added, updated: written.length - added, opted_out: opted.n }
     })
 
-  const store: ContactStore["Type"] = {
+  const store: Omit<ContactStore["Type"], keyof ReturnType<typeof groupsAndTemplates>> = {
     list: (accountId, query) =>
       Effect.gen(function*() {
         const search = (query.search ?? "").trim()
@@ -179,73 +261,11 @@ export const make = Effect.gen(function*() {
     deleteContact: (accountId, id) =>
       !isUuid(id) ? Effect.succeed(false) : IdOnly.all(sql`DELETE FROM contacts
         WHERE id = ${id} AND account_id = ${accountId} RETURNING id`).pipe(
-          Effect.map((rows) => rows.length > 0),
-          Effect.orDie
-        ),
-
-    knownGroups: (accountId, ids) =>
-      IdOnly.all(sql`SELECT id FROM contact_groups WHERE account_id = ${accountId}
-        AND id = ANY(${uuids(ids)}::uuid[])`).pipe(Effect.map((rows) => rows.map((r) => r.id)), Effect.orDie),
-
-    groups: (accountId) =>
-      Groups.all(sql`SELECT g.id, g.name, g.created_at,
-          (SELECT count(*) FROM contact_group_members m WHERE m.group_id = g.id) AS contacts,
-          (SELECT count(*) FROM contact_group_members m JOIN contacts c ON c.id = m.contact_id
-            JOIN opt_outs o ON o.account_id = c.account_id AND o.recipient = c.phone
-            WHERE m.group_id = g.id) AS opted_out
-        FROM contact_groups g WHERE g.account_id = ${accountId} ORDER BY lower(g.name)`).pipe(Effect.orDie),
-
-    createGroup: (accountId, id, name, now) =>
-      orTaken(sql`INSERT INTO contact_groups (id, account_id, name, created_at, updated_at)
-        VALUES (${id}, ${accountId}, ${name}, ${now}, ${now})`.pipe(Effect.as("Done" as const))),
-
-    renameGroup: (accountId, id, name, now) =>
-      !isUuid(id) ? Effect.succeed("NotFound" as const) : orTaken(
-        IdOnly.all(sql`UPDATE contact_groups SET name = ${name}, updated_at = ${now}
-          WHERE id = ${id} AND account_id = ${accountId} RETURNING id`).pipe(
-          Effect.map((rows) => rows.length > 0 ? "Done" as const : "NotFound" as const)
-        )
-      ),
-
-    deleteGroup: (accountId, id) =>
-      !isUuid(id) ? Effect.succeed(false) : IdOnly.all(sql`DELETE FROM contact_groups
-        WHERE id = ${id} AND account_id = ${accountId} RETURNING id`).pipe(
-          Effect.map((rows) => rows.length > 0),
-          Effect.orDie
-        ),
-
-    groupContacts: (accountId, groupIds) =>
-      Recipients.all(sql`SELECT c.id, c.phone, c.name, c.fields::text AS fields,
-          EXISTS (SELECT 1 FROM opt_outs o WHERE o.account_id = c.account_id AND o.recipient = c.phone) AS opted_out
-        FROM contacts c
-        WHERE c.account_id = ${accountId} AND EXISTS (SELECT 1 FROM contact_group_members m
-          WHERE m.contact_id = c.id AND m.group_id = ANY(${uuids(groupIds)}::uuid[]))
-        ORDER BY c.created_at, c.id`).pipe(Effect.orDie),
-
-    templates: (accountId) =>
-      Templates.all(sql`SELECT id, name, body, created_at, updated_at FROM message_templates
-        WHERE account_id = ${accountId} ORDER BY lower(name)`).pipe(Effect.orDie),
-
-    createTemplate: (accountId, id, t, now) =>
-      orTaken(sql`INSERT INTO message_templates (id, account_id, name, body, created_at, updated_at)
-        VALUES (${id}, ${accountId}, ${t.name}, ${t.body}, ${now}, ${now})`.pipe(Effect.as("Done" as const))),
-
-    updateTemplate: (accountId, id, t, now) =>
-      !isUuid(id) ? Effect.succeed("NotFound" as const) : orTaken(
-        IdOnly.all(sql`UPDATE message_templates SET name = ${t.name}, body = ${t.body}, updated_at = ${now}
-          WHERE id = ${id} AND account_id = ${accountId} RETURNING id`).pipe(
-          Effect.map((rows) => rows.length > 0 ? "Done" as const : "NotFound" as const)
-        )
-      ),
-
-    deleteTemplate: (accountId, id) =>
-      !isUuid(id) ? Effect.succeed(false) : IdOnly.all(sql`DELETE FROM message_templates
-        WHERE id = ${id} AND account_id = ${accountId} RETURNING id`).pipe(
-          Effect.map((rows) => rows.length > 0),
-          Effect.orDie
-        )
+        Effect.map((rows) => rows.length > 0),
+        Effect.orDie
+      )
   }
-  return ContactStore.of(store)
+  return ContactStore.of({ ...store, ...groupsAndTemplates(sql) })
 })
 
 /** `ContactStore` on SQL. */

@@ -20,7 +20,17 @@ import type {
 import { PortalReadStore } from "@tuma/core/ports/PortalReadStore"
 import { MessageStatus } from "@tuma/domain"
 import { Effect, Layer, Schema } from "effect"
-import { decoders, findAll, findFirst, isUuid, NullableDate, NullableString, rowsOf, single, WebhookAttempts } from "./rows.js"
+import {
+  decoders,
+  findAll,
+  findFirst,
+  isUuid,
+  NullableDate,
+  NullableString,
+  rowsOf,
+  single,
+  WebhookAttempts
+} from "./rows.js"
 
 type CampaignBase = Omit<CampaignRow, "delivery">
 type Attempt = DeliveryWithAttempts["attempt_log"][number]

@@ -42,7 +42,15 @@ forEachDriver(layers, (it) => {
         groupId: group.id
       }
       const dry = yield* Contacts.importContacts(account.id, { ...input, dryRun: true }, "TZ")
-      expect(dry).toMatchObject({ dry_run: true, rows: 6, added: 2, updated: 1, duplicates: 1, invalid: 2, opted_out: 1 })
+      expect(dry).toMatchObject({
+        dry_run: true,
+        rows: 6,
+        added: 2,
+        updated: 1,
+        duplicates: 1,
+        invalid: 2,
+        opted_out: 1
+      })
       expect((yield* Contacts.listContacts(account.id, { page: 1, perPage: 50 })).total).toBe(1)
 
       const done = yield* Contacts.importContacts(account.id, { ...input, dryRun: false }, "TZ")

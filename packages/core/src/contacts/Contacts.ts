@@ -47,7 +47,8 @@ const changed = (
 
 const checked = <A>(
   e: Either.Either<A, Readonly<Record<string, ReadonlyArray<string>>>>
-): Effect.Effect<A, ValidationFailed> => Either.isLeft(e) ? Effect.fail(validationFailed(e.left)) : Effect.succeed(e.right)
+): Effect.Effect<A, ValidationFailed> =>
+  Either.isLeft(e) ? Effect.fail(validationFailed(e.left)) : Effect.succeed(e.right)
 
 /** Every id in `groupIds` must be a group of the account (404 otherwise). */
 const knownGroups = (accountId: string, groupIds: ReadonlyArray<string>) =>
@@ -121,6 +122,8 @@ export interface ImportReport {
     readonly row: number
     readonly kind: "invalid" | "duplicate"
     readonly messages: ReadonlyArray<string>
+    /** A duplicate's first row (the row it was merged into). */
+    readonly first_row: number | null
   }>
   /** The first contacts as they will be (or were) written. */
   readonly preview: ReadonlyArray<CheckedContact>
@@ -156,12 +159,13 @@ export const importContacts = (
     const knownBy = new Map(known.map((k) => [k.phone, k]))
     const problems = plan.flatMap((p): ImportReport["problems"] =>
       p._tag === "Invalid"
-        ? [{ row: p.row, kind: "invalid" as const, messages: p.errors }]
+        ? [{ row: p.row, kind: "invalid" as const, messages: p.errors, first_row: null }]
         : p._tag === "Duplicate"
         ? [{
           row: p.row,
           kind: "duplicate" as const,
-          messages: [`The same number as row ${p.first_row}: merged into it.`]
+          messages: [`The same number as row ${p.first_row}: merged into it.`],
+          first_row: p.first_row
         }]
         : []
     )
@@ -212,7 +216,8 @@ export const createGroup = (accountId: string, name: string) =>
   Effect.gen(function*() {
     const n = yield* checked(Either.mapLeft(checkGroupName(name), (m) => ({ name: [m] })))
     const id = yield* Effect.flatMap(Ids, (ids) => ids.uuidV7)
-    const change = yield* Effect.flatMap(ContactStore, (s) => Effect.flatMap(now, (t) => s.createGroup(accountId, id, n, t)))
+    const change = yield* Effect.flatMap(ContactStore, (s) =>
+      Effect.flatMap(now, (t) => s.createGroup(accountId, id, n, t)))
     yield* changed(change, "group", id, "A group of this name exists.")
     return yield* groupOf(accountId, id)
   })
@@ -221,7 +226,8 @@ export const createGroup = (accountId: string, name: string) =>
 export const renameGroup = (accountId: string, id: string, name: string) =>
   Effect.gen(function*() {
     const n = yield* checked(Either.mapLeft(checkGroupName(name), (m) => ({ name: [m] })))
-    const change = yield* Effect.flatMap(ContactStore, (s) => Effect.flatMap(now, (t) => s.renameGroup(accountId, id, n, t)))
+    const change = yield* Effect.flatMap(ContactStore, (s) =>
+      Effect.flatMap(now, (t) => s.renameGroup(accountId, id, n, t)))
     yield* changed(change, "group", id, "A group of this name exists.")
     return yield* groupOf(accountId, id)
   })
@@ -264,7 +270,10 @@ export const createTemplate = (accountId: string, input: { readonly name: string
   Effect.gen(function*() {
     const t = yield* checked(checkTemplate(input))
     const id = yield* Effect.flatMap(Ids, (ids) => ids.uuidV7)
-    const change = yield* Effect.flatMap(ContactStore, (s) => Effect.flatMap(now, (at) => s.createTemplate(accountId, id, t, at)))
+    const change = yield* Effect.flatMap(
+      ContactStore,
+      (s) => Effect.flatMap(now, (at) => s.createTemplate(accountId, id, t, at))
+    )
     yield* changed(change, "template", id, "A template of this name exists.")
     return yield* templateOf(accountId, id)
   })
@@ -277,7 +286,8 @@ export const updateTemplate = (
 ) =>
   Effect.gen(function*() {
     const t = yield* checked(checkTemplate(input))
-    const change = yield* Effect.flatMap(ContactStore, (s) => Effect.flatMap(now, (at) => s.updateTemplate(accountId, id, t, at)))
+    const change = yield* Effect.flatMap(ContactStore, (s) =>
+      Effect.flatMap(now, (at) => s.updateTemplate(accountId, id, t, at)))
     yield* changed(change, "template", id, "A template of this name exists.")
     return yield* templateOf(accountId, id)
   })

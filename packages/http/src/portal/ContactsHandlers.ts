@@ -95,7 +95,9 @@ export const PortalContactsLive = HttpApiBuilder.group(TumaApi, "portalContacts"
         Effect.flatMap(CurrentPortalUser, (user) =>
           run(Contacts.contactOf(user.accountId, path.contact_uid)).pipe(
             mapFailure,
-            Effect.flatMap((c) => ok(contactView(c)))
+            Effect.flatMap((c) =>
+              ok(contactView(c))
+            )
           )))
       .handle("updateContact", ({ path, payload }) =>
         Effect.gen(function*() {
@@ -110,12 +112,16 @@ export const PortalContactsLive = HttpApiBuilder.group(TumaApi, "portalContacts"
           run(Contacts.deleteContact(user.accountId, path.contact_uid)).pipe(mapFailure, Effect.zipRight(done))))
       .handle("listGroups", () =>
         Effect.flatMap(CurrentPortalUser, (user) =>
-          run(Contacts.groupsOf(user.accountId)).pipe(Effect.flatMap((gs) => ok(gs.map(groupView))))))
+          run(Contacts.groupsOf(user.accountId)).pipe(Effect.flatMap((gs) =>
+            ok(gs.map(groupView))
+          ))))
       .handle("createGroup", ({ payload }) =>
         Effect.flatMap(CurrentPortalUser, (user) =>
           run(Contacts.createGroup(user.accountId, payload.name)).pipe(
             mapFailure,
-            Effect.flatMap((g) => ok(groupView(g)))
+            Effect.flatMap((g) =>
+              ok(groupView(g))
+            )
           )))
       .handle("groupRecipients", ({ payload }) =>
         Effect.flatMap(CurrentPortalUser, (user) =>
@@ -124,35 +130,47 @@ export const PortalContactsLive = HttpApiBuilder.group(TumaApi, "portalContacts"
         Effect.flatMap(CurrentPortalUser, (user) =>
           run(Contacts.renameGroup(user.accountId, path.group_uid, payload.name)).pipe(
             mapFailure,
-            Effect.flatMap((g) => ok(groupView(g)))
+            Effect.flatMap((g) =>
+              ok(groupView(g))
+            )
           )))
       .handle("deleteGroup", ({ path }) =>
         Effect.flatMap(CurrentPortalUser, (user) =>
           run(Contacts.deleteGroup(user.accountId, path.group_uid)).pipe(mapFailure, Effect.zipRight(done))))
   }))
 
-export const PortalTemplatesLive = HttpApiBuilder.group(TumaApi, "portalTemplates", (handlers) =>
-  Effect.gen(function*() {
-    const context = yield* Effect.context<ContactStore | Ids>()
-    const run = <A, E>(effect: Effect.Effect<A, E, ContactStore | Ids>) => Effect.provide(effect, context)
+export const PortalTemplatesLive = HttpApiBuilder.group(
+  TumaApi,
+  "portalTemplates",
+  (handlers) =>
+    Effect.gen(function*() {
+      const context = yield* Effect.context<ContactStore | Ids>()
+      const run = <A, E>(effect: Effect.Effect<A, E, ContactStore | Ids>) => Effect.provide(effect, context)
 
-    return handlers
-      .handle("listTemplates", () =>
-        Effect.flatMap(CurrentPortalUser, (user) =>
-          run(Contacts.templatesOf(user.accountId)).pipe(Effect.flatMap((ts) => ok(ts.map(templateView))))))
-      .handle("createTemplate", ({ payload }) =>
-        Effect.flatMap(CurrentPortalUser, (user) =>
-          run(Contacts.createTemplate(user.accountId, payload)).pipe(
-            mapFailure,
-            Effect.flatMap((t) => ok(templateView(t)))
-          )))
-      .handle("updateTemplate", ({ path, payload }) =>
-        Effect.flatMap(CurrentPortalUser, (user) =>
-          run(Contacts.updateTemplate(user.accountId, path.template_uid, payload)).pipe(
-            mapFailure,
-            Effect.flatMap((t) => ok(templateView(t)))
-          )))
-      .handle("deleteTemplate", ({ path }) =>
-        Effect.flatMap(CurrentPortalUser, (user) =>
-          run(Contacts.deleteTemplate(user.accountId, path.template_uid)).pipe(mapFailure, Effect.zipRight(done))))
-  }))
+      return handlers
+        .handle("listTemplates", () =>
+          Effect.flatMap(CurrentPortalUser, (user) =>
+            run(Contacts.templatesOf(user.accountId)).pipe(Effect.flatMap((ts) =>
+              ok(ts.map(templateView))
+            ))))
+        .handle("createTemplate", ({ payload }) =>
+          Effect.flatMap(CurrentPortalUser, (user) =>
+            run(Contacts.createTemplate(user.accountId, payload)).pipe(
+              mapFailure,
+              Effect.flatMap((t) =>
+                ok(templateView(t))
+              )
+            )))
+        .handle("updateTemplate", ({ path, payload }) =>
+          Effect.flatMap(CurrentPortalUser, (user) =>
+            run(Contacts.updateTemplate(user.accountId, path.template_uid, payload)).pipe(
+              mapFailure,
+              Effect.flatMap((t) =>
+                ok(templateView(t))
+              )
+            )))
+        .handle("deleteTemplate", ({ path }) =>
+          Effect.flatMap(CurrentPortalUser, (user) =>
+            run(Contacts.deleteTemplate(user.accountId, path.template_uid)).pipe(mapFailure, Effect.zipRight(done))))
+    })
+)

@@ -276,9 +276,11 @@ export const PortalMessagesLive = HttpApiBuilder.group(TumaApi, "portalMessages"
             )
             const texts = yield* store.messageTexts(user.accountId, p.data.map((m) => m.uid))
             for (const m of p.data) {
-              const local = [texts.get(m.uid) ?? "", zone, ...[m.queued_at, m.sent_at, m.delivered_at].map((t) =>
-                localTime(t, zone)
-              )]
+              const local = [
+                texts.get(m.uid) ?? "",
+                zone,
+                ...[m.queued_at, m.sent_at, m.delivered_at].map((t) => localTime(t, zone))
+              ]
               lines.push([...CSV_COLUMNS.map((c) => cell(m[c])), ...local.map(cell)].join(","))
             }
             if (page >= p.meta.last_page) break

@@ -10,7 +10,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { call } from "../harness.js"
 import type { PortalServer } from "./harness.js"
-import { accountWithUser, ADMIN_TOKEN, addUser, drivers, signedIn, startPortal } from "./harness.js"
+import { accountWithUser, addUser, ADMIN_TOKEN, drivers, signedIn, startPortal } from "./harness.js"
 
 describe.each(drivers)("portal contacts (%s)", (driver) => {
   let server: PortalServer
@@ -43,7 +43,14 @@ describe.each(drivers)("portal contacts (%s)", (driver) => {
     }
     const dry = await owner.post("/portal/api/contacts/import", { ...payload, dry_run: true })
     expect(dry.status, dry.text).toBe(200)
-    expect(dry.body.data).toMatchObject({ dry_run: true, added: 3, updated: 0, duplicates: 1, invalid: 1, opted_out: 1 })
+    expect(dry.body.data).toMatchObject({
+      dry_run: true,
+      added: 3,
+      updated: 0,
+      duplicates: 1,
+      invalid: 1,
+      opted_out: 1
+    })
     expect(dry.body.data.problems.map((p: any) => [p.row, p.kind])).toEqual([[3, "invalid"], [5, "duplicate"]])
     expect((await owner.get("/portal/api/contacts")).body.meta.total).toBe(0)
 

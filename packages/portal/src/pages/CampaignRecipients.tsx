@@ -112,8 +112,7 @@ function GroupChoice(props: { readonly source: Source; readonly groups: Readonly
             sendable: fromGroups.recipients.length,
             contacts: fromGroups.contacts,
             opted_out: fromGroups.opted_out
-          })}{" "}
-          {tagsOf(fromGroups.recipients).length > 0 &&
+          })} {tagsOf(fromGroups.recipients).length > 0 &&
             t("Tags: {tags}", { tags: tagsOf(fromGroups.recipients).map((x) => `{${x}}`).join(" ") })}
         </p>
       )}

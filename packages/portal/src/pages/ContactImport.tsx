@@ -51,7 +51,8 @@ function Report(props: { readonly report: ImportReport }) {
           }
         )}
       </p>
-      {r.opted_out > 0 && <p className="hint">{t("Opted-out contacts are kept and marked; they are never sent to.")}</p>}
+      {r.opted_out > 0 && <p className="hint">{t("Opted-out contacts are kept and marked; they are never sent to.")}
+      </p>}
       {r.problems.length > 0 && (
         <Table
           caption={r.dry_run ? t("Rows that will not be imported as they are") : t("Rows not imported as they were")}
@@ -60,7 +61,10 @@ function Report(props: { readonly report: ImportReport }) {
           columns={[
             [t("Row"), (p) => p.row],
             [t("Problem"), (p) => (p.kind === "duplicate" ? t("Repeated number") : t("Invalid"))],
-            [t("Details"), (p) => p.messages.join(" ")]
+            [t("Details"), (p) =>
+              p.first_row === null
+                ? p.messages.join(" ")
+                : t("The same number as row {row}: merged into it.", { row: p.first_row })]
           ]}
         />
       )}
@@ -128,11 +132,14 @@ export function ContactImport(props: {
             {file.header.map((h, i) => (
               <div key={i} className="mapping">
                 <Field label={t("Column {name}", { name: h === "" ? String(i + 1) : h })}>
-                  <select value={uses[i]} onChange={(e) => {
+                  <select
+                    value={uses[i]}
+                    onChange={(e) => {
                       const v = e.currentTarget.value
                       const u = USES.find((x) => x === v)
                       if (u !== undefined) setUse(i, u)
-                    }}>
+                    }}
+                  >
                     <option value="phone">{t("Phone number")}</option>
                     <option value="name">{t("Name")}</option>
                     <option value="field">{t("Custom field")}</option>
@@ -165,9 +172,7 @@ export function ContactImport(props: {
         </>
       )}
       {report !== undefined && <Report report={report.report} />}
-      {file !== undefined && (
-        <SubmitRow action={action} disabled={!checked} label={t("Import contacts")} />
-      )}
+      {file !== undefined && <SubmitRow action={action} disabled={!checked} label={t("Import contacts")} />}
       {file !== undefined && !checked && <p className="hint">{t("Check the file first.")}</p>}
     </form>
   )

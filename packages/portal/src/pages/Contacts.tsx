@@ -18,10 +18,12 @@ type Groups = Loaded<{ readonly data: ReadonlyArray<ContactGroup> }>
 
 /** `first_name: Asha` lines → fields (a line without `:` is left out). */
 const fieldsFromText = (text: string): Record<string, string> =>
-  Object.fromEntries(text.split("\n").flatMap((line) => {
-    const i = line.indexOf(":")
-    return i <= 0 ? [] : [[line.slice(0, i).trim(), line.slice(i + 1).trim()]]
-  }))
+  Object.fromEntries(
+    text.split("\n").flatMap((line) => {
+      const i = line.indexOf(":")
+      return i <= 0 ? [] : [[line.slice(0, i).trim(), line.slice(i + 1).trim()]]
+    })
+  )
 
 const fieldsToText = (fields: Readonly<Record<string, string>>) =>
   Object.entries(fields).map(([k, v]) => `${k}: ${v}`).join("\n")
@@ -187,9 +189,9 @@ export function ContactsPage() {
         }}
         onCancel={() => setEditing(undefined)}
       />
-      {owner ? <ContactImport groups={groups} onImported={changed} /> : (
-        <p className="card">{t("Only owners of the account import contacts and delete them.")}</p>
-      )}
+      {owner ?
+        <ContactImport groups={groups} onImported={changed} /> :
+        <p className="card">{t("Only owners of the account import contacts and delete them.")}</p>}
       <section aria-labelledby="contact-list">
         <h2 id="contact-list">{t("Contacts")}</h2>
         <div className="filters">
@@ -222,7 +224,9 @@ export function ContactsPage() {
                 : <span className="status status-active">{t("Can receive")}</span>],
             ["", (c) => (
               <span className="actions">
-                <button type="button" onClick={() => setEditing(c)}>{t("Edit {name}", { name: c.name || c.phone })}</button>
+                <button type="button" onClick={() => setEditing(c)}>
+                  {t("Edit {name}", { name: c.name || c.phone })}
+                </button>
                 {owner && (
                   <button
                     type="button"

@@ -92,7 +92,9 @@ export const ImportReport = Schema.Struct({
   problems: Schema.Array(Schema.Struct({
     row: Schema.Number,
     kind: Schema.Literal("invalid", "duplicate"),
-    messages: Schema.Array(Schema.String)
+    messages: Schema.Array(Schema.String),
+    /** A duplicate's first row (the row it was merged into); null for an invalid row. */
+    first_row: Schema.NullOr(Schema.Number)
   })),
   preview: Schema.Array(ImportedContact)
 }).annotations({ identifier: "PortalContactImportReport" })
