@@ -71,12 +71,11 @@ export const contactOf = (accountId: string, id: string): Effect.Effect<ContactR
     Effect.flatMap((c) => c === undefined ? Effect.fail(notFound("contact", id)) : Effect.succeed(c))
   )
 
+/** A contact as a form gives it: its fields and, when given, the whole set of its groups. */
+export type ContactForm = ContactInput & { readonly groups?: ReadonlyArray<string> | undefined }
+
 /** A new contact (422 when invalid, 409 when the number is already a contact, 404 for an unknown group). */
-export const createContact = (
-  accountId: string,
-  input: ContactInput & { readonly groups?: ReadonlyArray<string> | undefined },
-  localCountry: CountryCode | undefined
-) =>
+export const createContact = (accountId: string, input: ContactForm, localCountry: CountryCode | undefined) =>
   Effect.gen(function*() {
     const contact = yield* checked(checkContact(input, localCountry))
     const groups = yield* knownGroups(accountId, input.groups ?? [])
@@ -91,7 +90,7 @@ export const createContact = (
 export const updateContact = (
   accountId: string,
   id: string,
-  input: ContactInput & { readonly groups?: ReadonlyArray<string> | undefined },
+  input: ContactForm,
   localCountry: CountryCode | undefined
 ) =>
   Effect.gen(function*() {

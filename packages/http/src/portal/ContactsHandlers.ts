@@ -48,10 +48,15 @@ const contactInput = (p: {
   readonly group_uids?: ReadonlyArray<string> | undefined
 }) => ({ phone: p.phone, name: p.name, fields: p.fields, groups: p.group_uids })
 
+/** Runs a `Contacts` use case with the store and the ids of the handlers' context. */
+const runner = Effect.map(
+  Effect.context<ContactStore | Ids>(),
+  (context) => <A, E>(effect: Effect.Effect<A, E, ContactStore | Ids>) => Effect.provide(effect, context)
+)
+
 export const PortalContactsLive = HttpApiBuilder.group(TumaApi, "portalContacts", (handlers) =>
   Effect.gen(function*() {
-    const context = yield* Effect.context<ContactStore | Ids>()
-    const run = <A, E>(effect: Effect.Effect<A, E, ContactStore | Ids>) => Effect.provide(effect, context)
+    const run = yield* runner
 
     return handlers
       .handle("listContacts", ({ urlParams }) =>
@@ -144,8 +149,7 @@ export const PortalTemplatesLive = HttpApiBuilder.group(
   "portalTemplates",
   (handlers) =>
     Effect.gen(function*() {
-      const context = yield* Effect.context<ContactStore | Ids>()
-      const run = <A, E>(effect: Effect.Effect<A, E, ContactStore | Ids>) => Effect.provide(effect, context)
+      const run = yield* runner
 
       return handlers
         .handle("listTemplates", () =>
