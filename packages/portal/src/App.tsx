@@ -11,6 +11,7 @@ import { LanguageSwitch } from "./LanguageSwitch.js"
 import { ApiKeysPage } from "./pages/ApiKeys.js"
 import { BalancePage } from "./pages/Balance.js"
 import { CampaignPage, CampaignsPage } from "./pages/Campaigns.js"
+import { ContactsPage } from "./pages/Contacts.js"
 import { DashboardPage } from "./pages/Dashboard.js"
 import { MessagePage, MessagesPage } from "./pages/Messages.js"
 import { ProfilePage } from "./pages/Profile.js"
@@ -18,6 +19,7 @@ import { SendPage } from "./pages/Send.js"
 import { SenderIdsPage } from "./pages/SenderIds.js"
 import { AcceptInvitationPage, ResetPasswordPage, SignInPage } from "./pages/SignIn.js"
 import { TeamPage } from "./pages/Team.js"
+import { TemplatesPage } from "./pages/Templates.js"
 import { WebhooksPage } from "./pages/Webhooks.js"
 import { Link, navigate, usePath } from "./router.js"
 import { SessionContext } from "./session.js"
@@ -28,6 +30,8 @@ const nav: ReadonlyArray<readonly [string, string]> = [
   ["/", "Dashboard"],
   ["/send", "Send SMS"],
   ["/campaigns", "Campaigns"],
+  ["/contacts", "Contacts"],
+  ["/templates", "Templates"],
   ["/messages", "Messages"],
   ["/sender-ids", "Sender IDs"],
   ["/api-keys", "API keys"],
@@ -42,6 +46,8 @@ const page = (path: string): ReactNode => {
   if (path === "/send") return <SendPage />
   if (path === "/campaigns") return <CampaignsPage />
   if (path.startsWith("/campaigns/")) return <CampaignPage uid={decodeURIComponent(path.slice(11))} />
+  if (path === "/contacts") return <ContactsPage />
+  if (path === "/templates") return <TemplatesPage />
   if (path === "/messages") return <MessagesPage />
   if (path.startsWith("/messages/")) return <MessagePage uid={decodeURIComponent(path.slice(10))} />
   if (path === "/sender-ids") return <SenderIdsPage />

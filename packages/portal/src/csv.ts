@@ -4,8 +4,18 @@
  * recipient, number, msisdn or mobile (else the first); every other column becomes a tag of that
  * recipient (numbers stay strings: the template's arithmetic reads numeric strings).
  */
-export const parseCsv = (text: string): Array<Array<string>> => {
-  const rows: Array<Array<string>> = []
+export const parseCsv = (text: string): Array<Array<string>> => parseCsvRecords(text).map((r) => r.cells)
+
+/** One CSV record and its 1-based row number in the file (blank rows are counted, then left out). */
+export interface CsvRecord {
+  readonly row: number
+  readonly cells: Array<string>
+}
+
+/** `parseCsv` with each record's row number, as a spreadsheet numbers it (the header is row 1). */
+export const parseCsvRecords = (text: string): Array<CsvRecord> => {
+  const rows: Array<CsvRecord> = []
+  let n = 0
   let row: Array<string> = []
   let field = ""
   let quoted = false
@@ -36,7 +46,8 @@ export const parseCsv = (text: string): Array<Array<string>> => {
     } else if (c === "\n" || c === "\r") {
       row.push(field)
       field = ""
-      if (row.some((f) => f.trim() !== "")) rows.push(row)
+      n++
+      if (row.some((f) => f.trim() !== "")) rows.push({ row: n, cells: row })
       row = []
       if (c === "\r" && s[i + 1] === "\n") i++
     } else {
@@ -45,7 +56,8 @@ export const parseCsv = (text: string): Array<Array<string>> => {
     i++
   }
   row.push(field)
-  if (row.some((f) => f.trim() !== "")) rows.push(row)
+  n++
+  if (row.some((f) => f.trim() !== "")) rows.push({ row: n, cells: row })
   return rows
 }
 
@@ -55,11 +67,14 @@ export interface CsvRecipients {
   readonly tags: ReadonlyArray<string>
   readonly phoneColumn: string
   readonly recipients: ReadonlyArray<{ readonly to: string } & Readonly<Record<string, string>>>
+  /** The CSV row number of each recipient (same order). */
+  readonly rows: ReadonlyArray<number>
 }
 
 export const recipientsFromCsv = (text: string): CsvRecipients => {
-  const rows = parseCsv(text)
-  if (rows.length === 0) return { tags: [], phoneColumn: "", recipients: [] }
+  const records = parseCsvRecords(text)
+  if (records.length === 0) return { tags: [], phoneColumn: "", recipients: [], rows: [] }
+  const rows = records.map((r) => r.cells)
   const header = rows[0].map((h) => h.trim())
   let phone = header.findIndex((h) => PHONE_COLUMNS.includes(h.toLowerCase()))
   if (phone < 0) phone = 0
@@ -71,7 +86,7 @@ export const recipientsFromCsv = (text: string): CsvRecipients => {
     })
     return out as { to: string } & Record<string, string>
   })
-  return { tags, phoneColumn: header[phone], recipients }
+  return { tags, phoneColumn: header[phone], recipients, rows: records.slice(1).map((r) => r.row) }
 }
 
 /** Pasted numbers: one per line, or separated by commas, semicolons or spaces between numbers. */

@@ -1,6 +1,6 @@
 /** The campaign CSV reader: quoting, line endings, which column is the phone, tags. */
 import { describe, expect, it } from "vitest"
-import { parseCsv, recipientsFromCsv, recipientsFromText } from "../src/csv.js"
+import { parseCsv, parseCsvRecords, recipientsFromCsv, recipientsFromText } from "../src/csv.js"
 
 describe("campaign CSV", () => {
   it("reads quoted fields with commas, doubled quotes and newlines, CRLF or LF, and a BOM", () => {
@@ -31,5 +31,11 @@ describe("campaign CSV", () => {
       "+255712000002",
       "+255712000003"
     ])
+  })
+
+  it("numbers rows as a spreadsheet does: the header is row 1, blank rows count, a quoted newline does not", () => {
+    const text = "phone,name\r\n0712000001,A\r\n\r\n\"07120\n00002\",B\nabc,C\n"
+    expect(parseCsvRecords(text).map((r) => r.row)).toEqual([1, 2, 4, 5])
+    expect(recipientsFromCsv(text).rows).toEqual([2, 4, 5])
   })
 })

@@ -14,6 +14,8 @@ export const PORTAL_PAGES: ReadonlyArray<readonly [name: string, path: string]> 
   ["dashboard", "/"],
   ["send-sms", "/send"],
   ["campaigns", "/campaigns"],
+  ["contacts", "/contacts"],
+  ["templates", "/templates"],
   ["messages", "/messages"],
   ["sender-ids", "/sender-ids"],
   ["api-keys", "/api-keys"],
@@ -76,10 +78,63 @@ export const makeTraffic = async (serve: Serve): Promise<Traffic> => {
       campaign_name: "Madeni Novemba"
     }
   })
+  await addressBook(serve, demo.uid, admin)
   await new Promise((r) => setTimeout(r, 3000))
   return {
     messages,
     campaign: campaign.body.data.campaign_uid ?? campaign.body.data.uid,
     close: () => void receiver.close()
   }
+}
+
+/**
+ * The demo owner's address book, made through the portal API as the browser makes it (the pre-session
+ * CSRF cookie, sign-in, the session's token): a group, three contacts (one opted out), a template.
+ */
+const addressBook = async (
+  serve: Serve,
+  accountUid: string,
+  admin: (method: string, path: string, body?: unknown) => Promise<unknown>
+) => {
+  const cookies = new Map<string, string>()
+  let csrf = ""
+  const portal = async (method: string, path: string, body?: unknown) => {
+    const r = await fetch(`${serve.url}/portal/api${path}`, {
+      method,
+      headers: {
+        origin: serve.url,
+        cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join("; "),
+        ...(csrf !== "" ? { "x-csrf-token": csrf } : {}),
+        ...(body !== undefined ? { "content-type": "application/json" } : {})
+      },
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {})
+    })
+    for (const c of r.headers.getSetCookie()) {
+      const [pair] = c.split(";")
+      const i = pair.indexOf("=")
+      cookies.set(pair.slice(0, i).trim(), pair.slice(i + 1).trim())
+    }
+    const answer: any = await r.json()
+    if (r.status >= 300) throw new Error(`portal ${method} ${path}: ${r.status} ${JSON.stringify(answer)}`)
+    return answer
+  }
+  csrf = (await portal("GET", "/session/csrf")).data.csrf_token
+  csrf = (await portal("POST", "/session", { email: serve.login.email, password: serve.login.password })).data
+    .csrf_token
+  await admin("POST", "/opt-outs", { account_uid: accountUid, recipient: "+255754000013" })
+  const group = (await portal("POST", "/contact-groups", { name: "Wateja wa Kariakoo" })).data.uid
+  await portal("POST", "/contact-groups", { name: "Wasambazaji" })
+  for (
+    const [phone, name, fields] of [
+      ["0754 000 011", "Asha Mushi", { first_name: "Asha", deni: "12000" }],
+      ["0754 000 012", "Baraka Kimaro", { first_name: "Baraka", deni: "5000" }],
+      ["0754 000 013", "Juma Said", { first_name: "Juma" }]
+    ] as const
+  ) {
+    await portal("POST", "/contacts", { phone, name, fields, group_uids: [group] })
+  }
+  await portal("POST", "/templates", {
+    name: "Kumbusho la deni",
+    body: "Habari {first_name}, deni lako ni TZS {deni}. Asante kwa kulipa kwa wakati."
+  })
 }

@@ -10,6 +10,7 @@
  */
 import { SqlClient } from "@effect/sql"
 import type {
+  CampaignCopyRow,
   CampaignRow,
   DashboardRows,
   DayStatusCount,
@@ -19,13 +20,32 @@ import type {
 import { PortalReadStore } from "@tuma/core/ports/PortalReadStore"
 import { MessageStatus } from "@tuma/domain"
 import { Effect, Layer, Schema } from "effect"
-import { findAll, findFirst, isUuid, NullableDate, NullableString, rowsOf, single, WebhookAttempts } from "./rows.js"
+import {
+  decoders,
+  findAll,
+  findFirst,
+  isUuid,
+  NullableDate,
+  NullableString,
+  rowsOf,
+  single,
+  WebhookAttempts
+} from "./rows.js"
 
 type CampaignBase = Omit<CampaignRow, "delivery">
 type Attempt = DeliveryWithAttempts["attempt_log"][number]
 type DeliveryBase = Omit<DeliveryWithAttempts, "attempt_log">
 
 const Status = MessageStatus
+
+const CampaignCopies = rowsOf<CampaignCopyRow>()(Schema.Struct({
+  name: Schema.String,
+  sender_id: Schema.String,
+  message: NullableString,
+  first_text: NullableString,
+  recipients: Schema.Array(Schema.String)
+}))
+const MessageTexts = decoders(Schema.Struct({ id: Schema.String, text: Schema.String }))
 
 const Balances = rowsOf<DashboardRows["balances"][number]>()(Schema.Struct({
   country: Schema.String,
@@ -182,6 +202,21 @@ export const make = Effect.gen(function*() {
         SELECT id, text, country, created_at, scheduled_at, queued_at, sent_at, delivered_at, failed_at,
           failure_reason, dr_checked_at, dr_status, dr_delivery_status
         FROM messages WHERE id = ${messageId} AND account_id = ${accountId}`).pipe(Effect.orDie),
+
+    campaignCopy: (accountId, campaignId) =>
+      !isUuid(campaignId) ? Effect.succeed(undefined) : CampaignCopies.first(sql`
+        SELECT c.name, c.sender_id, c.message,
+          (SELECT m.text FROM messages m WHERE m.campaign_id = c.id ORDER BY m.id LIMIT 1) AS first_text,
+          COALESCE((SELECT array_agg(m.recipient ORDER BY m.id) FROM messages m WHERE m.campaign_id = c.id),
+            '{}'::text[]) AS recipients
+        FROM campaigns c WHERE c.id = ${campaignId} AND c.account_id = ${accountId}`).pipe(Effect.orDie),
+
+    messageTexts: (accountId, messageIds) =>
+      MessageTexts.all(sql`SELECT id, text FROM messages
+        WHERE account_id = ${accountId} AND id = ANY(${messageIds.filter(isUuid)}::uuid[])`).pipe(
+        Effect.map((rows) => new Map(rows.map((r) => [r.id, r.text]))),
+        Effect.orDie
+      ),
 
     deliveries: (accountId, by, limit) =>
       Effect.gen(function*() {

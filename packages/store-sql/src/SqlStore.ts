@@ -20,6 +20,7 @@ import type { AdminStore } from "@tuma/core/ports/AdminStore"
 import type { ApiKeys } from "@tuma/core/ports/ApiKeys"
 import type { AuditStore } from "@tuma/core/ports/AuditStore"
 import type { CampaignStore } from "@tuma/core/ports/CampaignStore"
+import type { ContactStore } from "@tuma/core/ports/ContactStore"
 import type { DispatchStore, DispatchWakeups } from "@tuma/core/ports/DispatchStore"
 import type { OperatorUserStore } from "@tuma/core/ports/OperatorUserStore"
 import type { PortalReadStore } from "@tuma/core/ports/PortalReadStore"
@@ -34,6 +35,7 @@ import * as SqlAdminStore from "./SqlAdminStore.js"
 import * as SqlApiKeys from "./SqlApiKeys.js"
 import * as SqlAuditStore from "./SqlAuditStore.js"
 import * as SqlCampaignStore from "./SqlCampaignStore.js"
+import * as SqlContactStore from "./SqlContactStore.js"
 import * as SqlContentCounter from "./SqlContentCounter.js"
 import * as SqlDispatchStore from "./SqlDispatchStore.js"
 import * as SqlObservability from "./SqlObservability.js"
@@ -65,6 +67,7 @@ export type ApiPorts =
   | PortalStore
   | PortalReadStore
   | CampaignStore
+  | ContactStore
   | OperatorUserStore
   | TraceContextStore
 
@@ -106,6 +109,7 @@ export const layerApi = (driver: Driver): Layer.Layer<ApiPorts, never, SqlClient
     SqlPortalStore.layer,
     SqlPortalReadStore.layer,
     SqlCampaignStore.layer,
+    SqlContactStore.layer,
     SqlOperatorUserStore.layer,
     SqlObservability.layerTraceContext
   )

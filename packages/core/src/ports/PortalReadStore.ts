@@ -100,6 +100,18 @@ export interface DeliveryWithAttempts {
   }>
 }
 
+/** What duplicating a campaign starts from: its text as written, its sender ID and its recipients' numbers. */
+export interface CampaignCopyRow {
+  readonly name: string
+  readonly sender_id: string
+  /** The text as written (v2: the template); null for a campaign accepted before it was kept. */
+  readonly message: string | null
+  /** Its first message's text (what a campaign without `message` is duplicated with). */
+  readonly first_text: string | null
+  /** The accepted recipients' numbers, in the order they were accepted. */
+  readonly recipients: ReadonlyArray<string>
+}
+
 /** The portal's read models: dashboard, campaigns, a message's timeline, webhook deliveries, an endpoint's secret. */
 export class PortalReadStore extends Context.Tag("@tuma/core/PortalReadStore")<PortalReadStore, {
   readonly dashboard: (accountId: string, timeZone: string, now: Date) => Effect.Effect<DashboardRows>
@@ -109,6 +121,12 @@ export class PortalReadStore extends Context.Tag("@tuma/core/PortalReadStore")<P
   }>
   readonly campaign: (accountId: string, campaignId: string) => Effect.Effect<CampaignRow | undefined>
   readonly messageTimeline: (accountId: string, messageId: string) => Effect.Effect<MessageTimelineRow | undefined>
+  readonly campaignCopy: (accountId: string, campaignId: string) => Effect.Effect<CampaignCopyRow | undefined>
+  /** The texts of these messages of the account, by id. */
+  readonly messageTexts: (
+    accountId: string,
+    messageIds: ReadonlyArray<string>
+  ) => Effect.Effect<ReadonlyMap<string, string>>
   readonly deliveries: (
     accountId: string,
     by: { readonly messageId: string } | { readonly endpointId: string },

@@ -156,6 +156,8 @@ export interface NewCampaign {
   readonly failures: ReadonlyArray<unknown>
   readonly scheduled_at: Date | null
   readonly created_at: Date
+  /** The text as the caller wrote it (v2: the template with its tags), kept to duplicate the campaign. */
+  readonly message?: string | undefined
 }
 
 /** Units to take from one wallet. */

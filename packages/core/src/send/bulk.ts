@@ -197,7 +197,8 @@ export const makeBulk = (
                 summary,
                 status,
                 accepted,
-                scheduled
+                scheduled,
+                message: input.message
               })))
               if (outcome._tag === "InsufficientFunds" && round < policy.acceptRounds) {
                 // balances moved since the snapshot: plan again (a `skip` policy leaves out who no longer fits)
@@ -225,6 +226,7 @@ export const makeBulk = (
         request,
         senderId: request.sender_id,
         campaignName: campaign_name,
+        message: text,
         scheduledAt: request.scheduled_at,
         count: request.recipients.length,
         recipients: recipients.right,
@@ -251,6 +253,7 @@ export const makeBulk = (
         request,
         senderId: request.sender_id,
         campaignName: request.campaign_name ?? null,
+        message: request.message,
         scheduledAt: request.scheduled_at,
         count: request.recipients.length,
         recipients: recipients.right,

@@ -18,6 +18,8 @@ export interface BulkInput {
   readonly request: unknown
   readonly senderId: string
   readonly campaignName: string | null
+  /** The text as written (v2: the template), stored with the campaign. */
+  readonly message: string
   readonly scheduledAt: string | null | undefined
   readonly count: number
   /** Normalised recipients (invalid ones already refused). */
@@ -166,6 +168,8 @@ export const bulkAcceptPlan = (options: {
   readonly status: "queued" | "scheduled"
   readonly accepted: ReadonlyArray<Accepted>
   readonly scheduled: Date | null
+  /** The text as written (v2: the template). */
+  readonly message?: string | undefined
 }): AcceptPlan => {
   const { accepted, caller, now, scheduled, summary } = options
   const { base, charges, units } = summary
@@ -196,7 +200,8 @@ export const bulkAcceptPlan = (options: {
       units,
       failures: base.failures,
       scheduled_at: scheduled,
-      created_at: now
+      created_at: now,
+      message: options.message
     },
     messages: {
       common: {

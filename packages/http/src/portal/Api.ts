@@ -19,11 +19,13 @@
  */
 import { makeApi } from "../shared/apiSchemas.js"
 import { Forbidden, NotFound, TooManyRequests, Unauthorized } from "../shared/Envelope.js"
+import { PortalContactsGroup, PortalTemplatesGroup } from "./api/contacts.js"
 import { PortalKeysGroup, PortalSenderIdsGroup } from "./api/keys.js"
 import { PortalCampaignsGroup, PortalDashboardGroup, PortalMessagesGroup } from "./api/messaging.js"
 import { PortalSessionGroup } from "./api/session.js"
 import { PortalAccountGroup } from "./api/team.js"
 
+export * from "./api/contacts.js"
 export * from "./api/keys.js"
 export * from "./api/messaging.js"
 export * from "./api/session.js"
@@ -38,6 +40,8 @@ export class PortalApi extends base
   .add(PortalDashboardGroup)
   .add(PortalCampaignsGroup)
   .add(PortalMessagesGroup)
+  .add(PortalContactsGroup)
+  .add(PortalTemplatesGroup)
   .add(PortalSenderIdsGroup)
   .add(PortalKeysGroup)
   .add(PortalAccountGroup)

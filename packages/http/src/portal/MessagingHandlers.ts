@@ -16,7 +16,7 @@ import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import type * as Path from "@effect/platform/Path"
 import type { SendCaller } from "@tuma/core"
 import { Send } from "@tuma/core"
-import { Admin, Campaigns, Dashboard, Preview } from "@tuma/core"
+import { Admin, Campaigns, Contacts, Dashboard, Preview } from "@tuma/core"
 import { Reads } from "@tuma/core"
 import { SenderIds } from "@tuma/core"
 import type { CampaignRow, DeliveryWithAttempts } from "@tuma/core"
@@ -52,7 +52,7 @@ const webCaller = (
 })
 
 /** The signed-in user's account's country: national numbers (`0712…`) are read in it. */
-const localCountry = (user: PortalUserContext) =>
+export const localCountry = (user: PortalUserContext) =>
   Effect.flatMap(PortalAccess, (access) => access.account(user.accountId)).pipe(
     Effect.map((account) => countryCodeOf(account.country)),
     Effect.orElseSucceed(() => undefined)
@@ -88,6 +88,20 @@ const CSV_COLUMNS = [
   "campaign_uid",
   "campaign_name"
 ] as const
+
+/** The columns the export adds after `CSV_COLUMNS`: the text, and the times in the user's time zone. */
+const CSV_LOCAL_COLUMNS = ["text", "time_zone", "queued_local", "sent_local", "delivered_local"] as const
+
+/** `2026-03-01 13:00:00` in `timeZone` (an invalid zone falls back to UTC). */
+export const localTime = (iso: string | null, timeZone: string): string => {
+  if (iso === null) return ""
+  const at = new Date(iso)
+  try {
+    return new Intl.DateTimeFormat("sv-SE", { timeZone, dateStyle: "short", timeStyle: "medium" }).format(at)
+  } catch {
+    return at.toISOString().slice(0, 19).replace("T", " ")
+  }
+}
 
 export const deliveryView = (d: DeliveryWithAttempts) => ({
   uid: d.id,
@@ -204,6 +218,26 @@ export const PortalCampaignsLive = HttpApiBuilder.group(
             const failures = yield* Schema.decodeUnknown(Schema.Array(CampaignFailure))(c.failures).pipe(Effect.orDie)
             return yield* ok({ ...campaignView(c), failures })
           }))
+        .handle("checkRecipients", ({ payload }) =>
+          Effect.flatMap(CurrentPortalUser, (user) =>
+            Effect.flatMap(localCountry(user), (country) =>
+              ok({ problems: Contacts.recipientRowProblems(payload.rows, country) }))))
+        .handle("copyCampaign", ({ path }) =>
+          Effect.gen(function*() {
+            const user = yield* CurrentPortalUser
+            const c = yield* store.campaignCopy(user.accountId, path.campaign_uid)
+            if (c === undefined) {
+              return yield* Effect.fail(
+                toApiFailure({ _tag: "NotFound", error_code: "NOT_FOUND", message: "The campaign was not found." })
+              )
+            }
+            return yield* ok({
+              name: c.name,
+              sender_id: c.sender_id,
+              message: c.message ?? c.first_text ?? "",
+              recipients: c.recipients
+            })
+          }))
         .handle("cancelCampaign", ({ path }) =>
           Effect.gen(function*() {
             const user = yield* CurrentPortalUser
@@ -234,13 +268,20 @@ export const PortalMessagesLive = HttpApiBuilder.group(TumaApi, "portalMessages"
       .handle("exportMessages", ({ urlParams }) =>
         Effect.gen(function*() {
           const user = yield* CurrentPortalUser
-          const lines: Array<string> = [CSV_COLUMNS.join(",")]
+          const lines: Array<string> = [[...CSV_COLUMNS, ...CSV_LOCAL_COLUMNS].join(",")]
+          const zone = user.timeZone
           for (let page = 1; page <= 100; page++) {
             const p = yield* reads.listMessages(user.accountId, { ...urlParams, per_page: 100, page }).pipe(
               Effect.mapError((e) => toApiFailure(e))
             )
+            const texts = yield* store.messageTexts(user.accountId, p.data.map((m) => m.uid))
             for (const m of p.data) {
-              lines.push(CSV_COLUMNS.map((c) => cell(m[c])).join(","))
+              const local = [
+                texts.get(m.uid) ?? "",
+                zone,
+                ...[m.queued_at, m.sent_at, m.delivered_at].map((t) => localTime(t, zone))
+              ]
+              lines.push([...CSV_COLUMNS.map((c) => cell(m[c])), ...local.map(cell)].join(","))
             }
             if (page >= p.meta.last_page) break
           }

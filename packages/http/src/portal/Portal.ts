@@ -3,7 +3,7 @@
  *
  *   layerServices   core's `PortalAccess` over the SQL `PortalStore`, the SQL `PortalReadStore`,
  *                   with a `Mailer` (invitations, resets) — part of the store layer (CLI too)
- *   layerHandlers   the seven groups' handlers
+ *   layerHandlers   the nine groups' handlers
  *   layerHttp       the session/CSRF middlewares, `PortalRequest` and the `WebhookSender` of the
  *                   test event
  *
@@ -18,6 +18,7 @@ import { layerMailerFromEnv } from "@tuma/providers"
 import { layerHttpWebhookSender, webhookSenderOptionsFromEnv } from "@tuma/providers"
 import { Layer } from "effect"
 import { PortalAccountLive, PortalSessionLive } from "./AccessHandlers.js"
+import { PortalContactsLive, PortalTemplatesLive } from "./ContactsHandlers.js"
 import { PortalKeysLive } from "./KeysHandlers.js"
 import {
   PortalCampaignsLive,
@@ -50,7 +51,9 @@ export const layerHandlers = Layer.mergeAll(
   PortalCampaignsLive,
   PortalMessagesLive,
   PortalSenderIdsLive,
-  PortalKeysLive
+  PortalKeysLive,
+  PortalContactsLive,
+  PortalTemplatesLive
 )
 
 /** Needs `PortalConfig` (from `layerServices`), `PortalAccess` and `ServerConfig`. */

@@ -76,8 +76,14 @@ describe.each(drivers)("portal messaging (%s)", (driver) => {
     expect(csv.status).toBe(200)
     expect(csv.headers.get("content-type")).toMatch(/text\/csv/)
     expect(csv.text.split("\r\n")[0]).toBe(
-      "uid,recipient,sender_id,status,channel,units,queued_at,sent_at,delivered_at,failure_reason,campaign_uid,campaign_name"
+      "uid,recipient,sender_id,status,channel,units,queued_at,sent_at,delivered_at,failure_reason,campaign_uid,campaign_name," +
+        "text,time_zone,queued_local,sent_local,delivered_local"
     )
+    // the text, and the times in the user's zone (Dar es Salaam is UTC+3)
+    const row = csv.text.split("\r\n")[1].split(",")
+    expect(row.slice(12, 14)).toEqual(["Karibu", "Africa/Dar_es_Salaam"])
+    const queuedUtc = new Date(row[6])
+    expect(row[14]).toBe(new Date(queuedUtc.getTime() + 3 * 3600_000).toISOString().slice(0, 19).replace("T", " "))
     expect(csv.text).toContain(`${uid},+255712345678,TUMA,delivered,web,1`)
   })
 

@@ -7,12 +7,11 @@
  * filter and CSV export, and — while it is scheduled — cancelling it (units back to the balance).
  */
 import type { CampaignPreview } from "@tuma/http/portal/Api"
-import { useMemo, useState } from "react"
+import { useEffect, useState } from "react"
 import { call, idempotencyKey } from "../api.js"
-import { recipientsFromCsv, recipientsFromText } from "../csv.js"
 import { formatNumber, zonedLocalToIso } from "../format.js"
 import { useI18n } from "../i18n.js"
-import { Link } from "../router.js"
+import { Link, useQuery } from "../router.js"
 import { useZone } from "../session.js"
 import { ErrorBox, Field, PageTitle, Time, useAction, useLoad } from "../ui.js"
 import {
@@ -26,10 +25,11 @@ import {
   SubmitRow,
   useSenderIdChoice
 } from "../widgets.js"
+import type { Recipient } from "./CampaignRecipients.js"
+import { RecipientFields, useCampaignRecipients } from "./CampaignRecipients.js"
 import { MessageList } from "./Messages.js"
 import { EncodingPreview } from "./Send.js"
-
-type Recipient = string | ({ readonly to: string } & Readonly<Record<string, string>>)
+import { TemplatePicker } from "./Templates.js"
 
 function Figures(
   props: { readonly d: { readonly delivered: number; readonly failed: number; readonly total: number } }
@@ -126,8 +126,7 @@ export function CampaignsPage() {
   const zone = useZone()
   const senderIds = useSenderIdChoice()
   const [name, setName] = useState("")
-  const [pasted, setPasted] = useState("")
-  const [csv, setCsv] = useState<{ file: string; recipients: ReadonlyArray<Recipient>; tags: ReadonlyArray<string> }>()
+  const source = useCampaignRecipients()
   const [message, setMessage] = useState("")
   const [schedule, setSchedule] = useState(false)
   const [sendAt, setSendAt] = useState("")
@@ -136,12 +135,23 @@ export function CampaignsPage() {
   const [version, setVersion] = useState(0)
   const action = useAction()
   const chosen = senderIds.chosen
-  const recipients: ReadonlyArray<Recipient> = useMemo(
-    () => (csv !== undefined ? csv.recipients : recipientsFromText(pasted)),
-    [csv, pasted]
-  )
+  const recipients: ReadonlyArray<Recipient> = source.recipients
+  const copyOf = useQuery().get("copy") ?? ""
+  const [copied, setCopied] = useState<string>()
+  useEffect(() => {
+    if (copyOf === "") return
+    void action.run(async () => {
+      const r = await call((c) => c.portalCampaigns.copyCampaign({ path: { campaign_uid: copyOf } }))
+      source.reset()
+      setName(r.data.name)
+      setMessage(r.data.message)
+      source.setPasted(r.data.recipients.join("\n"))
+      senderIds.setSenderId(r.data.sender_id)
+      setCopied(r.data.name)
+    })
+  }, [copyOf])
   const request = () => ({
-    recipients: recipients as Array<Recipient>,
+    recipients: [...recipients],
     message,
     sender_id: chosen,
     ...(name.trim() !== "" ? { campaign_name: name.trim() } : {}),
@@ -149,14 +159,6 @@ export function CampaignsPage() {
   })
   const key = JSON.stringify(request())
   const current = preview !== undefined && preview.key === key ? preview.view : undefined
-  const onFile = async (file: File | undefined) => {
-    if (file === undefined) {
-      setCsv(undefined)
-      return
-    }
-    const parsed = recipientsFromCsv(await file.text())
-    setCsv({ file: file.name, recipients: parsed.recipients, tags: parsed.tags })
-  }
   const runPreview = () =>
     action.run(async () => {
       const k = key
@@ -171,8 +173,8 @@ export function CampaignsPage() {
     setPreview(undefined)
     // a clean form: sending the same campaign twice takes filling it again
     setName("")
-    setPasted("")
-    setCsv(undefined)
+    source.reset()
+    setCopied(undefined)
     setMessage("")
     setSchedule(false)
     setSendAt("")
@@ -183,31 +185,15 @@ export function CampaignsPage() {
       <PageTitle>{t("Campaigns")}</PageTitle>
       <form onSubmit={submit} className="card">
         <h2>{t("New campaign")}</h2>
+        {copied !== undefined && (
+          <p role="status">{t("A copy of {name}: check it, then preview and send.", { name: copied })}</p>
+        )}
         <Field label={t("Campaign name")}>
           <input value={name} maxLength={120} onChange={(e) => setName(e.currentTarget.value)} />
         </Field>
         <SenderIdField choice={senderIds} />
-        <Field label={t("Recipients")} hint={t("One number per line (or separated by commas).")}>
-          <textarea
-            rows={4}
-            value={pasted}
-            disabled={csv !== undefined}
-            onChange={(e) => setPasted(e.currentTarget.value)}
-          />
-        </Field>
-        <Field
-          label={t("Upload CSV")}
-          hint={t("The first row names the columns: the phone column (phone, to, number …) and tags.")}
-        >
-          <input type="file" accept=".csv,text/csv" onChange={(e) => void onFile(e.currentTarget.files?.[0])} />
-        </Field>
-        {csv !== undefined && (
-          <p role="status">
-            {t("{count} recipients from {file}.", { count: csv.recipients.length, file: csv.file })}{" "}
-            {csv.tags.length > 0 && t("Tags: {tags}", { tags: csv.tags.map((x) => `{${x}}`).join(" ") })}{" "}
-            <button type="button" onClick={() => setCsv(undefined)}>{t("Remove the CSV")}</button>
-          </p>
-        )}
+        <RecipientFields source={source} />
+        <TemplatePicker onPick={setMessage} />
         <Field
           label={t("Message")}
           hint={t("Tags like {name} are filled per recipient; {= amount - paid } computes.")}
@@ -220,7 +206,11 @@ export function CampaignsPage() {
             <input type="datetime-local" required value={sendAt} onChange={(e) => setSendAt(e.currentTarget.value)} />
           </Field>
         )}
-        <button type="button" onClick={() => void runPreview()} disabled={action.busy || recipients.length === 0}>
+        <button
+          type="button"
+          onClick={() => void runPreview()}
+          disabled={action.busy || recipients.length === 0 || source.blocked}
+        >
           {t("Preview price")}
         </button>
         {current !== undefined && (
@@ -249,7 +239,7 @@ export function CampaignsPage() {
         )}
         <SubmitRow
           action={action}
-          disabled={current === undefined || !current.sufficient}
+          disabled={current === undefined || !current.sufficient || source.blocked}
           label={schedule ? t("Schedule campaign") : t("Send campaign")}
         />
         {current === undefined && recipients.length > 0 && <p className="hint">{t("Preview the price first.")}</p>}
@@ -349,6 +339,9 @@ export function CampaignPage(props: { readonly uid: string }) {
               }}
             />
           )}
+          <p>
+            <Link to={`/campaigns?copy=${encodeURIComponent(c.uid)}`}>{t("Duplicate campaign")}</Link>
+          </p>
           <RefusedRecipients failures={c.failures} />
           <section aria-labelledby="campaign-recipients">
             <h2 id="campaign-recipients">{t("Recipients")}</h2>

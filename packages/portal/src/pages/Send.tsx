@@ -16,6 +16,7 @@ import { useI18n } from "../i18n.js"
 import { Link } from "../router.js"
 import { Field, PageTitle, Status, useAction, useLoad } from "../ui.js"
 import { Facts, onSubmit, SenderIdField, SubmitRow, Table, useSenderIdChoice } from "../widgets.js"
+import { TemplatePicker } from "./Templates.js"
 
 const FINAL = new Set(["delivered", "failed"])
 
@@ -153,6 +154,7 @@ export function SendPage() {
             {t("No approved sender ID yet.")} <Link to="/sender-ids">{t("Sender IDs")}</Link>
           </p>
         )}
+        <TemplatePicker onPick={setBody} />
         <Field label={t("Message")}>
           <textarea required rows={5} value={body} onChange={(e) => setBody(e.currentTarget.value)} />
         </Field>

@@ -112,10 +112,12 @@ export const insertCampaign = (c: NewCampaign) =>
     SqlClient.SqlClient,
     (sql) =>
       sql`INSERT INTO campaigns (id, account_id, api_key_id, api_version, name, sender_id, status,
-        recipient_count, queued_count, failed_count, units, failures, scheduled_at, created_at, updated_at)
+        recipient_count, queued_count, failed_count, units, failures, scheduled_at, created_at, updated_at, message)
       VALUES (${c.id}, ${c.account_id}, ${c.api_key_id}, ${c.api_version}, ${c.name}, ${c.sender_id}, ${c.status},
         ${c.recipient_count}, ${c.queued_count}, ${c.failed_count}, ${c.units},
-        ${JSON.stringify(c.failures)}::jsonb, ${c.scheduled_at}, ${c.created_at}, ${c.created_at})`
+        ${JSON.stringify(c.failures)}::jsonb, ${c.scheduled_at}, ${c.created_at}, ${c.created_at}, ${
+        c.message ?? null
+      })`
   )
 
 /**

@@ -155,6 +155,25 @@ export const CampaignCancelled = Schema.Struct({
   units: Schema.Number
 }).annotations({ identifier: "PortalCampaignCancelled" })
 
+export const RecipientRowsInput = Schema.Struct({
+  /** The recipients as listed, each with its 1-based row number (a CSV's header is row 1). */
+  rows: Schema.Array(Schema.Struct({ row: Schema.Number, to: StoredString })).pipe(Schema.maxItems(10_000))
+}).annotations({ identifier: "PortalRecipientRowsInput", ...all })
+
+export const RecipientRowProblems = Schema.Struct({
+  /** The rows whose number cannot be read (national numbers are read in the account's country). */
+  problems: Schema.Array(Schema.Struct({ row: Schema.Number, to: Schema.String, message: Schema.String }))
+}).annotations({ identifier: "PortalRecipientRowProblems" })
+
+export const CampaignCopy = Schema.Struct({
+  name: Schema.String,
+  sender_id: Schema.String,
+  /** The text as written (a v2 template keeps its tags). */
+  message: Schema.String,
+  /** The accepted recipients' numbers (tag values are not kept after sending). */
+  recipients: Schema.Array(Schema.String)
+}).annotations({ identifier: "PortalCampaignCopy" })
+
 export const PageQuery = Schema.Struct({
   page: opt(NumberFromQuery),
   per_page: opt(NumberFromQuery)
@@ -226,10 +245,20 @@ export class PortalCampaignsGroup extends group("portalCampaigns", "Portal: camp
     sendEndpoint("createCampaign", "/campaigns", CampaignInput, Res.BulkV2Response).addError(ServiceUnavailable),
     "Bulk v2 with channel `web`; `scheduled_at` schedules it."
   ))
+  .add(forMember(
+    post("checkRecipients", "/campaigns/check-recipients").setPayload(RecipientRowsInput)
+      .addSuccess(ok(RecipientRowProblems, "PortalRecipientRowProblemsResponse")),
+    "Which listed rows have a number that cannot be read, by row number (the rest can be sent)."
+  ))
   .add(forMember(get("listCampaigns", "/campaigns").setUrlParams(PageQuery).addSuccess(CampaignList)))
   .add(forMember(
     get("getCampaign", "/campaigns/:campaign_uid").setPath(Schema.Struct({ campaign_uid: Schema.String }))
       .addSuccess(ok(CampaignDetail, "PortalCampaignDetailResponse"))
+  ))
+  .add(forMember(
+    get("copyCampaign", "/campaigns/:campaign_uid/copy").setPath(Schema.Struct({ campaign_uid: Schema.String }))
+      .addSuccess(ok(CampaignCopy, "PortalCampaignCopyResponse")),
+    "What a duplicate of the campaign starts from: its text, sender ID, name and recipients."
   ))
   .add(forMember(
     post("cancelCampaign", "/campaigns/:campaign_uid/cancel").setPath(Schema.Struct({ campaign_uid: Schema.String }))
@@ -243,7 +272,8 @@ export class PortalMessagesGroup extends group("portalMessages", "Portal: messag
   .add(forMember(
     get("exportMessages", "/messages/export.csv").setUrlParams(ListMessagesQuery)
       .addSuccess(HttpApiSchema.Text({ contentType: "text/csv" })),
-    "The filtered messages (newest first, up to 10,000) as CSV."
+    "The filtered messages (newest first, up to 10,000) as CSV, with each message's text and its times also " +
+      "in the user's time zone."
   ))
   .add(forMember(
     get("getMessage", "/messages/:uid").setPath(MessagePath)
