@@ -13,6 +13,8 @@
  * Owners: never change a code; a new message gets a new entry (and its Kiswahili in the portal's sw.ts).
  */
 
+import { Schema } from "effect"
+
 /** Code → English template. Codes are lower dotted (`phone.international_format`) and never renamed. */
 export const MESSAGE_TEMPLATES = {
   // --- fields (schema issues, decisions.md §4) -------------------------------------------------
@@ -265,3 +267,20 @@ export const describeFieldErrors = (
   for (const [path, list] of Object.entries(errors)) out[path] = list.map((m) => describeMessage(m) ?? null)
   return out
 }
+
+/** A described message on the wire: `{ code, params }`. */
+export const DescribedMessageSchema = Schema.Struct({
+  code: Schema.String,
+  params: Schema.Record({ key: Schema.String, value: Schema.String })
+})
+
+/**
+ * `details` of a failure answered by the portal's and the console's APIs: the message and each field error as
+ * code and parameters (null where the text is not the catalogue's). The REST API does not send it.
+ */
+export const FailureDetails = Schema.Struct({
+  message: Schema.NullOr(DescribedMessageSchema),
+  errors: Schema.optional(Schema.Record({ key: Schema.String, value: Schema.Array(Schema.NullOr(DescribedMessageSchema)) }))
+}).annotations({ description: "Portal and console only: message and field errors as catalogue codes and parameters." })
+/** The type of {@link FailureDetails}. */
+export type FailureDetails = typeof FailureDetails.Type
