@@ -140,6 +140,17 @@ export const MESSAGE_TEMPLATES = {
   "failure.other_status": "Delivery failed: the carrier reported status {status} ({code}).",
   "failure.gateway_stopping": "Not sent: the gateway is stopping.",
   "failure.earlier_part": "Not sent: an earlier part was refused.",
+  // --- encoding notices (encoding.ts) ---------------------------------------------------------
+  "encoding.unicode_kept":
+    "Sent as Unicode ({per} characters per SMS): GSM-7 cannot carry \"{character}\" ({character_name}), so the " +
+    "text is sent as written.",
+  "encoding.unicode_kept_removals":
+    "Sent as Unicode ({per} characters per SMS): GSM-7 cannot carry \"{character}\" ({character_name}), so the " +
+    "text is sent as written, except the removals listed in changes.",
+  "encoding.unicode_cheaper_one":
+    "Sent as Unicode ({per} characters per SMS): converting to GSM-7 would take {segments} segment instead of {unicode}.",
+  "encoding.unicode_cheaper":
+    "Sent as Unicode ({per} characters per SMS): converting to GSM-7 would take {segments} segments instead of {unicode}.",
   // --- sessions, users, teams (portal and console) ---------------------------------------------
   "session.portal_required": "Sign in to use the portal (no session, or it has ended).",
   "session.console_required": "Sign in to use the console (no session, or it has ended).",

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Either } from "effect"
 import {
+  analyzeBody,
   checkScheduledAt,
   checkSpam,
   decodeRequest,
@@ -48,6 +49,14 @@ describe("the message catalogue", () => {
     expect(describeMessage(validationFailed({}).message)?.code).toBe("validation.invalid")
     const spam = checkSpam({ ...defaultSpamPolicy, links: { ...defaultSpamPolicy.links, maxLinks: 0 } }, "see https://a.tz")
     expect(describeMessage(leftMessage(spam))?.code).toBe("spam.no_links")
+  })
+
+  it("describes an encoding notice with the character and its name as parameters", () => {
+    const notice = analyzeBody("Привет").encoding.notice ?? ""
+    expect(describeMessage(notice)).toEqual({
+      code: "encoding.unicode_kept",
+      params: { per: "70", character: "П", character_name: "CYRILLIC CAPITAL LETTER PE" }
+    })
   })
 
   it("describes the sender-ID rule texts of the requirements answer", () => {

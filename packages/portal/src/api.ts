@@ -10,7 +10,7 @@
 import { FetchHttpClient, HttpApiClient, HttpClient, HttpClientRequest } from "@effect/platform"
 import { CSRF_HEADER, PortalApi } from "@tuma/http/portal/Api"
 import { Cause, Effect, Exit, Option } from "effect"
-import { ApiError } from "./shared/errors.js"
+import { ApiError, detailsOf } from "./shared/errors.js"
 
 let csrfToken: string | null = null
 export const setCsrfToken = (token: string | null) => {
@@ -59,7 +59,8 @@ const toApiError = (error: unknown): ApiError => {
         e.message,
         status,
         typeof e.error_code === "string" ? e.error_code : undefined,
-        e.errors as Record<string, ReadonlyArray<string>> | undefined
+        e.errors as Record<string, ReadonlyArray<string>> | undefined,
+        detailsOf(e.details)
       )
     }
     if (e._tag === "ResponseError") {
@@ -71,7 +72,11 @@ const toApiError = (error: unknown): ApiError => {
         undefined
       )
     }
-    if (e._tag === "RequestError") return new ApiError("The server cannot be reached.", undefined, undefined, undefined)
+    if (e._tag === "RequestError") {
+      return new ApiError("The server cannot be reached.", undefined, undefined, undefined, {
+        message: { code: "server.unreachable", params: {} }
+      })
+    }
     if (typeof e.message === "string") return new ApiError(e.message, undefined, undefined, undefined)
   }
   return new ApiError(String(error), undefined, undefined, undefined)

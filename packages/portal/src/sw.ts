@@ -1,4 +1,6 @@
 /** Kiswahili texts of the portal, keyed by the English text (i18n.tsx). */
+import { swMessages } from "./swMessages.js"
+
 export const sw: Readonly<Record<string, string>> = {
   // navigation and shell
   "Dashboard": "Dashibodi",
@@ -299,5 +301,34 @@ export const sw: Readonly<Record<string, string>> = {
     "Imeghairiwa: jumbe {messages} hazitatumwa; uniti {units} zimerudi kwenye salio lako.",
   // how a long message is counted (Send SMS preview)
   "A message longer than {per} characters is counted as several SMS: this one as {segments}. Each SMS costs one unit.":
-    "Ujumbe unaozidi herufi {per} huhesabiwa kama SMS kadhaa: huu ni SMS {segments}. Kila SMS hugharimu uniti moja."
+    "Ujumbe unaozidi herufi {per} huhesabiwa kama SMS kadhaa: huu ni SMS {segments}. Kila SMS hugharimu uniti moja.",
+  // messages in the customer's language (issue 26): the server's messages by their English template
+  // (swMessages.ts, one entry per catalogue code), and the words their parameters and the pages use
+  ...swMessages,
+  "Notification": "Taarifa",
+  "Transactional": "Za miamala",
+  "OTP / Verification": "OTP / Uthibitisho",
+  "Promotional": "Za matangazo",
+  "Marketing": "Masoko",
+  "Alerts & Reminders": "Tahadhari na vikumbusho",
+  "Other": "Nyingine",
+  "sender ID": "kitambulisho cha mtumaji",
+  "webhook endpoint": "webhook",
+  "due": "kufika muda",
+  "claim": "kuchukuliwa",
+  "release": "kuachiliwa",
+  "accept": "kukubaliwa",
+  "deliver": "kufika",
+  "fail": "kushindwa",
+  "cancel": "kughairi",
+  "single quotation mark": "alama ya kunukuu moja",
+  "double quotation mark": "alama ya kunukuu",
+  "dash": "kistari",
+  "ellipsis": "nukta tatu",
+  "invisible character": "herufi isiyoonekana",
+  "letter with an accent": "herufi yenye alama",
+  "emoji": "emoji",
+  "emoji joiner": "kiunganishi cha emoji",
+  "character that cannot be stored": "herufi isiyoweza kuhifadhiwa",
+  "character": "herufi"
 }

@@ -5,6 +5,9 @@ import { formatDateTime } from "./format.js"
 import { useI18n } from "./i18n.js"
 import { useZone } from "./session.js"
 import { ErrorAlert, Field } from "./shared/fields.js"
+import { characterName } from "./characters.js"
+import { renderServerText } from "./shared/messages.js"
+import { codePointLabel } from "@tuma/domain/codePointClass"
 import type { Loaded } from "./shared/hooks.js"
 
 export { Field } from "./shared/fields.js"
@@ -35,14 +38,26 @@ export const fieldLabel = (t: (s: string, v?: Record<string, string | number>) =
   return known === undefined ? undefined : t(known)
 }
 
+/** A text the server wrote (failure reason, rule, notice) in the reader's language: `say(text)`. */
+export const useServerText = () => {
+  const { t, lang } = useI18n()
+  const label = fieldLabel(t)
+  return (text: string) =>
+    renderServerText(t, text, {
+      label,
+      characterName: (c, name) => c === "" ? name : characterName(lang, t, codePointLabel(c.codePointAt(0) ?? 0), name)
+    })
+}
+
 export function ErrorBox(props: { readonly error: ApiError | undefined }) {
   const { t } = useI18n()
   return (
     <ErrorAlert
       error={props.error}
       label={fieldLabel(t)}
+      t={t}
       message={(e) =>
-        e.status === 403 && e.code === "OWNER_REQUIRED" ? t("Only an owner of the account can do this.") : e.message}
+        e.status === 403 && e.code === "OWNER_REQUIRED" ? t("Only an owner of the account can do this.") : undefined}
     />
   )
 }
