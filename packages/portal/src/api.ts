@@ -9,7 +9,9 @@
  */
 import { FetchHttpClient, HttpApiClient, HttpClient, HttpClientRequest } from "@effect/platform"
 import { CSRF_HEADER, PortalApi } from "@tuma/http/portal/Api"
-import { Cause, Effect, Exit, Option } from "effect"
+import { describeFieldErrors, describeMessage } from "@tuma/domain/messages"
+import { toFieldErrors, validationFailed } from "@tuma/domain/validation"
+import { Cause, Effect, Exit, Option, ParseResult } from "effect"
 import { ApiError, detailsOf } from "./shared/errors.js"
 
 let csrfToken: string | null = null
@@ -50,6 +52,14 @@ export const onSignedOut = (f: () => void) => {
 }
 
 const toApiError = (error: unknown): ApiError => {
+  if (ParseResult.isParseError(error)) {
+    // the request did not pass the contract's schema before it left (the server would answer the same 422)
+    const failed = validationFailed(toFieldErrors(error))
+    return new ApiError(failed.message, 422, "VALIDATION_FAILED", failed.errors, {
+      message: describeMessage(failed.message) ?? null,
+      errors: describeFieldErrors(failed.errors)
+    })
+  }
   if (error !== null && typeof error === "object") {
     const e = error as Record<string, unknown>
     const name = (error as { constructor?: { name?: string } }).constructor?.name ?? ""

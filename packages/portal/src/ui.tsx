@@ -8,6 +8,7 @@ import { ErrorAlert, Field } from "./shared/fields.js"
 import { characterName } from "./characters.js"
 import { renderServerText } from "./shared/messages.js"
 import { codePointLabel } from "@tuma/domain/codePointClass"
+import { describeMessage } from "@tuma/domain/messages"
 import type { Loaded } from "./shared/hooks.js"
 
 export { Field } from "./shared/fields.js"
@@ -47,6 +48,18 @@ export const useServerText = () => {
       label,
       characterName: (c, name) => c === "" ? name : characterName(lang, t, codePointLabel(c.codePointAt(0) ?? 0), name)
     })
+}
+
+/**
+ * A text the server stored (a failure reason, a receipt's detail): in the reader's language when the
+ * catalogue knows it, else as written — someone else's words (a carrier's, an operator's), marked so.
+ */
+export function ServerText(props: { readonly text: string }) {
+  const say = useServerText()
+  const said = say(props.text)
+  return said === props.text && describeMessage(props.text) === undefined
+    ? <span translate="no">{props.text}</span>
+    : <>{said}</>
 }
 
 export function ErrorBox(props: { readonly error: ApiError | undefined }) {

@@ -3,7 +3,7 @@ import { useState } from "react"
 import { call } from "../api.js"
 import { useI18n } from "../i18n.js"
 import { Link } from "../router.js"
-import { Field, Loading, PageTitle, Status, statusLabel, Time, useLoad, useServerText } from "../ui.js"
+import { Field, Loading, PageTitle, ServerText, Status, statusLabel, Time, useLoad } from "../ui.js"
 import { AttemptLog, DetailPage, Facts, Table } from "../widgets.js"
 
 /** The API's status filter (spec §4.3). */
@@ -42,7 +42,6 @@ export function MessagesPage() {
  */
 export function MessageList(props: { readonly campaignUid?: string }) {
   const { t } = useI18n()
-  const say = useServerText()
   const campaign = props.campaignUid
   const [filters, setFilters] = useState<Filters>({ status: "", channel: "", from: "", to: "" })
   const [page, setPage] = useState(1)
@@ -126,7 +125,7 @@ export function MessageList(props: { readonly campaignUid?: string }) {
               campaign === undefined && [t("Campaign"), (m) => m.campaign_name ?? ""],
               [t("Units"), (m) => m.units],
               [t("Queued"), (m) => <Time iso={m.queued_at} />],
-              [t("Reason"), (m) => m.failure_reason === null ? "" : say(m.failure_reason)]
+              [t("Reason"), (m) => m.failure_reason === null ? "" : <ServerText text={m.failure_reason} />]
             ]}
           />
           {meta !== undefined && meta.last_page > 1 && (
@@ -156,7 +155,6 @@ const eventNames: Record<string, string> = {
 
 export function MessagePage(props: { readonly uid: string }) {
   const { t } = useI18n()
-  const say = useServerText()
   const loaded = useLoad(() => call((c) => c.portalMessages.getMessage({ path: { uid: props.uid } })), [props.uid])
   return (
     <DetailPage title={t("Message")} back={["/messages", t("Back to messages")]} loaded={loaded}>
@@ -175,7 +173,7 @@ export function MessagePage(props: { readonly uid: string }) {
                   ? <Link to={`/campaigns/${d.message.campaign_uid}`}>{d.message.campaign_name}</Link>
                   : d.message.campaign_name
               ],
-              d.message.failure_reason !== null && [t("Reason"), say(d.message.failure_reason)]
+              d.message.failure_reason !== null && [t("Reason"), <ServerText text={d.message.failure_reason} />]
             ]}
           />
           <section aria-labelledby="text">
@@ -188,7 +186,7 @@ export function MessagePage(props: { readonly uid: string }) {
               {d.timeline.map((e, i) => (
                 <li key={i}>
                   <Time iso={e.at} /> — <strong>{t(eventNames[e.event] ?? e.event)}</strong>
-                  {e.detail !== null && <span>: {say(e.detail)}</span>}
+                  {e.detail !== null && <span>: <ServerText text={e.detail} /></span>}
                 </li>
               ))}
             </ol>
