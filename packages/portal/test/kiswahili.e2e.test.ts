@@ -78,6 +78,23 @@ const expectKiswahili = async (page: Page, where: string) => {
   await page.waitForTimeout(150)
   expect(await page.evaluate(() => (globalThis as any).document.documentElement.lang)).toBe("sw")
   for (const w of englishIn(await visibleText(page))) found.push(`${where}: ${w}`)
+  // TUMA_I18N_SHOTS=/dir keeps a screenshot of every state checked (to look at the wording)
+  const dir = process.env.TUMA_I18N_SHOTS
+  if (dir !== undefined) {
+    const size = page.viewportSize()?.width ?? 0
+    await page.screenshot({ path: `${dir}/${where.replace(/[^a-z0-9]+/gi, "-")}-${size}.png`, fullPage: true })
+  }
+}
+
+/** Waits for the page's alert (a screenshot in TUMA_I18N_SHOTS when it never comes). */
+const alertOn = async (page: Page, what: string) => {
+  try {
+    await page.getByRole("alert").first().waitFor({ timeout: 15_000 })
+  } catch (e) {
+    const dir = process.env.TUMA_I18N_SHOTS
+    if (dir !== undefined) await page.screenshot({ path: `${dir}/no-alert-${what}.png`, fullPage: true })
+    throw e
+  }
 }
 
 const visit = async (page: Page, url: string) => {
@@ -117,7 +134,7 @@ describe.skipIf(!hasChromium)("no English on a Kiswahili page", () => {
       await page.getByRole("textbox", { name: "Barua pepe" }).fill(serve.login.email)
       await page.getByLabel("Nenosiri").fill("not the password")
       await page.getByRole("button", { name: "Ingia" }).click()
-      await page.getByRole("alert").waitFor()
+      await alertOn(page, "sign-in")
       await expectKiswahili(page, "sign-in with a wrong password")
       await page.getByLabel("Nenosiri").fill(serve.login.password)
       await page.getByRole("button", { name: "Ingia" }).click()
@@ -136,7 +153,7 @@ describe.skipIf(!hasChromium)("no English on a Kiswahili page", () => {
       await page.getByRole("textbox", { name: "Mpokeaji" }).fill("+255 12")
       await page.getByRole("textbox", { name: "Ujumbe" }).fill("Habari “rafiki” — karibu…")
       await page.getByRole("button", { name: "Tuma", exact: true }).click()
-      await page.getByRole("alert").waitFor()
+      await alertOn(page, "send")
       await expectKiswahili(page, "Send with an invalid number")
       // a bad row in a campaign
       await visit(page, `${serve.url}/portal/campaigns`)
@@ -152,7 +169,7 @@ describe.skipIf(!hasChromium)("no English on a Kiswahili page", () => {
       await page.getByRole("textbox", { name: "Ujumbe wa mfano" }).fill("Habari")
       await page.getByRole("textbox", { name: "Ujumbe wa mfano" }).evaluate((e: any) => e.removeAttribute("required"))
       await page.getByRole("button", { name: "Omba kitambulisho" }).click()
-      await page.getByRole("alert").waitFor()
+      await alertOn(page, "sender-id")
       await expectKiswahili(page, "a sender-ID request with a short sample")
       // the pages without a session
       await context.clearCookies()

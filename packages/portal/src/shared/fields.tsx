@@ -56,7 +56,12 @@ export function ErrorAlert(
   // the envelope's message repeats the first field error (decisions §29) and counts the others, which
   // are listed below: each error is said once — the message, then the other fields' errors by their labels
   const firstEnglish = e.message.replace(MORE, "")
-  const message = props.message?.(e) ?? say(firstEnglish, first)
+  // the first error's field, by its label, when the sentence does not name it ("Recipient 2: …")
+  const firstPath = Object.entries(e.errors ?? {}).find(([, msgs]) => msgs[0] === firstEnglish)?.[0]
+  const firstLabel = firstPath === undefined ? undefined : props.label?.(firstPath)
+  const firstSaid = say(firstEnglish, first)
+  const message = props.message?.(e) ??
+    (firstLabel === undefined || firstSaid.includes(firstLabel) ? firstSaid : `${firstLabel}: ${firstSaid}`)
   const fields = (e.errors === undefined ? [] : Object.entries(e.errors))
     .map(([k, msgs]) => {
       const described = e.details?.errors?.[k] ?? []
