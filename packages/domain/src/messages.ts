@@ -80,8 +80,7 @@ export const MESSAGE_TEMPLATES = {
     "accents. Outer spaces are trimmed, repeated spaces collapsed, and the name is stored in uppercase. " +
     "Reserved names are always refused.",
   "sender_id.sample_rules": "50 to 500 characters: a real message you will send with this sender ID.",
-  "sender_id.eligible":
-    "The account has purchased {purchased} SMS units; at least {required} are required.",
+  "sender_id.eligible": "The account has purchased {purchased} SMS units; at least {required} are required.",
   "sender_id.not_eligible":
     "Purchase at least {missing} more SMS units to request a sender ID ({purchased} of {required} purchased).",
   "sender_id.exists_for_account":
@@ -102,8 +101,7 @@ export const MESSAGE_TEMPLATES = {
   "send.opted_out": "The recipient {recipient} has opted out of your messages.",
   "send.no_provider_route": "No provider route is available for {country}.",
   "send.provider_credit_exhausted": "Provider credit for {country} is exhausted.",
-  "send.insufficient_balance":
-    "Insufficient balance: {required} units needed in {country}, {available} available.",
+  "send.insufficient_balance": "Insufficient balance: {required} units needed in {country}, {available} available.",
   "send.insufficient_balance_campaign": "Insufficient balance: the campaign needs {detail}.",
   "send.idempotency_key_reused":
     "This Idempotency-Key was already used with a different request. Use a new key for a new message.",
@@ -122,8 +120,7 @@ export const MESSAGE_TEMPLATES = {
   "spam.url_shortener":
     "The message was refused by the spam policy: links through URL shorteners ({host}) are not allowed.",
   "spam.blocked_domain": "The message was refused by the spam policy: links to {host} are not allowed.",
-  "spam.domain_not_allowed":
-    "The message was refused by the spam policy: links to {host} are not on the allowed list.",
+  "spam.domain_not_allowed": "The message was refused by the spam policy: links to {host} are not on the allowed list.",
   "transition.illegal": "A {machine} in state {from} cannot take the event {event}.",
   "campaign.not_found": "The campaign was not found.",
   // --- failure reasons of messages (core delivery) ---------------------------------------------
@@ -291,7 +288,9 @@ export const DescribedMessageSchema = Schema.Struct({
  */
 export const FailureDetails = Schema.Struct({
   message: Schema.NullOr(DescribedMessageSchema),
-  errors: Schema.optional(Schema.Record({ key: Schema.String, value: Schema.Array(Schema.NullOr(DescribedMessageSchema)) }))
+  errors: Schema.optional(
+    Schema.Record({ key: Schema.String, value: Schema.Array(Schema.NullOr(DescribedMessageSchema)) })
+  )
 }).annotations({ description: "Portal and console only: message and field errors as catalogue codes and parameters." })
 /** The type of {@link FailureDetails}. */
 export type FailureDetails = typeof FailureDetails.Type

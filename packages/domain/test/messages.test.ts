@@ -13,8 +13,8 @@ import {
   normalizeRecipient,
   sampleMessageRules,
   say,
-  SendMessageRequest,
   senderIdRules,
+  SendMessageRequest,
   validationFailed
 } from "../src/index.js"
 
@@ -47,7 +47,10 @@ describe("the message catalogue", () => {
     const past = checkScheduledAt("2020-01-01T00:00:00Z", new Date())
     expect(describeMessage(leftMessage(past))).toEqual({ code: "field.future", params: { field: "scheduled_at" } })
     expect(describeMessage(validationFailed({}).message)?.code).toBe("validation.invalid")
-    const spam = checkSpam({ ...defaultSpamPolicy, links: { ...defaultSpamPolicy.links, maxLinks: 0 } }, "see https://a.tz")
+    const spam = checkSpam(
+      { ...defaultSpamPolicy, links: { ...defaultSpamPolicy.links, maxLinks: 0 } },
+      "see https://a.tz"
+    )
     expect(describeMessage(leftMessage(spam))?.code).toBe("spam.no_links")
   })
 

@@ -8,9 +8,9 @@
  * of `onSignedOut` send the user back to the sign-in page.
  */
 import { FetchHttpClient, HttpApiClient, HttpClient, HttpClientRequest } from "@effect/platform"
-import { CSRF_HEADER, PortalApi } from "@tuma/http/portal/Api"
 import { describeFieldErrors, describeMessage } from "@tuma/domain/messages"
 import { toFieldErrors, validationFailed } from "@tuma/domain/validation"
+import { CSRF_HEADER, PortalApi } from "@tuma/http/portal/Api"
 import { Cause, Effect, Exit, Option, ParseResult } from "effect"
 import { ApiError, detailsOf } from "./shared/errors.js"
 

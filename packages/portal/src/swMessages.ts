@@ -75,16 +75,19 @@ const byCode: Readonly<Record<MessageCode, string>> = {
     "Akaunti tayari ina kitambulisho cha mtumaji {sender_id} kwa {country}; hamisha rekodi hiyo badala yake.",
   "sender_id.already_requested":
     "Kitambulisho cha mtumaji {sender_id} tayari kipo kwa {country}; angalia orodha badala ya kuomba tena.",
-  "sender_id.country_closed": "{country} bado haijafunguliwa kwa kutuma; vitambulisho vya mtumaji haviwezi kuombwa huko.",
+  "sender_id.country_closed":
+    "{country} bado haijafunguliwa kwa kutuma; vitambulisho vya mtumaji haviwezi kuombwa huko.",
   "sender_id.country_unavailable": "Nchi uliyochagua haipatikani kwa vitambulisho vya mtumaji.",
   "sender_id.rejection_reason_required": "Sababu inahitajika ili kukataa kitambulisho cha mtumaji.",
   "sender_id.rejection_requires_reason": "Kukataa kunahitaji sababu.",
   "send.account_inactive": "Akaunti yako haiko hai.",
-  "send.sender_id_not_approved": "Kitambulisho cha mtumaji {sender_id} hakijaidhinishwa kwenye akaunti yako kwa {country}.",
+  "send.sender_id_not_approved":
+    "Kitambulisho cha mtumaji {sender_id} hakijaidhinishwa kwenye akaunti yako kwa {country}.",
   "send.sender_id_pending": "Kitambulisho cha mtumaji {sender_id} ni {status}, hakijaidhinishwa kwa {country}.",
   "send.country_not_available": "Kutuma kwenda {country} hakupatikani.",
   "send.route_not_verified": "Akaunti yako haina njia ya SMS iliyothibitishwa kwa {country}.",
-  "send.route_not_verified_verify": "Hakuna njia ya SMS iliyothibitishwa kwa {country}: thibitisha namba ya simu huko kwanza.",
+  "send.route_not_verified_verify":
+    "Hakuna njia ya SMS iliyothibitishwa kwa {country}: thibitisha namba ya simu huko kwanza.",
   "send.opted_out": "Mpokeaji {recipient} amejiondoa kwenye jumbe zako.",
   "send.no_provider_route": "Hakuna njia ya mtoa huduma inayopatikana kwa {country}.",
   "send.provider_credit_exhausted": "Salio la mtoa huduma kwa {country} limekwisha.",
@@ -97,16 +100,17 @@ const byCode: Readonly<Record<MessageCode, string>> = {
     "Ujumbe huo huo kutoka kitambulisho hiki cha mtumaji umetumwa zaidi ya mara {limit} ndani ya dakika {minutes}; jaribu tena baadaye.",
   "send.empty": "Ujumbe ni mtupu: hakuna cha kutuma.",
   "send.body_empty": "Maandishi ni matupu: hakuna cha kutuma.",
-  "send.nothing_left": "Hakuna kilichobaki cha kutuma baada ya kubadilisha: maandishi yalikuwa na emoji au herufi zisizoonekana tu.",
+  "send.nothing_left":
+    "Hakuna kilichobaki cha kutuma baada ya kubadilisha: maandishi yalikuwa na emoji au herufi zisizoonekana tu.",
   "send.too_long": "Ujumbe una herufi {characters}; zinazoruhusiwa ni {max} tu.",
   "send.tag_invalid": "Lebo {tag} si sahihi: {reason}.",
   "spam.blocked_phrase": "Ujumbe umekataliwa na sera ya barua taka: una maneno yaliyozuiwa \"{phrase}\".",
   "spam.no_links": "Ujumbe umekataliwa na sera ya barua taka: jumbe haziruhusiwi kuwa na viungo.",
   "spam.too_many_links": "Ujumbe umekataliwa na sera ya barua taka: una viungo {links}; vinaruhusiwa {max} tu.",
-  "spam.url_shortener":
-    "Ujumbe umekataliwa na sera ya barua taka: viungo vya kufupisha anwani ({host}) haviruhusiwi.",
+  "spam.url_shortener": "Ujumbe umekataliwa na sera ya barua taka: viungo vya kufupisha anwani ({host}) haviruhusiwi.",
   "spam.blocked_domain": "Ujumbe umekataliwa na sera ya barua taka: viungo kwenda {host} haviruhusiwi.",
-  "spam.domain_not_allowed": "Ujumbe umekataliwa na sera ya barua taka: viungo kwenda {host} haviko kwenye orodha inayoruhusiwa.",
+  "spam.domain_not_allowed":
+    "Ujumbe umekataliwa na sera ya barua taka: viungo kwenda {host} haviko kwenye orodha inayoruhusiwa.",
   "transition.illegal": "{machine} iliyo katika hali ya {from} haiwezi kupokea tukio {event}.",
   "campaign.not_found": "Kampeni haikupatikana.",
   "failure.no_route": "Haukutumwa: hakuna njia ya mtandao kwenda {country}.",
@@ -172,7 +176,8 @@ const byCode: Readonly<Record<MessageCode, string>> = {
   "provider.listed_twice": "Mtoa huduma ameorodheshwa mara mbili.",
   "account.exists": "Akaunti yenye barua pepe {email} tayari ipo.",
   "resource.not_found": "{resource} {id} haikupatikana.",
-  "server.unavailable": "Huduma haipatikani kwa muda; hakuna kilichohifadhiwa wala kutozwa. Jaribu tena baada ya muda mfupi.",
+  "server.unavailable":
+    "Huduma haipatikani kwa muda; hakuna kilichohifadhiwa wala kutozwa. Jaribu tena baada ya muda mfupi.",
   "server.internal": "Hitilafu ya seva. Taja request_uid kwa huduma kwa wateja.",
   "server.body_too_large": "Ombi ni kubwa mno.",
   "server.unreachable": "Seva haipatikani."

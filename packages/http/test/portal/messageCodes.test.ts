@@ -7,7 +7,7 @@ import { describeMessage } from "@tuma/domain"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { call } from "../harness.js"
 import type { PortalServer } from "./harness.js"
-import { Agent, accountWithUser, drivers, signedIn, startPortal } from "./harness.js"
+import { accountWithUser, Agent, drivers, signedIn, startPortal } from "./harness.js"
 
 describe.each(drivers)("failure details (%s)", (driver) => {
   let server: PortalServer

@@ -170,7 +170,11 @@ export function MessagePage(props: { readonly uid: string }) {
               d.message.campaign_name !== undefined && [
                 t("Campaign"),
                 d.message.campaign_uid !== undefined
-                  ? <Link to={`/campaigns/${d.message.campaign_uid}`}>{d.message.campaign_name}</Link>
+                  ? (
+                    <Link to={`/campaigns/${d.message.campaign_uid}`}>
+                      <span translate="no">{d.message.campaign_name}</span>
+                    </Link>
+                  )
                   : d.message.campaign_name
               ],
               d.message.failure_reason !== null && [t("Reason"), <ServerText text={d.message.failure_reason} />]
@@ -178,7 +182,7 @@ export function MessagePage(props: { readonly uid: string }) {
           />
           <section aria-labelledby="text">
             <h2 id="text">{t("Text")}</h2>
-            <p className="body" aria-label={t("Message text")}>{d.text}</p>
+            <p className="body" aria-label={t("Message text")} translate="no">{d.text}</p>
           </section>
           <section aria-labelledby="timeline">
             <h2 id="timeline">{t("Timeline")}</h2>
@@ -186,7 +190,11 @@ export function MessagePage(props: { readonly uid: string }) {
               {d.timeline.map((e, i) => (
                 <li key={i}>
                   <Time iso={e.at} /> — <strong>{t(eventNames[e.event] ?? e.event)}</strong>
-                  {e.detail !== null && <span>: <ServerText text={e.detail} /></span>}
+                  {e.detail !== null && (
+                    <span>
+                      : <ServerText text={e.detail} />
+                    </span>
+                  )}
                 </li>
               ))}
             </ol>

@@ -78,7 +78,8 @@ function Endpoint(
     <article className="card" aria-label={e.url}>
       <h3 className="body">{e.url}</h3>
       <p>
-        {t("API key")}: <span translate="no">{props.keyName}</span> · <Status status={e.enabled ? "enabled" : "disabled"} />
+        {t("API key")}: <span translate="no">{props.keyName}</span> ·{" "}
+        <Status status={e.enabled ? "enabled" : "disabled"} />
         {" · "}
         {t("Consecutive failures")}: {e.consecutive_failures}
         {!e.enabled && e.disabled_reason !== null && (

@@ -2,6 +2,7 @@
 import { FailureDetails } from "@tuma/domain/messages"
 import { Option, Schema } from "effect"
 
+/** A failed call: the envelope's message, HTTP status, `error_code`, field errors and their codes. */
 export class ApiError extends Error {
   constructor(
     message: string,

@@ -1,8 +1,8 @@
 /** Form pieces of the portal and the console: a labelled field, and an error with its field errors. */
-import type { ReactElement } from "react"
-import { cloneElement, useId } from "react"
 import type { DescribedMessage } from "@tuma/domain/messages"
 import { fillTemplate } from "@tuma/domain/messages"
+import type { ReactElement } from "react"
+import { cloneElement, useId } from "react"
 import type { ApiError } from "./errors.js"
 import type { FieldLabel, Translate } from "./messages.js"
 import { renderDescribed } from "./messages.js"

@@ -34,8 +34,7 @@ export const renderDescribed = (t: Translate, d: DescribedMessage, options: Rend
     else if (k === "machine" || k === "event" || k === "resource") params[k] = t(v)
     else if (k === "character_name" && options.characterName !== undefined) {
       params[k] = options.characterName(d.params.character ?? "", v)
-    }
-    else params[k] = v
+    } else params[k] = v
   }
   return t(template, params)
 }
