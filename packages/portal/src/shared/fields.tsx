@@ -61,7 +61,9 @@ export function ErrorAlert(
   const firstLabel = firstPath === undefined ? undefined : props.label?.(firstPath)
   const firstSaid = say(firstEnglish, first)
   const message = props.message?.(e) ??
-    (firstLabel === undefined || firstSaid.includes(firstLabel) ? firstSaid : `${firstLabel}: ${firstSaid}`)
+    (firstLabel === undefined || firstSaid.toLowerCase().includes(firstLabel.toLowerCase())
+      ? firstSaid
+      : `${firstLabel}: ${firstSaid}`)
   const fields = (e.errors === undefined ? [] : Object.entries(e.errors))
     .map(([k, msgs]) => {
       const described = e.details?.errors?.[k] ?? []
