@@ -14,6 +14,7 @@ import {
   parsePhoneNumberFromString
 } from "libphonenumber-js/max"
 import { InvalidRecipient } from "./errors.js"
+import { say } from "./messages.js"
 
 /** The request pattern of spec §4.2. */
 export const RECIPIENT_PATTERN = /^\+?[0-9][0-9 ().-]*$/
@@ -63,15 +64,12 @@ export const normalizeRecipient = (
   options?: NormalizeRecipientOptions
 ): Either.Either<NormalizedRecipient, InvalidRecipient> => {
   const text = raw.trim()
-  if (text === "") return refuse(raw, "The recipient is required.")
+  if (text === "") return refuse(raw, say("phone.required"))
   if (text.length > RECIPIENT_MAX_LENGTH) {
-    return refuse(raw, `The recipient must not be greater than ${RECIPIENT_MAX_LENGTH} characters.`)
+    return refuse(raw, say("phone.too_long", { max: RECIPIENT_MAX_LENGTH }))
   }
   if (!RECIPIENT_PATTERN.test(text)) {
-    return refuse(
-      raw,
-      "The recipient may contain only digits, one leading +, spaces, brackets, dots and dashes."
-    )
+    return refuse(raw, say("phone.characters"))
   }
   const digits = text.replace(SEPARATORS, "")
   let parsed
@@ -81,17 +79,17 @@ export const normalizeRecipient = (
     parsed = parsePhoneNumberFromString(`+${digits.slice(2)}`)
   } else if (digits.startsWith("0")) {
     if (options?.defaultCountry === undefined) {
-      return refuse(raw, "The recipient must be in international format, starting with + and the country code.")
+      return refuse(raw, say("phone.international_format"))
     }
     parsed = parsePhoneNumberFromString(digits, options.defaultCountry)
   } else {
     parsed = parsePhoneNumberFromString(`+${digits}`)
   }
   if (parsed === undefined || !parsed.isValid()) {
-    return refuse(raw, "The recipient is not a valid phone number.")
+    return refuse(raw, say("phone.invalid"))
   }
   const country = parsed.country
-  if (country === undefined) return refuse(raw, "The recipient is not a phone number of any country.")
+  if (country === undefined) return refuse(raw, say("phone.no_country"))
   return Either.right({ e164: parsed.number, country, calling_code: parsed.countryCallingCode })
 }
 

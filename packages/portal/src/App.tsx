@@ -106,7 +106,7 @@ function Shell(props: { readonly session: SessionView; readonly setSession: (s: 
         top={
           <>
             <span className="who">
-              <span>{session.account.name}</span> · <span>{session.user.email}</span> ·{" "}
+              <span translate="no">{session.account.name}</span> · <span>{session.user.email}</span> ·{" "}
               <span>{session.user.role === "owner" ? t("Owner") : t("Member")}</span>
             </span>
             <LanguageSwitch />

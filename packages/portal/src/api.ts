@@ -8,9 +8,11 @@
  * of `onSignedOut` send the user back to the sign-in page.
  */
 import { FetchHttpClient, HttpApiClient, HttpClient, HttpClientRequest } from "@effect/platform"
+import { describeFieldErrors, describeMessage } from "@tuma/domain/messages"
+import { toFieldErrors, validationFailed } from "@tuma/domain/validation"
 import { CSRF_HEADER, PortalApi } from "@tuma/http/portal/Api"
-import { Cause, Effect, Exit, Option } from "effect"
-import { ApiError } from "./shared/errors.js"
+import { Cause, Effect, Exit, Option, ParseResult } from "effect"
+import { ApiError, detailsOf } from "./shared/errors.js"
 
 let csrfToken: string | null = null
 export const setCsrfToken = (token: string | null) => {
@@ -50,6 +52,14 @@ export const onSignedOut = (f: () => void) => {
 }
 
 const toApiError = (error: unknown): ApiError => {
+  if (ParseResult.isParseError(error)) {
+    // the request did not pass the contract's schema before it left (the server would answer the same 422)
+    const failed = validationFailed(toFieldErrors(error))
+    return new ApiError(failed.message, 422, "VALIDATION_FAILED", failed.errors, {
+      message: describeMessage(failed.message) ?? null,
+      errors: describeFieldErrors(failed.errors)
+    })
+  }
   if (error !== null && typeof error === "object") {
     const e = error as Record<string, unknown>
     const name = (error as { constructor?: { name?: string } }).constructor?.name ?? ""
@@ -59,7 +69,8 @@ const toApiError = (error: unknown): ApiError => {
         e.message,
         status,
         typeof e.error_code === "string" ? e.error_code : undefined,
-        e.errors as Record<string, ReadonlyArray<string>> | undefined
+        e.errors as Record<string, ReadonlyArray<string>> | undefined,
+        detailsOf(e.details)
       )
     }
     if (e._tag === "ResponseError") {
@@ -71,7 +82,11 @@ const toApiError = (error: unknown): ApiError => {
         undefined
       )
     }
-    if (e._tag === "RequestError") return new ApiError("The server cannot be reached.", undefined, undefined, undefined)
+    if (e._tag === "RequestError") {
+      return new ApiError("The server cannot be reached.", undefined, undefined, undefined, {
+        message: { code: "server.unreachable", params: {} }
+      })
+    }
     if (typeof e.message === "string") return new ApiError(e.message, undefined, undefined, undefined)
   }
   return new ApiError(String(error), undefined, undefined, undefined)

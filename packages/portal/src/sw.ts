@@ -1,4 +1,6 @@
 /** Kiswahili texts of the portal, keyed by the English text (i18n.tsx). */
+import { swMessages } from "./swMessages.js"
+
 export const sw: Readonly<Record<string, string>> = {
   // navigation and shell
   "Dashboard": "Dashibodi",
@@ -386,5 +388,34 @@ export const sw: Readonly<Record<string, string>> = {
   "{count} rows have a number that cannot be read. Fix them in the file, or skip them and send the rest.":
     "Mistari {count} ina namba zisizosomeka. Irekebishe kwenye faili, au iruke na utume mingine.",
   "A copy of {name}: check it, then preview and send.": "Nakala ya {name}: ikague, kisha onyesha bei na utume.",
-  "Duplicate campaign": "Nakili kampeni"
+  "Duplicate campaign": "Nakili kampeni",
+  // messages in the customer's language (issue 26): the server's messages by their English template
+  // (swMessages.ts, one entry per catalogue code), and the words their parameters and the pages use
+  ...swMessages,
+  "Notification": "Taarifa",
+  "Transactional": "Za miamala",
+  "OTP / Verification": "OTP / Uthibitisho",
+  "Promotional": "Za matangazo",
+  "Marketing": "Masoko",
+  "Alerts & Reminders": "Tahadhari na vikumbusho",
+  "Other": "Nyingine",
+  "sender ID": "kitambulisho cha mtumaji",
+  "webhook endpoint": "webhook",
+  "due": "kufika muda",
+  "claim": "kuchukuliwa",
+  "release": "kuachiliwa",
+  "accept": "kukubaliwa",
+  "deliver": "kufika",
+  "fail": "kushindwa",
+  "cancel": "kughairi",
+  "single quotation mark": "alama ya kunukuu moja",
+  "double quotation mark": "alama ya kunukuu",
+  "dash": "kistari",
+  "ellipsis": "nukta tatu",
+  "invisible character": "herufi isiyoonekana",
+  "letter with an accent": "herufi yenye alama",
+  "emoji": "emoji",
+  "emoji joiner": "kiunganishi cha emoji",
+  "character that cannot be stored": "herufi isiyoweza kuhifadhiwa",
+  "character": "herufi"
 }

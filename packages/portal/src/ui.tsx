@@ -1,11 +1,15 @@
 /** Small shared pieces: loading, errors, times, statuses, form fields. */
+import { codePointLabel } from "@tuma/domain/codePointClass"
+import { describeMessage } from "@tuma/domain/messages"
 import type { ReactNode } from "react"
 import type { ApiError } from "./api.js"
+import { characterName } from "./characters.js"
 import { formatDateTime } from "./format.js"
 import { useI18n } from "./i18n.js"
 import { useZone } from "./session.js"
 import { ErrorAlert, Field } from "./shared/fields.js"
 import type { Loaded } from "./shared/hooks.js"
+import { renderServerText } from "./shared/messages.js"
 
 export { Field } from "./shared/fields.js"
 export { type Loaded, useAction, useLoad } from "./shared/hooks.js"
@@ -35,14 +39,38 @@ export const fieldLabel = (t: (s: string, v?: Record<string, string | number>) =
   return known === undefined ? undefined : t(known)
 }
 
+/** A text the server wrote (failure reason, rule, notice) in the reader's language: `say(text)`. */
+export const useServerText = () => {
+  const { t, lang } = useI18n()
+  const label = fieldLabel(t)
+  return (text: string) =>
+    renderServerText(t, text, {
+      label,
+      characterName: (c, name) => c === "" ? name : characterName(lang, t, codePointLabel(c.codePointAt(0) ?? 0), name)
+    })
+}
+
+/**
+ * A text the server stored (a failure reason, a receipt's detail): in the reader's language when the
+ * catalogue knows it, else as written — someone else's words (a carrier's, an operator's), marked so.
+ */
+export function ServerText(props: { readonly text: string }) {
+  const say = useServerText()
+  const said = say(props.text)
+  return said === props.text && describeMessage(props.text) === undefined
+    ? <span translate="no">{props.text}</span>
+    : <>{said}</>
+}
+
 export function ErrorBox(props: { readonly error: ApiError | undefined }) {
   const { t } = useI18n()
   return (
     <ErrorAlert
       error={props.error}
       label={fieldLabel(t)}
+      t={t}
       message={(e) =>
-        e.status === 403 && e.code === "OWNER_REQUIRED" ? t("Only an owner of the account can do this.") : e.message}
+        e.status === 403 && e.code === "OWNER_REQUIRED" ? t("Only an owner of the account can do this.") : undefined}
     />
   )
 }

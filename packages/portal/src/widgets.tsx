@@ -13,7 +13,7 @@ import { Link } from "./router.js"
 import type { Column } from "./shared/table.js"
 import { Table } from "./shared/table.js"
 import type { Loaded } from "./ui.js"
-import { ErrorBox, Field, Loading, PageTitle, Status, Time, useLoad } from "./ui.js"
+import { ErrorBox, Field, Loading, PageTitle, Status, Time, useLoad, useServerText } from "./ui.js"
 
 export { Check, type Column, Facts, onSubmit, Table } from "./shared/table.js"
 
@@ -181,6 +181,7 @@ export function RefusedRecipients(
   }
 ) {
   const { t } = useI18n()
+  const say = useServerText()
   if (props.failures.length === 0) return null
   return (
     <div className="table-wrap">
@@ -190,7 +191,7 @@ export function RefusedRecipients(
           {props.failures.map((f) => (
             <tr key={f.index}>
               <td>{f.recipient}</td>
-              <td>{f.reason}</td>
+              <td>{say(f.reason)}</td>
             </tr>
           ))}
         </tbody>

@@ -11,6 +11,7 @@
  */
 import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
 import { AcceptanceState, FieldErrors, Shortfall } from "@tuma/domain/errors"
+import { FailureDetails } from "@tuma/domain/messages"
 import { Effect, FiberRef, Schema } from "effect"
 import { globalValue } from "effect/GlobalValue"
 
@@ -49,7 +50,8 @@ const failureFields = {
   errors: Schema.optional(FieldErrors.annotations({ description: "Field path (e.g. recipients.0) to messages." })),
   units_required: Schema.optional(Schema.Number),
   units_available: Schema.optional(Schema.Number),
-  shortfall: Schema.optional(Schema.Array(Shortfall))
+  shortfall: Schema.optional(Schema.Array(Shortfall)),
+  details: Schema.optional(FailureDetails)
 }
 
 type FailureInput = {
@@ -61,6 +63,7 @@ type FailureInput = {
   readonly units_required?: number | undefined
   readonly units_available?: number | undefined
   readonly shortfall?: ReadonlyArray<Shortfall> | undefined
+  readonly details?: FailureDetails | undefined
 }
 
 /** Common shape of the failure classes below. */

@@ -24,7 +24,7 @@ import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as Multipart from "@effect/platform/Multipart"
 import { currentLogUids } from "@tuma/core/observability/LogContext"
 import { TraceSettings } from "@tuma/core/observability/Tracing"
-import { fieldErrorsFromIssues, validationFailed } from "@tuma/domain"
+import { describeFieldErrors, describeMessage, fieldErrorsFromIssues, validationFailed } from "@tuma/domain"
 import { Cause, Context, Effect, Option } from "effect"
 import { randomUUID } from "node:crypto"
 import { observeRequest, routeResolver } from "../observability/Observability.js"
@@ -40,21 +40,32 @@ import { pathsWhere, routeTable } from "./Routes.js"
 const json = (status: number, body: unknown, headers?: Record<string, string>) =>
   HttpServerResponse.unsafeJson(body, headers === undefined ? { status } : { status, headers })
 
+/** Paths whose failures carry `details` (the portal's and the console's own APIs; the REST API's body is unchanged). */
+const DETAILED = /^\/(?:portal|console)\/api\//
+
+/**
+ * `details`: the failure's message and field errors as catalogue codes and parameters (domain `messages.ts`),
+ * so the portal and the console word them in the reader's language (null where the text is not the catalogue's).
+ */
+export const withDetails = (path: string, body: Record<string, unknown>): Record<string, unknown> => {
+  if (!DETAILED.test(path) || typeof body.message !== "string") return body
+  const errors = body.errors
+  const fieldErrors = typeof errors === "object" && errors !== null && !Array.isArray(errors)
+    ? Object.fromEntries(
+      Object.entries(errors).map(([k, v]) => [k, Array.isArray(v) ? v.filter((m) => typeof m === "string") : []])
+    )
+    : undefined
+  return {
+    ...body,
+    details: {
+      message: describeMessage(body.message) ?? null,
+      ...(fieldErrors === undefined ? {} : { errors: describeFieldErrors(fieldErrors) })
+    }
+  }
+}
+
 const envelope = (requestId: string, status: number, message: string, extra?: Record<string, unknown>) =>
   json(status, { success: false, request_uid: requestId, message, ...extra })
-
-const decodeErrorResponse = (
-  requestId: string,
-  send: boolean,
-  error: HttpApiError.HttpApiDecodeError
-) => {
-  const failure = validationFailed(fieldErrorsFromIssues(error.issues))
-  return envelope(requestId, 422, failure.message, {
-    error_code: "VALIDATION_FAILED",
-    ...(send ? { acceptance_state: "DEFINITELY_NOT_ACCEPTED" } : {}),
-    errors: failure.errors
-  })
-}
 
 /** 400 `MALFORMED_JSON` for a body that is not JSON, or is nested too deep (`JsonTooDeep`). */
 const malformedJsonAnswer = (requestId: string, send: boolean, cause: unknown) =>
@@ -156,12 +167,25 @@ export const makeFailureAnswers = (
     request: RequestLine,
     cause: Cause.Cause<unknown>
   ): Effect.Effect<HttpServerResponse.HttpServerResponse> => {
+    const path = request.url.split("?", 1)[0]
+    const answer = (requestId: string, status: number, message: string, extra?: Record<string, unknown>) =>
+      json(status, withDetails(path, { success: false, request_uid: requestId, message, ...extra }))
+    const decodeErrorResponse = (requestId: string, send: boolean, error: HttpApiError.HttpApiDecodeError) => {
+      const failure = validationFailed(fieldErrorsFromIssues(error.issues))
+      return answer(requestId, 422, failure.message, {
+        error_code: "VALIDATION_FAILED",
+        ...(send ? { acceptance_state: "DEFINITELY_NOT_ACCEPTED" } : {}),
+        errors: failure.errors
+      })
+    }
+    const failureJson = (status: number, f: ApiFailure) =>
+      json(status, withDetails(path, failureBody(f, requestId)), f[FailureHeaders])
     const failure = Cause.failureOption(cause)
     const error = Option.isSome(failure) ? failure.value : Option.getOrUndefined(Cause.dieOption(cause))
     if (error !== undefined) {
       const status = failureStatus(error)
       if (status !== undefined && isApiFailure(error)) {
-        return Effect.succeed(json(status, failureBody(error, requestId), error[FailureHeaders]))
+        return Effect.succeed(failureJson(status, error))
       }
       if (error instanceof HttpApiError.HttpApiDecodeError) {
         return Effect.succeed(decodeErrorResponse(requestId, isSend(request), error))
@@ -170,7 +194,7 @@ export const makeFailureAnswers = (
         if (error._tag === "RouteNotFound") return Effect.succeed(notFound(requestId, request))
         if (error._tag === "RequestError" && error.reason === "Decode") {
           if (isTooLarge(error.cause)) {
-            return Effect.succeed(envelope(requestId, 413, "The request body is too large."))
+            return Effect.succeed(answer(requestId, 413, "The request body is too large."))
           }
           return Effect.succeed(malformedJson(requestId, request, error.cause))
         }
@@ -179,14 +203,14 @@ export const makeFailureAnswers = (
       if (error instanceof Multipart.MultipartError) {
         return Effect.succeed(
           isTooLarge(error)
-            ? envelope(requestId, 413, "The request body is too large.")
-            : envelope(requestId, 400, "The multipart body cannot be parsed.")
+            ? answer(requestId, 413, "The request body is too large.")
+            : answer(requestId, 400, "The multipart body cannot be parsed.")
         )
       }
     }
     if (Cause.isInterruptedOnly(cause)) {
       // client went away; nobody reads this answer
-      return Effect.succeed(envelope(requestId, 503, "The request was interrupted."))
+      return Effect.succeed(answer(requestId, 503, "The request was interrupted."))
     }
     const logged = Effect.logError("unhandled failure", cause).pipe(
       Effect.annotateLogs({ request_uid: requestId, method: request.method, url: request.url })
@@ -194,11 +218,11 @@ export const makeFailureAnswers = (
     if (isSend(request)) {
       // a send that failed outside the use case (authentication, look-ups) was certainly not stored
       const unavailable: ApiFailure = storeUnavailable()
-      return Effect.as(logged, json(503, failureBody(unavailable, requestId), unavailable[FailureHeaders]))
+      return Effect.as(logged, failureJson(503, unavailable))
     }
     return Effect.as(
       logged,
-      envelope(requestId, 500, "Internal server error. Quote request_uid to support.", {
+      answer(requestId, 500, "Internal server error. Quote request_uid to support.", {
         error_code: "INTERNAL"
       })
     )

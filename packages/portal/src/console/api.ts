@@ -5,7 +5,7 @@
  * call returns to the sign-in page.
  */
 
-import { ApiError } from "../shared/errors.js"
+import { ApiError, detailsOf } from "../shared/errors.js"
 
 export { ApiError } from "../shared/errors.js"
 
@@ -64,7 +64,8 @@ export const api = async <A = unknown>(method: string, path: string, body?: unkn
       typeof envelope.message === "string" ? envelope.message : `HTTP ${r.status}`,
       r.status,
       typeof envelope.error_code === "string" ? envelope.error_code : undefined,
-      fieldErrors(envelope.errors)
+      fieldErrors(envelope.errors),
+      detailsOf(envelope.details)
     )
   }
   return envelope.data as A

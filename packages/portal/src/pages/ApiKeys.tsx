@@ -97,7 +97,7 @@ export function ApiKeysPage() {
         caption={t("Keys")}
         rowKey={(k) => k.uid}
         columns={[
-          [t("Name"), (k) => k.name],
+          [t("Name"), (k) => <span translate="no">{k.name}</span>],
           [t("Key"), (k) => <code>{k.prefix}…</code>],
           [t("Mode"), (k) => k.mode === "live" ? t("Live") : t("Sandbox")],
           [t("Status"), (k) => <Status status={k.status} />],

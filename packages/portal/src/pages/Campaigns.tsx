@@ -66,7 +66,14 @@ function History(props: { readonly version: number }) {
         empty={t("No campaigns yet.")}
         rowKey={(c) => c.uid}
         columns={[
-          [t("Name"), (c) => <Link to={`/campaigns/${c.uid}`}>{c.name === "" ? t("(no name)") : c.name}</Link>],
+          [
+            t("Name"),
+            (c) => (
+              <Link to={`/campaigns/${c.uid}`}>
+                {c.name === "" ? t("(no name)") : <span translate="no">{c.name}</span>}
+              </Link>
+            )
+          ],
           [t("Sender ID"), (c) => c.sender_id],
           [t("Status"), (c) => <StageBadge stage={c.stage} />],
           [t("Recipients"), (c) => c.recipient_count],
@@ -227,7 +234,7 @@ export function CampaignsPage() {
             {current.samples.map((s, i) => (
               <div key={i} className="sample">
                 <h3>{t("Sample for {recipient}", { recipient: s.recipient })}</h3>
-                <p className="body">{s.text}</p>
+                <p className="body" translate="no">{s.text}</p>
                 <EncodingPreview
                   encoding={s.encoding}
                   label={t("Encoding of the sample for {recipient}", { recipient: s.recipient })}
@@ -301,7 +308,7 @@ export function CampaignPage(props: { readonly uid: string }) {
     <DetailPage title={t("Campaign")} back={["/campaigns", t("Back to campaigns")]} loaded={loaded}>
       {(c) => (
         <>
-          <h2 className="body">{c.name}</h2>
+          <h2 className="body" translate="no">{c.name}</h2>
           <Facts
             className="facts card"
             facts={[

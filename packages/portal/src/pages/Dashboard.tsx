@@ -5,7 +5,7 @@ import { formatDay, formatNumber, formatPercent } from "../format.js"
 import { type T, useI18n } from "../i18n.js"
 import { Link } from "../router.js"
 import { useZone } from "../session.js"
-import { Loading, PageTitle, statusLabel, Time, useLoad } from "../ui.js"
+import { Loading, PageTitle, ServerText, statusLabel, Time, useLoad } from "../ui.js"
 import { Table, Tiles } from "../widgets.js"
 
 const STATUSES = ["delivered", "sent", "processing", "queued", "scheduled", "failed"] as const
@@ -145,7 +145,7 @@ export function DashboardPage() {
                 columns={[
                   [t("Recipient"), (f) => <Link to={`/messages/${f.uid}`}>{f.recipient}</Link>],
                   [t("Sender ID"), (f) => f.sender_id],
-                  [t("Reason"), (f) => f.failure_reason ?? "—"],
+                  [t("Reason"), (f) => f.failure_reason === null ? "—" : <ServerText text={f.failure_reason} />],
                   [t("Time"), (f) => <Time iso={f.failed_at ?? f.created_at} />]
                 ]}
               />

@@ -3,7 +3,7 @@ import { useState } from "react"
 import { call } from "../api.js"
 import { useI18n } from "../i18n.js"
 import { Link } from "../router.js"
-import { Field, Loading, PageTitle, Status, statusLabel, Time, useLoad } from "../ui.js"
+import { Field, Loading, PageTitle, ServerText, Status, statusLabel, Time, useLoad } from "../ui.js"
 import { AttemptLog, DetailPage, Facts, Table } from "../widgets.js"
 
 /** The API's status filter (spec §4.3). */
@@ -125,7 +125,7 @@ export function MessageList(props: { readonly campaignUid?: string }) {
               campaign === undefined && [t("Campaign"), (m) => m.campaign_name ?? ""],
               [t("Units"), (m) => m.units],
               [t("Queued"), (m) => <Time iso={m.queued_at} />],
-              [t("Reason"), (m) => m.failure_reason ?? ""]
+              [t("Reason"), (m) => m.failure_reason === null ? "" : <ServerText text={m.failure_reason} />]
             ]}
           />
           {meta !== undefined && meta.last_page > 1 && (
@@ -170,15 +170,19 @@ export function MessagePage(props: { readonly uid: string }) {
               d.message.campaign_name !== undefined && [
                 t("Campaign"),
                 d.message.campaign_uid !== undefined
-                  ? <Link to={`/campaigns/${d.message.campaign_uid}`}>{d.message.campaign_name}</Link>
+                  ? (
+                    <Link to={`/campaigns/${d.message.campaign_uid}`}>
+                      <span translate="no">{d.message.campaign_name}</span>
+                    </Link>
+                  )
                   : d.message.campaign_name
               ],
-              d.message.failure_reason !== null && [t("Reason"), d.message.failure_reason]
+              d.message.failure_reason !== null && [t("Reason"), <ServerText text={d.message.failure_reason} />]
             ]}
           />
           <section aria-labelledby="text">
             <h2 id="text">{t("Text")}</h2>
-            <p className="body" aria-label={t("Message text")}>{d.text}</p>
+            <p className="body" aria-label={t("Message text")} translate="no">{d.text}</p>
           </section>
           <section aria-labelledby="timeline">
             <h2 id="timeline">{t("Timeline")}</h2>
@@ -186,7 +190,11 @@ export function MessagePage(props: { readonly uid: string }) {
               {d.timeline.map((e, i) => (
                 <li key={i}>
                   <Time iso={e.at} /> — <strong>{t(eventNames[e.event] ?? e.event)}</strong>
-                  {e.detail !== null && <span>: {e.detail}</span>}
+                  {e.detail !== null && (
+                    <span>
+                      : <ServerText text={e.detail} />
+                    </span>
+                  )}
                 </li>
               ))}
             </ol>

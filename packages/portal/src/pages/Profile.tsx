@@ -73,7 +73,7 @@ export function ProfilePage() {
         {a !== undefined && (
           <Facts
             facts={[
-              [t("Name"), a.name],
+              [t("Name"), <span translate="no">{a.name}</span>],
               [t("Email"), a.email],
               [t("Phone"), a.phone ?? "—"],
               [t("Country"), a.country?.name ?? "—"]

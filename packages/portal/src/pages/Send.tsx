@@ -6,6 +6,7 @@
  * until it is final.
  */
 import { analyzeBody } from "@tuma/domain/encoding"
+import { characterName } from "../characters.js"
 import "@tuma/domain/unicodeNames" // the name table for analyzeBody's changes (no Node loader in the browser)
 import type { Encoding } from "@tuma/domain/encoding"
 import type { PreviewView } from "@tuma/http/portal/Api"
@@ -14,7 +15,7 @@ import { call, idempotencyKey } from "../api.js"
 import { formatNumber } from "../format.js"
 import { useI18n } from "../i18n.js"
 import { Link } from "../router.js"
-import { Field, PageTitle, Status, useAction, useLoad } from "../ui.js"
+import { Field, PageTitle, Status, useAction, useLoad, useServerText } from "../ui.js"
 import { Facts, onSubmit, SenderIdField, SubmitRow, Table, useSenderIdChoice } from "../widgets.js"
 import { TemplatePicker } from "./Templates.js"
 
@@ -24,6 +25,7 @@ export function EncodingPreview(
   props: { readonly encoding: Encoding; readonly text?: string | undefined; readonly label?: string }
 ) {
   const { t, lang } = useI18n()
+  const say = useServerText()
   const e = props.encoding
   return (
     <section className="preview" aria-label={props.label ?? t("Encoding preview")} aria-live="polite">
@@ -43,7 +45,7 @@ export function EncodingPreview(
           )}
         </p>
       )}
-      {e.notice !== undefined && <p className="notice">{e.notice}</p>}
+      {e.notice !== undefined && <p className="notice">{say(e.notice)}</p>}
       {e.changes.length > 0 && (
         <Table
           caption={t("Changed characters")}
@@ -55,7 +57,7 @@ export function EncodingPreview(
                 <code>{c.character}</code> {String.fromCodePoint(parseInt(c.character.slice(2), 16))}
               </>
             )],
-            [t("Name"), (c) => c.name],
+            [t("Name"), (c) => characterName(lang, t, c.character, c.name)],
             [t("Occurrences"), (c) => c.occurrences],
             [t("Replaced with"), (c) => c.replaced_with === "" ? t("(removed)") : <code>{c.replaced_with}</code>]
           ]}
@@ -116,6 +118,7 @@ function Followed(props: { readonly uid: string }) {
 
 export function SendPage() {
   const { t, lang } = useI18n()
+  const say = useServerText()
   const senderIds = useSenderIdChoice()
   const [recipient, setRecipient] = useState("")
   const [body, setBody] = useState("")
@@ -179,7 +182,7 @@ export function SendPage() {
             {t(server.units === 1 ? "Cost: 1 unit per recipient." : "Cost: {units} units per recipient.", {
               units: formatNumber(server.units, lang)
             })}
-            {server.recipient_error !== null && ` ${server.recipient_error}`}
+            {server.recipient_error !== null && ` ${say(server.recipient_error)}`}
           </p>
         )}
         <SubmitRow action={action} label={t("Send")} />

@@ -6,11 +6,12 @@ import { requirementDocuments, uploadOf } from "../files.js"
 import { formatNumber } from "../format.js"
 import { useI18n } from "../i18n.js"
 import { useIsOwner } from "../session.js"
-import { Field, Loading, PageTitle, Status, Time, useAction, useLoad } from "../ui.js"
+import { Field, Loading, PageTitle, Status, Time, useAction, useLoad, useServerText } from "../ui.js"
 import { Check, LoadedTable, onSubmit, SubmitRow } from "../widgets.js"
 
 export function SenderIdsPage() {
   const { t, lang } = useI18n()
+  const say = useServerText()
   const owner = useIsOwner()
   const [version, setVersion] = useState(0)
   const list = useLoad(() => call((c) => c.portalSenderIds.listSenderIds()), [version])
@@ -71,15 +72,15 @@ export function SenderIdsPage() {
         <Loading loaded={reqs} />
         {r !== undefined && (
           <div className="card">
-            <p>{r.sender_id_rules.description}</p>
-            <p>{r.sample_message_rules.description}</p>
+            <p>{say(r.sender_id_rules.description)}</p>
+            <p>{say(r.sample_message_rules.description)}</p>
             <p>
               {r.eligibility.can_request
                 ? t("You can request a sender ID.")
                 : t("Not yet eligible: {purchased} of {required} units purchased.", {
                   purchased: formatNumber(r.eligibility.purchased_units, lang),
                   required: formatNumber(r.eligibility.required_units, lang)
-                })} {r.eligibility.reason}
+                })} {say(r.eligibility.reason)}
             </p>
             {r.documents.length > 0 && (
               <ul>
@@ -110,7 +111,7 @@ export function SenderIdsPage() {
           </Field>
           <Field label={t("Purpose")}>
             <select value={chosenPurpose} onChange={(e) => setPurpose(e.currentTarget.value)}>
-              {r.purposes.map((p) => <option key={p} value={p}>{p}</option>)}
+              {r.purposes.map((p) => <option key={p} value={p}>{t(p)}</option>)}
             </select>
           </Field>
           <Field

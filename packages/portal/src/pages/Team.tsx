@@ -56,7 +56,7 @@ export function TeamPage() {
             rows={d.members}
             rowKey={(m) => m.uid}
             columns={[
-              [t("Name"), (m) => m.name],
+              [t("Name"), (m) => <span translate="no">{m.name}</span>],
               [t("Email"), (m) => m.email],
               [t("Role"), (m) =>
                 owner && m.uid !== me

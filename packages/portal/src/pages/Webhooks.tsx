@@ -78,7 +78,8 @@ function Endpoint(
     <article className="card" aria-label={e.url}>
       <h3 className="body">{e.url}</h3>
       <p>
-        {t("API key")}: {props.keyName} · <Status status={e.enabled ? "enabled" : "disabled"} />
+        {t("API key")}: <span translate="no">{props.keyName}</span> ·{" "}
+        <Status status={e.enabled ? "enabled" : "disabled"} />
         {" · "}
         {t("Consecutive failures")}: {e.consecutive_failures}
         {!e.enabled && e.disabled_reason !== null && (
@@ -141,7 +142,7 @@ export function WebhooksPage() {
           <h2>{t("New endpoint")}</h2>
           <Field label={t("API key")}>
             <select value={chosen} onChange={(e) => setKeyUid(e.currentTarget.value)} required>
-              {active.map((k) => <option key={k.uid} value={k.uid}>{k.name} ({k.prefix}…)</option>)}
+              {active.map((k) => <option key={k.uid} value={k.uid} translate="no">{k.name} ({k.prefix}…)</option>)}
             </select>
           </Field>
           <Field label={t("URL")} hint="https://…">

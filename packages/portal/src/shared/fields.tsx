@@ -1,7 +1,11 @@
 /** Form pieces of the portal and the console: a labelled field, and an error with its field errors. */
+import type { DescribedMessage } from "@tuma/domain/messages"
+import { fillTemplate } from "@tuma/domain/messages"
 import type { ReactElement } from "react"
 import { cloneElement, useId } from "react"
 import type { ApiError } from "./errors.js"
+import type { FieldLabel, Translate } from "./messages.js"
+import { renderDescribed } from "./messages.js"
 
 /** A labelled control: exactly the label text is its accessible name; the hint is its description. */
 export function Field(
@@ -25,22 +29,47 @@ export function Field(
   )
 }
 
-/** An error of a call (an alert), with its field errors; `message` words it (default: the server's). */
+const MORE = / \(and \d+ more errors?\)$/
+
+const identity: Translate = (s, vars) => vars === undefined ? s : fillTemplate(s, vars)
+
+/**
+ * An error of a call (an alert), with its field errors, in the reader's language (`t`): each text by its
+ * catalogue code when the server sent one (`details`), else as the server wrote it. `message` may word
+ * the main line itself (undefined: the server's).
+ */
 export function ErrorAlert(
   props: {
     readonly error: ApiError | undefined
-    readonly message?: (e: ApiError) => string
+    readonly message?: (e: ApiError) => string | undefined
     /** The name a person knows a request field by (`sender_id` → "Sender ID"); the field itself if none. */
-    readonly label?: (field: string) => string | undefined
+    readonly label?: FieldLabel
+    readonly t?: Translate
   }
 ) {
   const e = props.error
   if (e === undefined) return null
-  const message = props.message === undefined ? e.message : props.message(e)
-  // the envelope's message repeats the first field error (decisions §29): each error is said once —
-  // the message, then the other fields' errors by their labels
+  const t = props.t ?? identity
+  const say = (english: string, d: DescribedMessage | null | undefined) =>
+    d === null || d === undefined ? english : renderDescribed(t, d, { label: props.label })
+  const first = e.details?.message
+  // the envelope's message repeats the first field error (decisions §29) and counts the others, which
+  // are listed below: each error is said once — the message, then the other fields' errors by their labels
+  const firstEnglish = e.message.replace(MORE, "")
+  // the first error's field, by its label, when the sentence does not name it ("Recipient 2: …")
+  const firstPath = Object.entries(e.errors ?? {}).find(([, msgs]) => msgs[0] === firstEnglish)?.[0]
+  const firstLabel = firstPath === undefined ? undefined : props.label?.(firstPath)
+  const firstSaid = say(firstEnglish, first)
+  const message = props.message?.(e) ??
+    (firstLabel === undefined || firstSaid.toLowerCase().includes(firstLabel.toLowerCase())
+      ? firstSaid
+      : `${firstLabel}: ${firstSaid}`)
   const fields = (e.errors === undefined ? [] : Object.entries(e.errors))
-    .map(([k, msgs]) => [k, [...new Set(msgs)].filter((m) => m !== message)] as const)
+    .map(([k, msgs]) => {
+      const described = e.details?.errors?.[k] ?? []
+      const said = msgs.flatMap((m, i) => m === firstEnglish ? [] : [say(m, described[i])])
+      return [k, [...new Set(said)]] as const
+    })
     .filter(([, msgs]) => msgs.length > 0)
   return (
     <div role="alert" className="error">

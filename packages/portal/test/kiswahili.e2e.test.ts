@@ -1,0 +1,275 @@
+/**
+ * No English on a Kiswahili page (issue 26): in a real browser against `tuma serve --demo` with a little
+ * traffic, the portal in Kiswahili — every page of the navigation, a message and a campaign, the pages
+ * without a session, and the typical errors (an invalid number on Send, a bad row in a campaign, a
+ * sender-ID request with a short sample, a wrong password) — at 1280×800 and at 390×844. The visible
+ * text (and placeholders, labels for assistive technology, titles) is read word by word; a word that
+ * is English (a word of the portal's English texts or of the server's message catalogue that no
+ * Kiswahili text uses, or a common English word) fails the test, unless it is a name, a brand or a
+ * technical token (allow-list) or sits in what the customer wrote (`translate="no"`).
+ */
+import { MESSAGE_TEMPLATES } from "@tuma/domain/messages"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { sw } from "../src/sw.js"
+import type { Browser, Page, Serve } from "./harness.js"
+import { hasChromium, launchBrowser, newContext, startServe } from "./harness.js"
+import type { Traffic } from "./traffic.js"
+import { makeTraffic, PORTAL_PAGES } from "./traffic.js"
+
+const WORD = /[A-Za-z][A-Za-z']*/g
+const wordsOf = (text: string) => (text.replace(/\{\w+\}/g, " ").match(WORD) ?? []).map((w) => w.toLowerCase())
+
+/** Names, brands and technical tokens a Kiswahili page may show as they are. */
+const ALLOWED = new Set([
+  "tuma",
+  "sms",
+  "api",
+  "csv",
+  "url",
+  "id",
+  "ids",
+  "otp",
+  "unicode",
+  "gsm",
+  "utf",
+  "uuid",
+  "iso",
+  "iana",
+  "pdf",
+  "jpg",
+  "jpeg",
+  "png",
+  "kb",
+  "json",
+  "http",
+  "https",
+  "webhook",
+  "webhooks",
+  "english",
+  "kiswahili",
+  "tanzania",
+  "kenya",
+  "uganda",
+  "rwanda",
+  "burundi",
+  "africa",
+  "dar",
+  "es",
+  "salaam",
+  "demo",
+  "co",
+  "e",
+  "x",
+  "ok",
+  "tzs",
+  "utc"
+])
+
+/** Common English words: on a Kiswahili page they are always a missed translation. */
+const COMMON = [
+  "the",
+  "is",
+  "are",
+  "a",
+  "an",
+  "of",
+  "to",
+  "and",
+  "or",
+  "your",
+  "you",
+  "not",
+  "be",
+  "must",
+  "field",
+  "with",
+  "for",
+  "this",
+  "that",
+  "was",
+  "has",
+  "have",
+  "no",
+  "yes",
+  "on",
+  "in",
+  "at",
+  "by",
+  "from",
+  "it",
+  "its",
+  "can",
+  "will",
+  "sent",
+  "send",
+  "message",
+  "messages",
+  "number",
+  "recipient",
+  "please",
+  "error",
+  "invalid",
+  "required",
+  "failed"
+]
+
+const swWords = new Set(Object.values(sw).flatMap(wordsOf))
+/** Words of the portal's and the server's English that no Kiswahili text uses. */
+const englishWords = new Set(
+  [...Object.keys(sw), ...Object.values(MESSAGE_TEMPLATES), COMMON.join(" ")].flatMap(wordsOf)
+    .filter((w) => !swWords.has(w) && !ALLOWED.has(w))
+)
+
+/** The page's text as a person (or a screen reader) meets it, without what the customer wrote. */
+const visibleText = (page: Page) =>
+  page.evaluate(() => {
+    const { document, NodeFilter } = globalThis as any
+    const skip = (e: any) => e.closest("[translate=no], code, script, style, time, q") !== null
+    const out: Array<string> = []
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT)
+    for (let n = walker.nextNode(); n !== null; n = walker.nextNode()) {
+      if (n.parentElement !== null && !skip(n.parentElement)) out.push(n.textContent)
+    }
+    // an accessible name of its own: placeholders, titles, and labels of controls that show no text
+    for (const e of document.querySelectorAll("[placeholder], [aria-label], [title]")) {
+      if (skip(e) || (e.getAttribute("aria-label") !== null && (e.textContent ?? "").trim() !== "")) continue
+      for (const a of ["placeholder", "aria-label", "title"]) if (e.getAttribute(a)) out.push(e.getAttribute(a))
+    }
+    return out.join("\n")
+  })
+
+/** The English words of a text, with the line each stands in. */
+const englishIn = (text: string): Array<string> =>
+  text
+    .replace(
+      /https?:\/\/\S+|\S+@\S+|\{[^}]*\}|[\w-]+(?:[:._/][\w-]+)+|U\+[0-9A-F]{4,6}|[0-9a-f]{8}-[0-9a-f-]{27}|\b\S+\.(?:csv|pdf|png|jpg)\b/g,
+      " "
+    )
+    .split("\n")
+    .flatMap((line) =>
+      (line.match(WORD) ?? [])
+        .filter((w) => !(w.length > 1 && w === w.toUpperCase())) // sender IDs and acronyms
+        .filter((w) => englishWords.has(w.toLowerCase()))
+        .map((w) => `${w} — in "${line.trim().slice(0, 120)}"`)
+    )
+
+/** English found on the pages walked so far, by page (all are reported at the end of a walk). */
+const found: Array<string> = []
+
+const expectKiswahili = async (page: Page, where: string) => {
+  await page.waitForLoadState("networkidle")
+  await page.waitForTimeout(150)
+  expect(await page.evaluate(() => (globalThis as any).document.documentElement.lang)).toBe("sw")
+  for (const w of englishIn(await visibleText(page))) found.push(`${where}: ${w}`)
+  // TUMA_I18N_SHOTS=/dir keeps a screenshot of every state checked (to look at the wording)
+  const dir = process.env.TUMA_I18N_SHOTS
+  if (dir !== undefined) {
+    const size = page.viewportSize()?.width ?? 0
+    await page.screenshot({ path: `${dir}/${where.replace(/[^a-z0-9]+/gi, "-")}-${size}.png`, fullPage: true })
+  }
+}
+
+/** Waits for the page's alert (a screenshot in TUMA_I18N_SHOTS when it never comes). */
+const alertOn = async (page: Page, what: string) => {
+  try {
+    await page.getByRole("alert").first().waitFor({ timeout: 15_000 })
+  } catch (e) {
+    const dir = process.env.TUMA_I18N_SHOTS
+    if (dir !== undefined) await page.screenshot({ path: `${dir}/no-alert-${what}.png`, fullPage: true })
+    throw e
+  }
+}
+
+const visit = async (page: Page, url: string) => {
+  await page.goto(url)
+  await page.getByRole("heading", { level: 1 }).waitFor()
+}
+
+describe.skipIf(!hasChromium)("no English on a Kiswahili page", () => {
+  let serve: Serve
+  let browser: Browser
+  let traffic: Traffic
+
+  beforeAll(async () => {
+    ;[serve, browser] = await Promise.all([startServe("pglite"), launchBrowser()])
+    traffic = await makeTraffic(serve)
+  })
+  afterAll(async () => {
+    traffic?.close()
+    await browser?.close()
+    await serve?.close()
+  })
+
+  it("the detector finds an English sentence and passes a Kiswahili one", () => {
+    expect(englishIn("The recipient must be in international format")).not.toEqual([])
+    expect(englishIn("Namba ya mpokeaji lazima iwe kwa muundo wa kimataifa, TUMA, Tanzania")).toEqual([])
+  })
+
+  for (const phone of [false, true]) {
+    it(`every portal page and its typical errors read in Kiswahili (${phone ? "390×844" : "1280×800"})`, async () => {
+      const context = await newContext(browser, { phone })
+      const page = await context.newPage()
+      if (!phone) await page.setViewportSize({ width: 1280, height: 800 })
+      await page.goto(`${serve.url}/portal/`)
+      await page.evaluate(() => (globalThis as any).localStorage.setItem("tuma.lang", "sw"))
+      // a wrong password
+      await page.reload()
+      await page.getByRole("textbox", { name: "Barua pepe" }).fill(serve.login.email)
+      await page.getByLabel("Nenosiri").fill("not the password")
+      await page.getByRole("button", { name: "Ingia" }).click()
+      await alertOn(page, "sign-in")
+      await expectKiswahili(page, "sign-in with a wrong password")
+      await page.getByLabel("Nenosiri").fill(serve.login.password)
+      await page.getByRole("button", { name: "Ingia" }).click()
+      await page.getByRole("heading", { name: "Dashibodi", level: 1 }).waitFor()
+      const pages = [
+        ...PORTAL_PAGES,
+        ["message", `/messages/${traffic.messages[2]}`],
+        ["campaign", `/campaigns/${traffic.campaign}`]
+      ]
+      for (const [name, path] of pages) {
+        await visit(page, `${serve.url}/portal${path}`)
+        await expectKiswahili(page, name)
+      }
+      // an invalid number on Send
+      await visit(page, `${serve.url}/portal/send`)
+      await page.getByRole("textbox", { name: "Mpokeaji" }).fill("+255 12")
+      await page.getByRole("textbox", { name: "Ujumbe" }).fill("Habari “rafiki” — karibu…")
+      await page.getByRole("button", { name: "Tuma", exact: true }).click()
+      await alertOn(page, "send")
+      await expectKiswahili(page, "Send with an invalid number")
+      // a bad row in a campaign
+      await visit(page, `${serve.url}/portal/campaigns`)
+      await page.getByRole("textbox", { name: "Jina la kampeni" }).fill("Novemba")
+      await page.getByRole("textbox", { name: "Wapokeaji" }).fill("+255712000010\n+255 12\n+255712000011")
+      await page.getByRole("textbox", { name: "Ujumbe" }).fill("Habari, karibu dukani")
+      await page.getByRole("button", { name: "Onyesha bei" }).click()
+      await page.getByRole("alert").or(page.getByRole("table", { name: "Wapokeaji waliokataliwa" })).first().waitFor()
+      await expectKiswahili(page, "a campaign with a bad row")
+      // a sender-ID request with a sample that is too short
+      await visit(page, `${serve.url}/portal/sender-ids`)
+      await page.getByRole("textbox", { name: "Kitambulisho cha mtumaji" }).fill("DUKA")
+      await page.getByRole("textbox", { name: "Ujumbe wa mfano" }).fill("Habari")
+      await page.getByRole("textbox", { name: "Ujumbe wa mfano" }).evaluate((e: any) => e.removeAttribute("required"))
+      await page.getByRole("button", { name: "Omba kitambulisho" }).click()
+      await alertOn(page, "sender-id")
+      await expectKiswahili(page, "a sender-ID request with a short sample")
+      // the pages without a session
+      await context.clearCookies()
+      for (const path of ["/accept-invitation?token=made-up", "/reset-password?token=made-up"]) {
+        await visit(page, `${serve.url}/portal${path}`)
+        await expectKiswahili(page, path)
+      }
+      await context.close()
+      expect(found.splice(0), "English on a Kiswahili page").toEqual([])
+    })
+  }
+
+  it("a page with a string missing from sw.ts fails the check", () => {
+    // what the check sees when an entry is missing: the English of the Send page's hint
+    const hint = "e.g. 0712 345 678, or +255712345678 for another country"
+    expect(sw[hint]).toBeDefined()
+    expect(englishIn(hint)).not.toEqual([])
+    expect(englishIn(sw[hint] ?? "")).toEqual([])
+  })
+})
