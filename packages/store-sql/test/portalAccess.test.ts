@@ -25,7 +25,7 @@ const client = { ip: "192.0.2.10", userAgent: "test" }
 
 const outbox: Array<MailMessage> = []
 const access = PortalAccessModule.layer.pipe(
-  Layer.provide(Layer.succeed(Mailer, Mailer.of({ send: (m) => Effect.sync(() => void outbox.push(m)) }))),
+  Layer.provide(Layer.succeed(Mailer, Mailer.of({ send: (m) => Effect.sync(() => (outbox.push(m), "sent" as const)) }))),
   Layer.provide(Layer.succeed(PortalConfig, { ...defaultPortalSettings, lockoutThreshold: 3 }))
 )
 const stack: SqlLayerFor<PortalAccess | OperatorStack> = (db, driver) =>

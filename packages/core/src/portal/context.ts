@@ -6,6 +6,7 @@ import { ResourceNotFound } from "@tuma/domain/errors"
 import { validationFailed } from "@tuma/domain/validation"
 import { Clock, Effect } from "effect"
 import { Ids } from "../ports/Ids.js"
+import type { MailNotice } from "../ports/Notifiers.js"
 import { Mailer } from "../ports/Notifiers.js"
 import type { SessionRow, TokenRow, UserRow } from "../ports/PortalStore.js"
 import { PortalStore } from "../ports/PortalStore.js"
@@ -37,9 +38,10 @@ export const makePortalContext = Effect.gen(function*() {
       return { sessionId, session, user: { ...user, last_sign_in_at: t }, account: account! }
     })
 
-  const sendMail = (to: string, subject: string, text: string) =>
+  /** Sends (or keeps in the outbox) a mail; a refused mail is logged, never a failed request. */
+  const sendMail = (to: string, subject: string, text: string): Effect.Effect<MailNotice> =>
     mailer.send({ to, subject, text }).pipe(
-      Effect.catchAll((e) => Effect.logWarning(`portal e-mail to ${to} not sent`, e))
+      Effect.catchAll((e) => Effect.as(Effect.logWarning(`portal e-mail to ${to} not sent`, e), "failed" as const))
     )
 
   const liveToken = (token: string, kind: TokenRow["kind"]) =>

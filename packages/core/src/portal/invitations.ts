@@ -54,7 +54,7 @@ export const invitationOperations = (ctx: PortalContext): Pick<PortalAccessServi
         }
         yield* store.createToken(invitation)
         const link = invitationLink(linkBase, token)
-        yield* sendMail(
+        const mail = yield* sendMail(
           address,
           `You are invited to ${account.name} on Tuma`,
           `You have been invited to join ${account.name} on Tuma as ${
@@ -63,7 +63,7 @@ export const invitationOperations = (ctx: PortalContext): Pick<PortalAccessServi
             Math.round(config.invitationTtlMs / 86_400_000)
           } days):\n${link}\n\nIf you did not expect this, ignore this e-mail.\n`
         )
-        return { invitation, link }
+        return { invitation, link, mail }
       }),
 
     invitation: (token) =>

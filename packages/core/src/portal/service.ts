@@ -4,6 +4,7 @@
  */
 import type { ResourceConflict, ResourceNotFound, ValidationFailed } from "@tuma/domain/errors"
 import type { Effect } from "effect"
+import type { MailNotice } from "../ports/Notifiers.js"
 import type { AccountSummaryRow, Role, SessionRow, TokenRow, UserPatch, UserRow } from "../ports/PortalStore.js"
 import type { Authenticated, ClientInfo, InvalidCredentials, LoginLocked, SignedIn } from "./model.js"
 
@@ -28,7 +29,15 @@ export interface PortalAccessService {
     readonly role: Role
     readonly invitedBy: string | null
     readonly linkBase: string
-  }) => Effect.Effect<{ readonly invitation: TokenRow; readonly link: string }, ValidationFailed | ResourceConflict>
+  }) => Effect.Effect<
+    {
+      readonly invitation: TokenRow
+      readonly link: string
+      /** Where the invitation mail went: `sent` only when the SMTP server took it. */
+      readonly mail: MailNotice
+    },
+    ValidationFailed | ResourceConflict
+  >
   readonly invitation: (token: string) => Effect.Effect<
     { readonly invitation: TokenRow; readonly account: AccountSummaryRow },
     ResourceNotFound

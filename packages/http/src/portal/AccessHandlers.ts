@@ -177,14 +177,14 @@ export const PortalAccountLive = HttpApiBuilder.group(TumaApi, "portalAccount", 
       .handle("invite", ({ payload }) =>
         Effect.gen(function*() {
           const user = yield* CurrentPortalUser
-          const { invitation } = yield* access.invite({
+          const { invitation, link, mail } = yield* access.invite({
             accountId: user.accountId,
             email: payload.email,
             role: payload.role,
             invitedBy: user.userId,
             linkBase: yield* requestLinkBase
           }).pipe(mapFailure)
-          return yield* ok(invitationView(invitation))
+          return yield* ok({ ...invitationView(invitation), mail, link: mail === "sent" ? null : link })
         }))
       .handle("revokeInvitation", ({ path }) =>
         withUser((user) =>

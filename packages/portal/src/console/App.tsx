@@ -5,6 +5,7 @@
  */
 import type { ReactNode } from "react"
 import { useEffect, useState } from "react"
+import { operatorMay } from "@tuma/domain/operatorRoles"
 import { AppFrame, isCurrent } from "../shared/nav.js"
 import { api, onSignedOut, setCsrfToken } from "./api.js"
 import { Field, Input, useAction, useForm } from "./forms.js"
@@ -13,6 +14,7 @@ import { AuditLogPage } from "./pages/AuditLog.js"
 import { CreditPage } from "./pages/Credit.js"
 import { MarketsPage } from "./pages/Markets.js"
 import { OperatorsPage } from "./pages/Operators.js"
+import { OutboxPage } from "./pages/Outbox.js"
 import { OverviewPage } from "./pages/Overview.js"
 import { ProvidersPage } from "./pages/Providers.js"
 import { ReviewPage } from "./pages/Review.js"
@@ -32,7 +34,8 @@ const nav: ReadonlyArray<readonly [string, string]> = [
   ["/spam", "Spam rules and opt-outs"],
   ["/webhooks", "Webhook deliveries"],
   ["/audit-log", "Audit log"],
-  ["/operators", "Operators"]
+  ["/operators", "Operators"],
+  ["/outbox", "Outbox"]
 ]
 
 /** The page of each path of the navigation. */
@@ -46,7 +49,8 @@ const pages: Readonly<Record<string, () => ReactNode>> = {
   "/spam": SpamPage,
   "/webhooks": WebhooksPage,
   "/audit-log": AuditLogPage,
-  "/operators": OperatorsPage
+  "/operators": OperatorsPage,
+  "/outbox": OutboxPage
 }
 
 const page = (path: string): ReactNode => {
@@ -192,7 +196,10 @@ function Shell(props: { readonly session: ConsoleSession; readonly onSignedOut: 
   const path = usePath()
   const action = useAction()
   const active = (to: string) => (to === "/" ? path === "/" : isCurrent(to, path))
-  const visible = nav.filter(([to]) => to !== "/operators" || props.session.operator.role === "admin")
+  const role = props.session.operator.role
+  const visible = nav.filter(([to]) =>
+    to === "/operators" ? operatorMay(role, "operators.manage") : to === "/outbox" ? operatorMay(role, "outbox.read") : true
+  )
   return (
     <SessionContext.Provider value={props.session}>
       <AppFrame

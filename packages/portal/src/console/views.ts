@@ -211,3 +211,12 @@ export interface WebhookDeliveryDetailView {
 export interface RedeliveryView {
   readonly deliveryId: string
 }
+
+/** A mail kept in the outbox (not sent: no mail server). */
+export interface OutboxMailView {
+  readonly uid: string
+  readonly to: string
+  readonly subject: string
+  readonly text: string
+  readonly created_at: string
+}

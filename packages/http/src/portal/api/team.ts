@@ -48,6 +48,17 @@ export const InvitationView = Schema.Struct({
   accepted_at: NullTs
 }).annotations({ identifier: "PortalInvitation" })
 
+/**
+ * A new invitation and where its mail went: `sent` (the SMTP server took it), `outbox` (no mail
+ * server: nothing was sent) or `failed`; `link` is given only when the mail was not sent, for the
+ * owner to pass on.
+ */
+export const CreatedInvitationView = Schema.Struct({
+  ...InvitationView.fields,
+  mail: Schema.Literal("sent", "outbox", "failed"),
+  link: Schema.NullOr(Schema.String)
+}).annotations({ identifier: "PortalCreatedInvitation" })
+
 export const TeamView = Schema.Struct({
   members: Schema.Array(PortalUser),
   invitations: Schema.Array(InvitationView)
@@ -83,8 +94,8 @@ export class PortalAccountGroup extends group("portalAccount", "Portal: balance,
   ))
   .add(forMember(get("team", "/team").addSuccess(ok(TeamView, "PortalTeamResponse"))))
   .add(forOwner(
-    create("invite", "/team/invitations", InviteInput, ok(InvitationView, "PortalInvitationResponse")),
-    "E-mails an invitation link (valid 7 days)."
+    create("invite", "/team/invitations", InviteInput, ok(CreatedInvitationView, "PortalInvitationResponse")),
+    "E-mails an invitation link (valid 7 days); answers the link when no mail was sent."
   ))
   .add(forOwner(
     del("revokeInvitation", "/team/invitations/:invitation_uid").setPath(InvitationPath).addSuccess(PortalDone)
