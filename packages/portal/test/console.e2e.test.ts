@@ -202,7 +202,7 @@ describe.skipIf(!hasChromium).each(drivers)("operator console in chromium (%s)",
       await admin.getByRole("textbox", { name: "Operator email" }).fill(email)
       await admin.getByRole("combobox", { name: "Role" }).selectOption(role)
       await admin.getByRole("button", { name: "Invite operator" }).click()
-      await admin.getByRole("status").getByText(`${email} is invited as ${role}.`).waitFor()
+      await admin.getByRole("status").getByText(`${email} is invited as ${role} by e-mail.`).waitFor()
     }
     const pages: Array<Page> = []
     for (const email of [reviewerEmail, supportEmail]) {
