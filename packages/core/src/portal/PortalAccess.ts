@@ -12,6 +12,7 @@
  * - invitations and resets are single-use random tokens (only the SHA-256 stored) mailed as links;
  *   completing a reset ends every session of the user.
  * - an account keeps at least one owner.
+ * - two-factor sign-in (`twoFactor.ts`): optional per user, required per account by an owner.
  *
  * The parts: `signIn.ts`, `invitations.ts`, `passwordReset.ts`, `team.ts`, over `context.ts`.
  */
@@ -25,9 +26,11 @@ import { passwordResetOperations } from "./passwordReset.js"
 import type { PortalAccessService } from "./service.js"
 import { signInOperations } from "./signIn.js"
 import { teamOperations } from "./team.js"
+import { twoFactorOperations } from "./twoFactor.js"
 
 export * from "./model.js"
 export type { PortalAccessService } from "./service.js"
+export type { SecondFactorStep, TwoFactorEnrolment } from "./twoFactor.js"
 
 /** The portal's access use cases: sign-in and sessions, lockout, invitations, password resets, team and profile. */
 export class PortalAccess extends Context.Tag("@tuma/core/PortalAccess")<PortalAccess, PortalAccessService>() {}
@@ -37,7 +40,8 @@ export const makePortalAccess = Effect.map(makePortalContext, (ctx): PortalAcces
   ...signInOperations(ctx),
   ...invitationOperations(ctx),
   ...passwordResetOperations(ctx),
-  ...teamOperations(ctx)
+  ...teamOperations(ctx),
+  ...twoFactorOperations(ctx)
 }))
 
 /** `PortalAccess` as a layer over its ports. */

@@ -89,7 +89,8 @@ export const invitationOperations = (ctx: PortalContext): Pick<PortalAccessServi
           time_zone: "Africa/Dar_es_Salaam",
           created_at: t,
           updated_at: t,
-          last_sign_in_at: null
+          last_sign_in_at: null,
+          two_factor: false
         }
         if (!(yield* store.useToken(invitation.id, t))) {
           return yield* notFound("invitation", "", "This invitation is not valid: it was used, revoked or has expired.")

@@ -99,6 +99,7 @@ export function TeamPage() {
                     </select>
                   )
                   : roleName(m.role)],
+              [t("Two-factor"), (m) => (m.two_factor ? t("On") : t("Off"))],
               [t("Last sign-in"), (m) => <Time iso={m.last_sign_in_at} />],
               owner && [t("Actions"), (m) =>
                 m.uid !== me && (
@@ -116,6 +117,28 @@ export function TeamPage() {
                 )]
             ]}
           />
+          <section aria-labelledby="team-2fa" className="card">
+            <h2 id="team-2fa">{t("Two-factor sign-in")}</h2>
+            <p>
+              {d.require_two_factor
+                ? t("Required: every user signs in with a code from an authenticator app.")
+                : t("Not required: each user chooses on their Profile.")}
+            </p>
+            {owner && (
+              <button
+                type="button"
+                disabled={action.busy}
+                onClick={() =>
+                  void act(() =>
+                    call((c) =>
+                      c.portalAccount.requireTwoFactor({ payload: { require_two_factor: !d.require_two_factor } })
+                    )
+                  )}
+              >
+                {d.require_two_factor ? t("Stop requiring two-factor sign-in") : t("Require two-factor sign-in for everyone")}
+              </button>
+            )}
+          </section>
           <Table
             caption={t("Invitations")}
             rows={d.invitations.filter((i) => i.accepted_at === null)}
