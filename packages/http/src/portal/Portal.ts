@@ -9,7 +9,7 @@
  *
  * `PortalConfig` comes from `layerServices` (settings given, or `PortalConfig.layerFromConfig`).
  */
-import type { Mailer } from "@tuma/core"
+import type { MailOutbox, Mailer } from "@tuma/core"
 import { PortalAccess } from "@tuma/core/portal/PortalAccess"
 import * as PortalAccessModule from "@tuma/core/portal/PortalAccess"
 import type { PortalSettings } from "@tuma/core/portal/PortalConfig"
@@ -30,8 +30,8 @@ import { layerMiddlewares, PortalRequest } from "./Session.js"
 export interface PortalOptions {
   /** Default: `PortalConfig.layerFromConfig` (the environment). */
   readonly settings?: PortalSettings | undefined
-  /** Default: `layerMailerFromEnv()` (TUMA_SMTP_URL; without it, mails are logged, not sent). */
-  readonly mailer?: Layer.Layer<Mailer> | undefined
+  /** Default: `layerMailerFromEnv()` (TUMA_SMTP_URL; without it, mails go to the outbox, not sent). */
+  readonly mailer?: Layer.Layer<Mailer, never, MailOutbox> | undefined
 }
 
 export const layerConfig = (options: PortalOptions = {}) =>
