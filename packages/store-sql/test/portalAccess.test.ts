@@ -6,6 +6,7 @@
  * CSRF, e-mails over SMTP — is tested in packages/http/test/portal.)
  */
 import { expect } from "@effect/vitest"
+import { Audit } from "@tuma/core/audit/Audit"
 import { PortalAccess } from "@tuma/core/portal/PortalAccess"
 import * as PortalAccessModule from "@tuma/core/portal/PortalAccess"
 import { defaultPortalSettings, PortalConfig } from "@tuma/core/portal/PortalConfig"
@@ -27,7 +28,8 @@ const client = { ip: "192.0.2.10", userAgent: "test" }
 const outbox: Array<MailMessage> = []
 const access = PortalAccessModule.layer.pipe(
   Layer.provide(Layer.succeed(Mailer, Mailer.of({ send: (m) => Effect.sync(() => (outbox.push(m), "sent" as const)) }))),
-  Layer.provide(Layer.succeed(PortalConfig, { ...defaultPortalSettings, lockoutThreshold: 3 }))
+  Layer.provide(Layer.succeed(PortalConfig, { ...defaultPortalSettings, lockoutThreshold: 3 })),
+  Layer.provide(Audit.layer)
 )
 const stack: SqlLayerFor<PortalAccess | OperatorStack> = (db, driver) =>
   access.pipe(

@@ -17,6 +17,7 @@
  * The parts: `signIn.ts`, `invitations.ts`, `passwordReset.ts`, `team.ts`, over `context.ts`.
  */
 import { Context, Effect, Layer } from "effect"
+import type { Audit } from "../audit/Audit.js"
 import type { Ids } from "../ports/Ids.js"
 import type { Mailer } from "../ports/Notifiers.js"
 import type { PortalStore } from "../ports/PortalStore.js"
@@ -45,7 +46,7 @@ export const makePortalAccess = Effect.map(makePortalContext, (ctx): PortalAcces
 }))
 
 /** `PortalAccess` as a layer over its ports. */
-export const layer: Layer.Layer<PortalAccess, never, PortalStore | Ids | Mailer> = Layer.effect(
+export const layer: Layer.Layer<PortalAccess, never, PortalStore | Ids | Mailer | Audit> = Layer.effect(
   PortalAccess,
   Effect.map(makePortalAccess, PortalAccess.of)
 )

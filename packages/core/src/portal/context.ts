@@ -5,6 +5,7 @@
 import { ResourceNotFound } from "@tuma/domain/errors"
 import { validationFailed } from "@tuma/domain/validation"
 import { Clock, Effect } from "effect"
+import { Audit } from "../audit/Audit.js"
 import { Ids } from "../ports/Ids.js"
 import type { MailNotice } from "../ports/Notifiers.js"
 import { Mailer } from "../ports/Notifiers.js"
@@ -21,6 +22,7 @@ export const makePortalContext = Effect.gen(function*() {
   const ids = yield* Ids
   const mailer = yield* Mailer
   const config = yield* PortalConfig
+  const audit = yield* Audit
   const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
 
   const notFound = (resource: string, id: string, message: string) => new ResourceNotFound({ message, resource, id })
@@ -68,7 +70,7 @@ export const makePortalContext = Effect.gen(function*() {
     return problem === undefined ? Effect.void : Effect.fail(validationFailed({ [field]: [problem] }))
   }
 
-  return { store, ids, mailer, config, now, notFound, newSession, sendMail, liveToken, checkPassword }
+  return { store, ids, mailer, config, audit, now, notFound, newSession, sendMail, liveToken, checkPassword }
 })
 
 /** The context `makePortalContext` builds. */

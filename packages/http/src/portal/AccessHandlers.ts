@@ -15,7 +15,7 @@ import { TumaApi } from "../Api.js"
 import type { DomainFailure } from "../shared/Errors.js"
 import { CSRF_COOKIE, CurrentPortalUser, SESSION_COOKIE } from "./Api.js"
 import type { PortalUserContext } from "./Api.js"
-import { PortalRequest, requestLinkBase } from "./Session.js"
+import { asPortalUser, PortalRequest, requestLinkBase } from "./Session.js"
 import { done, doneAfter, invitationView, mapFailure, ok, okAfter, sessionView, userView, withUser } from "./Views.js"
 
 export const PortalSessionLive = HttpApiBuilder.group(TumaApi, "portalSession", (handlers) =>
@@ -234,12 +234,12 @@ export const PortalAccountLive = HttpApiBuilder.group(TumaApi, "portalAccount", 
             role: payload.role,
             invitedBy: user.userId,
             linkBase: yield* requestLinkBase
-          }).pipe(mapFailure)
+          }).pipe(asPortalUser, mapFailure)
           return yield* ok({ ...invitationView(invitation), mail, link: mail === "sent" ? null : link })
         }))
       .handle("revokeInvitation", ({ path }) =>
         withUser((user) =>
-          doneAfter(access.revokeInvitation(user.accountId, path.invitation_uid))
+          doneAfter(asPortalUser(access.revokeInvitation(user.accountId, path.invitation_uid)))
         ))
       .handle("changeRole", ({ path, payload }) =>
         withUser((user) =>

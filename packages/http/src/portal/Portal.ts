@@ -10,6 +10,7 @@
  * `PortalConfig` comes from `layerServices` (settings given, or `PortalConfig.layerFromConfig`).
  */
 import type { MailOutbox, Mailer } from "@tuma/core"
+import { Audit } from "@tuma/core/audit/Audit"
 import { PortalAccess } from "@tuma/core/portal/PortalAccess"
 import * as PortalAccessModule from "@tuma/core/portal/PortalAccess"
 import type { PortalSettings } from "@tuma/core/portal/PortalConfig"
@@ -40,6 +41,8 @@ export const layerConfig = (options: PortalOptions = {}) =>
 export const layerServices = (options: PortalOptions = {}) =>
   PortalAccessModule.layer.pipe(
     Layer.provide(options.mailer ?? Layer.suspend(() => layerMailerFromEnv())),
+    // invitations are recorded in the audit log (the same SQL store the server's `Audit` uses)
+    Layer.provide(Audit.layer),
     Layer.provideMerge(layerConfig(options))
   )
 

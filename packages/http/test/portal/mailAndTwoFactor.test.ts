@@ -12,7 +12,7 @@ import * as Totp from "@tuma/domain/totp"
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { PortalServer } from "./harness.js"
-import { accountWithUser, addUser, Agent, drivers, linkFrom, PASSWORD, signedIn, startPortal } from "./harness.js"
+import { accountWithUser, addUser, ADMIN_TOKEN, Agent, drivers, linkFrom, PASSWORD, signedIn, startPortal } from "./harness.js"
 
 const codeOf = (secret: string, at = Date.now()) => Totp.totpFor(secret, "", "").generate({ timestamp: at })
 
@@ -34,6 +34,20 @@ describe.each(drivers)("mail and two-factor sign-in (%s)", (driver) => {
     expect(r.status).toBe(201)
     expect(r.body.data).toMatchObject({ email: invitee, mail: "sent", link: null })
     expect(await linkFrom(smtp.mails, invitee, "/portal/accept-invitation")).toContain("token=")
+    // recorded in the audit log as the owner (issue 26 item 12), and so is the revocation
+    const revoked = await owner.del(`/portal/api/team/invitations/${r.body.data.uid}`)
+    expect(revoked.status).toBe(200)
+    const log = await fetch(`${smtp.url}/admin/v1/audit-log?action=portal.invitation.*`, {
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` }
+    }).then((res): Promise<any> => res.json())
+    const mine = log.data.filter((e: { after: { email?: string } | null; before: { uid?: string } | null }) =>
+      e.after?.email === invitee || e.before?.uid === r.body.data.uid
+    )
+    expect(mine.map((e: { action: string; actor_name: string }) => [e.action, e.actor_name])).toEqual([
+      ["portal.invitation.revoke", `portal:${email}`],
+      ["portal.invitation.create", `portal:${email}`]
+    ])
+    expect(JSON.stringify(mine)).not.toContain("token")
   })
 
   it("without a mail server: the link to copy, nothing sent, the mail in the admins' Outbox", async () => {
