@@ -283,9 +283,7 @@ const twoFactorOf = (
   setTwoFactor: (userId, secrets, now) =>
     sql`UPDATE portal_users SET
         totp_secret = ${secrets.secret === undefined ? sql.literal("totp_secret") : secrets.secret},
-        totp_pending_secret = ${
-      secrets.pending === undefined ? sql.literal("totp_pending_secret") : secrets.pending
-    },
+        totp_pending_secret = ${secrets.pending === undefined ? sql.literal("totp_pending_secret") : secrets.pending},
         totp_last_step = ${secrets.secret === undefined ? sql.literal("totp_last_step") : 0},
         updated_at = ${now}
       WHERE id = ${userId} RETURNING id`.pipe(Effect.map((rows) => rows.length === 1), Effect.orDie),

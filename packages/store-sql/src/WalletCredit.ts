@@ -66,7 +66,9 @@ export const correct = (
       const found = yield* correctedEntry(sql`SELECT kind FROM wallet_ledger
         WHERE id = ${row.corrects_id}::bigint AND wallet_id = ${wallet.id}`)
       if (found === undefined) return Either.left<CorrectionRefused>({ _tag: "NotInWallet" })
-      if (!isCorrectable(found.kind)) return Either.left<CorrectionRefused>({ _tag: "NotCorrectable", kind: found.kind })
+      if (!isCorrectable(found.kind)) {
+        return Either.left<CorrectionRefused>({ _tag: "NotCorrectable", kind: found.kind })
+      }
     }
     const balance = wallet.balance + row.units
     if (balance < 0) return Either.left<CorrectionRefused>({ _tag: "Negative", balance: wallet.balance })

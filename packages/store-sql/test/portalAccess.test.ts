@@ -27,7 +27,9 @@ const client = { ip: "192.0.2.10", userAgent: "test" }
 
 const outbox: Array<MailMessage> = []
 const access = PortalAccessModule.layer.pipe(
-  Layer.provide(Layer.succeed(Mailer, Mailer.of({ send: (m) => Effect.sync(() => (outbox.push(m), "sent" as const)) }))),
+  Layer.provide(
+    Layer.succeed(Mailer, Mailer.of({ send: (m) => Effect.sync(() => (outbox.push(m), "sent" as const)) }))
+  ),
   Layer.provide(Layer.succeed(PortalConfig, { ...defaultPortalSettings, lockoutThreshold: 3 })),
   Layer.provide(Audit.layer)
 )
@@ -47,8 +49,11 @@ const owner = Effect.gen(function*() {
 
 /** A password-only sign-in (these users have no second factor). */
 const signIn = (input: Parameters<PortalAccess["Type"]["signIn"]>[0]) =>
-  Effect.flatMap(PortalAccess, (a) =>
-    Effect.flatMap(a.signIn(input), (r) => r._tag === "SignedIn" ? Effect.succeed(r) : Effect.die(`asked ${r._tag}`)))
+  Effect.flatMap(
+    PortalAccess,
+    (a) =>
+      Effect.flatMap(a.signIn(input), (r) => r._tag === "SignedIn" ? Effect.succeed(r) : Effect.die(`asked ${r._tag}`))
+  )
 
 /** The TOTP code of a secret at the TestClock's time. */
 const codeOf = (secret: string) =>

@@ -3,8 +3,8 @@
  * roles that require it, lockout, sessions, recovery codes.
  */
 import { totpRequired } from "@tuma/domain/operatorRoles"
-import { Effect } from "effect"
 import { newTotpSecret } from "@tuma/domain/totp"
+import { Effect } from "effect"
 import { makeLockout } from "../portal/Lockout.js"
 import { authenticateSession } from "../portal/model.js"
 import { InvalidCredentials, sha256 } from "../portal/model.js"

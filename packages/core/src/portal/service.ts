@@ -6,8 +6,8 @@ import type { ResourceConflict, ResourceNotFound, ValidationFailed } from "@tuma
 import type { Effect } from "effect"
 import type { MailNotice } from "../ports/Notifiers.js"
 import type { AccountSummaryRow, Role, SessionRow, TokenRow, UserPatch, UserRow } from "../ports/PortalStore.js"
-import type { SecondFactorStep, TwoFactorEnrolment } from "./twoFactor.js"
 import type { Authenticated, ClientInfo, InvalidCredentials, LoginLocked, SignedIn } from "./model.js"
+import type { SecondFactorStep, TwoFactorEnrolment } from "./twoFactor.js"
 
 /** The portal's access use cases: sign-in and sessions, lockout, invitations, password resets, team and profile. */
 export interface PortalAccessService {
@@ -22,7 +22,8 @@ export interface PortalAccessService {
     readonly presentedSessionId: string | undefined
     readonly client: ClientInfo
   }) => Effect.Effect<
-    (SignedIn & { readonly _tag: "SignedIn"; readonly recoveryCodes: ReadonlyArray<string> | undefined }) | SecondFactorStep,
+    | (SignedIn & { readonly _tag: "SignedIn"; readonly recoveryCodes: ReadonlyArray<string> | undefined })
+    | SecondFactorStep,
     InvalidCredentials | LoginLocked
   >
   /** The live session of a raw session id (refreshing its idle expiry), or undefined. */

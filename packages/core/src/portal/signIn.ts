@@ -45,7 +45,11 @@ export const signInOperations = (ctx: PortalContext): Pick<PortalAccessService, 
         yield* lockout.clear
         // sessions nobody will present again are swept at sign-in (no separate job)
         yield* store.deleteExpiredSessions(new Date(t.getTime() - config.sessionIdleMs), t)
-        const signedIn = yield* newSession({ ...user, two_factor: user.two_factor || recoveryCodes !== undefined }, presentedSessionId, client)
+        const signedIn = yield* newSession(
+          { ...user, two_factor: user.two_factor || recoveryCodes !== undefined },
+          presentedSessionId,
+          client
+        )
         return { _tag: "SignedIn" as const, ...signedIn, recoveryCodes }
       }),
 

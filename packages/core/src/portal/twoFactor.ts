@@ -91,8 +91,7 @@ export const twoFactorOperations = (ctx: PortalContext): Pick<PortalAccessServic
       user === undefined
         ? Effect.fail(notFound("portal_user", userId, "The user was not found."))
         : Effect.succeed(user))
-  const alreadyOn = () =>
-    new ResourceConflict({ message: "Two-factor sign-in is already on.", resource: "two_factor" })
+  const alreadyOn = () => new ResourceConflict({ message: "Two-factor sign-in is already on.", resource: "two_factor" })
   return {
     startTwoFactor: (accountId, userId) =>
       Effect.gen(function*() {

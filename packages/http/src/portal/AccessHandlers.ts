@@ -80,7 +80,9 @@ export const PortalSessionLive = HttpApiBuilder.group(TumaApi, "portalSession", 
           }
           yield* portal.setSessionCookie(outcome)
           const view = sessionView(outcome, access.expiresAt(outcome.session))
-          return yield* ok(outcome.recoveryCodes === undefined ? view : { ...view, recovery_codes: outcome.recoveryCodes })
+          return yield* ok(
+            outcome.recoveryCodes === undefined ? view : { ...view, recovery_codes: outcome.recoveryCodes }
+          )
         }))
       .handle("me", () =>
         Effect.gen(function*() {
@@ -93,8 +95,7 @@ export const PortalSessionLive = HttpApiBuilder.group(TumaApi, "portalSession", 
           const account = yield* access.account(user.accountId)
           return yield* ok(sessionView({ ...found, account }, access.expiresAt(found.session)))
         }))
-      .handle("signOut", () =>
-        signingOut((user) => access.signOut(user.sessionId)))
+      .handle("signOut", () => signingOut((user) => access.signOut(user.sessionId)))
       .handle("signOutEverywhere", () => signingOut((user) => access.signOutEverywhere(user.userId)))
       .handle("getInvitation", ({ path }) =>
         Effect.gen(function*() {
@@ -198,13 +199,21 @@ export const PortalAccountLive = HttpApiBuilder.group(TumaApi, "portalAccount", 
             })
           })
         ))
-      .handle("startTwoFactor", () => withUser((user) => okAfter(access.startTwoFactor(user.accountId, user.userId), (e) => e)))
+      .handle("startTwoFactor", () =>
+        withUser((user) =>
+          okAfter(access.startTwoFactor(user.accountId, user.userId), (e) => e)
+        ))
       .handle("confirmTwoFactor", ({ payload }) =>
         withUser((user) =>
-          okAfter(access.confirmTwoFactor(user.accountId, user.userId, payload.code), (codes) => ({ recovery_codes: codes }))
+          okAfter(
+            access.confirmTwoFactor(user.accountId, user.userId, payload.code),
+            (codes) => ({ recovery_codes: codes })
+          )
         ))
       .handle("disableTwoFactor", ({ payload }) =>
-        withUser((user) => doneAfter(access.disableTwoFactor(user.accountId, user.userId, payload.password))))
+        withUser((user) =>
+          doneAfter(access.disableTwoFactor(user.accountId, user.userId, payload.password))
+        ))
       .handle("regenerateRecoveryCodes", () =>
         withUser((user) =>
           okAfter(access.regenerateRecoveryCodes(user.accountId, user.userId), (codes) => ({ recovery_codes: codes }))

@@ -9,7 +9,7 @@
  *
  * `PortalConfig` comes from `layerServices` (settings given, or `PortalConfig.layerFromConfig`).
  */
-import type { MailOutbox, Mailer } from "@tuma/core"
+import type { Mailer, MailOutbox } from "@tuma/core"
 import { Audit } from "@tuma/core/audit/Audit"
 import { PortalAccess } from "@tuma/core/portal/PortalAccess"
 import * as PortalAccessModule from "@tuma/core/portal/PortalAccess"

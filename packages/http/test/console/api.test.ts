@@ -203,7 +203,9 @@ describe.each(drivers)("the console API (%s)", (driver) => {
       corrects: debit.id
     })
     expectFailure(namesDebit, 422, "VALIDATION_FAILED")
-    expect(namesDebit.body.errors.corrects[0]).toMatch(/is a debit: a correction names a purchase or an earlier adjustment/)
+    expect(namesDebit.body.errors.corrects[0]).toMatch(
+      /is a debit: a correction names a purchase or an earlier adjustment/
+    )
     expect(
       (await post(admin, `/accounts/${accountId}/corrections`, {
         country: "TZ",

@@ -12,7 +12,17 @@ import * as Totp from "@tuma/domain/totp"
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { PortalServer } from "./harness.js"
-import { accountWithUser, addUser, ADMIN_TOKEN, Agent, drivers, linkFrom, PASSWORD, signedIn, startPortal } from "./harness.js"
+import {
+  accountWithUser,
+  addUser,
+  ADMIN_TOKEN,
+  Agent,
+  drivers,
+  linkFrom,
+  PASSWORD,
+  signedIn,
+  startPortal
+} from "./harness.js"
 
 const codeOf = (secret: string, at = Date.now()) => Totp.totpFor(secret, "", "").generate({ timestamp: at })
 

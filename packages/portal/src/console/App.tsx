@@ -3,9 +3,9 @@
  * sign-in shows the TOTP secret to enrol, then the recovery codes once), the invitation page, and
  * the shell (navigation by role, sign out) around the page of the current path.
  */
+import { operatorMay } from "@tuma/domain/operatorRoles"
 import type { ReactNode } from "react"
 import { useEffect, useState } from "react"
-import { operatorMay } from "@tuma/domain/operatorRoles"
 import { AppFrame, isCurrent } from "../shared/nav.js"
 import { CopyField, QrCode, RecoveryCodeList } from "../shared/secrets.js"
 import { api, onSignedOut, setCsrfToken } from "./api.js"
@@ -194,7 +194,8 @@ function RecoveryCodes(props: { readonly codes: ReadonlyArray<string>; readonly 
         fileName="tuma-console-recovery-codes.txt"
         words={{
           title: "Tuma console recovery codes",
-          explain: "Each code signs you in once if you lose your authenticator. Keep them safe: they are shown only now.",
+          explain:
+            "Each code signs you in once if you lose your authenticator. Keep them safe: they are shown only now.",
           copy: "Copy codes",
           copied: "Copied.",
           copyFailed: "Select the text and copy it.",
@@ -212,7 +213,11 @@ function Shell(props: { readonly session: ConsoleSession; readonly onSignedOut: 
   const active = (to: string) => (to === "/" ? path === "/" : isCurrent(to, path))
   const role = props.session.operator.role
   const visible = nav.filter(([to]) =>
-    to === "/operators" ? operatorMay(role, "operators.manage") : to === "/outbox" ? operatorMay(role, "outbox.read") : true
+    to === "/operators"
+      ? operatorMay(role, "operators.manage")
+      : to === "/outbox"
+      ? operatorMay(role, "outbox.read")
+      : true
   )
   return (
     <SessionContext.Provider value={props.session}>

@@ -5,9 +5,9 @@
 import type { ReactNode } from "react"
 import type { ApiError } from "../shared/errors.js"
 import { ErrorAlert } from "../shared/fields.js"
-import { CopyField } from "../shared/secrets.js"
 import type { Loaded } from "../shared/hooks.js"
 import { makeRouter } from "../shared/router.js"
+import { CopyField } from "../shared/secrets.js"
 import type { Column } from "../shared/table.js"
 import { Table } from "../shared/table.js"
 

@@ -5,8 +5,8 @@ import { DEFAULT_TIME_ZONE } from "../format.js"
 import { useI18n } from "../i18n.js"
 import { useSession } from "../session.js"
 import { Field, Loading, PageTitle, Time, useAction, useLoad } from "../ui.js"
-import { TwoFactorCard } from "./TwoFactor.js"
 import { Facts, onSubmit, PasswordField, SubmitRow, TextField } from "../widgets.js"
+import { TwoFactorCard } from "./TwoFactor.js"
 
 const zones = (): ReadonlyArray<string> => {
   try {

@@ -6,8 +6,8 @@ import { useI18n } from "../i18n.js"
 import { LanguageSwitch } from "../LanguageSwitch.js"
 import { navigate } from "../router.js"
 import { ErrorBox, useAction, useLoad } from "../ui.js"
-import { CodeField, EnrolSteps, RecoveryCodesPanel } from "./TwoFactor.js"
 import { AnonymousFrame, onSubmit, PasswordField, SubmitRow, TextField } from "../widgets.js"
+import { CodeField, EnrolSteps, RecoveryCodesPanel } from "./TwoFactor.js"
 
 /** The pre-session CSRF token (double submit cookie) for the anonymous state changes. */
 const anonymousCsrf = async () => {

@@ -4,8 +4,8 @@ import { useState } from "react"
 import { call } from "../api.js"
 import { useI18n } from "../i18n.js"
 import { useIsOwner, useSession } from "../session.js"
-import { ErrorBox, Field, Loading, PageTitle, Time, useAction, useLoad } from "../ui.js"
 import { CopyField } from "../shared/secrets.js"
+import { ErrorBox, Field, Loading, PageTitle, Time, useAction, useLoad } from "../ui.js"
 import { onSubmit, Table, TextField } from "../widgets.js"
 
 /** What became of an invitation: mailed, or (no mail sent) its link to copy and pass on. */
@@ -135,7 +135,9 @@ export function TeamPage() {
                     )
                   )}
               >
-                {d.require_two_factor ? t("Stop requiring two-factor sign-in") : t("Require two-factor sign-in for everyone")}
+                {d.require_two_factor
+                  ? t("Stop requiring two-factor sign-in")
+                  : t("Require two-factor sign-in for everyone")}
               </button>
             )}
           </section>

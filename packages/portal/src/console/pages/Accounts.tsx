@@ -64,10 +64,16 @@ export function AccountsPage() {
               form.reset("name", "email")
               accounts.reload()
               const invitation = a.owner_invitation
-              if (invitation === null || invitation === undefined) return `${a.name} created; ${email} has a portal user already.`
-              if (invitation.mail === "sent") return `${a.name} created; ${invitation.email} is invited to the portal by e-mail.`
+              if (invitation === null || invitation === undefined) {
+                return `${a.name} created; ${email} has a portal user already.`
+              }
+              if (invitation.mail === "sent") {
+                return `${a.name} created; ${invitation.email} is invited to the portal by e-mail.`
+              }
               setInvitationLink(invitation.link)
-              return `${a.name} created; ${invitation.email} is invited to the portal, ${mailSaid(invitation.mail)}: copy the invitation link below and pass it on.`
+              return `${a.name} created; ${invitation.email} is invited to the portal, ${
+                mailSaid(invitation.mail)
+              }: copy the invitation link below and pass it on.`
             }}
           >
             <Input label="Account name" {...form.bind("name")} />

@@ -125,9 +125,9 @@ function Correction(props: {
         <Field label="Corrects entry">
           <select {...form.bind("corrects")}>
             <option value="">None</option>
-            {props.entries.filter((l) => isCorrectable(l.kind) && l.country === country.trim().toUpperCase()).map((l) => (
-              <option key={l.id} value={l.id}>#{l.id} {l.kind} {l.units} {l.country} {l.reference ?? ""}</option>
-            ))}
+            {props.entries.filter((l) => isCorrectable(l.kind) && l.country === country.trim().toUpperCase()).map((
+              l
+            ) => <option key={l.id} value={l.id}>#{l.id} {l.kind} {l.units} {l.country} {l.reference ?? ""}</option>)}
           </select>
         </Field>
       </ActionForm>

@@ -37,13 +37,19 @@ export function OperatorsPage() {
         <ActionForm
           submit="Invite operator"
           run={async () => {
-            const o = await api<OperatorView & { mail: MailNotice; link: string | null }>("POST", "/operators", form.values)
+            const o = await api<OperatorView & { mail: MailNotice; link: string | null }>(
+              "POST",
+              "/operators",
+              form.values
+            )
             form.reset("email")
             operators.reload()
             setLink(o.link)
             return o.link === null
               ? `${o.email} is invited as ${o.role} by e-mail.`
-              : `${o.email} is invited as ${o.role}, ${mailSaid(o.mail)}: copy the invitation link below and pass it on.`
+              : `${o.email} is invited as ${o.role}, ${
+                mailSaid(o.mail)
+              }: copy the invitation link below and pass it on.`
           }}
         >
           <Input label="Operator email" type="email" {...form.bind("email")} />

@@ -17,8 +17,9 @@ export function OutboxPage() {
     <>
       <h1>Outbox</h1>
       <p>
-        No mail server is configured (<code>TUMA_SMTP_URL</code>), so these mails were <strong>not sent</strong>:
-        they are kept here for you to read or pass on. With a mail server, mails are sent and none is added here.
+        No mail server is configured (<code>TUMA_SMTP_URL</code>), so these mails were{" "}
+        <strong>not sent</strong>: they are kept here for you to read or pass on. With a mail server, mails are sent and
+        none is added here.
       </p>
       <Loading loaded={mails} />
       {mails.data !== undefined && rows.length === 0 && <p>The outbox is empty.</p>}
