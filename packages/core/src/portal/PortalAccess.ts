@@ -31,7 +31,6 @@ import { twoFactorOperations } from "./twoFactor.js"
 
 export * from "./model.js"
 export type { PortalAccessService } from "./service.js"
-export type { SecondFactorStep, TwoFactorEnrolment } from "./twoFactor.js"
 
 /** The portal's access use cases: sign-in and sessions, lockout, invitations, password resets, team and profile. */
 export class PortalAccess extends Context.Tag("@tuma/core/PortalAccess")<PortalAccess, PortalAccessService>() {}

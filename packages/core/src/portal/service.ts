@@ -6,8 +6,15 @@ import type { ResourceConflict, ResourceNotFound, ValidationFailed } from "@tuma
 import type { Effect } from "effect"
 import type { MailNotice } from "../ports/Notifiers.js"
 import type { AccountSummaryRow, Role, SessionRow, TokenRow, UserPatch, UserRow } from "../ports/PortalStore.js"
-import type { Authenticated, ClientInfo, InvalidCredentials, LoginLocked, SignedIn } from "./model.js"
-import type { SecondFactorStep, TwoFactorEnrolment } from "./twoFactor.js"
+import type {
+  Authenticated,
+  ClientInfo,
+  InvalidCredentials,
+  LoginLocked,
+  SecondFactorStep,
+  SignedIn,
+  TwoFactorEnrolment
+} from "./model.js"
 
 /** The portal's access use cases: sign-in and sessions, lockout, invitations, password resets, team and profile. */
 export interface PortalAccessService {

@@ -11,6 +11,7 @@ import { validationFailed } from "@tuma/domain/validation"
 import { Effect } from "effect"
 import type { UserRow } from "../ports/PortalStore.js"
 import type { PortalContext } from "./context.js"
+import type { TwoFactorEnrolment } from "./model.js"
 import { sha256 } from "./model.js"
 import { verifyPassword } from "./Passwords.js"
 import type { PortalAccessService } from "./service.js"
@@ -18,16 +19,6 @@ import type { PortalAccessService } from "./service.js"
 /** The issuer authenticator apps show for the portal. */
 export const PORTAL_TOTP_ISSUER = "Tuma"
 
-/** An enrolment to finish: the secret and its `otpauth://` address (the QR code). */
-export interface TwoFactorEnrolment {
-  readonly secret: string
-  readonly uri: string
-}
-
-/** What the password alone leads to when a second factor is needed. */
-export type SecondFactorStep =
-  | { readonly _tag: "CodeRequired" }
-  | ({ readonly _tag: "EnrolmentRequired" } & TwoFactorEnrolment)
 
 /** The two-factor use cases. */
 export type TwoFactorOperation =
