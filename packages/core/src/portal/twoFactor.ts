@@ -19,7 +19,6 @@ import type { PortalAccessService } from "./service.js"
 /** The issuer authenticator apps show for the portal. */
 export const PORTAL_TOTP_ISSUER = "Tuma"
 
-
 /** The two-factor use cases. */
 export type TwoFactorOperation =
   | "startTwoFactor"
