@@ -1,7 +1,8 @@
 /**
  * Operator roles of the console (issue 15) and what each may do. One table, read by the server
  * (which refuses with 403 whatever the role lacks) and by the console app (which hides the
- * controls): `admin` everything; `reviewer` sender IDs and their documents, opt-outs and spam
+ * controls): `admin` everything (only admins read the demo mail outbox: its mails hold invitation
+ * and password-reset links); `reviewer` sender IDs and their documents, opt-outs and spam
  * rules; `support` read-only plus webhook redelivery.
  */
 
@@ -23,6 +24,7 @@ export type OperatorPermission =
   | "spam_rules.manage"
   | "opt_outs.manage"
   | "webhooks.redeliver"
+  | "outbox.read"
 
 const PERMISSIONS: Record<OperatorRole, ReadonlySet<OperatorPermission>> = {
   admin: new Set<OperatorPermission>([
@@ -35,7 +37,8 @@ const PERMISSIONS: Record<OperatorRole, ReadonlySet<OperatorPermission>> = {
     "providers.manage",
     "spam_rules.manage",
     "opt_outs.manage",
-    "webhooks.redeliver"
+    "webhooks.redeliver",
+    "outbox.read"
   ]),
   reviewer: new Set<OperatorPermission>(["read", "sender_ids.review", "spam_rules.manage", "opt_outs.manage"]),
   support: new Set<OperatorPermission>(["read", "webhooks.redeliver"])

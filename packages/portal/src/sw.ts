@@ -417,5 +417,50 @@ export const sw: Readonly<Record<string, string>> = {
   "emoji": "emoji",
   "emoji joiner": "kiunganishi cha emoji",
   "character that cannot be stored": "herufi isiyoweza kuhifadhiwa",
-  "character": "herufi"
+  "character": "herufi",
+  // two-factor sign-in and invitations not e-mailed (issue 26, portal-security)
+  "Invitation created for {email}, but no e-mail was sent: copy the link and give it to them.":
+    "Mwaliko umeundwa kwa {email}, lakini hakuna barua pepe iliyotumwa: nakili kiungo umpe.",
+  "Invitation link": "Kiungo cha mwaliko",
+  "Copy link": "Nakili kiungo",
+  "Copied.": "Imenakiliwa.",
+  "Select the text and copy it.": "Chagua maandishi kisha uyanakili.",
+  "Authentication code": "Msimbo wa uthibitisho",
+  "From your authenticator app, or a recovery code.":
+    "Kutoka kwenye programu yako ya uthibitisho, au msimbo wa dharura.",
+  "Scan this QR code with an authenticator app (Google Authenticator, Microsoft Authenticator, Authy…), then enter the 6-digit code it shows.":
+    "Changanua msimbo huu wa QR kwa programu ya uthibitisho (Google Authenticator, Microsoft Authenticator, Authy…), kisha weka msimbo wa tarakimu 6 inaouonyesha.",
+  "QR code for your authenticator app": "Msimbo wa QR wa programu yako ya uthibitisho",
+  "Key to type if you cannot scan": "Ufunguo wa kuandika kama huwezi kuchanganua",
+  "Copy key": "Nakili ufunguo",
+  "Recovery codes": "Misimbo ya dharura",
+  "Tuma recovery codes": "Misimbo ya dharura ya Tuma",
+  "Each code signs you in once if you lose your phone. Keep them somewhere safe: they are shown only now.":
+    "Kila msimbo unakuingiza mara moja ukipoteza simu yako. Iweke mahali salama: inaonyeshwa sasa tu.",
+  "Copy codes": "Nakili misimbo",
+  "Download codes": "Pakua misimbo",
+  "I have saved them": "Nimeihifadhi",
+  "Two-factor sign-in": "Kuingia kwa hatua mbili",
+  "Your account requires it: you will set it up at your next sign-in, or now.":
+    "Akaunti yako inalihitaji: utaliweka utakapoingia tena, au sasa.",
+  "Off. With it on, signing in also asks for a code from an app on your phone.":
+    "Imezimwa. Ikiwashwa, kuingia kutauliza pia msimbo kutoka kwenye programu ya simu yako.",
+  "Set up two-factor sign-in": "Weka kuingia kwa hatua mbili",
+  "Turn on": "Washa",
+  "On: signing in asks for a code from your authenticator app. Unused recovery codes: {n}.":
+    "Imewashwa: kuingia kunauliza msimbo kutoka kwenye programu yako ya uthibitisho. Misimbo ya dharura ambayo haijatumika: {n}.",
+  "New recovery codes": "Misimbo mipya ya dharura",
+  "Your account requires two-factor sign-in, so it cannot be turned off.":
+    "Akaunti yako inahitaji kuingia kwa hatua mbili, kwa hiyo haiwezi kuzimwa.",
+  "Turn off two-factor sign-in": "Zima kuingia kwa hatua mbili",
+  "Two-factor sign-in is on": "Kuingia kwa hatua mbili kumewashwa",
+  "Your account requires a second step at sign-in.": "Akaunti yako inahitaji hatua ya pili wakati wa kuingia.",
+  "Two-factor": "Hatua mbili",
+  "On": "Imewashwa",
+  "Off": "Imezimwa",
+  "Required: every user signs in with a code from an authenticator app.":
+    "Inahitajika: kila mtumiaji anaingia kwa msimbo kutoka kwenye programu ya uthibitisho.",
+  "Not required: each user chooses on their Profile.": "Haihitajiki: kila mtumiaji anachagua kwenye Wasifu wake.",
+  "Stop requiring two-factor sign-in": "Acha kuhitaji kuingia kwa hatua mbili",
+  "Require two-factor sign-in for everyone": "Hitaji kuingia kwa hatua mbili kwa kila mtu"
 }

@@ -202,7 +202,7 @@ describe.skipIf(!hasChromium).each(drivers)("operator console in chromium (%s)",
       await admin.getByRole("textbox", { name: "Operator email" }).fill(email)
       await admin.getByRole("combobox", { name: "Role" }).selectOption(role)
       await admin.getByRole("button", { name: "Invite operator" }).click()
-      await admin.getByRole("status").getByText(`${email} is invited as ${role}.`).waitFor()
+      await admin.getByRole("status").getByText(`${email} is invited as ${role} by e-mail.`).waitFor()
     }
     const pages: Array<Page> = []
     for (const email of [reviewerEmail, supportEmail]) {
@@ -305,8 +305,11 @@ describe.skipIf(!hasChromium).each(drivers)("operator console in chromium (%s)",
     const topUp = admin.getByRole("region", { name: "Top up" })
     await topUp.getByRole("spinbutton", { name: "Units" }).fill("500")
     await topUp.getByRole("textbox", { name: "Reference" }).fill("INV-2026-001")
+    await topUp.getByRole("textbox", { name: "Amount paid" }).fill("150000")
     await topUp.getByRole("button", { name: "Top up" }).click()
     await topUp.getByRole("status").getByText(/500 units added to TZ/).waitFor()
+    // the form is ready for the next top-up: "Amount paid" is cleared with the units and reference
+    expect(await topUp.getByRole("textbox", { name: "Amount paid" }).inputValue()).toBe("")
     await admin.getByRole("cell", { name: "INV-2026-001" }).waitFor()
     expect(await balance()).toBe(before + 500)
   })
@@ -319,6 +322,12 @@ describe.skipIf(!hasChromium).each(drivers)("operator console in chromium (%s)",
       )
     const before = await balance()
     const fix = admin.getByRole("region", { name: "Correction" })
+    // "Corrects entry" offers purchases and adjustments only, never a message's debit
+    const ledgerNow = (await fromConsole(admin, "GET", `/accounts/${accountUid}/ledger`)).body.data
+    expect(ledgerNow.some((l: any) => l.kind === "debit")).toBe(true)
+    const offered = await fix.getByRole("combobox", { name: "Corrects entry" }).locator("option").allTextContents()
+    expect(offered.length).toBeGreaterThan(1)
+    expect(offered.filter((o) => / (debit|refund) /.test(o))).toEqual([])
     // below 0: refused with the reason, nothing changes
     await fix.getByRole("spinbutton", { name: "Units" }).fill(String(-(before + 1)))
     await fix.getByRole("textbox", { name: "Reason" }).fill("Too much")

@@ -148,7 +148,7 @@ const baseline = (rx: Receiver) =>
     return { perSecond: EVENTS / seconds, cpuUsPerDelivery: (cpu.user + cpu.system) / EVENTS }
   })
 
-const noMail = Layer.succeed(Mailer, { send: () => Effect.void })
+const noMail = Layer.succeed(Mailer, { send: () => Effect.succeed("sent" as const) })
 const noSms = Layer.succeed(SystemSms, { send: () => Effect.succeed({ messageId: "none" }) })
 
 /** One database: set up an account, key and endpoint, run the rounds. */

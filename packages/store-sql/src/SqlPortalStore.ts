@@ -4,14 +4,15 @@
  * transaction that changes a role or removes a user (the account's owner rows are locked first).
  */
 import { SqlClient } from "@effect/sql"
-import type { AccountSummaryRow, SessionRow, TokenRow, UserRow } from "@tuma/core/ports/PortalStore"
+import type { AccountSummaryRow, SessionRow, TokenRow, TwoFactorSecrets, UserRow } from "@tuma/core/ports/PortalStore"
 import { PortalStore } from "@tuma/core/ports/PortalStore"
 import { Effect, Layer, Option, Schema } from "effect"
-import { findFirst, Ids, isUuid, NullableDate, NullableString, rowsOf } from "./rows.js"
+import { Count, findFirst, Ids, isUuid, NullableDate, NullableString, rowsOf } from "./rows.js"
 import { sqlLoginFailures } from "./SqlLoginFailures.js"
 
 const USER_COLUMNS =
-  "id, account_id, email, name, password_hash, role, locale, time_zone, created_at, updated_at, last_sign_in_at"
+  "id, account_id, email, name, password_hash, role, locale, time_zone, created_at, updated_at, last_sign_in_at, " +
+  "(totp_secret IS NOT NULL) AS two_factor"
 
 const Role = Schema.Literal("owner", "member")
 
@@ -26,8 +27,11 @@ const Users = rowsOf<UserRow>()(Schema.Struct({
   time_zone: Schema.String,
   created_at: Schema.DateFromSelf,
   updated_at: Schema.DateFromSelf,
-  last_sign_in_at: NullableDate
+  last_sign_in_at: NullableDate,
+  two_factor: Schema.Boolean
 }))
+
+const Secrets = rowsOf<TwoFactorSecrets>()(Schema.Struct({ secret: NullableString, pending: NullableString }))
 
 const Sessions = rowsOf<SessionRow>()(Schema.Struct({
   id_hash: Schema.String,
@@ -59,7 +63,8 @@ const AccountSummaries = rowsOf<AccountSummaryRow>()(Schema.Struct({
   name: Schema.String,
   email: Schema.String,
   active: Schema.Boolean,
-  country: NullableString
+  country: NullableString,
+  require_two_factor: Schema.Boolean
 }))
 
 const roleRow = findFirst(Schema.Struct({ role: Role }))
@@ -78,7 +83,7 @@ const usersOf = (
 
   return {
     account: (accountId) =>
-      AccountSummaries.first(sql`SELECT a.id, a.name, a.email, a.active, m.iso2 AS country
+      AccountSummaries.first(sql`SELECT a.id, a.name, a.email, a.active, m.iso2 AS country, a.require_two_factor
         FROM accounts a LEFT JOIN markets m ON m.id = a.country_id WHERE a.id = ${accountId}`).pipe(
         Effect.orDie
       ),
@@ -255,13 +260,73 @@ const tokensOf = (
       .pipe(Effect.asVoid, Effect.orDie)
 })
 
+/** Two-factor sign-in: the TOTP secrets, used steps, recovery codes, the account's requirement. */
+const twoFactorOf = (
+  sql: SqlClient.SqlClient
+): Pick<
+  PortalStore["Type"],
+  | "twoFactor"
+  | "setTwoFactor"
+  | "useTotpStep"
+  | "replaceRecoveryCodes"
+  | "useRecoveryCode"
+  | "unusedRecoveryCodes"
+  | "setRequireTwoFactor"
+> => ({
+  twoFactor: (userId) =>
+    Secrets.first(sql`SELECT totp_secret AS secret, totp_pending_secret AS pending FROM portal_users
+      WHERE id = ${userId}`).pipe(
+      Effect.map((row) => row ?? { secret: null, pending: null }),
+      Effect.orDie
+    ),
+
+  setTwoFactor: (userId, secrets, now) =>
+    sql`UPDATE portal_users SET
+        totp_secret = ${secrets.secret === undefined ? sql.literal("totp_secret") : secrets.secret},
+        totp_pending_secret = ${secrets.pending === undefined ? sql.literal("totp_pending_secret") : secrets.pending},
+        totp_last_step = ${secrets.secret === undefined ? sql.literal("totp_last_step") : 0},
+        updated_at = ${now}
+      WHERE id = ${userId} RETURNING id`.pipe(Effect.map((rows) => rows.length === 1), Effect.orDie),
+
+  useTotpStep: (userId, step) =>
+    sql`UPDATE portal_users SET totp_last_step = ${step} WHERE id = ${userId} AND totp_last_step < ${step}
+      RETURNING id`.pipe(Effect.map((rows) => rows.length === 1), Effect.orDie),
+
+  replaceRecoveryCodes: (userId, hashes) =>
+    sql.withTransaction(Effect.gen(function*() {
+      yield* sql`DELETE FROM portal_recovery_codes WHERE user_id = ${userId}`
+      if (hashes.length > 0) {
+        yield* sql`INSERT INTO portal_recovery_codes ${
+          sql.insert(hashes.map((code_hash) => ({ user_id: userId, code_hash })))
+        }`
+      }
+    })).pipe(Effect.orDie),
+
+  useRecoveryCode: (userId, hash, now) =>
+    sql`UPDATE portal_recovery_codes SET used_at = ${now}
+      WHERE user_id = ${userId} AND code_hash = ${hash} AND used_at IS NULL RETURNING code_hash`.pipe(
+      Effect.map((rows) => rows.length === 1),
+      Effect.orDie
+    ),
+
+  unusedRecoveryCodes: (userId) =>
+    Counted.first(sql`SELECT count(*) AS n FROM portal_recovery_codes WHERE user_id = ${userId} AND used_at IS NULL`)
+      .pipe(Effect.map((row) => row?.n ?? 0), Effect.orDie),
+
+  setRequireTwoFactor: (accountId, required) =>
+    sql`UPDATE accounts SET require_two_factor = ${required} WHERE id = ${accountId}`.pipe(Effect.asVoid, Effect.orDie)
+})
+
+const Counted = rowsOf<{ readonly n: number }>()(Schema.Struct({ n: Count }))
+
 /** The SQL `PortalStore` over the context's `SqlClient`. */
 export const make = Effect.map(SqlClient.SqlClient, (sql) =>
   PortalStore.of({
     ...usersOf(sql),
     ...sessionsOf(sql),
     ...sqlLoginFailures(sql, "portal_login_failures"),
-    ...tokensOf(sql)
+    ...tokensOf(sql),
+    ...twoFactorOf(sql)
   }))
 
 /** `PortalStore` on SQL. */

@@ -22,6 +22,7 @@ import type { AuditStore } from "@tuma/core/ports/AuditStore"
 import type { CampaignStore } from "@tuma/core/ports/CampaignStore"
 import type { ContactStore } from "@tuma/core/ports/ContactStore"
 import type { DispatchStore, DispatchWakeups } from "@tuma/core/ports/DispatchStore"
+import type { MailOutbox } from "@tuma/core/ports/Notifiers"
 import type { OperatorUserStore } from "@tuma/core/ports/OperatorUserStore"
 import type { PortalReadStore } from "@tuma/core/ports/PortalReadStore"
 import type { PortalStore } from "@tuma/core/ports/PortalStore"
@@ -38,6 +39,7 @@ import * as SqlCampaignStore from "./SqlCampaignStore.js"
 import * as SqlContactStore from "./SqlContactStore.js"
 import * as SqlContentCounter from "./SqlContentCounter.js"
 import * as SqlDispatchStore from "./SqlDispatchStore.js"
+import * as SqlMailOutbox from "./SqlMailOutbox.js"
 import * as SqlObservability from "./SqlObservability.js"
 import * as SqlOperatorStore from "./SqlOperatorStore.js"
 import * as SqlOperatorUserStore from "./SqlOperatorUserStore.js"
@@ -69,13 +71,14 @@ export type ApiPorts =
   | CampaignStore
   | ContactStore
   | OperatorUserStore
+  | MailOutbox
   | TraceContextStore
 
 /** The ports of the delivery workers. */
 export type DeliveryPorts = DispatchStore | DispatchWakeups | SettingsChanges | TraceContextStore
 
 /** The ports of the webhook workers. */
-export type WebhookWorkerPorts = WebhookStore | WebhookWakeups | TraceContextStore
+export type WebhookWorkerPorts = WebhookStore | WebhookWakeups | MailOutbox | TraceContextStore
 
 /** The ports of the send use case. */
 export type SendPorts = SendStore | ContentCounter
@@ -111,6 +114,7 @@ export const layerApi = (driver: Driver): Layer.Layer<ApiPorts, never, SqlClient
     SqlCampaignStore.layer,
     SqlContactStore.layer,
     SqlOperatorUserStore.layer,
+    SqlMailOutbox.layer,
     SqlObservability.layerTraceContext
   )
 
@@ -126,6 +130,7 @@ export const layerDelivery: Layer.Layer<DeliveryPorts, never, SqlClient.SqlClien
 export const layerWebhookWorkers: Layer.Layer<WebhookWorkerPorts, never, SqlClient.SqlClient> = Layer.mergeAll(
   SqlWebhookStore.layer,
   SqlWebhookStore.layerWakeups,
+  SqlMailOutbox.layer,
   SqlObservability.layerTraceContext
 )
 

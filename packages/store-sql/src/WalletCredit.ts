@@ -5,10 +5,12 @@
  */
 import type { SqlClient } from "@effect/sql"
 import type { CorrectionRefused, CorrectionRow, LedgerRow, PurchaseRow } from "@tuma/core"
+import { isCorrectable } from "@tuma/domain/ledger"
 import { Effect, Either, Schema } from "effect"
 import { findFirst, Ids, LedgerEntries, single } from "./rows.js"
 
 const walletRow = single(Schema.Struct({ id: Schema.String, balance: Schema.Number }))
+const correctedEntry = findFirst(Schema.Struct({ kind: Schema.String }))
 const lockedWallet = findFirst(Schema.Struct({ id: Schema.String, balance: Schema.Number }))
 
 export const creditWallet = (sql: SqlClient.SqlClient, row: PurchaseRow) =>
@@ -61,9 +63,12 @@ export const correct = (
       WHERE account_id = ${row.account_id} AND market_id = ${row.market_id} FOR UPDATE`)
     if (wallet === undefined) return Either.left<CorrectionRefused>({ _tag: "NoWallet" })
     if (row.corrects_id !== null) {
-      const found = yield* Ids.first(sql`SELECT id::text AS id FROM wallet_ledger
+      const found = yield* correctedEntry(sql`SELECT kind FROM wallet_ledger
         WHERE id = ${row.corrects_id}::bigint AND wallet_id = ${wallet.id}`)
       if (found === undefined) return Either.left<CorrectionRefused>({ _tag: "NotInWallet" })
+      if (!isCorrectable(found.kind)) {
+        return Either.left<CorrectionRefused>({ _tag: "NotCorrectable", kind: found.kind })
+      }
     }
     const balance = wallet.balance + row.units
     if (balance < 0) return Either.left<CorrectionRefused>({ _tag: "Negative", balance: wallet.balance })

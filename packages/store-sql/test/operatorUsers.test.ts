@@ -32,7 +32,9 @@ const services = (store: Layer.Layer<OperatorUserStore>, auditStore: Layer.Layer
     Layer.provide(store),
     Layer.provideMerge(Audit.layer.pipe(Layer.provide(auditStore))),
     Layer.provide(Ids.layer),
-    Layer.provide(Layer.succeed(Mailer, Mailer.of({ send: (m) => Effect.sync(() => void outbox.push(m)) }))),
+    Layer.provide(
+      Layer.succeed(Mailer, Mailer.of({ send: (m) => Effect.sync(() => (outbox.push(m), "sent" as const)) }))
+    ),
     Layer.provide(Layer.succeed(PortalConfig, { ...defaultPortalSettings, lockoutThreshold: 3 }))
   )
 

@@ -6,11 +6,13 @@
  * CSRF, e-mails over SMTP — is tested in packages/http/test/portal.)
  */
 import { expect } from "@effect/vitest"
+import { Audit } from "@tuma/core/audit/Audit"
 import { PortalAccess } from "@tuma/core/portal/PortalAccess"
 import * as PortalAccessModule from "@tuma/core/portal/PortalAccess"
 import { defaultPortalSettings, PortalConfig } from "@tuma/core/portal/PortalConfig"
 import { Mailer } from "@tuma/core/ports/Notifiers"
 import type { MailMessage } from "@tuma/core/ports/Notifiers"
+import * as Totp from "@tuma/domain/totp"
 import { Effect, Either, Layer, TestClock } from "effect"
 import * as SqlPortalStore from "../src/SqlPortalStore.js"
 import type { SqlLayerFor } from "./harness.js"
@@ -25,8 +27,11 @@ const client = { ip: "192.0.2.10", userAgent: "test" }
 
 const outbox: Array<MailMessage> = []
 const access = PortalAccessModule.layer.pipe(
-  Layer.provide(Layer.succeed(Mailer, Mailer.of({ send: (m) => Effect.sync(() => void outbox.push(m)) }))),
-  Layer.provide(Layer.succeed(PortalConfig, { ...defaultPortalSettings, lockoutThreshold: 3 }))
+  Layer.provide(
+    Layer.succeed(Mailer, Mailer.of({ send: (m) => Effect.sync(() => (outbox.push(m), "sent" as const)) }))
+  ),
+  Layer.provide(Layer.succeed(PortalConfig, { ...defaultPortalSettings, lockoutThreshold: 3 })),
+  Layer.provide(Audit.layer)
 )
 const stack: SqlLayerFor<PortalAccess | OperatorStack> = (db, driver) =>
   access.pipe(
@@ -42,6 +47,18 @@ const owner = Effect.gen(function*() {
   return { account, email, user }
 })
 
+/** A password-only sign-in (these users have no second factor). */
+const signIn = (input: Parameters<PortalAccess["Type"]["signIn"]>[0]) =>
+  Effect.flatMap(
+    PortalAccess,
+    (a) =>
+      Effect.flatMap(a.signIn(input), (r) => r._tag === "SignedIn" ? Effect.succeed(r) : Effect.die(`asked ${r._tag}`))
+  )
+
+/** The TOTP code of a secret at the TestClock's time. */
+const codeOf = (secret: string) =>
+  Effect.map(TestClock.currentTimeMillis, (ms) => Totp.totpFor(secret, "", "").generate({ timestamp: ms }))
+
 const tokenIn = (to: string) => {
   const m = [...outbox].reverse().find((x) => x.to === to)!
   return /token=([A-Za-z0-9_-]+)/.exec(m.text)![1]
@@ -53,7 +70,7 @@ forEachDriver(stack, (it) => {
       yield* TestClock.setTime(T0)
       const access = yield* PortalAccess
       const { email } = yield* owner
-      const s = yield* access.signIn({ email, password: PASSWORD, presentedSessionId: undefined, client })
+      const s = yield* signIn({ email, password: PASSWORD, presentedSessionId: undefined, client })
       yield* TestClock.adjust(29 * MIN)
       expect(yield* access.authenticate(s.sessionId)).toBeDefined()
       yield* TestClock.adjust(29 * MIN) // 58 min after sign-in, 29 after the last use
@@ -67,7 +84,7 @@ forEachDriver(stack, (it) => {
       yield* TestClock.setTime(T0)
       const access = yield* PortalAccess
       const { email } = yield* owner
-      const s = yield* access.signIn({ email, password: PASSWORD, presentedSessionId: undefined, client })
+      const s = yield* signIn({ email, password: PASSWORD, presentedSessionId: undefined, client })
       for (let i = 0; i < 35; i++) {
         yield* TestClock.adjust(20 * MIN)
         expect(yield* access.authenticate(s.sessionId)).toBeDefined()
@@ -81,8 +98,8 @@ forEachDriver(stack, (it) => {
       yield* TestClock.setTime(T0)
       const access = yield* PortalAccess
       const { email } = yield* owner
-      const first = yield* access.signIn({ email, password: PASSWORD, presentedSessionId: undefined, client })
-      const second = yield* access.signIn({ email, password: PASSWORD, presentedSessionId: first.sessionId, client })
+      const first = yield* signIn({ email, password: PASSWORD, presentedSessionId: undefined, client })
+      const second = yield* signIn({ email, password: PASSWORD, presentedSessionId: first.sessionId, client })
       expect(second.sessionId).not.toBe(first.sessionId)
       expect(yield* access.authenticate(first.sessionId)).toBeUndefined()
       expect(yield* access.authenticate(second.sessionId)).toBeDefined()
@@ -205,5 +222,70 @@ forEachDriver(stack, (it) => {
       const other = yield* newAccount()
       const foreign = yield* Effect.either(access.changeRole(other.uid, user.id, "member"))
       expect(Either.isLeft(foreign) && foreign.left._tag).toBe("ResourceNotFound")
+    }))
+
+  it.effect("two-factor: enrolment by a code, sign-in asks for it, a step once, a recovery code once", () =>
+    Effect.gen(function*() {
+      yield* TestClock.setTime(T0)
+      const access = yield* PortalAccess
+      const { account, email, user } = yield* owner
+      const enrol = yield* access.startTwoFactor(account.uid, user.id)
+      expect(enrol.uri).toContain("otpauth://totp/")
+      // the same pending secret until confirmed; a wrong code is refused
+      expect((yield* access.startTwoFactor(account.uid, user.id)).secret).toBe(enrol.secret)
+      const wrong = yield* Effect.either(access.confirmTwoFactor(account.uid, user.id, "000000"))
+      expect(Either.isLeft(wrong) && wrong.left._tag).toBe("ValidationFailed")
+      const codes = yield* access.confirmTwoFactor(account.uid, user.id, yield* codeOf(enrol.secret))
+      expect(codes).toHaveLength(10)
+      // the password alone asks for the code
+      const input = { email, password: PASSWORD, presentedSessionId: undefined, client }
+      expect((yield* access.signIn(input))._tag).toBe("CodeRequired")
+      yield* TestClock.adjust(MIN)
+      const code = yield* codeOf(enrol.secret)
+      expect((yield* access.signIn({ ...input, code }))._tag).toBe("SignedIn")
+      // the same step again is refused (no replay)
+      const replay = yield* Effect.either(access.signIn({ ...input, code }))
+      expect(Either.isLeft(replay) && replay.left._tag).toBe("InvalidCredentials")
+      // a recovery code signs in once
+      expect((yield* access.signIn({ ...input, code: codes[0].toUpperCase() }))._tag).toBe("SignedIn")
+      const spent = yield* Effect.either(access.signIn({ ...input, code: codes[0] }))
+      expect(Either.isLeft(spent) && spent.left._tag).toBe("InvalidCredentials")
+      // turned off with the password; then the password alone signs in
+      const badPassword = yield* Effect.either(access.disableTwoFactor(account.uid, user.id, "nope"))
+      expect(Either.isLeft(badPassword) && badPassword.left._tag).toBe("ValidationFailed")
+      yield* access.disableTwoFactor(account.uid, user.id, PASSWORD)
+      expect((yield* access.signIn(input))._tag).toBe("SignedIn")
+    }))
+
+  it.effect("two-factor required by the owner: a user without it enrols at the next sign-in", () =>
+    Effect.gen(function*() {
+      yield* TestClock.setTime(T0)
+      const access = yield* PortalAccess
+      const { account, user } = yield* owner
+      // the owner must have it first
+      const early = yield* Effect.either(access.setRequireTwoFactor(account.uid, user.id, true))
+      expect(Either.isLeft(early) && early.left._tag).toBe("ValidationFailed")
+      const own = yield* access.startTwoFactor(account.uid, user.id)
+      yield* access.confirmTwoFactor(account.uid, user.id, yield* codeOf(own.secret))
+      yield* access.setRequireTwoFactor(account.uid, user.id, true)
+      const memberEmail = `${unique("m")}@example.com`
+      const member = yield* access.ensureUser({
+        accountId: account.uid,
+        email: memberEmail,
+        password: PASSWORD,
+        role: "member"
+      })
+      const input = { email: memberEmail, password: PASSWORD, presentedSessionId: undefined, client }
+      const step = yield* access.signIn(input)
+      if (step._tag !== "EnrolmentRequired") return expect.unreachable(step._tag)
+      const wrong = yield* Effect.either(access.signIn({ ...input, code: "123456" }))
+      expect(Either.isLeft(wrong) && wrong.left._tag).toBe("InvalidCredentials")
+      const done = yield* access.signIn({ ...input, code: yield* codeOf(step.secret) })
+      if (done._tag !== "SignedIn") return expect.unreachable(done._tag)
+      expect(done.recoveryCodes).toHaveLength(10)
+      expect(done.user.two_factor).toBe(true)
+      // while required, it cannot be turned off
+      const off = yield* Effect.either(access.disableTwoFactor(account.uid, member.id, PASSWORD))
+      expect(Either.isLeft(off) && off.left._tag).toBe("ResourceConflict")
     }))
 })

@@ -73,6 +73,11 @@ const refused = (why: CorrectionRefused, input: CorrectionInput, country: string
       ? invalid("country", `The account has no ${country} wallet to correct.`)
       : why._tag === "NotInWallet"
       ? invalid("corrects", `The ledger entry ${input.corrects} is not an entry of the account's ${country} wallet.`)
+      : why._tag === "NotCorrectable"
+      ? invalid(
+        "corrects",
+        `The ledger entry ${input.corrects} is a ${why.kind}: a correction names a purchase or an earlier adjustment.`
+      )
       : invalid(
         "units",
         `The correction would make the ${country} wallet negative: its balance is ${why.balance}, the correction ${input.units}.`

@@ -5,6 +5,7 @@
  * descending, providers by name, a market's routes enabled first then by priority) and ledger rows
  * (`id` as text, `amount` as `numeric(14, 2)` text).
  */
+import { isCorrectable } from "@tuma/domain/ledger"
 import type { Option } from "effect"
 import { Effect, Either, Layer, Option as O } from "effect"
 import type { CorrectionRefused, CountryRouteRow, LedgerRow, ProviderFullRow } from "../ports/AdminStore.js"
@@ -129,8 +130,12 @@ const accountMethods = (db: MemoryDatabase["Type"]): Pick<Store, AccountMethod> 
       const wallet = [...t.wallets.values()].find((w) => w.account_id === accountId && w.market_id === marketId)
       if (wallet === undefined) return Either.left({ _tag: "NoWallet" })
       const corrects = row.corrects_id === null ? null : Number(row.corrects_id)
-      if (corrects !== null && !t.walletLedger.some((l) => l.id === corrects && l.wallet_id === wallet.id)) {
-        return Either.left({ _tag: "NotInWallet" })
+      const named = corrects === null
+        ? undefined
+        : t.walletLedger.find((l) => l.id === corrects && l.wallet_id === wallet.id)
+      if (corrects !== null && named === undefined) return Either.left({ _tag: "NotInWallet" })
+      if (named !== undefined && !isCorrectable(named.kind)) {
+        return Either.left({ _tag: "NotCorrectable", kind: named.kind })
       }
       const balance = wallet.balance + row.units
       if (balance < 0) return Either.left({ _tag: "Negative", balance: wallet.balance })

@@ -8,6 +8,7 @@ import type { IllegalTransition, ResourceNotFound, ValidationFailed } from "@tum
 import { Context, Effect, Layer } from "effect"
 import { Admin } from "../admin/Admin.js"
 import type { SenderIdAdminView } from "../admin/views.js"
+import type { MailNotice } from "../ports/Notifiers.js"
 import { Mailer } from "../ports/Notifiers.js"
 
 /** What a reviewer can decide about a sender ID. */
@@ -19,8 +20,11 @@ export class SenderIdReview extends Context.Tag("@tuma/core/SenderIdReview")<Sen
     senderIdId: string,
     decision: ReviewDecision,
     reason: string | null
-  ) => Effect.Effect<SenderIdAdminView, ResourceNotFound | IllegalTransition | ValidationFailed>
+  ) => Effect.Effect<ReviewOutcome, ResourceNotFound | IllegalTransition | ValidationFailed>
 }>() {}
+
+/** The sender ID after a decision, and where the customer's notice went (`sent` only when mailed). */
+export type ReviewOutcome = SenderIdAdminView & { readonly customer_mail: MailNotice }
 
 const subject: Record<ReviewDecision, (name: string) => string> = {
   approve: (name) => `Your sender ID ${name} is approved`,
@@ -43,6 +47,7 @@ export const layer: Layer.Layer<SenderIdReview, never, Admin | Mailer> = Layer.e
             ? yield* admin.rejectSenderId(id, reason ?? "")
             : yield* admin.suspendSenderId(id, reason)
           const account = yield* Effect.either(admin.getAccount(view.account_uid))
+          let customerMail: MailNotice = "failed"
           if (account._tag === "Right") {
             const lines = [
               `${subject[decision](view.sender_id)} for ${view.country_name}.`,
@@ -50,13 +55,15 @@ export const layer: Layer.Layer<SenderIdReview, never, Admin | Mailer> = Layer.e
               decision === "approve" ? "\nYou can send with it now." : "",
               "\nSee it in the portal under Sender IDs."
             ]
-            yield* mailer.send({
+            customerMail = yield* mailer.send({
               to: account.right.account.email,
               subject: subject[decision](view.sender_id),
               text: lines.join("\n") + "\n"
-            }).pipe(Effect.catchAll((e) => Effect.logWarning("sender-ID notice not sent", e)))
+            }).pipe(
+              Effect.catchAll((e) => Effect.as(Effect.logWarning("sender-ID notice not sent", e), "failed" as const))
+            )
           }
-          return view
+          return { ...view, customer_mail: customerMail }
         })
     }
   })

@@ -3,6 +3,7 @@
  * one use case (recording a change in the audit log, a new operator's row, recovery codes, TOTP steps,
  * a new session, the password rule).
  */
+import * as Totp from "@tuma/domain/totp"
 import { validationFailed } from "@tuma/domain/validation"
 import { Clock, Effect } from "effect"
 import { Audit } from "../audit/Audit.js"
@@ -14,15 +15,7 @@ import { Mailer } from "../ports/Notifiers.js"
 import type { OperatorSessionRow, OperatorUserRow } from "../ports/OperatorUserStore.js"
 import { OperatorUserStore } from "../ports/OperatorUserStore.js"
 import type { OperatorClient, OperatorView } from "./model.js"
-import {
-  normalizeCode,
-  normalizeEmail,
-  notFound,
-  PERIOD_S,
-  RECOVERY_CODE_COUNT,
-  recoveryCode,
-  totpFor
-} from "./model.js"
+import { normalizeCode, normalizeEmail, notFound, RECOVERY_CODE_COUNT, recoveryCode } from "./model.js"
 
 /** The shared context of the operator use cases. */
 export const makeOperatorAccessContext = Effect.gen(function*() {
@@ -76,13 +69,8 @@ export const makeOperatorAccessContext = Effect.gen(function*() {
       return codes
     })
 
-  /** The TOTP step a code matches (±1 step), or undefined. */
-  const totpStep = (secret: string, email: string, code: string, at: Date) => {
-    const token = code.replace(/\s/g, "")
-    if (!/^\d{6}$/.test(token)) return undefined
-    const delta = totpFor(secret, email).validate({ token, timestamp: at.getTime(), window: 1 })
-    return delta === null ? undefined : Math.floor(at.getTime() / 1000 / PERIOD_S) + delta
-  }
+  /** The TOTP step a code matches (±1 step), or undefined (the domain's rule). */
+  const totpStep = (secret: string, _email: string, code: string, at: Date) => Totp.totpStep(secret, code, at)
 
   const newSession = (operator: OperatorUserRow, presented: string | undefined, client: OperatorClient) =>
     Effect.gen(function*() {

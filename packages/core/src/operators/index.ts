@@ -5,4 +5,5 @@
  */
 export * as ManualRules from "./ManualRules.js"
 export * as OperatorAccess from "./OperatorAccess.js"
+export * as Outbox from "./Outbox.js"
 export * as Review from "./Review.js"

@@ -4,35 +4,16 @@
  */
 import { ResourceNotFound } from "@tuma/domain/errors"
 import type { OperatorRole } from "@tuma/domain/operatorRoles"
-import { Secret, TOTP } from "otpauth"
+import * as Totp from "@tuma/domain/totp"
 import type { OperatorSessionRow, OperatorUserRow } from "../ports/OperatorUserStore.js"
 
 /** The issuer shown by authenticator apps. */
 export const TOTP_ISSUER = "Tuma console"
-/** How many recovery codes an enrolment gives. */
-export const RECOVERY_CODE_COUNT = 10
+export { normalizeCode, PERIOD_S, RECOVERY_CODE_COUNT, recoveryCode } from "@tuma/domain/totp"
 
-/** The TOTP step, in seconds. */
-export const PERIOD_S = 30
+/** The TOTP of a base32 secret for an operator's e-mail (the domain's rule, the console's issuer). */
+export const totpFor = (secret: string, email: string) => Totp.totpFor(secret, email, TOTP_ISSUER)
 
-/** The TOTP of a base32 secret for an operator's e-mail. */
-export const totpFor = (secret: string, email: string) =>
-  new TOTP({
-    issuer: TOTP_ISSUER,
-    label: email,
-    algorithm: "SHA1",
-    digits: 6,
-    period: PERIOD_S,
-    secret: Secret.fromBase32(secret)
-  })
-
-/** A fresh recovery code: 10 characters of base32 in two groups (`abcde-fghij`). */
-export const recoveryCode = () => {
-  const s = new Secret({ size: 7 }).base32.toLowerCase().slice(0, 10)
-  return `${s.slice(0, 5)}-${s.slice(5)}`
-}
-/** A recovery code as stored: lowercase, no spaces or dashes. */
-export const normalizeCode = (code: string) => code.trim().toLowerCase().replace(/[\s-]/g, "")
 /** An e-mail as stored: trimmed, lowercase. */
 export const normalizeEmail = (email: string) => email.trim().toLowerCase()
 

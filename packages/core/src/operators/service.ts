@@ -6,6 +6,7 @@ import type { ResourceConflict, ResourceNotFound, ValidationFailed } from "@tuma
 import type { OperatorRole } from "@tuma/domain/operatorRoles"
 import type { Effect } from "effect"
 import type { InvalidCredentials, LoginLocked } from "../portal/model.js"
+import type { MailNotice } from "../ports/Notifiers.js"
 import type { OperatorSessionRow } from "../ports/OperatorUserStore.js"
 import type {
   EnrolmentRequired,
@@ -23,7 +24,10 @@ export interface OperatorAccessService {
     readonly role: string
     readonly name?: string | undefined
     readonly linkBase: string
-  }) => Effect.Effect<{ readonly operator: OperatorView; readonly link: string }, ValidationFailed | ResourceConflict>
+  }) => Effect.Effect<
+    { readonly operator: OperatorView; readonly link: string; readonly mail: MailNotice },
+    ValidationFailed | ResourceConflict
+  >
   readonly list: Effect.Effect<ReadonlyArray<OperatorView>>
   readonly get: (id: string) => Effect.Effect<OperatorView, ResourceNotFound>
   readonly setRole: (id: string, role: string) => Effect.Effect<OperatorView, ValidationFailed | ResourceNotFound>

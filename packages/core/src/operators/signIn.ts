@@ -3,8 +3,8 @@
  * roles that require it, lockout, sessions, recovery codes.
  */
 import { totpRequired } from "@tuma/domain/operatorRoles"
+import { newTotpSecret } from "@tuma/domain/totp"
 import { Effect } from "effect"
-import { Secret } from "otpauth"
 import { makeLockout } from "../portal/Lockout.js"
 import { authenticateSession } from "../portal/model.js"
 import { InvalidCredentials, sha256 } from "../portal/model.js"
@@ -48,7 +48,7 @@ export const signInOperations = (ctx: OperatorAccessContext): Omit<OperatorAcces
           if (!accepted) return yield* fail("The e-mail, password or authentication code is not correct.")
         } else if (totpRequired(operator.role)) {
           // enrolment: the pending secret is shown until a code of it is given
-          const pending = operator.totp_pending_secret ?? new Secret({ size: 20 }).base32
+          const pending = operator.totp_pending_secret ?? newTotpSecret()
           if (operator.totp_pending_secret === null) {
             yield* store.update(operator.id, { totp_pending_secret: pending }, t)
           }

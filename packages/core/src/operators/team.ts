@@ -8,6 +8,7 @@ import { validationFailed } from "@tuma/domain/validation"
 import { Effect } from "effect"
 import { emailProblem, randomToken, sha256 } from "../portal/model.js"
 import { hashPassword } from "../portal/Passwords.js"
+import type { MailNotice } from "../ports/Notifiers.js"
 import type { OperatorAccessContext } from "./context.js"
 import { invitationInvalid, normalizeEmail, notFound, operatorInvitationLink, operatorView } from "./model.js"
 import type { OperatorAccessService } from "./service.js"
@@ -78,7 +79,7 @@ export const teamOperations = (ctx: OperatorAccessContext): Pick<OperatorAccessS
           })
         )
         const link = operatorInvitationLink(linkBase, token)
-        yield* mailer.send({
+        const mail: MailNotice = yield* mailer.send({
           to: row.email,
           subject: "You are invited to the Tuma operator console",
           text:
@@ -89,8 +90,12 @@ export const teamOperations = (ctx: OperatorAccessContext): Pick<OperatorAccessS
                 ? "At your first sign-in you will set up an authenticator app (TOTP).\n\n"
                 : ""
             }If you did not expect this, ignore this e-mail.\n`
-        }).pipe(Effect.catchAll((e) => Effect.logWarning(`console invitation to ${row.email} not sent`, e)))
-        return { operator: operatorView(row), link }
+        }).pipe(
+          Effect.catchAll((e) =>
+            Effect.as(Effect.logWarning(`console invitation to ${row.email} not sent`, e), "failed" as const)
+          )
+        )
+        return { operator: operatorView(row), link, mail }
       }),
 
     list: Effect.map(store.list, (rows) => rows.map(operatorView)),

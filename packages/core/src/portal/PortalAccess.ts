@@ -12,10 +12,12 @@
  * - invitations and resets are single-use random tokens (only the SHA-256 stored) mailed as links;
  *   completing a reset ends every session of the user.
  * - an account keeps at least one owner.
+ * - two-factor sign-in (`twoFactor.ts`): optional per user, required per account by an owner.
  *
  * The parts: `signIn.ts`, `invitations.ts`, `passwordReset.ts`, `team.ts`, over `context.ts`.
  */
 import { Context, Effect, Layer } from "effect"
+import type { Audit } from "../audit/Audit.js"
 import type { Ids } from "../ports/Ids.js"
 import type { Mailer } from "../ports/Notifiers.js"
 import type { PortalStore } from "../ports/PortalStore.js"
@@ -25,6 +27,7 @@ import { passwordResetOperations } from "./passwordReset.js"
 import type { PortalAccessService } from "./service.js"
 import { signInOperations } from "./signIn.js"
 import { teamOperations } from "./team.js"
+import { twoFactorOperations } from "./twoFactor.js"
 
 export * from "./model.js"
 export type { PortalAccessService } from "./service.js"
@@ -37,11 +40,12 @@ export const makePortalAccess = Effect.map(makePortalContext, (ctx): PortalAcces
   ...signInOperations(ctx),
   ...invitationOperations(ctx),
   ...passwordResetOperations(ctx),
-  ...teamOperations(ctx)
+  ...teamOperations(ctx),
+  ...twoFactorOperations(ctx)
 }))
 
 /** `PortalAccess` as a layer over its ports. */
-export const layer: Layer.Layer<PortalAccess, never, PortalStore | Ids | Mailer> = Layer.effect(
+export const layer: Layer.Layer<PortalAccess, never, PortalStore | Ids | Mailer | Audit> = Layer.effect(
   PortalAccess,
   Effect.map(makePortalAccess, PortalAccess.of)
 )

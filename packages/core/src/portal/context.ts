@@ -5,7 +5,9 @@
 import { ResourceNotFound } from "@tuma/domain/errors"
 import { validationFailed } from "@tuma/domain/validation"
 import { Clock, Effect } from "effect"
+import { Audit } from "../audit/Audit.js"
 import { Ids } from "../ports/Ids.js"
+import type { MailNotice } from "../ports/Notifiers.js"
 import { Mailer } from "../ports/Notifiers.js"
 import type { SessionRow, TokenRow, UserRow } from "../ports/PortalStore.js"
 import { PortalStore } from "../ports/PortalStore.js"
@@ -20,6 +22,7 @@ export const makePortalContext = Effect.gen(function*() {
   const ids = yield* Ids
   const mailer = yield* Mailer
   const config = yield* PortalConfig
+  const audit = yield* Audit
   const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
 
   const notFound = (resource: string, id: string, message: string) => new ResourceNotFound({ message, resource, id })
@@ -37,9 +40,10 @@ export const makePortalContext = Effect.gen(function*() {
       return { sessionId, session, user: { ...user, last_sign_in_at: t }, account: account! }
     })
 
-  const sendMail = (to: string, subject: string, text: string) =>
+  /** Sends (or keeps in the outbox) a mail; a refused mail is logged, never a failed request. */
+  const sendMail = (to: string, subject: string, text: string): Effect.Effect<MailNotice> =>
     mailer.send({ to, subject, text }).pipe(
-      Effect.catchAll((e) => Effect.logWarning(`portal e-mail to ${to} not sent`, e))
+      Effect.catchAll((e) => Effect.as(Effect.logWarning(`portal e-mail to ${to} not sent`, e), "failed" as const))
     )
 
   const liveToken = (token: string, kind: TokenRow["kind"]) =>
@@ -66,7 +70,7 @@ export const makePortalContext = Effect.gen(function*() {
     return problem === undefined ? Effect.void : Effect.fail(validationFailed({ [field]: [problem] }))
   }
 
-  return { store, ids, mailer, config, now, notFound, newSession, sendMail, liveToken, checkPassword }
+  return { store, ids, mailer, config, audit, now, notFound, newSession, sendMail, liveToken, checkPassword }
 })
 
 /** The context `makePortalContext` builds. */

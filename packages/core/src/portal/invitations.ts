@@ -20,7 +20,9 @@ export type InvitationOperation =
 
 /** Invitations over the shared context. */
 export const invitationOperations = (ctx: PortalContext): Pick<PortalAccessService, InvitationOperation> => {
-  const { checkPassword, config, ids, liveToken, newSession, notFound, now, sendMail, store } = ctx
+  const { audit, checkPassword, config, ids, liveToken, newSession, notFound, now, sendMail, store } = ctx
+  /** An invitation as the audit log records it (never its token). */
+  const logged = (i: TokenRow) => ({ uid: i.id, email: i.email, role: i.role, expires_at: i.expires_at.toISOString() })
   return {
     invite: ({ accountId, email, invitedBy, linkBase, role }) =>
       Effect.gen(function*() {
@@ -52,9 +54,18 @@ export const invitationOperations = (ctx: PortalContext): Pick<PortalAccessServi
           used_at: null,
           revoked_at: null
         }
-        yield* store.createToken(invitation)
+        // recorded in the audit log as the inviting portal user (or operator: an account's first owner)
+        yield* audit.audited(
+          "portal.invitation.create",
+          Effect.as(store.createToken(invitation), {
+            value: undefined,
+            target: `account:${accountId}`,
+            before: null,
+            after: logged(invitation)
+          })
+        )
         const link = invitationLink(linkBase, token)
-        yield* sendMail(
+        const mail = yield* sendMail(
           address,
           `You are invited to ${account.name} on Tuma`,
           `You have been invited to join ${account.name} on Tuma as ${
@@ -63,7 +74,7 @@ export const invitationOperations = (ctx: PortalContext): Pick<PortalAccessServi
             Math.round(config.invitationTtlMs / 86_400_000)
           } days):\n${link}\n\nIf you did not expect this, ignore this e-mail.\n`
         )
-        return { invitation, link }
+        return { invitation, link, mail }
       }),
 
     invitation: (token) =>
@@ -89,7 +100,8 @@ export const invitationOperations = (ctx: PortalContext): Pick<PortalAccessServi
           time_zone: "Africa/Dar_es_Salaam",
           created_at: t,
           updated_at: t,
-          last_sign_in_at: null
+          last_sign_in_at: null,
+          two_factor: false
         }
         if (!(yield* store.useToken(invitation.id, t))) {
           return yield* notFound("invitation", "", "This invitation is not valid: it was used, revoked or has expired.")
@@ -105,8 +117,17 @@ export const invitationOperations = (ctx: PortalContext): Pick<PortalAccessServi
 
     revokeInvitation: (accountId, invitationId) =>
       Effect.gen(function*() {
+        const t = yield* now
         const ok = /^[0-9a-f-]{36}$/i.test(invitationId) &&
-          (yield* store.revokeInvitation(accountId, invitationId, yield* now))
+          (yield* audit.audited(
+            "portal.invitation.revoke",
+            Effect.map(store.revokeInvitation(accountId, invitationId, t), (revoked) => ({
+              value: revoked,
+              target: `account:${accountId}`,
+              before: { uid: invitationId },
+              after: revoked ? { uid: invitationId, revoked_at: t.toISOString() } : null
+            }))
+          ))
         if (!ok) return yield* notFound("invitation", invitationId, "The invitation was not found.")
       }),
 

@@ -34,6 +34,17 @@ export interface SignedIn {
   readonly account: AccountSummaryRow
 }
 
+/** An enrolment to finish: the secret and its `otpauth://` address (the QR code). */
+export interface TwoFactorEnrolment {
+  readonly secret: string
+  readonly uri: string
+}
+
+/** What the password alone leads to when a second factor is needed. */
+export type SecondFactorStep =
+  | { readonly _tag: "CodeRequired" }
+  | ({ readonly _tag: "EnrolmentRequired" } & TwoFactorEnrolment)
+
 /** A live session found by its cookie, with its user. */
 export interface Authenticated {
   readonly session: SessionRow

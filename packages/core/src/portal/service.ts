@@ -4,17 +4,35 @@
  */
 import type { ResourceConflict, ResourceNotFound, ValidationFailed } from "@tuma/domain/errors"
 import type { Effect } from "effect"
+import type { MailNotice } from "../ports/Notifiers.js"
 import type { AccountSummaryRow, Role, SessionRow, TokenRow, UserPatch, UserRow } from "../ports/PortalStore.js"
-import type { Authenticated, ClientInfo, InvalidCredentials, LoginLocked, SignedIn } from "./model.js"
+import type {
+  Authenticated,
+  ClientInfo,
+  InvalidCredentials,
+  LoginLocked,
+  SecondFactorStep,
+  SignedIn,
+  TwoFactorEnrolment
+} from "./model.js"
 
 /** The portal's access use cases: sign-in and sessions, lockout, invitations, password resets, team and profile. */
 export interface PortalAccessService {
+  /**
+   * The password, then the second factor when the user has one (`code`: TOTP or a recovery code) or
+   * the account requires one (enrolment: the secret, then a code of it; recovery codes once).
+   */
   readonly signIn: (input: {
     readonly email: string
     readonly password: string
+    readonly code?: string | undefined
     readonly presentedSessionId: string | undefined
     readonly client: ClientInfo
-  }) => Effect.Effect<SignedIn, InvalidCredentials | LoginLocked>
+  }) => Effect.Effect<
+    | (SignedIn & { readonly _tag: "SignedIn"; readonly recoveryCodes: ReadonlyArray<string> | undefined })
+    | SecondFactorStep,
+    InvalidCredentials | LoginLocked
+  >
   /** The live session of a raw session id (refreshing its idle expiry), or undefined. */
   readonly authenticate: (sessionId: string) => Effect.Effect<Authenticated | undefined>
   readonly account: (accountId: string) => Effect.Effect<AccountSummaryRow>
@@ -28,7 +46,15 @@ export interface PortalAccessService {
     readonly role: Role
     readonly invitedBy: string | null
     readonly linkBase: string
-  }) => Effect.Effect<{ readonly invitation: TokenRow; readonly link: string }, ValidationFailed | ResourceConflict>
+  }) => Effect.Effect<
+    {
+      readonly invitation: TokenRow
+      readonly link: string
+      /** Where the invitation mail went: `sent` only when the SMTP server took it. */
+      readonly mail: MailNotice
+    },
+    ValidationFailed | ResourceConflict
+  >
   readonly invitation: (token: string) => Effect.Effect<
     { readonly invitation: TokenRow; readonly account: AccountSummaryRow },
     ResourceNotFound
@@ -66,6 +92,33 @@ export interface PortalAccessService {
     readonly newPassword: string
     readonly keepSession: string
   }) => Effect.Effect<void, ValidationFailed | ResourceNotFound>
+  /** Starts (or shows again) an enrolment: a pending secret and its QR address. */
+  readonly startTwoFactor: (accountId: string, userId: string) => Effect.Effect<
+    TwoFactorEnrolment,
+    ResourceNotFound | ResourceConflict
+  >
+  /** Confirms the enrolment with a code of the pending secret; answers the recovery codes (once). */
+  readonly confirmTwoFactor: (accountId: string, userId: string, code: string) => Effect.Effect<
+    ReadonlyArray<string>,
+    ValidationFailed | ResourceNotFound | ResourceConflict
+  >
+  /** Turns the second factor off (the password again); refused while the account requires it. */
+  readonly disableTwoFactor: (accountId: string, userId: string, password: string) => Effect.Effect<
+    void,
+    ValidationFailed | ResourceNotFound | ResourceConflict
+  >
+  /** How many recovery codes of the user are unused. */
+  readonly unusedRecoveryCodes: (userId: string) => Effect.Effect<number>
+  /** New recovery codes (the old ones stop working). */
+  readonly regenerateRecoveryCodes: (accountId: string, userId: string) => Effect.Effect<
+    ReadonlyArray<string>,
+    ResourceNotFound | ResourceConflict
+  >
+  /** An owner requires (or stops requiring) a second factor of every user; they must have one first. */
+  readonly setRequireTwoFactor: (accountId: string, userId: string, required: boolean) => Effect.Effect<
+    void,
+    ValidationFailed | ResourceNotFound
+  >
   /** A user with this password (demo seeding, tests); answers the existing user if the e-mail is taken. */
   readonly ensureUser: (input: {
     readonly accountId: string

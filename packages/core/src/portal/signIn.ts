@@ -7,6 +7,7 @@ import { makeLockout } from "./Lockout.js"
 import { authenticateSession, normalizeEmail } from "./model.js"
 import { DUMMY_HASH, verifyPassword } from "./Passwords.js"
 import type { PortalAccessService } from "./service.js"
+import { makeSecondFactor } from "./twoFactor.js"
 
 const LOCKED_MESSAGE = "Too many failed sign-ins. Try again later or reset your password."
 
@@ -16,8 +17,9 @@ export type SignInOperation = "signIn" | "authenticate" | "account" | "signOut" 
 /** Sign-in and sessions over the shared context. */
 export const signInOperations = (ctx: PortalContext): Pick<PortalAccessService, SignInOperation> => {
   const { config, newSession, now, store } = ctx
+  const second = makeSecondFactor(ctx)
   return {
-    signIn: ({ client, email, password, presentedSessionId }) =>
+    signIn: ({ client, code, email, password, presentedSessionId }) =>
       Effect.gen(function*() {
         const t = yield* now
         const lockout = makeLockout(store, config, { email, ip: client.ip, now: t }, LOCKED_MESSAGE)
@@ -25,10 +27,30 @@ export const signInOperations = (ctx: PortalContext): Pick<PortalAccessService, 
         const user = yield* store.userByEmail(normalizeEmail(email))
         const ok = yield* verifyPassword(password, user?.password_hash ?? DUMMY_HASH)
         if (user === undefined || !ok) return yield* lockout.fail("The e-mail or password is not correct.")
+        const given = (code ?? "").trim()
+        let recoveryCodes: ReadonlyArray<string> | undefined
+        const { pending, secret } = user.two_factor ? yield* store.twoFactor(user.id) : { pending: null, secret: null }
+        if (secret !== null) {
+          if (given === "") return { _tag: "CodeRequired" as const }
+          if (!(yield* second.accepts(user, secret, given))) {
+            return yield* lockout.fail("The authentication code is not correct.")
+          }
+        } else if ((yield* store.account(user.account_id))?.require_two_factor === true) {
+          // the account requires a second factor: enrol now (the secret is shown until a code of it is given)
+          const secretToEnrol = pending ?? (yield* second.pendingSecret(user))
+          if (given === "") return { _tag: "EnrolmentRequired" as const, ...second.enrolment(user, secretToEnrol) }
+          recoveryCodes = yield* second.confirm(user, secretToEnrol, given)
+          if (recoveryCodes === undefined) return yield* lockout.fail("The authentication code is not correct.")
+        }
         yield* lockout.clear
         // sessions nobody will present again are swept at sign-in (no separate job)
         yield* store.deleteExpiredSessions(new Date(t.getTime() - config.sessionIdleMs), t)
-        return yield* newSession(user, presentedSessionId, client)
+        const signedIn = yield* newSession(
+          { ...user, two_factor: user.two_factor || recoveryCodes !== undefined },
+          presentedSessionId,
+          client
+        )
+        return { _tag: "SignedIn" as const, ...signedIn, recoveryCodes }
       }),
 
     authenticate: (sessionId) => authenticateSession(store, now, config.sessionIdleMs, sessionId),

@@ -98,7 +98,8 @@ export const teamOperations = (ctx: PortalContext): Pick<PortalAccessService, Te
           time_zone: "Africa/Dar_es_Salaam",
           created_at: t,
           updated_at: t,
-          last_sign_in_at: null
+          last_sign_in_at: null,
+          two_factor: false
         }
         yield* store.createUser(user)
         return user

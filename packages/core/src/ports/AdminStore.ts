@@ -45,6 +45,8 @@ export interface CorrectionRow {
 export type CorrectionRefused =
   | { readonly _tag: "NoWallet" }
   | { readonly _tag: "NotInWallet" }
+  /** The entry is of a kind a correction may not name (domain `isCorrectable`). */
+  | { readonly _tag: "NotCorrectable"; readonly kind: string }
   | { readonly _tag: "Negative"; readonly balance: number }
 
 /** A stored opt-out: the account, the recipient and why. */

@@ -57,9 +57,37 @@ export interface MailMessage {
   readonly text: string
 }
 
-/** Sends e-mail (operator notifications). */
+/**
+ * Where a mail went: `sent` (handed to the SMTP server) or `outbox` (no mail server is configured:
+ * kept in the demo outbox the console shows, nothing left the machine).
+ */
+export type MailOutcome = "sent" | "outbox"
+
+/** What a use case tells its caller about a mail: `failed` when the SMTP server refused it. */
+export type MailNotice = MailOutcome | "failed"
+
+/** Sends e-mail (invitations, resets, notices) and says where it went. */
 export class Mailer extends Context.Tag("@tuma/core/Mailer")<Mailer, {
-  readonly send: (message: MailMessage) => Effect.Effect<void, MailError>
+  readonly send: (message: MailMessage) => Effect.Effect<MailOutcome, MailError>
+}>() {}
+
+/** A mail kept in the outbox instead of being sent (no `TUMA_SMTP_URL`). */
+export interface OutboxMail {
+  readonly id: string
+  readonly to: string
+  readonly subject: string
+  readonly text: string
+  readonly created_at: Date
+}
+
+/**
+ * The demo outbox: mails that were not sent because no mail server is configured, kept so the
+ * console can show them (durable). Adapter: `@tuma/store-sql/SqlMailOutbox`.
+ */
+export class MailOutbox extends Context.Tag("@tuma/core/MailOutbox")<MailOutbox, {
+  readonly put: (mail: OutboxMail) => Effect.Effect<void>
+  /** Newest first, at most `limit`. */
+  readonly list: (limit: number) => Effect.Effect<ReadonlyArray<OutboxMail>>
 }>() {}
 
 /** A system SMS that could not be sent; `retryable` says whether trying again may help. */

@@ -23,6 +23,14 @@ export interface UserRow {
   readonly created_at: Date
   readonly updated_at: Date
   readonly last_sign_in_at: Date | null
+  /** Signs in with a second factor (TOTP enrolled); the secret itself is read by `twoFactor`. */
+  readonly two_factor: boolean
+}
+
+/** A user's TOTP secrets: the confirmed one, and the one of an enrolment not confirmed yet. */
+export interface TwoFactorSecrets {
+  readonly secret: string | null
+  readonly pending: string | null
 }
 
 /**
@@ -63,6 +71,8 @@ export interface AccountSummaryRow {
   readonly active: boolean
   /** ISO2 of the account's own country (its national numbers are accepted in the portal), if set. */
   readonly country: string | null
+  /** The owner requires every user of the account to sign in with a second factor. */
+  readonly require_two_factor: boolean
 }
 
 /** Changes to a user's profile or password hash; absent fields stay as they are. */
@@ -102,6 +112,17 @@ export class PortalStore extends Context.Tag("@tuma/core/PortalStore")<
     /** Deletes the user (and their sessions) unless they are the account's last owner. */
     readonly deleteUser: (accountId: string, userId: string) => Effect.Effect<"Done" | "NotFound" | "LastOwner">
     readonly recordSignIn: (userId: string, now: Date) => Effect.Effect<void>
+    // two-factor sign-in
+    readonly twoFactor: (userId: string) => Effect.Effect<TwoFactorSecrets>
+    /** Sets the given secrets (null clears); answers false when the user is not found. */
+    readonly setTwoFactor: (userId: string, secrets: Partial<TwoFactorSecrets>, now: Date) => Effect.Effect<boolean>
+    /** Records a TOTP step as used; false when it (or a later one) already was (no replay). */
+    readonly useTotpStep: (userId: string, step: number) => Effect.Effect<boolean>
+    readonly replaceRecoveryCodes: (userId: string, hashes: ReadonlyArray<string>) => Effect.Effect<void>
+    /** Spends a recovery code; false when unknown or used. */
+    readonly useRecoveryCode: (userId: string, hash: string, now: Date) => Effect.Effect<boolean>
+    readonly unusedRecoveryCodes: (userId: string) => Effect.Effect<number>
+    readonly setRequireTwoFactor: (accountId: string, required: boolean) => Effect.Effect<void>
     // sessions
     readonly createSession: (
       row: SessionRow & { readonly ip: string | null; readonly user_agent: string | null }

@@ -82,7 +82,13 @@ export const CreateWebhookInput = Schema.Struct({
 export const CreatedAccount = Schema.Struct({
   ...A.AccountView.fields,
   owner_invitation: Schema.NullOr(
-    Schema.Struct({ email: Schema.String, expires_at: Schema.String, link: Schema.String })
+    Schema.Struct({
+      email: Schema.String,
+      expires_at: Schema.String,
+      link: Schema.String,
+      /** `sent` when the SMTP server took the mail; `outbox` when no mail server is configured. */
+      mail: Schema.Literal("sent", "outbox", "failed")
+    })
   )
 }).annotations({ identifier: "AdminCreatedAccount" })
 

@@ -8,6 +8,7 @@ import { Admin } from "@tuma/core"
 import type { Ids } from "@tuma/core"
 import type { AuditStore } from "@tuma/core"
 import type { OperatorUserStore } from "@tuma/core"
+import type { MailOutbox } from "@tuma/core"
 import { Audit } from "@tuma/core/audit/Audit"
 import * as OperatorAccessModule from "@tuma/core/operators/OperatorAccess"
 import * as Review from "@tuma/core/operators/Review"
@@ -22,7 +23,7 @@ export const layerServices = (
 ): Layer.Layer<
   OperatorAccessModule.OperatorAccess | Review.SenderIdReview,
   never,
-  Admin | Ids | OperatorUserStore | AuditStore
+  Admin | Ids | OperatorUserStore | AuditStore | MailOutbox
 > => {
   const mailer = options.mailer ?? Layer.suspend(() => layerMailerFromEnv())
   return Layer.mergeAll(

@@ -15,7 +15,7 @@ import { TumaApi } from "../Api.js"
 import type { DomainFailure } from "../shared/Errors.js"
 import { CSRF_COOKIE, CurrentPortalUser, SESSION_COOKIE } from "./Api.js"
 import type { PortalUserContext } from "./Api.js"
-import { PortalRequest, requestLinkBase } from "./Session.js"
+import { asPortalUser, PortalRequest, requestLinkBase } from "./Session.js"
 import { done, doneAfter, invitationView, mapFailure, ok, okAfter, sessionView, userView, withUser } from "./Views.js"
 
 export const PortalSessionLive = HttpApiBuilder.group(TumaApi, "portalSession", (handlers) =>
@@ -62,7 +62,28 @@ export const PortalSessionLive = HttpApiBuilder.group(TumaApi, "portalSession", 
           return yield* ok({ csrf_token: token })
         }))
       .handle("signIn", ({ payload }) =>
-        signingIn((from) => access.signIn({ email: payload.email, password: payload.password, ...from })))
+        Effect.gen(function*() {
+          const request = yield* HttpServerRequest.HttpServerRequest
+          const outcome = yield* access.signIn({
+            email: payload.email,
+            password: payload.password,
+            code: payload.code,
+            presentedSessionId: request.cookies[SESSION_COOKIE],
+            client: portal.client(request)
+          }).pipe(mapFailure)
+          if (outcome._tag === "CodeRequired") return yield* ok({ two_factor: "code_required" as const })
+          if (outcome._tag === "EnrolmentRequired") {
+            return yield* ok({
+              two_factor: "enrolment_required" as const,
+              enrolment: { secret: outcome.secret, uri: outcome.uri }
+            })
+          }
+          yield* portal.setSessionCookie(outcome)
+          const view = sessionView(outcome, access.expiresAt(outcome.session))
+          return yield* ok(
+            outcome.recoveryCodes === undefined ? view : { ...view, recovery_codes: outcome.recoveryCodes }
+          )
+        }))
       .handle("me", () =>
         Effect.gen(function*() {
           const user = yield* CurrentPortalUser
@@ -74,8 +95,7 @@ export const PortalSessionLive = HttpApiBuilder.group(TumaApi, "portalSession", 
           const account = yield* access.account(user.accountId)
           return yield* ok(sessionView({ ...found, account }, access.expiresAt(found.session)))
         }))
-      .handle("signOut", () =>
-        signingOut((user) => access.signOut(user.sessionId)))
+      .handle("signOut", () => signingOut((user) => access.signOut(user.sessionId)))
       .handle("signOutEverywhere", () => signingOut((user) => access.signOutEverywhere(user.userId)))
       .handle("getInvitation", ({ path }) =>
         Effect.gen(function*() {
@@ -167,28 +187,68 @@ export const PortalAccountLive = HttpApiBuilder.group(TumaApi, "portalAccount", 
             keepSession: user.sessionId
           }))
         ))
+      .handle("twoFactor", () =>
+        withUser((user) =>
+          Effect.gen(function*() {
+            const me = (yield* access.members(user.accountId)).find((m) => m.id === user.userId)
+            const account = yield* access.account(user.accountId)
+            return yield* ok({
+              enabled: me?.two_factor === true,
+              required_by_account: account.require_two_factor,
+              unused_recovery_codes: yield* access.unusedRecoveryCodes(user.userId)
+            })
+          })
+        ))
+      .handle("startTwoFactor", () =>
+        withUser((user) =>
+          okAfter(access.startTwoFactor(user.accountId, user.userId), (e) => e)
+        ))
+      .handle("confirmTwoFactor", ({ payload }) =>
+        withUser((user) =>
+          okAfter(
+            access.confirmTwoFactor(user.accountId, user.userId, payload.code),
+            (codes) => ({ recovery_codes: codes })
+          )
+        ))
+      .handle("disableTwoFactor", ({ payload }) =>
+        withUser((user) =>
+          doneAfter(access.disableTwoFactor(user.accountId, user.userId, payload.password))
+        ))
+      .handle("regenerateRecoveryCodes", () =>
+        withUser((user) =>
+          okAfter(access.regenerateRecoveryCodes(user.accountId, user.userId), (codes) => ({ recovery_codes: codes }))
+        ))
+      .handle("requireTwoFactor", ({ payload }) =>
+        withUser((user) =>
+          doneAfter(access.setRequireTwoFactor(user.accountId, user.userId, payload.require_two_factor))
+        ))
       .handle("team", () =>
         Effect.gen(function*() {
           const user = yield* CurrentPortalUser
           const members = yield* access.members(user.accountId)
           const invitations = yield* access.pendingInvitations(user.accountId)
-          return yield* ok({ members: members.map(userView), invitations: invitations.map(invitationView) })
+          const account = yield* access.account(user.accountId)
+          return yield* ok({
+            members: members.map(userView),
+            require_two_factor: account.require_two_factor,
+            invitations: invitations.map(invitationView)
+          })
         }))
       .handle("invite", ({ payload }) =>
         Effect.gen(function*() {
           const user = yield* CurrentPortalUser
-          const { invitation } = yield* access.invite({
+          const { invitation, link, mail } = yield* access.invite({
             accountId: user.accountId,
             email: payload.email,
             role: payload.role,
             invitedBy: user.userId,
             linkBase: yield* requestLinkBase
-          }).pipe(mapFailure)
-          return yield* ok(invitationView(invitation))
+          }).pipe(asPortalUser, mapFailure)
+          return yield* ok({ ...invitationView(invitation), mail, link: mail === "sent" ? null : link })
         }))
       .handle("revokeInvitation", ({ path }) =>
         withUser((user) =>
-          doneAfter(access.revokeInvitation(user.accountId, path.invitation_uid))
+          doneAfter(asPortalUser(access.revokeInvitation(user.accountId, path.invitation_uid)))
         ))
       .handle("changeRole", ({ path, payload }) =>
         withUser((user) =>

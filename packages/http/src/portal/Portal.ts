@@ -9,7 +9,8 @@
  *
  * `PortalConfig` comes from `layerServices` (settings given, or `PortalConfig.layerFromConfig`).
  */
-import type { Mailer } from "@tuma/core"
+import type { Mailer, MailOutbox } from "@tuma/core"
+import { Audit } from "@tuma/core/audit/Audit"
 import { PortalAccess } from "@tuma/core/portal/PortalAccess"
 import * as PortalAccessModule from "@tuma/core/portal/PortalAccess"
 import type { PortalSettings } from "@tuma/core/portal/PortalConfig"
@@ -31,8 +32,8 @@ import { layerMiddlewares, PortalRequest } from "./Session.js"
 export interface PortalOptions {
   /** Default: `PortalConfig.layerFromConfig` (the environment). */
   readonly settings?: PortalSettings | undefined
-  /** Default: `layerMailerFromEnv()` (TUMA_SMTP_URL; without it, mails are logged, not sent). */
-  readonly mailer?: Layer.Layer<Mailer> | undefined
+  /** Default: `layerMailerFromEnv()` (TUMA_SMTP_URL; without it, mails go to the outbox, not sent). */
+  readonly mailer?: Layer.Layer<Mailer, never, MailOutbox> | undefined
 }
 
 export const layerConfig = (options: PortalOptions = {}) =>
@@ -41,6 +42,8 @@ export const layerConfig = (options: PortalOptions = {}) =>
 export const layerServices = (options: PortalOptions = {}) =>
   PortalAccessModule.layer.pipe(
     Layer.provide(options.mailer ?? Layer.suspend(() => layerMailerFromEnv())),
+    // invitations are recorded in the audit log (the same SQL store the server's `Audit` uses)
+    Layer.provide(Audit.layer),
     Layer.provideMerge(layerConfig(options))
   )
 

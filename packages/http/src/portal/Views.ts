@@ -21,7 +21,8 @@ export const userView = (u: UserRow): PortalUser => ({
   locale: u.locale,
   time_zone: u.time_zone,
   created_at: u.created_at.toISOString(),
-  last_sign_in_at: iso(u.last_sign_in_at)
+  last_sign_in_at: iso(u.last_sign_in_at),
+  two_factor: u.two_factor
 })
 
 export const accountView = (a: AccountSummaryRow): PortalAccount => ({

@@ -7,7 +7,7 @@ import { OperatorAccess } from "@tuma/core/operators/OperatorAccess"
 import { Effect } from "effect"
 import { createHmac } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { setupAccount } from "../harness.js"
+import { call, setupAccount } from "../harness.js"
 import type { Answer, PortalServer } from "../portal/harness.js"
 import { Agent, drivers, PASSWORD, startPortal } from "../portal/harness.js"
 
@@ -51,12 +51,15 @@ describe.each(drivers)("the console API (%s)", (driver) => {
   let admin: Operator
   let reviewer: Operator
   let accountId: string
+  let liveKey: string
   const adminEmail = `admin-${driver}@tuma.example`
   const reviewerEmail = `reviewer-${driver}@tuma.example`
 
   beforeAll(async () => {
     server = await startPortal(driver)
-    accountId = await server.run(Effect.map(setupAccount(), (a) => a.account.id))
+    const setup = await server.run(setupAccount())
+    accountId = setup.account.id
+    liveKey = setup.live
     await server.run(Effect.flatMap(OperatorAccess, (access) =>
       Effect.all([
         access.ensure({ email: adminEmail, role: "admin", password: PASSWORD, name: "Ada" }),
@@ -184,6 +187,33 @@ describe.each(drivers)("the console API (%s)", (driver) => {
         200
       )
     expectFailure(await post(admin, `/accounts/${uid}/corrections`, { country: "TZ", units: 1 }), 422)
+    // a correction names a purchase or an adjustment, never a message's debit (domain `isCorrectable`)
+    const sent = await call(server, "POST", "/v1/sms/messages", {
+      key: liveKey,
+      body: { recipient: "+255712345678", sender_id: "TUMA", body: "hi" }
+    })
+    expect(sent.status).toBe(202)
+    const ledger = (await admin.request("GET", `/console/api/accounts/${accountId}/ledger`)).body.data
+    const debit = ledger.find((e: { kind: string }) => e.kind === "debit")
+    const purchase = ledger.find((e: { kind: string }) => e.kind === "purchase")
+    const namesDebit = await post(admin, `/accounts/${accountId}/corrections`, {
+      country: "TZ",
+      units: 1,
+      reason: "refund by hand",
+      corrects: debit.id
+    })
+    expectFailure(namesDebit, 422, "VALIDATION_FAILED")
+    expect(namesDebit.body.errors.corrects[0]).toMatch(
+      /is a debit: a correction names a purchase or an earlier adjustment/
+    )
+    expect(
+      (await post(admin, `/accounts/${accountId}/corrections`, {
+        country: "TZ",
+        units: -1,
+        reason: "top-up was 999",
+        corrects: purchase.id
+      })).status
+    ).toBe(200)
     expect((await post(admin, "/markets/tz/close")).status).toBe(200)
     expect((await post(admin, "/markets/tz/open")).status).toBe(200)
     await post(admin, "/routes/verify", { account_uid: accountId, country: "tz", phone: "255712345678" })

@@ -7,7 +7,7 @@
 import { PortalAccess } from "@tuma/core/portal/PortalAccess"
 import type { PortalSettings } from "@tuma/core/portal/PortalConfig"
 import { defaultPortalSettings } from "@tuma/core/portal/PortalConfig"
-import { layerSmtpMailer } from "@tuma/providers/mail/SmtpMailer"
+import { layerOutboxMailer, layerSmtpMailer } from "@tuma/providers/mail/SmtpMailer"
 import * as Database from "@tuma/store-sql/Database"
 import { Effect, Exit, Layer, Scope } from "effect"
 import type { AddressInfo } from "node:net"
@@ -78,7 +78,12 @@ export interface PortalServer {
 
 export const startPortal = async (
   driver: "pglite" | "postgres",
-  options: { readonly settings?: Partial<PortalSettings>; readonly server?: Overrides } = {}
+  options: {
+    readonly settings?: Partial<PortalSettings>
+    readonly server?: Overrides
+    /** `outbox`: no mail server, as without TUMA_SMTP_URL (mails kept in the outbox). Default: the SMTP sink. */
+    readonly mail?: "smtp" | "outbox"
+  } = {}
 ): Promise<PortalServer> => {
   const smtp = await startSmtp()
   const scope = Effect.runSync(Scope.make())
@@ -96,7 +101,7 @@ export const startPortal = async (
         database,
         portal: {
           settings: { ...defaultPortalSettings, ...options.settings },
-          mailer: layerSmtpMailer({ url: smtp.url })
+          mailer: options.mail === "outbox" ? layerOutboxMailer : layerSmtpMailer({ url: smtp.url })
         }
       }),
       scope
@@ -214,7 +219,7 @@ export class Agent {
   async signIn(email: string, password = PASSWORD) {
     await this.preSession()
     const r = await this.request("POST", "/portal/api/session", { body: { email, password } })
-    if (r.status === 200) this.csrf = r.body.data.csrf_token
+    if (r.status === 200 && r.body.data.csrf_token !== undefined) this.csrf = r.body.data.csrf_token
     return r
   }
 

@@ -3,16 +3,19 @@
  * sign-in shows the TOTP secret to enrol, then the recovery codes once), the invitation page, and
  * the shell (navigation by role, sign out) around the page of the current path.
  */
+import { operatorMay } from "@tuma/domain/operatorRoles"
 import type { ReactNode } from "react"
 import { useEffect, useState } from "react"
 import { AppFrame, isCurrent } from "../shared/nav.js"
+import { CopyField, QrCode, RecoveryCodeList } from "../shared/secrets.js"
 import { api, onSignedOut, setCsrfToken } from "./api.js"
-import { Field, Input, useAction, useForm } from "./forms.js"
+import { Input, useAction, useForm } from "./forms.js"
 import { AccountPage, AccountsPage } from "./pages/Accounts.js"
 import { AuditLogPage } from "./pages/AuditLog.js"
 import { CreditPage } from "./pages/Credit.js"
 import { MarketsPage } from "./pages/Markets.js"
 import { OperatorsPage } from "./pages/Operators.js"
+import { OutboxPage } from "./pages/Outbox.js"
 import { OverviewPage } from "./pages/Overview.js"
 import { ProvidersPage } from "./pages/Providers.js"
 import { ReviewPage } from "./pages/Review.js"
@@ -32,7 +35,8 @@ const nav: ReadonlyArray<readonly [string, string]> = [
   ["/spam", "Spam rules and opt-outs"],
   ["/webhooks", "Webhook deliveries"],
   ["/audit-log", "Audit log"],
-  ["/operators", "Operators"]
+  ["/operators", "Operators"],
+  ["/outbox", "Outbox"]
 ]
 
 /** The page of each path of the navigation. */
@@ -46,7 +50,8 @@ const pages: Readonly<Record<string, () => ReactNode>> = {
   "/spam": SpamPage,
   "/webhooks": WebhooksPage,
   "/audit-log": AuditLogPage,
-  "/operators": OperatorsPage
+  "/operators": OperatorsPage,
+  "/outbox": OutboxPage
 }
 
 const page = (path: string): ReactNode => {
@@ -91,15 +96,24 @@ function SignInPage(props: { readonly onSignedIn: (s: ConsoleSession, codes: Rea
             <section aria-label="Set up your authenticator" className="card">
               <h2>Set up your authenticator</h2>
               <p>
-                Admins sign in with a second factor. Add this account to an authenticator app (TOTP), then enter the
-                6-digit code it shows.
+                Admins sign in with a second factor. Scan this QR code with an authenticator app (TOTP), or type the
+                secret, then enter the 6-digit code it shows.
               </p>
-              <Field label="Secret">
-                <input type="text" readOnly value={enrolment.secret} />
-              </Field>
-              <Field label="Authenticator URI">
-                <input type="text" readOnly value={enrolment.uri} />
-              </Field>
+              <QrCode text={enrolment.uri} label="QR code for your authenticator app" />
+              <CopyField
+                label="Secret"
+                value={enrolment.secret}
+                copy="Copy secret"
+                done="Copied."
+                failed="Select the text and copy it."
+              />
+              <CopyField
+                label="Authenticator URI"
+                value={enrolment.uri}
+                copy="Copy URI"
+                done="Copied."
+                failed="Select the text and copy it."
+              />
             </section>
           )}
           <Input
@@ -175,14 +189,19 @@ function RecoveryCodes(props: { readonly codes: ReadonlyArray<string>; readonly 
   return (
     <section aria-label="Recovery codes" className="card">
       <h2>Recovery codes</h2>
-      <p>Each code signs you in once if you lose your authenticator. Keep them safe: they are shown only now.</p>
-      <ul>
-        {props.codes.map((c) => (
-          <li key={c}>
-            <code>{c}</code>
-          </li>
-        ))}
-      </ul>
+      <RecoveryCodeList
+        codes={props.codes}
+        fileName="tuma-console-recovery-codes.txt"
+        words={{
+          title: "Tuma console recovery codes",
+          explain:
+            "Each code signs you in once if you lose your authenticator. Keep them safe: they are shown only now.",
+          copy: "Copy codes",
+          copied: "Copied.",
+          copyFailed: "Select the text and copy it.",
+          download: "Download codes"
+        }}
+      />
       <button type="button" onClick={props.onDone}>I have saved them</button>
     </section>
   )
@@ -192,7 +211,14 @@ function Shell(props: { readonly session: ConsoleSession; readonly onSignedOut: 
   const path = usePath()
   const action = useAction()
   const active = (to: string) => (to === "/" ? path === "/" : isCurrent(to, path))
-  const visible = nav.filter(([to]) => to !== "/operators" || props.session.operator.role === "admin")
+  const role = props.session.operator.role
+  const visible = nav.filter(([to]) =>
+    to === "/operators"
+      ? operatorMay(role, "operators.manage")
+      : to === "/outbox"
+      ? operatorMay(role, "outbox.read")
+      : true
+  )
   return (
     <SessionContext.Provider value={props.session}>
       <AppFrame

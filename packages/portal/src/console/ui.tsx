@@ -7,6 +7,7 @@ import type { ApiError } from "../shared/errors.js"
 import { ErrorAlert } from "../shared/fields.js"
 import type { Loaded } from "../shared/hooks.js"
 import { makeRouter } from "../shared/router.js"
+import { CopyField } from "../shared/secrets.js"
 import type { Column } from "../shared/table.js"
 import { Table } from "../shared/table.js"
 
@@ -65,5 +66,18 @@ export function Listing<A>(props: {
       <ErrorBox error={props.error} />
       <Table rows={props.loaded.data ?? []} rowKey={props.rowKey} columns={props.children} />
     </>
+  )
+}
+
+/** An invitation link that was not e-mailed, to copy and pass on. */
+export function InvitationLink(props: { readonly link: string }) {
+  return (
+    <CopyField
+      label="Invitation link"
+      value={props.link}
+      copy="Copy link"
+      done="Copied."
+      failed="Select the text and copy it."
+    />
   )
 }

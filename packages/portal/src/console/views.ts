@@ -13,8 +13,20 @@ export interface AccountView {
 }
 
 /** `POST /accounts`. */
+/** Where a mail went: `sent` (the SMTP server took it), `outbox` (no mail server) or `failed`. */
+export type MailNotice = "sent" | "outbox" | "failed"
+
+/** What a mail's notice says in a status line. */
+export const mailSaid = (mail: MailNotice | undefined): string =>
+  mail === "sent"
+    ? "told by e-mail"
+    : mail === "outbox"
+    ? "not e-mailed: no mail server is configured (the mail is in the Outbox)"
+    : "not e-mailed: the mail server refused the mail"
+
+/** A new account and its owner's invitation. */
 export interface CreatedAccountView extends AccountView {
-  readonly owner_invitation?: { readonly email: string } | null
+  readonly owner_invitation?: { readonly email: string; readonly link: string; readonly mail: MailNotice } | null
 }
 
 /** A wallet of an account. */
@@ -142,6 +154,8 @@ export interface SenderIdView {
   readonly sample_message: string
   readonly purpose: string | null
   readonly rejection_reason: string | null
+  /** After a decision: where the customer's notice went. */
+  readonly customer_mail?: MailNotice
 }
 
 /** A document of a sender ID request. */
@@ -210,4 +224,13 @@ export interface WebhookDeliveryDetailView {
 /** `POST /webhook-deliveries/:uid/redeliver`. */
 export interface RedeliveryView {
   readonly deliveryId: string
+}
+
+/** A mail kept in the outbox (not sent: no mail server). */
+export interface OutboxMailView {
+  readonly uid: string
+  readonly to: string
+  readonly subject: string
+  readonly text: string
+  readonly created_at: string
 }

@@ -6,6 +6,7 @@ import { useI18n } from "../i18n.js"
 import { useSession } from "../session.js"
 import { Field, Loading, PageTitle, Time, useAction, useLoad } from "../ui.js"
 import { Facts, onSubmit, PasswordField, SubmitRow, TextField } from "../widgets.js"
+import { TwoFactorCard } from "./TwoFactor.js"
 
 const zones = (): ReadonlyArray<string> => {
   try {
@@ -67,6 +68,7 @@ export function ProfilePage() {
           status={changed && <p role="status">{t("The password is changed; your other sessions are ended.")}</p>}
         />
       </form>
+      <TwoFactorCard />
       <section aria-labelledby="account" className="card">
         <h2 id="account">{t("Account")}</h2>
         <Loading loaded={profile} />

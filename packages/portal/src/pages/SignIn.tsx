@@ -7,6 +7,7 @@ import { LanguageSwitch } from "../LanguageSwitch.js"
 import { navigate } from "../router.js"
 import { ErrorBox, useAction, useLoad } from "../ui.js"
 import { AnonymousFrame, onSubmit, PasswordField, SubmitRow, TextField } from "../widgets.js"
+import { CodeField, EnrolSteps, RecoveryCodesPanel } from "./TwoFactor.js"
 
 /** The pre-session CSRF token (double submit cookie) for the anonymous state changes. */
 const anonymousCsrf = async () => {
@@ -18,6 +19,10 @@ export function SignInPage(props: { readonly onSignedIn: (s: SessionView) => voi
   const { t } = useI18n()
   const [email, setEmail] = useState("")
   const [password, setPassword] = useState("")
+  const [code, setCode] = useState("")
+  /** The second factor asked for after the right password: a code, or an enrolment (required by the account). */
+  const [second, setSecond] = useState<"code" | { secret: string; uri: string } | null>(null)
+  const [signedIn, setSignedIn] = useState<{ session: SessionView; codes: ReadonlyArray<string> } | null>(null)
   const [forgot, setForgot] = useState(false)
   const [resetSent, setResetSent] = useState(false)
   const action = useAction()
@@ -28,14 +33,38 @@ export function SignInPage(props: { readonly onSignedIn: (s: SessionView) => voi
       setResetSent(true)
       return
     }
-    const r = await call((c) => c.portalSession.signIn({ payload: { email, password } }))
-    props.onSignedIn(r.data)
+    const r = await call((c) =>
+      c.portalSession.signIn({ payload: second === null ? { email, password } : { email, password, code } })
+    )
+    const d = r.data
+    if ("two_factor" in d) {
+      setSecond(d.two_factor === "code_required" ? "code" : d.enrolment)
+      return
+    }
+    const { recovery_codes, ...session } = d
+    if (recovery_codes !== undefined) setSignedIn({ session, codes: recovery_codes })
+    else props.onSignedIn(session)
   })
+  if (signedIn !== null) {
+    return (
+      <AnonymousFrame title={t("Two-factor sign-in is on")} switcher={<LanguageSwitch />}>
+        <RecoveryCodesPanel codes={signedIn.codes} onDone={() => props.onSignedIn(signedIn.session)} />
+      </AnonymousFrame>
+    )
+  }
   return (
     <AnonymousFrame title={forgot ? t("Reset your password") : t("Sign in to Tuma")} switcher={<LanguageSwitch />}>
       <form onSubmit={submit} className="card narrow">
         <TextField label={t("Email")} type="email" autoComplete="username" required value={email} onChange={setEmail} />
         {!forgot && <PasswordField label={t("Password")} value={password} onChange={setPassword} />}
+        {!forgot && second !== null && second !== "code" && (
+          <>
+            <h2>{t("Set up two-factor sign-in")}</h2>
+            <p>{t("Your account requires a second step at sign-in.")}</p>
+            <EnrolSteps {...second} />
+          </>
+        )}
+        {!forgot && second !== null && <CodeField value={code} onChange={setCode} />}
         <SubmitRow
           action={action}
           label={forgot ? t("Send reset link") : t("Sign in")}

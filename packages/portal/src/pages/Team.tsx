@@ -4,8 +4,31 @@ import { useState } from "react"
 import { call } from "../api.js"
 import { useI18n } from "../i18n.js"
 import { useIsOwner, useSession } from "../session.js"
+import { CopyField } from "../shared/secrets.js"
 import { ErrorBox, Field, Loading, PageTitle, Time, useAction, useLoad } from "../ui.js"
 import { onSubmit, Table, TextField } from "../widgets.js"
+
+/** What became of an invitation: mailed, or (no mail sent) its link to copy and pass on. */
+function Invited(props: { readonly email: string; readonly link: string | null }) {
+  const { t } = useI18n()
+  if (props.link === null) return <p role="status">{t("An invitation was sent to {email}.", { email: props.email })}</p>
+  return (
+    <div role="status">
+      <p>
+        {t("Invitation created for {email}, but no e-mail was sent: copy the link and give it to them.", {
+          email: props.email
+        })}
+      </p>
+      <CopyField
+        label={t("Invitation link")}
+        value={props.link}
+        copy={t("Copy link")}
+        done={t("Copied.")}
+        failed={t("Select the text and copy it.")}
+      />
+    </div>
+  )
+}
 
 export function TeamPage() {
   const { t } = useI18n()
@@ -15,12 +38,12 @@ export function TeamPage() {
   const team = useLoad(() => call((c) => c.portalAccount.team()), [version])
   const [email, setEmail] = useState("")
   const [role, setRole] = useState<PortalRole>("member")
-  const [invited, setInvited] = useState<string>()
+  const [invited, setInvited] = useState<{ email: string; link: string | null }>()
   const action = useAction()
   const roleName = (r: string) => (r === "owner" ? t("Owner") : t("Member"))
   const invite = onSubmit(action, async () => {
     const r = await call((c) => c.portalAccount.invite({ payload: { email, role } }))
-    setInvited(r.data.email)
+    setInvited({ email: r.data.email, link: r.data.mail === "sent" ? null : r.data.link })
     setEmail("")
     setVersion((v) => v + 1)
   })
@@ -44,7 +67,7 @@ export function TeamPage() {
             </select>
           </Field>
           <button type="submit" disabled={action.busy}>{t("Invite")}</button>
-          {invited !== undefined && <p role="status">{t("An invitation was sent to {email}.", { email: invited })}</p>}
+          {invited !== undefined && <Invited {...invited} />}
         </form>
       )}
       <ErrorBox error={action.error} />
@@ -76,6 +99,7 @@ export function TeamPage() {
                     </select>
                   )
                   : roleName(m.role)],
+              [t("Two-factor"), (m) => (m.two_factor ? t("On") : t("Off"))],
               [t("Last sign-in"), (m) => <Time iso={m.last_sign_in_at} />],
               owner && [t("Actions"), (m) =>
                 m.uid !== me && (
@@ -93,6 +117,30 @@ export function TeamPage() {
                 )]
             ]}
           />
+          <section aria-labelledby="team-2fa" className="card">
+            <h2 id="team-2fa">{t("Two-factor sign-in")}</h2>
+            <p>
+              {d.require_two_factor
+                ? t("Required: every user signs in with a code from an authenticator app.")
+                : t("Not required: each user chooses on their Profile.")}
+            </p>
+            {owner && (
+              <button
+                type="button"
+                disabled={action.busy}
+                onClick={() =>
+                  void act(() =>
+                    call((c) =>
+                      c.portalAccount.requireTwoFactor({ payload: { require_two_factor: !d.require_two_factor } })
+                    )
+                  )}
+              >
+                {d.require_two_factor
+                  ? t("Stop requiring two-factor sign-in")
+                  : t("Require two-factor sign-in for everyone")}
+              </button>
+            )}
+          </section>
           <Table
             caption={t("Invitations")}
             rows={d.invitations.filter((i) => i.accepted_at === null)}

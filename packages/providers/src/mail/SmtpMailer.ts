@@ -3,8 +3,8 @@
  * `smtp://127.0.0.1:2525`, `smtps://user:pass@mail.example.com:465`. Adapter of `Mailer`.
  */
 import type { MailMessage } from "@tuma/core/ports/Notifiers"
-import { Mailer, MailError } from "@tuma/core/ports/Notifiers"
-import { Effect, Layer, Predicate } from "effect"
+import { Mailer, MailError, MailOutbox } from "@tuma/core/ports/Notifiers"
+import { Clock, Effect, Layer, Predicate } from "effect"
 import nodemailer from "nodemailer"
 
 /** Options of the SMTP mailer. */
@@ -52,7 +52,7 @@ export const makeSmtpMailer = (options: SmtpMailerOptions) =>
                 String((Predicate.hasProperty(e, "message") ? e.message : undefined) ?? e)
               }`
             })
-        }).pipe(Effect.asVoid, Effect.withSpan("Mailer.send"))
+        }).pipe(Effect.as("sent" as const), Effect.withSpan("Mailer.send"))
     })
   }))
 
@@ -60,16 +60,40 @@ export const makeSmtpMailer = (options: SmtpMailerOptions) =>
 export const layerSmtpMailer = (options: SmtpMailerOptions): Layer.Layer<Mailer> =>
   Layer.scoped(Mailer, makeSmtpMailer(options))
 
+/** The links of a mail's text (what the log prints of a mail kept in the outbox). */
+export const linksOf = (text: string): ReadonlyArray<string> => text.match(/https?:\/\/\S+/g) ?? []
+
 /**
- * From the environment: `TUMA_SMTP_URL` and `TUMA_MAIL_FROM`. Without `TUMA_SMTP_URL` the mailer
- * logs each message at warning level instead of sending (development).
+ * A `Mailer` that sends nothing: each mail is kept in the `MailOutbox` (the console's Outbox page)
+ * and the log prints its address, subject and links, so a demo's invitations can be followed.
+ * Answers `outbox`, never `sent`.
  */
-export const layerMailerFromEnv = (env: Record<string, string | undefined> = process.env): Layer.Layer<Mailer> =>
+export const makeOutboxMailer = Effect.map(MailOutbox, (outbox) =>
+  Mailer.of({
+    send: (message) =>
+      Effect.gen(function*() {
+        const at = new Date(yield* Clock.currentTimeMillis)
+        yield* outbox.put({ id: crypto.randomUUID(), ...message, created_at: at })
+        const links = linksOf(message.text)
+        yield* Effect.logWarning(
+          `TUMA_SMTP_URL is not set: e-mail to ${message.to} NOT sent, kept in the console's Outbox: ${message.subject}${
+            links.length > 0 ? ` — ${links.join(" ")}` : ""
+          }`
+        )
+        return "outbox" as const
+      })
+  }))
+
+/** `Mailer` into the outbox (no mail server). */
+export const layerOutboxMailer: Layer.Layer<Mailer, never, MailOutbox> = Layer.effect(Mailer, makeOutboxMailer)
+
+/**
+ * From the environment: `TUMA_SMTP_URL` and `TUMA_MAIL_FROM`. Without `TUMA_SMTP_URL` nothing is
+ * sent: each mail goes to the outbox (`layerOutboxMailer`) and its links are logged.
+ */
+export const layerMailerFromEnv = (
+  env: Record<string, string | undefined> = process.env
+): Layer.Layer<Mailer, never, MailOutbox> =>
   env.TUMA_SMTP_URL
     ? layerSmtpMailer({ url: env.TUMA_SMTP_URL, from: env.TUMA_MAIL_FROM || undefined })
-    : Layer.succeed(
-      Mailer,
-      Mailer.of({
-        send: (m) => Effect.logWarning(`TUMA_SMTP_URL is not set; e-mail to ${m.to} not sent: ${m.subject}`)
-      })
-    )
+    : layerOutboxMailer

@@ -40,7 +40,9 @@ import m0740 from "./0740_ledger_corrections.js"
 import m0750 from "./0750_statement_reference_checks.js"
 import m0760 from "./0760_webhook_notify.js"
 import m0800 from "./0800_contacts.js"
-import m0801 from "./0801_templates.js"
+import m0801 from "./0801_templates.js",
+import m0810 from "./0810_mail_outbox.js"
+import m0811 from "./0811_portal_two_factor.js"
 
 export const migrations: Record<string, Effect.Effect<unknown, unknown, SqlClient.SqlClient>> = {
   "0001_schema": m0001,
@@ -70,5 +72,7 @@ export const migrations: Record<string, Effect.Effect<unknown, unknown, SqlClien
   "0750_statement_reference_checks": m0750,
   "0760_webhook_notify": m0760,
   "0800_contacts": m0800,
-  "0801_templates": m0801
+  "0801_templates": m0801,
+  "0810_mail_outbox": m0810,
+  "0811_portal_two_factor": m0811
 }

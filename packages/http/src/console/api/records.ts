@@ -1,4 +1,4 @@
-/** The console's audit log and webhook deliveries. */
+/** The console's audit log, webhook deliveries and the demo mail outbox. */
 import { get } from "@effect/platform/HttpApiEndpoint"
 import { Schema } from "effect"
 import { ok } from "../../shared/apiSchemas.js"
@@ -37,6 +37,11 @@ export class ConsoleRecordsGroup extends consoleGroup("consoleRecords", "Console
       get("delivery", "/webhook-deliveries/:uid").setPath(UidPath).addSuccess(
         ok(Schema.Unknown, "ConsoleWebhookDelivery")
       )
+    )
+  )
+  .add(
+    needs("outbox.read")(
+      get("outbox", "/outbox").addSuccess(ok(Schema.Unknown, "ConsoleOutbox"))
     )
   )
   .add(

@@ -17,7 +17,7 @@ export const ConsoleOperatorsLive = HttpApiBuilder.group(
           asOperator(() =>
             Effect.map(
               operators((a) => a.create({ ...payload, linkBase: portal.baseUrl(request) })),
-              ({ operator }) => operator
+              ({ link, mail, operator }) => ({ ...operator, mail, link: mail === "sent" ? null : link })
             )
           ))
         .handle("setRole", ({ path, payload }) => asOperator(() => operators((a) => a.setRole(path.uid, payload.role))))

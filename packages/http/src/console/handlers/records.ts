@@ -1,6 +1,7 @@
 /** Handlers of the console's audit log and webhook deliveries. */
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import { Audit } from "@tuma/core/audit/Audit"
+import { readOutbox } from "@tuma/core/operators/Outbox"
 import { Effect } from "effect"
 import { TumaApi } from "../../Api.js"
 import { asOperator } from "../Http.js"
@@ -23,4 +24,15 @@ export const ConsoleRecordsLive = HttpApiBuilder.group(TumaApi, "consoleRecords"
         )
       ))
     .handle("delivery", ({ path }) => asOperator(() => hooks((w) => w.getDelivery(path.uid))))
+    .handle("outbox", () =>
+      asOperator(() =>
+        Effect.map(readOutbox(200), (mails) =>
+          mails.map((m) => ({
+            uid: m.id,
+            to: m.to,
+            subject: m.subject,
+            text: m.text,
+            created_at: m.created_at.toISOString()
+          })))
+      ))
     .handle("redeliver", ({ path }) => asOperator(() => hooks((w) => w.redeliver(path.uid)))))

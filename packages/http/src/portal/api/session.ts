@@ -26,7 +26,9 @@ export type SessionView = typeof SessionView.Type
 
 export const SignInInput = Schema.Struct({
   email: StoredString,
-  password: StoredString
+  password: StoredString,
+  /** The second factor: a TOTP code or a recovery code (asked for after the right password). */
+  code: opt(StoredString)
 }).annotations({ identifier: "PortalSignIn", ...all })
 
 export const CsrfView = Schema.Struct({ csrf_token: Schema.String }).annotations({ identifier: "PortalCsrf" })
@@ -53,6 +55,23 @@ export const PasswordResetCompleteInput = Schema.Struct({ token: StoredString, p
 
 const SessionResponse = ok(SessionView, "PortalSessionResponse")
 
+/** A TOTP enrolment to finish: its secret and `otpauth://` address (shown as a QR code). */
+export const TwoFactorEnrolmentView = Schema.Struct({ secret: Schema.String, uri: Schema.String })
+  .annotations({ identifier: "PortalTwoFactorEnrolment" })
+
+/**
+ * A sign-in's answer: the session (with the recovery codes of an enrolment made now, shown once),
+ * or the second factor to give: `code_required`, or `enrolment_required` (the account requires it).
+ */
+export const SignInView = Schema.Union(
+  Schema.Struct({
+    ...SessionView.fields,
+    recovery_codes: Schema.optionalWith(Schema.Array(Schema.String), { exact: true })
+  }),
+  Schema.Struct({ two_factor: Schema.Literal("code_required") }),
+  Schema.Struct({ two_factor: Schema.Literal("enrolment_required"), enrolment: TwoFactorEnrolmentView })
+).annotations({ identifier: "PortalSignInView" })
+
 export class PortalSessionGroup extends group("portalSession", "Portal: session")
   .add(
     get("csrf", "/session/csrf")
@@ -64,9 +83,10 @@ export class PortalSessionGroup extends group("portalSession", "Portal: session"
       )
   )
   .add(beforeSignIn(
-    post("signIn", "/session").setPayload(SignInInput).addSuccess(SessionResponse)
+    post("signIn", "/session").setPayload(SignInInput).addSuccess(ok(SignInView, "PortalSignInResponse"))
       .addError(Unauthorized).addError(TooManyRequests),
-    "A new session id on every sign-in (any earlier session cookie is ended)."
+    "A new session id on every sign-in (any earlier session cookie is ended). With two-factor sign-in, " +
+      "the right password alone answers `two_factor` (send again with `code`)."
   ))
   .add(forMember(get("me", "/session").addSuccess(SessionResponse)))
   .add(forMember(del("signOut", "/session").addSuccess(PortalDone)))

@@ -69,7 +69,9 @@ export const PortalUser = Schema.Struct({
   locale: Locale,
   time_zone: Schema.String.annotations({ description: "IANA zone, default Africa/Dar_es_Salaam" }),
   created_at: Ts,
-  last_sign_in_at: NullTs
+  last_sign_in_at: NullTs,
+  /** Signs in with a second factor (TOTP). */
+  two_factor: Schema.Boolean
 }).annotations({ identifier: "PortalUser" })
 export type PortalUser = typeof PortalUser.Type
 

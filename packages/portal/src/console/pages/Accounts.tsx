@@ -3,8 +3,9 @@ import { useContext, useState } from "react"
 import { api } from "../api.js"
 import { ActionForm, Field, Input, Toggle, useAction, useForm } from "../forms.js"
 import { SessionContext, useMay } from "../session.js"
-import { ErrorBox, Facts, Link, Loading, Section, Status, Table, Time, useLoad } from "../ui.js"
+import { ErrorBox, Facts, InvitationLink, Link, Loading, Section, Status, Table, Time, useLoad } from "../ui.js"
 import type { AccountDetailView, AccountView, CreatedAccountView, WalletView } from "../views.js"
+import { mailSaid } from "../views.js"
 
 /** The accounts (for lists and pickers). */
 export const useAccounts = (search = "") =>
@@ -34,6 +35,7 @@ export function AccountsPage() {
   const [search, setSearch] = useState("")
   const accounts = useAccounts(search)
   const form = useForm({ name: "", email: "", country: "TZ" })
+  const [invitationLink, setInvitationLink] = useState<string | null>(null)
   return (
     <>
       <h1>Accounts</h1>
@@ -57,16 +59,28 @@ export function AccountsPage() {
             submit="Create account"
             run={async () => {
               const { email } = form.values
+              setInvitationLink(null)
               const a = await api<CreatedAccountView>("POST", "/accounts", form.values)
               form.reset("name", "email")
               accounts.reload()
-              return `${a.name} created; ${a.owner_invitation?.email ?? email} is invited to the portal.`
+              const invitation = a.owner_invitation
+              if (invitation === null || invitation === undefined) {
+                return `${a.name} created; ${email} has a portal user already.`
+              }
+              if (invitation.mail === "sent") {
+                return `${a.name} created; ${invitation.email} is invited to the portal by e-mail.`
+              }
+              setInvitationLink(invitation.link)
+              return `${a.name} created; ${invitation.email} is invited to the portal, ${
+                mailSaid(invitation.mail)
+              }: copy the invitation link below and pass it on.`
             }}
           >
             <Input label="Account name" {...form.bind("name")} />
             <Input label="Owner email" type="email" {...form.bind("email")} />
             <Input label="Country" {...form.bind("country")} />
           </ActionForm>
+          {invitationLink !== null && <InvitationLink link={invitationLink} />}
         </Section>
       )}
     </>

@@ -2,6 +2,7 @@
  * Credit: an account's wallets, top-ups per country with a reference, corrections (ledger rows of
  * their own, never edits: signed units, a reason, optionally the entry corrected), and the ledger.
  */
+import { isCorrectable } from "@tuma/domain/ledger"
 import { useState } from "react"
 import { api } from "../api.js"
 import { ActionForm, Field, Input, useForm } from "../forms.js"
@@ -79,7 +80,7 @@ function TopUp(props: { readonly account: string; readonly onDone: () => void })
             reference,
             ...(amount !== "" ? { amount, currency } : {})
           })
-          form.reset("units", "reference")
+          form.reset("units", "reference", "amount")
           props.onDone()
           return `${units} units added to ${r.wallet.country}; balance ${r.wallet.balance}.`
         }}
@@ -124,9 +125,9 @@ function Correction(props: {
         <Field label="Corrects entry">
           <select {...form.bind("corrects")}>
             <option value="">None</option>
-            {props.entries.map((l) => (
-              <option key={l.id} value={l.id}>#{l.id} {l.kind} {l.units} {l.country} {l.reference ?? ""}</option>
-            ))}
+            {props.entries.filter((l) => isCorrectable(l.kind) && l.country === country.trim().toUpperCase()).map((
+              l
+            ) => <option key={l.id} value={l.id}>#{l.id} {l.kind} {l.units} {l.country} {l.reference ?? ""}</option>)}
           </select>
         </Field>
       </ActionForm>

@@ -9,6 +9,7 @@ import { PdfPreview } from "../PdfPreview.js"
 import { useMay } from "../session.js"
 import { ErrorBox, Facts, Loading, Section, Status, Table, Time, useLoad } from "../ui.js"
 import type { SenderIdDetailView, SenderIdDocumentView, SenderIdView } from "../views.js"
+import { mailSaid } from "../views.js"
 
 function Document(props: { readonly doc: SenderIdDocumentView }) {
   const src = `/console/api/sender-id-documents/${props.doc.uid}`
@@ -138,7 +139,7 @@ export function ReviewPage() {
           key={open}
           uid={open}
           onDone={(decided) => {
-            setNotice(`${decided.sender_id} is ${decided.status}; the customer is told by e-mail.`)
+            setNotice(`${decided.sender_id} is ${decided.status}; the customer is ${mailSaid(decided.customer_mail)}.`)
             queue.reload()
           }}
         />
