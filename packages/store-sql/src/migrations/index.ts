@@ -40,7 +40,7 @@ import m0740 from "./0740_ledger_corrections.js"
 import m0750 from "./0750_statement_reference_checks.js"
 import m0760 from "./0760_webhook_notify.js"
 import m0800 from "./0800_contacts.js"
-import m0801 from "./0801_templates.js",
+import m0801 from "./0801_templates.js"
 import m0810 from "./0810_mail_outbox.js"
 import m0811 from "./0811_portal_two_factor.js"
 
