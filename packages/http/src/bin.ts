@@ -3,7 +3,7 @@
  * The `tuma` command.
  *
  *   tuma serve [--port N] [--host H] [--data-dir DIR] [--demo [--demo-webhook URL]]
- *              [--webhook-signature-header NAME] [--workers N|auto]
+ *              [--webhook-signature-header NAME] [--workers N|auto] [--smpp-port N [--smpp-host H]]
  *                                  HTTP server + delivery workers + webhook workers
  *                                  (--workers: N HTTP processes on one port, PostgreSQL only; Cluster.ts)
  *   tuma worker [--data-dir DIR] [--webhook-signature-header NAME]
@@ -17,6 +17,8 @@
  * Webhooks: TUMA_WEBHOOK_*, TUMA_SMTP_URL, TUMA_SYSTEM_ACCOUNT_ID, … (WebhookWorkers.ts, docs/webhooks.md).
  * Portal: TUMA_PUBLIC_URL, TUMA_PORTAL_ORIGINS, TUMA_PORTAL_SESSION_IDLE_MS, TUMA_PORTAL_SESSION_ABSOLUTE_MS
  * (docs/operations.md).
+ * SMPP server (docs/smpp.md): --smpp-port / TUMA_SMPP_PORT, --smpp-host / TUMA_SMPP_HOST (127.0.0.1),
+ * TUMA_SMPP_RECEIPT_HOLD_HOURS (72).
  * Observability (docs/observability.md): --metrics-port / TUMA_METRICS_PORT, TUMA_METRICS_HOST,
  * OTEL_EXPORTER_OTLP_ENDPOINT, TUMA_LOG_FORMAT=json|pretty, TUMA_LOG_LEVEL.
  *
@@ -43,6 +45,7 @@ import * as IdleCompaction from "./runtime/IdleCompaction.js"
 import { SlicedScheduler } from "./runtime/Scheduling.js"
 import * as WebhookWorkers from "./runtime/WebhookWorkers.js"
 import * as Server from "./Server.js"
+import { SmppListener } from "./smpp/Listener.js"
 
 const env = process.env
 
@@ -86,13 +89,21 @@ const serve = async (argv: ReadonlyArray<string>) => {
       "demo-webhook": { type: "string" },
       "webhook-signature-header": { type: "string" },
       "metrics-port": { type: "string" },
-      workers: { type: "string" }
+      workers: { type: "string" },
+      "smpp-port": { type: "string" },
+      "smpp-host": { type: "string" }
     },
     strict: true
   })
   if (values["data-dir"] !== undefined) env.TUMA_DATA_DIR = values["data-dir"]
   setSignatureHeader(values["webhook-signature-header"])
   const database = Cli.databaseFromEnv()
+  const smppPort = intOr(values["smpp-port"] ?? env.TUMA_SMPP_PORT, undefined)
+  const smpp = smppPort === undefined ? undefined : {
+    port: smppPort,
+    host: values["smpp-host"] ?? env.TUMA_SMPP_HOST ?? "127.0.0.1",
+    receiptHoldHours: intOr(env.TUMA_SMPP_RECEIPT_HOLD_HOURS, undefined)
+  }
   const processes = Cluster.parseWorkers(values.workers ?? env.TUMA_HTTP_WORKERS)
   const refused = Cluster.refusal(processes, database)
   if (refused !== undefined) throw new Error(refused)
@@ -165,7 +176,8 @@ const serve = async (argv: ReadonlyArray<string>) => {
           nodeServer,
           workers: env.TUMA_WORKERS !== "0",
           store: Layer.succeedContext(store),
-          observabilityRuntime: observability
+          observabilityRuntime: observability,
+          smpp
         }),
         scope
       )
@@ -191,6 +203,10 @@ const serve = async (argv: ReadonlyArray<string>) => {
     } else {
       console.log(`listening on ${url}`)
       console.log(`portal: ${url}/portal`)
+      if (smpp !== undefined) {
+        const listener = Context.getOption(Context.unsafeMake<SmppListener>(context.unsafeMap), SmppListener)
+        if (Option.isSome(listener)) console.log(`smpp listening on ${listener.value.host}:${listener.value.port}`)
+      }
       if (observability.metricsUrl !== undefined) console.log(`metrics on ${observability.metricsUrl}`)
     }
   } catch (error) {

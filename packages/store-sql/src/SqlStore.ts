@@ -27,6 +27,7 @@ import type { PortalStore } from "@tuma/core/ports/PortalStore"
 import type { ReadStore } from "@tuma/core/ports/ReadStore"
 import type { SenderIdStore } from "@tuma/core/ports/SenderIdStore"
 import type { SettingsChanges } from "@tuma/core/ports/SettingsChanges"
+import type { SmppStore } from "@tuma/core/ports/SmppStore"
 import type { WebhookStore, WebhookWakeups } from "@tuma/core/ports/WebhookStore"
 import { Layer } from "effect"
 import * as Database from "./Database.js"
@@ -45,6 +46,7 @@ import * as SqlReadStore from "./SqlReadStore.js"
 import * as SqlSenderIdStore from "./SqlSenderIdStore.js"
 import * as SqlSendStore from "./SqlSendStore.js"
 import * as SqlSettingsChanges from "./SqlSettingsChanges.js"
+import * as SqlSmppStore from "./SqlSmppStore.js"
 import * as SqlWebhookStore from "./SqlWebhookStore.js"
 
 /** The database a store runs on: PostgreSQL or PGlite (`Database.DatabaseConfig["_tag"]`). */
@@ -67,6 +69,7 @@ export type ApiPorts =
   | CampaignStore
   | OperatorUserStore
   | TraceContextStore
+  | SmppStore
 
 /** The ports of the delivery workers. */
 export type DeliveryPorts = DispatchStore | DispatchWakeups | SettingsChanges | TraceContextStore
@@ -107,7 +110,8 @@ export const layerApi = (driver: Driver): Layer.Layer<ApiPorts, never, SqlClient
     SqlPortalReadStore.layer,
     SqlCampaignStore.layer,
     SqlOperatorUserStore.layer,
-    SqlObservability.layerTraceContext
+    SqlObservability.layerTraceContext,
+    SqlSmppStore.layer
   )
 
 /** The adapters of the delivery workers (claims, outcomes, wake-ups), over the `SqlClient`. */

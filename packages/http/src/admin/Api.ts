@@ -28,6 +28,7 @@ import {
   withSecret
 } from "../shared/apiSchemas.js"
 import { successFields } from "../shared/Envelope.js"
+import { AdminSmpp } from "../smpp/AdminApi.js"
 import { RequireAdmin } from "../shared/Security.js"
 
 const Done = done("AdminDone")
@@ -423,5 +424,6 @@ export class AdminApi extends base
   .add(AdminProviders)
   .add(AdminWebhooks)
   .add(AdminAudit)
+  .add(AdminSmpp)
   .prefix("/admin/v1")
 {}

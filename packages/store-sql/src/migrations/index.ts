@@ -39,6 +39,8 @@ import m0730 from "./0730_console_operators.js"
 import m0740 from "./0740_ledger_corrections.js"
 import m0750 from "./0750_statement_reference_checks.js"
 import m0760 from "./0760_webhook_notify.js"
+import m0900 from "./0900_smpp.js"
+import m0901 from "./0901_smpp_channel.js"
 
 export const migrations: Record<string, Effect.Effect<unknown, unknown, SqlClient.SqlClient>> = {
   "0001_schema": m0001,
@@ -66,5 +68,7 @@ export const migrations: Record<string, Effect.Effect<unknown, unknown, SqlClien
   "0730_console_operators": m0730,
   "0740_ledger_corrections": m0740,
   "0750_statement_reference_checks": m0750,
-  "0760_webhook_notify": m0760
+  "0760_webhook_notify": m0760,
+  "0900_smpp": m0900,
+  "0901_smpp_channel": m0901
 }
