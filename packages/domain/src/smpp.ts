@@ -3,8 +3,8 @@
  * password, the command_status each send refusal is answered with, the delivery receipt's text and
  * the token bucket that counts parts. Pure: no sockets, no store.
  */
-import { randomBytes } from "./crypto.js"
 import * as Cidr from "./cidr.js"
+import { randomBytes } from "./crypto.js"
 
 /** SMPP 3.4 §5.2.1: system_id is a C-octet string of at most 16 octets (15 characters + NUL). */
 export const SMPP_SYSTEM_ID_MAX = 15
@@ -54,7 +54,9 @@ export const smppAccountSettings = (
   }
   const rate = input.throughput?.rate ?? SMPP_DEFAULTS.rate
   const burst = input.throughput?.burst ?? rate
-  if (!intIn(rate, 1, 10_000)) add("throughput.rate", "The rate must be a whole number of parts per second, 1 to 10000.")
+  if (!intIn(rate, 1, 10_000)) {
+    add("throughput.rate", "The rate must be a whole number of parts per second, 1 to 10000.")
+  }
   if (!intIn(burst, 1, 100_000) || burst < rate) {
     add("throughput.burst", "The burst must be a whole number of parts, at least the rate.")
   }

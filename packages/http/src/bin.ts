@@ -27,7 +27,7 @@
  */
 import { Database } from "@tuma/store-sql"
 import { SqlObservability } from "@tuma/store-sql"
-import { Context, Effect, Exit, Layer, Scheduler, Scope } from "effect"
+import { Context, Effect, Exit, Layer, Option, Scheduler, Scope } from "effect"
 import cluster from "node:cluster"
 import { createServer } from "node:http"
 import { parseArgs } from "node:util"
@@ -78,6 +78,22 @@ const setSignatureHeader = (name: string | undefined) => {
   env.TUMA_WEBHOOK_SIGNATURE_HEADER = name
 }
 
+/** The SMPP listener's options from `--smpp-port` / `TUMA_SMPP_PORT` (none: no listener) and `--smpp-host`. */
+const smppOptions = (port: string | undefined, host: string | undefined) => {
+  const smppPort = intOr(port ?? env.TUMA_SMPP_PORT, undefined)
+  return smppPort === undefined ? undefined : {
+    port: smppPort,
+    host: host ?? env.TUMA_SMPP_HOST ?? "127.0.0.1",
+    receiptHoldHours: intOr(env.TUMA_SMPP_RECEIPT_HOLD_HOURS, undefined)
+  }
+}
+
+/** Prints `smpp listening on HOST:PORT` when the built server has an SMPP listener. */
+const announceSmpp = <R>(context: Context.Context<R>) => {
+  const listener = Context.getOption(Context.unsafeMake<SmppListener>(context.unsafeMap), SmppListener)
+  if (Option.isSome(listener)) console.log(`smpp listening on ${listener.value.host}:${listener.value.port}`)
+}
+
 const serve = async (argv: ReadonlyArray<string>) => {
   const { values } = parseArgs({
     args: [...argv],
@@ -98,12 +114,7 @@ const serve = async (argv: ReadonlyArray<string>) => {
   if (values["data-dir"] !== undefined) env.TUMA_DATA_DIR = values["data-dir"]
   setSignatureHeader(values["webhook-signature-header"])
   const database = Cli.databaseFromEnv()
-  const smppPort = intOr(values["smpp-port"] ?? env.TUMA_SMPP_PORT, undefined)
-  const smpp = smppPort === undefined ? undefined : {
-    port: smppPort,
-    host: values["smpp-host"] ?? env.TUMA_SMPP_HOST ?? "127.0.0.1",
-    receiptHoldHours: intOr(env.TUMA_SMPP_RECEIPT_HOLD_HOURS, undefined)
-  }
+  const smpp = smppOptions(values["smpp-port"], values["smpp-host"])
   const processes = Cluster.parseWorkers(values.workers ?? env.TUMA_HTTP_WORKERS)
   const refused = Cluster.refusal(processes, database)
   if (refused !== undefined) throw new Error(refused)
@@ -203,10 +214,7 @@ const serve = async (argv: ReadonlyArray<string>) => {
     } else {
       console.log(`listening on ${url}`)
       console.log(`portal: ${url}/portal`)
-      if (smpp !== undefined) {
-        const listener = Context.getOption(Context.unsafeMake<SmppListener>(context.unsafeMap), SmppListener)
-        if (Option.isSome(listener)) console.log(`smpp listening on ${listener.value.host}:${listener.value.port}`)
-      }
+      announceSmpp(context)
       if (observability.metricsUrl !== undefined) console.log(`metrics on ${observability.metricsUrl}`)
     }
   } catch (error) {

@@ -160,8 +160,7 @@ export class SmppAccounts extends Context.Tag("@tuma/core/SmppAccounts")<SmppAcc
             const stored = yield* Option.match(row, { onNone: () => find(uid), onSome: Effect.succeed })
             return { ...smppAccountView(stored), password }
           }),
-        remove: (uid) =>
-          Effect.flatMap(find(uid), () => Effect.asVoid(store.remove(uid))),
+        remove: (uid) => Effect.flatMap(find(uid), () => Effect.asVoid(store.remove(uid))),
         authenticate: (systemId, password, address) =>
           Effect.gen(function*() {
             const at = yield* Clock.currentTimeMillis

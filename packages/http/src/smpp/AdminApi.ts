@@ -9,6 +9,7 @@ import { SmppAccountView, SmppAccountWithPassword } from "@tuma/core"
 import { StoredString } from "@tuma/domain/storedText"
 import { Schema } from "effect"
 import { all, create, done, group, ok, okList } from "../shared/apiSchemas.js"
+import { RequireAdmin } from "../shared/Security.js"
 
 const SmppPath = Schema.Struct({ smpp_account_uid: StoredString })
 
@@ -30,7 +31,7 @@ const SmppResponse = ok(SmppAccountView, "AdminSmppAccountResponse")
 const SmppWithPasswordResponse = ok(SmppAccountWithPassword, "AdminSmppAccountWithPasswordResponse")
 
 /** Admin API group: SMPP credentials. */
-export class AdminSmpp extends group("adminSmpp", "Admin: SMPP credentials")
+export class AdminSmpp extends group("adminSmpp", "Admin: SMPP credentials").middleware(RequireAdmin)
   .add(
     create("createSmppAccount", "/smpp-accounts", CreateSmppAccountInput, SmppWithPasswordResponse)
       .annotate(OpenApi.Description, "The password (8 characters) is in the answer once; it is stored hashed.")

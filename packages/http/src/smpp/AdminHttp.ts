@@ -28,7 +28,8 @@ export const AdminSmppLive = HttpApiBuilder.group(TumaApi, "adminSmpp", (handler
       .handle("getSmppAccount", ({ path }) => ok(smpp.get(path.smpp_account_uid)))
       .handle("disableSmppAccount", ({ path }) =>
         ok(Effect.tap(smpp.setDisabled(path.smpp_account_uid, true), (view) => binds.closeAll(view.uid))))
-      .handle("enableSmppAccount", ({ path }) => ok(smpp.setDisabled(path.smpp_account_uid, false)))
+      .handle("enableSmppAccount", ({ path }) =>
+        ok(smpp.setDisabled(path.smpp_account_uid, false)))
       .handle("rotateSmppPassword", ({ path }) => ok(smpp.rotatePassword(path.smpp_account_uid)))
       .handle("deleteSmppAccount", ({ path }) =>
         ok(Effect.as(

@@ -34,7 +34,11 @@ export interface BindRegistry {
   /** Credentials with a receiver or transceiver bind up here. */
   readonly receivingAccounts: () => ReadonlyArray<string>
   /** Takes `parts` from the credentials' bucket; false: throttled. */
-  readonly take: (smppAccountId: string, limits: { readonly rate: number; readonly burst: number }, parts: number) => boolean
+  readonly take: (
+    smppAccountId: string,
+    limits: { readonly rate: number; readonly burst: number },
+    parts: number
+  ) => boolean
   /** Closes every bind of these credentials. */
   readonly closeAll: (smppAccountId: string) => Effect.Effect<void>
 }

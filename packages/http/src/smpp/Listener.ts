@@ -166,7 +166,9 @@ export const layer = (options: SmppListenerOptions) =>
       const poll = Duration.millis(options.receiptPollMs ?? 1_000)
       yield* pumpOnce.pipe(
         Effect.flatMap((n) => n > 0 ? Effect.void : Effect.race(Effect.sleep(poll), Queue.take(wake))),
-        Effect.catchAllCause((cause) => Effect.zipRight(Effect.logWarning("smpp receipt pump", cause), Effect.sleep(poll))),
+        Effect.catchAllCause((cause) =>
+          Effect.zipRight(Effect.logWarning("smpp receipt pump", cause), Effect.sleep(poll))
+        ),
         Effect.forever,
         Effect.forkScoped
       )

@@ -209,7 +209,9 @@ export const bindResp = (commandId: number, status: number, sequence: number, sy
     respOf(commandId),
     status,
     sequence,
-    status !== 0 ? Buffer.alloc(0) : Buffer.concat([cstr(systemId), v34 ? tlv(Tlv.sc_interface_version, u8(0x34)) : Buffer.alloc(0)])
+    status !== 0
+      ? Buffer.alloc(0)
+      : Buffer.concat([cstr(systemId), v34 ? tlv(Tlv.sc_interface_version, u8(0x34)) : Buffer.alloc(0)])
   )
 
 /** submit_sm_resp / data_sm_resp: the message_id when accepted, no body when refused. */

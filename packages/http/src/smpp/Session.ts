@@ -108,7 +108,7 @@ export const startSession = (socket: Socket, deps: SessionDeps): void => {
     socket.end()
     setTimeout(() => socket.destroy(), 1_000).unref()
   }
-  let bindTimer: NodeJS.Timeout | undefined = setTimeout(end, options.bindTimeoutMs)
+  let bindTimer = setTimeout(end, options.bindTimeoutMs)
   let idleTimer = setTimeout(() => idle(), options.inactivityTimeoutMs)
   const idle = () => {
     write(encodePdu(Cmd.unbind, 0, ++sequence))
@@ -134,29 +134,25 @@ export const startSession = (socket: Socket, deps: SessionDeps): void => {
   socket.on("close", onClose)
   socket.on("error", () => socket.destroy())
 
-  const deliver = (r: Omit<ReceiptPdu, "sequence">) =>
-    new Promise<boolean>((resolve) => {
-      if (closed) return resolve(false)
-      const seq = ++sequence
-      const timer = setTimeout(() => {
-        acks.delete(seq)
-        resolve(false)
-      }, options.responseTimeoutMs)
-      acks.set(seq, (ok) => {
-        clearTimeout(timer)
-        acks.delete(seq)
-        resolve(ok)
-      })
-      write(deliverReceipt({ ...r, sequence: seq }))
-    })
+  const deliver = deliverer({
+    isClosed: () => closed,
+    nextSequence: () => ++sequence,
+    acks,
+    write,
+    timeoutMs: options.responseTimeoutMs
+  })
 
   const bind = async (commandId: number, seq: number, body: Buffer) => {
     const refuse = (reason: string) => {
       deps.observe.bindFailed(reason)
       write(bindResp(commandId, SmppStatus.ESME_RBINDFAIL, seq, options.systemId, false))
+      // a refused bind: the ESME may try again within a new bind timeout
+      bindTimer = setTimeout(end, options.bindTimeoutMs)
     }
     if (bound !== undefined || binding) return write(bindResp(commandId, SmppStatus.ESME_RALYBND, seq, "", false))
     const request = readBind(body)
+    // the bind timeout is for a connection that asks nothing; checking the password may take longer
+    clearTimeout(bindTimer)
     binding = true
     const check = await deps.authenticate(request.systemId, request.password, remote).finally(() => {
       binding = false
@@ -178,53 +174,21 @@ export const startSession = (socket: Socket, deps: SessionDeps): void => {
     }
     if (!deps.binds.add(session, check.account.max_binds)) return refuse("max_binds")
     bound = { session, account: check.account }
-    clearTimeout(bindTimer)
-    bindTimer = undefined
     write(bindResp(commandId, SmppStatus.ESME_ROK, seq, options.systemId, request.interfaceVersion >= 0x34))
     deps.bound(session)
   }
 
-  const submit = (commandId: number, seq: number, body: Buffer) => {
-    const waiter: Waiter = { commandId, sequence: seq }
-    const refuse = (status: number) => write(submitResp(commandId, status, seq, ""))
-    if (bound === undefined || bound.session.kind === "receiver") return refuse(SmppStatus.ESME_RINVBNDSTS)
-    if (outstanding >= options.window) return refuse(SmppStatus.ESME_RMSGQFUL)
-    const account = bound.account
-    const pdu: Submit = commandId === Cmd.submit_sm ? readSubmitSm(body) : readDataSm(body)
-    if (!DATA_CODINGS.has(pdu.dataCoding)) return refuse(SmppStatus.ESME_RINVDCS)
-    let payload
-    try {
-      payload = payloadOf(pdu)
-    } catch (e) {
-      if (e instanceof BadConcatenation) return refuse(SmppStatus.ESME_RINVESMCLASS)
-      throw e
-    }
-    const text = payload.part === undefined ? decodeText(pdu.dataCoding, payload.bytes) ?? "" : ""
-    // throughput in parts: one a part of a long message, the segments of a whole one
-    const parts = payload.part !== undefined ? 1 : Math.max(1, analyzeBody(text).encoding.segments)
-    const limits = { rate: account.throughput_rate, burst: account.throughput_burst }
-    if (!deps.binds.take(account.id, limits, parts)) {
-      deps.observe.throttled()
-      return refuse(SmppStatus.ESME_RTHROTTLED)
-    }
-    outstanding++
-    const request = (t: string): SubmitRequest => ({
-      recipient: pdu.destTon === 1 && /^\d+$/.test(pdu.destinationAddr) ? `+${pdu.destinationAddr}` : pdu.destinationAddr,
-      sender_id: pdu.sourceAddr,
-      body: t
-    })
-    const run = (t: string, waiters: ReadonlyArray<Waiter>) =>
-      deps.submit(account, request(t)).then(
-        (a) => waiters.forEach((w) => answer(w, a.status, a.messageId)),
-        () => waiters.forEach((w) => answer(w, SmppStatus.ESME_RSYSERR, ""))
-      )
-    if (payload.part === undefined) return void run(text, [waiter])
-    const held: HeldPart<Waiter> = { seq: payload.part.seq, bytes: payload.bytes, dataCoding: pdu.dataCoding, waiter }
-    const key = `${pdu.sourceAddr}|${pdu.destinationAddr}|${payload.part.reference}`
-    const whole = joiner.add(key, payload.part.total, held)
-    if (whole === undefined) return
-    void run(decodeText(whole.dataCoding, whole.bytes) ?? "", whole.parts.map((p) => p.waiter))
-  }
+  const submit = (commandId: number, seq: number, body: Buffer) =>
+    handleSubmit(
+      { deps, bound: bound?.session.kind === "receiver" ? undefined : bound?.account, write, answer, joiner },
+      {
+        commandId,
+        sequence: seq
+      },
+      body,
+      () => outstanding >= options.window,
+      () => outstanding++
+    )
 
   const handle = (frame: Buffer) => {
     const pdu = readPdu(frame)
@@ -251,32 +215,127 @@ export const startSession = (socket: Socket, deps: SessionDeps): void => {
         return write(encodePdu(Cmd.generic_nack, SmppStatus.ESME_RINVCMDID, pdu.sequence))
     }
   }
-  const nack = (seq: number, e: unknown) =>
-    write(
-      encodePdu(Cmd.generic_nack, e instanceof Malformed ? SmppStatus.ESME_RINVCMDLEN : SmppStatus.ESME_RSYSERR, seq)
-    )
+  const nack = (seq: number, e: unknown) => write(nackOf(seq, e))
 
   socket.on("data", (chunk: Buffer) => {
     if (closed) return
     clearTimeout(idleTimer)
     idleTimer = setTimeout(idle, options.inactivityTimeoutMs)
-    buffer = Buffer.concat([buffer, chunk])
-    for (;;) {
-      const length = frameLength(buffer)
-      if (length === undefined) return
-      if (length < PDU_MIN || length > PDU_MAX) {
-        // the stream cannot be framed any more: say so and close
-        write(encodePdu(Cmd.generic_nack, SmppStatus.ESME_RINVCMDLEN, 0))
-        return end()
-      }
-      if (buffer.length < length) return
-      const frame = buffer.subarray(0, length)
-      buffer = buffer.subarray(length)
+    const split = splitFrames(Buffer.concat([buffer, chunk]))
+    buffer = split.rest
+    for (const frame of split.frames) {
       try {
         handle(frame)
       } catch (e) {
         nack(frame.readUInt32BE(12), e)
       }
     }
+    if (split.unframeable) {
+      // the stream cannot be framed any more: say so and close
+      write(encodePdu(Cmd.generic_nack, SmppStatus.ESME_RINVCMDLEN, 0))
+      end()
+    }
   })
 }
+
+/** What a submit needs of its session. */
+interface SubmitContext {
+  readonly deps: SessionDeps
+  /** The credentials of a transmitter/transceiver bind; undefined when not bound to submit. */
+  readonly bound: SmppAccountRow | undefined
+  readonly write: (pdu: Buffer) => void
+  readonly answer: (w: Waiter, status: number, messageId: string) => void
+  readonly joiner: Joiner<Waiter>
+}
+
+/** submit_sm / data_sm: checks of the bind, window, coding and throughput; then the send (a long message's parts once all are in). */
+const handleSubmit = (
+  ctx: SubmitContext,
+  waiter: Waiter,
+  body: Buffer,
+  windowFull: () => boolean,
+  hold: () => void
+) => {
+  const { commandId, sequence: seq } = waiter
+  const { deps, joiner, answer } = ctx
+  const refuse = (status: number) => ctx.write(submitResp(commandId, status, seq, ""))
+  const account = ctx.bound
+  if (account === undefined) return refuse(SmppStatus.ESME_RINVBNDSTS)
+  if (windowFull()) return refuse(SmppStatus.ESME_RMSGQFUL)
+  const pdu: Submit = commandId === Cmd.submit_sm ? readSubmitSm(body) : readDataSm(body)
+  if (!DATA_CODINGS.has(pdu.dataCoding)) return refuse(SmppStatus.ESME_RINVDCS)
+  let payload
+  try {
+    payload = payloadOf(pdu)
+  } catch (e) {
+    if (e instanceof BadConcatenation) return refuse(SmppStatus.ESME_RINVESMCLASS)
+    throw e
+  }
+  const text = payload.part === undefined ? decodeText(pdu.dataCoding, payload.bytes) ?? "" : ""
+  // throughput in parts: one a part of a long message, the segments of a whole one
+  const parts = payload.part !== undefined ? 1 : Math.max(1, analyzeBody(text).encoding.segments)
+  const limits = { rate: account.throughput_rate, burst: account.throughput_burst }
+  if (!deps.binds.take(account.id, limits, parts)) {
+    deps.observe.throttled()
+    return refuse(SmppStatus.ESME_RTHROTTLED)
+  }
+  hold()
+  const request = (t: string): SubmitRequest => ({
+    recipient: pdu.destTon === 1 && /^\d+$/.test(pdu.destinationAddr) ? `+${pdu.destinationAddr}` : pdu.destinationAddr,
+    sender_id: pdu.sourceAddr,
+    body: t
+  })
+  const run = (t: string, waiters: ReadonlyArray<Waiter>) =>
+    deps.submit(account, request(t)).then(
+      (a) => waiters.forEach((w) => answer(w, a.status, a.messageId)),
+      () => waiters.forEach((w) => answer(w, SmppStatus.ESME_RSYSERR, ""))
+    )
+  if (payload.part === undefined) return void run(text, [waiter])
+  const held: HeldPart<Waiter> = { seq: payload.part.seq, bytes: payload.bytes, dataCoding: pdu.dataCoding, waiter }
+  const key = `${pdu.sourceAddr}|${pdu.destinationAddr}|${payload.part.reference}`
+  const whole = joiner.add(key, payload.part.total, held)
+  if (whole === undefined) return
+  void run(decodeText(whole.dataCoding, whole.bytes) ?? "", whole.parts.map((p) => p.waiter))
+}
+
+/** The whole PDUs at the head of `buffer`, the bytes left, and whether a length cannot be framed. */
+const splitFrames = (buffer: Buffer) => {
+  const frames: Array<Buffer> = []
+  let rest = buffer
+  for (;;) {
+    const length = frameLength(rest)
+    if (length === undefined) return { frames, rest, unframeable: false }
+    if (length < PDU_MIN || length > PDU_MAX) return { frames, rest, unframeable: true }
+    if (rest.length < length) return { frames, rest, unframeable: false }
+    frames.push(rest.subarray(0, length))
+    rest = rest.subarray(length)
+  }
+}
+
+/** Writes a receipt's deliver_sm and answers whether the ESME acknowledged it in time. */
+const deliverer = (io: {
+  readonly isClosed: () => boolean
+  readonly nextSequence: () => number
+  readonly acks: Map<number, (ok: boolean) => void>
+  readonly write: (pdu: Buffer) => void
+  readonly timeoutMs: number
+}) =>
+(r: Omit<ReceiptPdu, "sequence">) =>
+  new Promise<boolean>((resolve) => {
+    if (io.isClosed()) return resolve(false)
+    const seq = io.nextSequence()
+    const timer = setTimeout(() => {
+      io.acks.delete(seq)
+      resolve(false)
+    }, io.timeoutMs)
+    io.acks.set(seq, (ok) => {
+      clearTimeout(timer)
+      io.acks.delete(seq)
+      resolve(ok)
+    })
+    io.write(deliverReceipt({ ...r, sequence: seq }))
+  })
+
+/** The generic_nack of a PDU that could not be handled: ESME_RINVCMDLEN when unreadable, else ESME_RSYSERR. */
+const nackOf = (seq: number, e: unknown) =>
+  encodePdu(Cmd.generic_nack, e instanceof Malformed ? SmppStatus.ESME_RINVCMDLEN : SmppStatus.ESME_RSYSERR, seq)

@@ -2,6 +2,7 @@
  * SMPP test support: a server with its SMPP listener on random ports over PGlite (or a given
  * database), and the `smpp` npm package (node-smpp, written by others) as the ESME.
  */
+// eslint-disable-next-line @typescript-eslint/triple-slash-reference -- the ambient types of the untyped `smpp` package
 /// <reference path="../../../providers/src/smpp/smpp-module.d.ts" />
 import { Database } from "@tuma/store-sql"
 import { Context, Effect, Exit, Layer, Scope } from "effect"
@@ -34,11 +35,12 @@ export const startSmppServer = async (
     )
   )
   const url = await Effect.runPromise(Effect.provide(Server.address, context))
-  const listener = Context.get(context, SmppListener)
+  const listener = Context.get(Context.unsafeMake<SmppListener>(context.unsafeMap), SmppListener)
   return {
     url,
     smppPort: listener.port,
-    run: <A, E>(effect: Effect.Effect<A, E, any>) => Effect.runPromise(Effect.provide(effect, context) as Effect.Effect<A, E>),
+    run: <A, E>(effect: Effect.Effect<A, E, any>) =>
+      Effect.runPromise(Effect.provide(effect, context) as Effect.Effect<A, E>),
     close: () => Effect.runPromise(Scope.close(scope, Exit.void))
   }
 }
@@ -88,8 +90,11 @@ export const rawSocket = (port: number) =>
   new Promise<{ socket: Socket; received: () => Buffer; closed: () => boolean }>((resolve) => {
     const chunks: Array<Buffer> = []
     let isClosed = false
-    const socket = netConnect(port, "127.0.0.1", () =>
-      resolve({ socket, received: () => Buffer.concat(chunks), closed: () => isClosed }))
+    const socket = netConnect(
+      port,
+      "127.0.0.1",
+      () => resolve({ socket, received: () => Buffer.concat(chunks), closed: () => isClosed })
+    )
     socket.on("data", (c) => chunks.push(c))
     socket.on("close", () => {
       isClosed = true
