@@ -28,8 +28,8 @@ import {
   withSecret
 } from "../shared/apiSchemas.js"
 import { successFields } from "../shared/Envelope.js"
-import { AdminSmpp } from "../smpp/AdminApi.js"
 import { RequireAdmin } from "../shared/Security.js"
+import { AdminSmpp } from "../smpp/AdminApi.js"
 
 const Done = done("AdminDone")
 
