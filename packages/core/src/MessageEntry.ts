@@ -20,7 +20,7 @@ export const MessageEntry = Schema.Struct({
   recipient: Schema.String,
   sender_id: Schema.String,
   units: Schema.Number,
-  channel: Schema.Literal("api", "web"),
+  channel: Schema.Literal("api", "web", "smpp"),
   status: MessageStatus,
   provider_message_id: Schema.NullOr(Schema.String),
   queued_at: Schema.NullOr(Schema.String),
@@ -44,7 +44,7 @@ export interface MessageEntryRow {
   readonly recipient: string
   readonly sender_id: string
   readonly units: number
-  readonly channel: "api" | "web"
+  readonly channel: "api" | "web" | "smpp"
   readonly status: MessageEntry["status"]
   readonly provider_message_id: string | null
   readonly queued_at: Date | null

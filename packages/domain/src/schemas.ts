@@ -358,10 +358,10 @@ export const MessageStatusFilter = Schema.Literal("queued", "sent", "delivered",
   description: "Only messages in this status."
 })
 
-/** The `channel` filter of the message list: `api` or `web`. */
-export const ChannelFilter = Schema.Literal("api", "web").annotations({
+/** The `channel` filter of the message list: `api`, `web` or `smpp`. */
+export const ChannelFilter = Schema.Literal("api", "web", "smpp").annotations({
   message: () => ({ message: "The selected value is invalid.", override: true }),
-  description: "api, or web for messages staff sent in the portal."
+  description: "api, web for messages staff sent in the portal, or smpp for messages submitted over SMPP."
 })
 
 const listMessagesFields = {

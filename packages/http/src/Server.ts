@@ -12,7 +12,7 @@ import { NodeHttpServer } from "@effect/platform-node"
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as HttpServer from "@effect/platform/HttpServer"
 import type { SqlClient } from "@effect/sql"
-import { Ids, Operator, Send, SendConfig } from "@tuma/core"
+import { Ids, Operator, Send, SendConfig, SmppAccounts } from "@tuma/core"
 import { Admin, Audit } from "@tuma/core"
 import { Reads } from "@tuma/core"
 import { SenderIds } from "@tuma/core"
@@ -43,6 +43,8 @@ import * as RateLimitLease from "./runtime/RateLimitLease.js"
 import { SenderIdsLive } from "./senderIds/Http.js"
 import * as Auth from "./shared/Auth.js"
 import { InFlight, layerEnvelope } from "./shared/Middleware.js"
+import { SmppBinds } from "./smpp/Binds.js"
+import * as SmppListener from "./smpp/Listener.js"
 import * as FastSend from "./sms/FastSend.js"
 import { SmsLive } from "./sms/Http.js"
 import * as Docs from "./system/Docs.js"
@@ -72,6 +74,8 @@ export interface StartOptions {
   readonly observability?: Observability.ObservabilityOptions | undefined
   /** Or the process-wide parts already built (`Observability.layerProcess`, the CLI). */
   readonly observabilityRuntime?: Observability.ObservabilityRuntime["Type"] | undefined
+  /** The SMPP server for customers (docs/smpp.md); none when omitted. */
+  readonly smpp?: SmppListener.SmppListenerOptions | undefined
 }
 
 /** The store and the use cases over it. */
@@ -96,7 +100,10 @@ export const layerStore = (database: Database.DatabaseConfig, portal: Portal.Por
       Layer.provide(layerWebhookDestinationPolicyFromEnv()),
       Layer.provide(Layer.orDie(WebhookConfig.layerFromConfig))
     ),
-    Portal.layerServices(portal)
+    Portal.layerServices(portal),
+    // SMPP credentials and this process's binds (the admin API and the SMPP listener)
+    SmppAccounts.layer,
+    SmppBinds.layer
   ).pipe(
     // every SQL adapter (with this driver's ContentCounter); operator changes made by any process
     // drop the caches of this one (SettingsChanges, decisions §30)
@@ -150,7 +157,8 @@ export const layer = (options: StartOptions) => {
     : options.observability !== undefined
     ? Observability.layer(options.observability)
     : undefined
-  const app = observability === undefined ? served : Layer.merge(served, SqlObservability.layerSamplers)
+  const withSmpp = options.smpp === undefined ? served : Layer.merge(served, SmppListener.layer(options.smpp))
+  const app = observability === undefined ? withSmpp : Layer.merge(withSmpp, SqlObservability.layerSamplers)
   const built = app.pipe(
     Layer.provide(layerHttp),
     Layer.provideMerge(node),

@@ -3,7 +3,7 @@
  * The `tuma` command.
  *
  *   tuma serve [--port N] [--host H] [--data-dir DIR] [--demo [--demo-webhook URL]]
- *              [--webhook-signature-header NAME] [--workers N|auto]
+ *              [--webhook-signature-header NAME] [--workers N|auto] [--smpp-port N [--smpp-host H]]
  *                                  HTTP server + delivery workers + webhook workers
  *                                  (--workers: N HTTP processes on one port, PostgreSQL only; Cluster.ts)
  *   tuma worker [--data-dir DIR] [--webhook-signature-header NAME]
@@ -17,6 +17,8 @@
  * Webhooks: TUMA_WEBHOOK_*, TUMA_SMTP_URL, TUMA_SYSTEM_ACCOUNT_ID, … (WebhookWorkers.ts, docs/webhooks.md).
  * Portal: TUMA_PUBLIC_URL, TUMA_PORTAL_ORIGINS, TUMA_PORTAL_SESSION_IDLE_MS, TUMA_PORTAL_SESSION_ABSOLUTE_MS
  * (docs/operations.md).
+ * SMPP server (docs/smpp.md): --smpp-port / TUMA_SMPP_PORT, --smpp-host / TUMA_SMPP_HOST (127.0.0.1),
+ * TUMA_SMPP_RECEIPT_HOLD_HOURS (72).
  * Observability (docs/observability.md): --metrics-port / TUMA_METRICS_PORT, TUMA_METRICS_HOST,
  * OTEL_EXPORTER_OTLP_ENDPOINT, TUMA_LOG_FORMAT=json|pretty, TUMA_LOG_LEVEL.
  *
@@ -25,7 +27,7 @@
  */
 import { Database } from "@tuma/store-sql"
 import { SqlObservability } from "@tuma/store-sql"
-import { Context, Effect, Exit, Layer, Scheduler, Scope } from "effect"
+import { Context, Effect, Exit, Layer, Option, Scheduler, Scope } from "effect"
 import cluster from "node:cluster"
 import { createServer } from "node:http"
 import { parseArgs } from "node:util"
@@ -43,6 +45,7 @@ import * as IdleCompaction from "./runtime/IdleCompaction.js"
 import { SlicedScheduler } from "./runtime/Scheduling.js"
 import * as WebhookWorkers from "./runtime/WebhookWorkers.js"
 import * as Server from "./Server.js"
+import { SmppListener } from "./smpp/Listener.js"
 
 const env = process.env
 
@@ -75,6 +78,22 @@ const setSignatureHeader = (name: string | undefined) => {
   env.TUMA_WEBHOOK_SIGNATURE_HEADER = name
 }
 
+/** The SMPP listener's options from `--smpp-port` / `TUMA_SMPP_PORT` (none: no listener) and `--smpp-host`. */
+const smppOptions = (port: string | undefined, host: string | undefined) => {
+  const smppPort = intOr(port ?? env.TUMA_SMPP_PORT, undefined)
+  return smppPort === undefined ? undefined : {
+    port: smppPort,
+    host: host ?? env.TUMA_SMPP_HOST ?? "127.0.0.1",
+    receiptHoldHours: intOr(env.TUMA_SMPP_RECEIPT_HOLD_HOURS, undefined)
+  }
+}
+
+/** Prints `smpp listening on HOST:PORT` when the built server has an SMPP listener. */
+const announceSmpp = <R>(context: Context.Context<R>) => {
+  const listener = Context.getOption(Context.unsafeMake<SmppListener>(context.unsafeMap), SmppListener)
+  if (Option.isSome(listener)) console.log(`smpp listening on ${listener.value.host}:${listener.value.port}`)
+}
+
 const serve = async (argv: ReadonlyArray<string>) => {
   const { values } = parseArgs({
     args: [...argv],
@@ -86,13 +105,16 @@ const serve = async (argv: ReadonlyArray<string>) => {
       "demo-webhook": { type: "string" },
       "webhook-signature-header": { type: "string" },
       "metrics-port": { type: "string" },
-      workers: { type: "string" }
+      workers: { type: "string" },
+      "smpp-port": { type: "string" },
+      "smpp-host": { type: "string" }
     },
     strict: true
   })
   if (values["data-dir"] !== undefined) env.TUMA_DATA_DIR = values["data-dir"]
   setSignatureHeader(values["webhook-signature-header"])
   const database = Cli.databaseFromEnv()
+  const smpp = smppOptions(values["smpp-port"], values["smpp-host"])
   const processes = Cluster.parseWorkers(values.workers ?? env.TUMA_HTTP_WORKERS)
   const refused = Cluster.refusal(processes, database)
   if (refused !== undefined) throw new Error(refused)
@@ -165,7 +187,8 @@ const serve = async (argv: ReadonlyArray<string>) => {
           nodeServer,
           workers: env.TUMA_WORKERS !== "0",
           store: Layer.succeedContext(store),
-          observabilityRuntime: observability
+          observabilityRuntime: observability,
+          smpp
         }),
         scope
       )
@@ -191,6 +214,7 @@ const serve = async (argv: ReadonlyArray<string>) => {
     } else {
       console.log(`listening on ${url}`)
       console.log(`portal: ${url}/portal`)
+      announceSmpp(context)
       if (observability.metricsUrl !== undefined) console.log(`metrics on ${observability.metricsUrl}`)
     }
   } catch (error) {

@@ -22,7 +22,7 @@ const MessageEntryRowSchema = rowOf<MessageEntryRow>()(Schema.Struct({
   recipient: Schema.String,
   sender_id: Schema.String,
   units: Schema.Number,
-  channel: Schema.Literal("api", "web"),
+  channel: Schema.Literal("api", "web", "smpp"),
   status: MessageStatus,
   provider_message_id: NullableString,
   queued_at: NullableDate,

@@ -29,6 +29,7 @@ import type { PortalStore } from "@tuma/core/ports/PortalStore"
 import type { ReadStore } from "@tuma/core/ports/ReadStore"
 import type { SenderIdStore } from "@tuma/core/ports/SenderIdStore"
 import type { SettingsChanges } from "@tuma/core/ports/SettingsChanges"
+import type { SmppStore } from "@tuma/core/ports/SmppStore"
 import type { WebhookStore, WebhookWakeups } from "@tuma/core/ports/WebhookStore"
 import { Layer } from "effect"
 import * as Database from "./Database.js"
@@ -49,6 +50,7 @@ import * as SqlReadStore from "./SqlReadStore.js"
 import * as SqlSenderIdStore from "./SqlSenderIdStore.js"
 import * as SqlSendStore from "./SqlSendStore.js"
 import * as SqlSettingsChanges from "./SqlSettingsChanges.js"
+import * as SqlSmppStore from "./SqlSmppStore.js"
 import * as SqlWebhookStore from "./SqlWebhookStore.js"
 
 /** The database a store runs on: PostgreSQL or PGlite (`Database.DatabaseConfig["_tag"]`). */
@@ -73,6 +75,7 @@ export type ApiPorts =
   | OperatorUserStore
   | MailOutbox
   | TraceContextStore
+  | SmppStore
 
 /** The ports of the delivery workers. */
 export type DeliveryPorts = DispatchStore | DispatchWakeups | SettingsChanges | TraceContextStore
@@ -115,7 +118,8 @@ export const layerApi = (driver: Driver): Layer.Layer<ApiPorts, never, SqlClient
     SqlContactStore.layer,
     SqlOperatorUserStore.layer,
     SqlMailOutbox.layer,
-    SqlObservability.layerTraceContext
+    SqlObservability.layerTraceContext,
+    SqlSmppStore.layer
   )
 
 /** The adapters of the delivery workers (claims, outcomes, wake-ups), over the `SqlClient`. */

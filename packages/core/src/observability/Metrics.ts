@@ -168,7 +168,7 @@ export const atZero = <T, Out>(counter: Labelled<number, T, Out>, sets: Readonly
 }
 
 const webhookAttemptOutcomes: ReadonlyArray<WebhookAttemptOutcome> = ["success", "failure"]
-const channels: ReadonlyArray<Channel> = ["api", "web"]
+const channels: ReadonlyArray<Channel> = ["api", "web", "smpp"]
 const finalStatuses = ["delivered", "failed"] as const
 
 /**

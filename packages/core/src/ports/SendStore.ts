@@ -22,8 +22,8 @@ import { Context, Data, Effect } from "effect"
 export type SenderIdStatus = "pending" | "approved" | "rejected" | "suspended"
 /** The status of a stored message. */
 export type MessageStatus = "scheduled" | "queued" | "processing" | "sent" | "delivered" | "failed"
-/** How a message was sent: through the API or by staff in the portal (`web`). */
-export type Channel = "api" | "web"
+/** How a message was sent: through the API, by staff in the portal (`web`) or over the SMPP server (`smpp`). */
+export type Channel = "api" | "web" | "smpp"
 /** The final encoding of a stored message. */
 export type Encoding = "GSM-7" | "Unicode"
 
@@ -117,6 +117,8 @@ export interface MessageCommon {
   /** `queued` messages are also written to the dispatch queue; `scheduled` ones are not (yet). */
   readonly status: "queued" | "scheduled"
   readonly idempotency_key: string | null
+  /** The SMPP credentials a message was submitted with (channel `smpp`); absent otherwise. */
+  readonly smpp_account_id?: string | null | undefined
   readonly created_at: Date
   readonly scheduled_at: Date | null
   readonly queued_at: Date | null

@@ -26,8 +26,10 @@ export interface SendCaller {
   readonly apiKeyId: string | null
   /** `test` = sandbox key (decisions §12). */
   readonly mode: "live" | "test"
-  /** `api` (default) or `web` (portal). */
+  /** `api` (default), `web` (portal) or `smpp` (the SMPP server). */
   readonly channel?: Channel | undefined
+  /** The SMPP credentials submitting (channel `smpp`): stored on the message, its receipt goes to their binds. */
+  readonly smppAccountId?: string | undefined
   /** The `Idempotency-Key` header, if given. */
   readonly idempotencyKey?: string | undefined
   /**

@@ -124,6 +124,7 @@ export const makeSingle = (
                     channel,
                     status: "queued",
                     idempotency_key: caller.idempotencyKey ?? null,
+                    smpp_account_id: caller.smppAccountId ?? null,
                     created_at: now,
                     scheduled_at: null,
                     queued_at: now

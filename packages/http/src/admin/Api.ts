@@ -29,6 +29,7 @@ import {
 } from "../shared/apiSchemas.js"
 import { successFields } from "../shared/Envelope.js"
 import { RequireAdmin } from "../shared/Security.js"
+import { AdminSmpp } from "../smpp/AdminApi.js"
 
 const Done = done("AdminDone")
 
@@ -429,5 +430,6 @@ export class AdminApi extends base
   .add(AdminProviders)
   .add(AdminWebhooks)
   .add(AdminAudit)
+  .add(AdminSmpp)
   .prefix("/admin/v1")
 {}

@@ -21,6 +21,7 @@ import { requestUid, Unauthorized } from "../shared/Envelope.js"
 import type { DomainFailure } from "../shared/Errors.js"
 import { toApiFailure } from "../shared/Errors.js"
 import { RequireAdmin } from "../shared/Security.js"
+import { AdminSmppLive } from "../smpp/AdminHttp.js"
 import { endpointView } from "../webhooks/views.js"
 import { adminTokenProblem } from "./AdminToken.js"
 import { AdminAuditLive } from "./AuditHttp.js"
@@ -233,5 +234,6 @@ export const AdminLive = Layer.mergeAll(
   AdminPolicyLive,
   AdminProvidersLive,
   AdminWebhooksLive,
-  AdminAuditLive
+  AdminAuditLive,
+  AdminSmppLive
 )

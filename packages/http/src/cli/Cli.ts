@@ -371,7 +371,7 @@ export const help = () =>
     "usage: tuma <command> [options]",
     "",
     "  serve [--port N] [--host H] [--data-dir DIR] [--demo [--demo-webhook URL]]",
-    "        [--webhook-signature-header NAME] [--metrics-port N]",
+    "        [--webhook-signature-header NAME] [--metrics-port N] [--smpp-port N [--smpp-host H]]",
     "        [--workers N|auto]                                HTTP server (+ delivery and webhook workers);",
     "                                                          --workers: N processes on one port (PostgreSQL)",
     "  worker [--data-dir DIR] [--webhook-signature-header NAME] [--metrics-port N]",

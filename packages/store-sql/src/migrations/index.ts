@@ -43,6 +43,8 @@ import m0800 from "./0800_contacts.js"
 import m0801 from "./0801_templates.js"
 import m0810 from "./0810_mail_outbox.js"
 import m0811 from "./0811_portal_two_factor.js"
+import m0900 from "./0900_smpp.js"
+import m0901 from "./0901_smpp_channel.js"
 
 export const migrations: Record<string, Effect.Effect<unknown, unknown, SqlClient.SqlClient>> = {
   "0001_schema": m0001,
@@ -74,5 +76,7 @@ export const migrations: Record<string, Effect.Effect<unknown, unknown, SqlClien
   "0800_contacts": m0800,
   "0801_templates": m0801,
   "0810_mail_outbox": m0810,
-  "0811_portal_two_factor": m0811
+  "0811_portal_two_factor": m0811,
+  "0900_smpp": m0900,
+  "0901_smpp_channel": m0901
 }

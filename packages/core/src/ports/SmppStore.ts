@@ -1,0 +1,73 @@
+/**
+ * The `SmppStore` port: SMPP credentials (issue 28) and the receipt outbox their messages fill.
+ * The SQL adapter is `SqlSmppStore` in @tuma/store-sql; receipts are written by a trigger on
+ * `messages` (migration 0900), so this port only reads, leases and acknowledges them.
+ */
+import type { SmppMode } from "@tuma/domain"
+import type { Option } from "effect"
+import { Context, type Effect } from "effect"
+
+/** Stored SMPP credentials. */
+export interface SmppAccountRow {
+  readonly id: string
+  readonly account_id: string
+  readonly system_id: string
+  readonly password_hash: string
+  readonly mode: SmppMode
+  readonly throughput_rate: number
+  readonly throughput_burst: number
+  readonly max_binds: number
+  readonly allowed_ips: ReadonlyArray<string>
+  readonly disabled_at: Date | null
+  readonly created_at: Date
+  readonly updated_at: Date
+}
+
+/** A receipt due to a bind, with what its deliver_sm says. */
+export interface DueReceipt {
+  readonly message_id: string
+  readonly smpp_account_id: string
+  readonly status: "delivered" | "failed"
+  readonly final_at: Date
+  readonly attempts: number
+  readonly created_at: Date
+  readonly recipient: string
+  readonly sender_id: string
+  readonly text: string
+  readonly submitted_at: Date
+}
+
+/** The store of SMPP credentials and receipts. */
+export class SmppStore extends Context.Tag("@tuma/core/SmppStore")<SmppStore, {
+  /** Inserts; `false` when the system_id is taken. */
+  readonly insert: (row: SmppAccountRow) => Effect.Effect<boolean>
+  readonly list: (accountId: string | undefined) => Effect.Effect<ReadonlyArray<SmppAccountRow>>
+  readonly get: (id: string) => Effect.Effect<Option.Option<SmppAccountRow>>
+  readonly bySystemId: (systemId: string) => Effect.Effect<Option.Option<SmppAccountRow>>
+  readonly accountExists: (accountId: string) => Effect.Effect<boolean>
+  /** Sets the disabled time (null: enabled) or the password hash. */
+  readonly update: (
+    id: string,
+    change: { readonly disabled_at?: Date | null; readonly password_hash?: string },
+    now: Date
+  ) => Effect.Effect<Option.Option<SmppAccountRow>>
+  /** Deletes the credentials and their pending receipts. */
+  readonly remove: (id: string) => Effect.Effect<boolean>
+  /**
+   * Leases up to `limit` pending receipts of these credentials that are due: their next attempt is
+   * pushed `leaseMillis` ahead and their attempts counted (a receipt not acknowledged comes back).
+   */
+  readonly claimReceipts: (
+    smppAccountIds: ReadonlyArray<string>,
+    limit: number,
+    leaseMillis: number
+  ) => Effect.Effect<ReadonlyArray<DueReceipt>>
+  /** Makes a leased receipt due again after `delayMillis` (its deliver_sm was not acknowledged). */
+  readonly retryAfter: (messageId: string, delayMillis: number) => Effect.Effect<void>
+  /** Marks a receipt acknowledged (deliver_sm_resp ESME_ROK). */
+  readonly acknowledge: (messageId: string) => Effect.Effect<void>
+  /** Marks pending receipts created before `before` expired; answers how many. */
+  readonly expire: (before: Date) => Effect.Effect<number>
+  /** Pending receipts (a gauge). */
+  readonly pending: Effect.Effect<number>
+}>() {}

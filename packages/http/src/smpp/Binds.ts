@@ -1,0 +1,86 @@
+/**
+ * The SMPP binds up in this process: how many a system id has (`max_binds`), which can take receipts
+ * (receiver, transceiver), the throughput buckets (domain `takeParts`, counted in parts across the
+ * account's binds in this process), and closing them all when credentials are disabled or deleted.
+ */
+import type { Bucket } from "@tuma/domain"
+import { takeParts } from "@tuma/domain"
+import { Context, Effect, Layer } from "effect"
+import type { ReceiptPdu } from "./Pdu.js"
+
+/** A bind as the registry holds it. */
+export interface BoundSession {
+  readonly id: number
+  readonly smppAccountId: string
+  readonly systemId: string
+  readonly kind: "transmitter" | "receiver" | "transceiver"
+  readonly remote: string
+  readonly since: Date
+  /** Writes a receipt's deliver_sm and answers whether the ESME acknowledged it (deliver_sm_resp ESME_ROK). */
+  readonly deliver: (receipt: Omit<ReceiptPdu, "sequence">) => Promise<boolean>
+  /** Ends the bind (unbind sent, connection closed). */
+  readonly close: () => void
+}
+
+/** The registry's operations. */
+export interface BindRegistry {
+  /** Adds a bind unless the credentials already have `maxBinds` up here. */
+  readonly add: (session: BoundSession, maxBinds: number) => boolean
+  readonly remove: (session: BoundSession) => void
+  /** Binds up, for the gauge. */
+  readonly count: () => number
+  /** The binds of these credentials that take receipts, in turn (round robin). */
+  readonly receiverOf: (smppAccountId: string) => BoundSession | undefined
+  /** Credentials with a receiver or transceiver bind up here. */
+  readonly receivingAccounts: () => ReadonlyArray<string>
+  /** Takes `parts` from the credentials' bucket; false: throttled. */
+  readonly take: (
+    smppAccountId: string,
+    limits: { readonly rate: number; readonly burst: number },
+    parts: number
+  ) => boolean
+  /** Closes every bind of these credentials. */
+  readonly closeAll: (smppAccountId: string) => Effect.Effect<void>
+}
+
+/** The binds of this process. */
+export class SmppBinds extends Context.Tag("@tuma/http/SmppBinds")<SmppBinds, BindRegistry>() {
+  /** A fresh registry. */
+  static readonly layer = Layer.sync(SmppBinds, makeRegistry)
+}
+
+/** A fresh registry. */
+export function makeRegistry(): BindRegistry {
+  const byAccount = new Map<string, Array<BoundSession>>()
+  const turn = new Map<string, number>()
+  const buckets = new Map<string, Bucket>()
+  const receivers = (id: string) => (byAccount.get(id) ?? []).filter((s) => s.kind !== "transmitter")
+  return {
+    add: (session, maxBinds) => {
+      const list = byAccount.get(session.smppAccountId) ?? []
+      if (list.length >= maxBinds) return false
+      byAccount.set(session.smppAccountId, [...list, session])
+      return true
+    },
+    remove: (session) => {
+      const list = (byAccount.get(session.smppAccountId) ?? []).filter((s) => s !== session)
+      if (list.length === 0) byAccount.delete(session.smppAccountId)
+      else byAccount.set(session.smppAccountId, list)
+    },
+    count: () => [...byAccount.values()].reduce((n, l) => n + l.length, 0),
+    receiverOf: (id) => {
+      const list = receivers(id)
+      if (list.length === 0) return undefined
+      const n = (turn.get(id) ?? 0) % list.length
+      turn.set(id, n + 1)
+      return list[n]
+    },
+    receivingAccounts: () => [...byAccount.keys()].filter((id) => receivers(id).length > 0),
+    take: (id, limits, parts) => {
+      const r = takeParts(buckets.get(id), Date.now(), limits, parts)
+      buckets.set(id, r.bucket)
+      return r.allowed
+    },
+    closeAll: (id) => Effect.sync(() => (byAccount.get(id) ?? []).forEach((s) => s.close()))
+  }
+}

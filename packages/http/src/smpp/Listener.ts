@@ -1,0 +1,192 @@
+/**
+ * The SMPP server for customers (issue 28, docs/smpp.md): a TCP listener whose sessions (Session.ts)
+ * bind with `SmppAccounts`, submit through the same `Send.single` as `POST /v1/sms/messages` (channel
+ * `smpp`), and the receipt pump that drains the `smpp_receipts` outbox to the receiver/transceiver
+ * binds of each system id in this process (at least once: acknowledged only on deliver_sm_resp).
+ *
+ *   layer(options)  — listening while the scope is open; `SmppListener` answers the bound address
+ */
+import type { SmppAccountRow } from "@tuma/core"
+import { Send, SmppAccounts, SmppStore } from "@tuma/core"
+import type { DueReceipt } from "@tuma/core"
+import { commandStatusOf, messageStateOf, receiptText, SendMessageRequest, SmppStatus } from "@tuma/domain"
+import { Context, Duration, Effect, Either, Layer, ParseResult, Queue, Runtime, Schema } from "effect"
+import { createServer } from "node:net"
+import type { AddressInfo, Socket } from "node:net"
+import { SmppBinds } from "./Binds.js"
+import * as M from "./Metrics.js"
+import type { SessionOptions, SubmitAnswer, SubmitRequest } from "./Session.js"
+import { startSession } from "./Session.js"
+
+/** Where to listen, and the session and receipt settings (defaults in `defaults`). */
+export interface SmppListenerOptions extends Partial<SessionOptions> {
+  readonly host: string
+  readonly port: number
+  /** How often the receipt pump looks for due receipts when not woken (ms). */
+  readonly receiptPollMs?: number | undefined
+  /** A receipt no bind took within this long is expired (hours; default 72). */
+  readonly receiptHoldHours?: number | undefined
+}
+
+/** Session defaults: bind within 10 s, inactivity 120 s, window 100, parts within 60 s, deliver_sm answered within 30 s. */
+export const defaults: SessionOptions = {
+  systemId: "Tuma",
+  bindTimeoutMs: 10_000,
+  inactivityTimeoutMs: 120_000,
+  window: 100,
+  concatTimeoutMs: 60_000,
+  responseTimeoutMs: 30_000
+}
+
+/** The running listener's address. */
+export class SmppListener extends Context.Tag("@tuma/http/SmppListener")<SmppListener, {
+  readonly host: string
+  readonly port: number
+}>() {}
+
+const decodeRequest = Schema.decodeUnknownEither(SendMessageRequest, { errors: "all" })
+
+/** The command_status of a request the REST schema refuses, by its first field in error. */
+const statusOfInvalid = (error: ParseResult.ParseError): number => {
+  const field = ParseResult.ArrayFormatter.formatErrorSync(error)[0]?.path[0]
+  return field === "sender_id"
+    ? SmppStatus.ESME_RINVSRCADR
+    : field === "body"
+    ? SmppStatus.ESME_RINVMSGLEN
+    : SmppStatus.ESME_RINVDSTADR
+}
+
+/** A submit through the send use case: ESME_ROK and the message uid, or the refusal's command_status. */
+const submitWith = (send: Send["Type"]) => (account: SmppAccountRow, req: SubmitRequest) =>
+  Effect.gen(function*() {
+    const decoded = decodeRequest(req)
+    if (Either.isLeft(decoded)) {
+      M.submits.update(1, "VALIDATION_FAILED")
+      return { status: statusOfInvalid(decoded.left), messageId: "" }
+    }
+    const caller = {
+      accountId: account.account_id,
+      apiKeyId: null,
+      mode: account.mode === "sandbox" ? "test" as const : "live" as const,
+      channel: "smpp" as const,
+      smppAccountId: account.id
+    }
+    const outcome = yield* Effect.either(send.single(caller, decoded.right))
+    if (Either.isLeft(outcome)) {
+      M.submits.update(1, outcome.left.error_code)
+      return { status: commandStatusOf(outcome.left.error_code), messageId: "" }
+    }
+    M.submits.update(1, "accepted")
+    const answer: SubmitAnswer = { status: SmppStatus.ESME_ROK, messageId: outcome.right.data.uid }
+    return answer
+  })
+
+/** The deliver_sm of a stored receipt. */
+const receiptOf = (r: DueReceipt) => ({
+  sourceAddr: r.recipient,
+  destinationAddr: r.sender_id,
+  text: receiptText({
+    messageId: r.message_id,
+    status: r.status,
+    submittedAt: r.submitted_at,
+    doneAt: r.final_at,
+    text: r.text
+  }),
+  messageId: r.message_id,
+  messageState: messageStateOf(r.status),
+  failed: r.status === "failed"
+})
+
+/** The listener and its receipt pump, for the life of the scope. */
+export const layer = (options: SmppListenerOptions) =>
+  Layer.scoped(
+    SmppListener,
+    Effect.gen(function*() {
+      const send = yield* Send
+      const accounts = yield* SmppAccounts
+      const store = yield* SmppStore
+      const binds = yield* SmppBinds
+      const runtime = yield* Effect.runtime<never>()
+      const run = <A>(effect: Effect.Effect<A>) => Runtime.runPromise(runtime)(effect)
+      const sessionOptions: SessionOptions = { ...defaults, ...definedOf(options) }
+      const wake = yield* Queue.sliding<void>(1)
+      const submit = submitWith(send)
+      const server = createServer((socket) => {
+        startSession(socket, {
+          options: sessionOptions,
+          binds,
+          authenticate: (systemId, password, address) => run(accounts.authenticate(systemId, password, address)),
+          submit: (account, request) => run(submit(account, request)),
+          bound: () => {
+            M.bindsUp.unsafeUpdate(binds.count(), [])
+            Queue.unsafeOffer(wake, undefined)
+          },
+          observe: {
+            bindFailed: (reason) => M.bindFailures.update(1, reason),
+            throttled: () => M.throttled.unsafeUpdate(1, [])
+          }
+        })
+        socket.on("close", () => M.bindsUp.unsafeUpdate(binds.count(), []))
+      })
+      yield* Effect.async<void, Error>((resume) => {
+        server.once("error", (e) => resume(Effect.fail(e)))
+        server.listen(options.port, options.host, () => resume(Effect.void))
+      }).pipe(Effect.orDie)
+      const sockets = new Set<Socket>()
+      server.on("connection", (s) => {
+        sockets.add(s)
+        s.on("close", () => sockets.delete(s))
+      })
+      yield* Effect.addFinalizer(() =>
+        Effect.async<void>((resume) => {
+          for (const s of sockets) s.destroy()
+          server.close(() => resume(Effect.void))
+        })
+      )
+
+      // the receipt pump: due receipts of the system ids bound here, each to one of their receivers
+      const deliverOne = (r: DueReceipt) =>
+        Effect.gen(function*() {
+          const session = binds.receiverOf(r.smpp_account_id)
+          const ok = session === undefined ? false : yield* Effect.promise(() => session.deliver(receiptOf(r)))
+          if (ok) {
+            yield* store.acknowledge(r.message_id)
+            M.receiptsDelivered.unsafeUpdate(1, [])
+          } else {
+            yield* store.retryAfter(r.message_id, Math.min(60_000, 1_000 * r.attempts))
+          }
+        })
+      const pumpOnce = Effect.gen(function*() {
+        const ids = binds.receivingAccounts()
+        if (ids.length === 0) return 0
+        const due = yield* store.claimReceipts(ids, 100, sessionOptions.responseTimeoutMs + 5_000)
+        yield* Effect.forEach(due, deliverOne, { concurrency: 50, discard: true })
+        return due.length
+      })
+      const poll = Duration.millis(options.receiptPollMs ?? 1_000)
+      yield* pumpOnce.pipe(
+        Effect.flatMap((n) => n > 0 ? Effect.void : Effect.race(Effect.sleep(poll), Queue.take(wake))),
+        Effect.catchAllCause((cause) =>
+          Effect.zipRight(Effect.logWarning("smpp receipt pump", cause), Effect.sleep(poll))
+        ),
+        Effect.forever,
+        Effect.forkScoped
+      )
+      const holdMillis = (options.receiptHoldHours ?? 72) * 3_600_000
+      yield* Effect.gen(function*() {
+        yield* store.expire(new Date(Date.now() - holdMillis))
+        M.receiptsPending.unsafeUpdate(yield* store.pending, [])
+      }).pipe(
+        Effect.catchAllCause((cause) => Effect.logWarning("smpp receipt expiry", cause)),
+        Effect.zipRight(Effect.sleep(Duration.seconds(30))),
+        Effect.forever,
+        Effect.forkScoped
+      )
+      const address = server.address()
+      const port = typeof address === "object" && address !== null ? (address satisfies AddressInfo).port : options.port
+      return { host: options.host, port }
+    })
+  )
+
+const definedOf = (o: Partial<SessionOptions>): Partial<SessionOptions> =>
+  Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined))

@@ -1,0 +1,116 @@
+/**
+ * SQL adapter of `SmppStore` (@tuma/core/ports/SmppStore): SMPP credentials and the receipt outbox
+ * (migration 0900). Same SQL on PostgreSQL 15 and PGlite; SQL failures are defects.
+ */
+import { SqlClient } from "@effect/sql"
+import type { DueReceipt, SmppAccountRow } from "@tuma/core/ports/SmppStore"
+import { SmppStore } from "@tuma/core/ports/SmppStore"
+import { Effect, Layer, Schema } from "effect"
+import { Count, findAll, findOne, NullableDate, rowOf } from "./rows.js"
+
+const AccountRow = rowOf<SmppAccountRow>()(Schema.Struct({
+  id: Schema.String,
+  account_id: Schema.String,
+  system_id: Schema.String,
+  password_hash: Schema.String,
+  mode: Schema.Literal("live", "sandbox"),
+  throughput_rate: Schema.Number,
+  throughput_burst: Schema.Number,
+  max_binds: Schema.Number,
+  allowed_ips: Schema.Array(Schema.String),
+  disabled_at: NullableDate,
+  created_at: Schema.DateFromSelf,
+  updated_at: Schema.DateFromSelf
+}))
+const ReceiptRow = rowOf<DueReceipt>()(Schema.Struct({
+  message_id: Schema.String,
+  smpp_account_id: Schema.String,
+  status: Schema.Literal("delivered", "failed"),
+  final_at: Schema.DateFromSelf,
+  attempts: Schema.Number,
+  created_at: Schema.DateFromSelf,
+  recipient: Schema.String,
+  sender_id: Schema.String,
+  text: Schema.String,
+  submitted_at: Schema.DateFromSelf
+}))
+const allAccounts = findAll(AccountRow)
+const oneAccount = findOne(AccountRow)
+const allReceipts = findAll(ReceiptRow)
+const anyRow = findAll(Schema.Struct({ n: Schema.optional(Count) }))
+
+const columns = `id, account_id, system_id, password_hash, mode, throughput_rate, throughput_burst, max_binds,
+  allowed_ips, disabled_at, created_at, updated_at`
+
+/** The SQL `SmppStore`. */
+export const make = Effect.map(SqlClient.SqlClient, (sql) => {
+  return SmppStore.of({
+    insert: (r) =>
+      anyRow(sql`INSERT INTO smpp_accounts (${sql.unsafe(columns)})
+        VALUES (${r.id}, ${r.account_id}, ${r.system_id}, ${r.password_hash}, ${r.mode}, ${r.throughput_rate},
+          ${r.throughput_burst}, ${r.max_binds}, ${[...r.allowed_ips]}::text[], ${r.disabled_at}, ${r.created_at},
+          ${r.updated_at})
+        ON CONFLICT (system_id) DO NOTHING RETURNING 1 AS n`).pipe(
+        Effect.map((rows) => rows.length === 1),
+        Effect.orDie
+      ),
+    list: (accountId) =>
+      allAccounts(
+        accountId === undefined
+          ? sql`SELECT ${sql.unsafe(columns)} FROM smpp_accounts ORDER BY created_at, id`
+          : sql`SELECT ${sql.unsafe(columns)} FROM smpp_accounts WHERE account_id = ${accountId}
+            ORDER BY created_at, id`
+      ).pipe(Effect.orDie),
+    get: (id) => oneAccount(sql`SELECT ${sql.unsafe(columns)} FROM smpp_accounts WHERE id = ${id}`).pipe(Effect.orDie),
+    bySystemId: (systemId) =>
+      oneAccount(sql`SELECT ${sql.unsafe(columns)} FROM smpp_accounts WHERE system_id = ${systemId}`).pipe(
+        Effect.orDie
+      ),
+    accountExists: (accountId) =>
+      sql`SELECT 1 FROM accounts WHERE id = ${accountId}`.pipe(Effect.map((rows) => rows.length > 0), Effect.orDie),
+    update: (id, change, now) => {
+      const sets = [sql`updated_at = ${now}`]
+      if (change.disabled_at !== undefined) sets.push(sql`disabled_at = ${change.disabled_at}`)
+      if (change.password_hash !== undefined) sets.push(sql`password_hash = ${change.password_hash}`)
+      return oneAccount(sql`UPDATE smpp_accounts SET ${sql.csv(sets)} WHERE id = ${id}
+        RETURNING ${sql.unsafe(columns)}`).pipe(Effect.orDie)
+    },
+    remove: (id) =>
+      sql.withTransaction(
+        Effect.zipRight(
+          sql`DELETE FROM smpp_receipts WHERE smpp_account_id = ${id} AND state = 'pending'`,
+          sql`DELETE FROM smpp_accounts WHERE id = ${id} RETURNING id`
+        )
+      ).pipe(Effect.map((rows) => rows.length === 1), Effect.orDie),
+    claimReceipts: (ids, limit, leaseMillis) =>
+      ids.length === 0 ? Effect.succeed([]) : allReceipts(sql`WITH due AS (
+          SELECT message_id FROM smpp_receipts
+          WHERE state = 'pending' AND smpp_account_id = ANY(${[...ids]}::uuid[]) AND next_attempt_at <= now()
+          ORDER BY next_attempt_at LIMIT ${limit} FOR UPDATE SKIP LOCKED),
+        leased AS (
+          UPDATE smpp_receipts r SET attempts = r.attempts + 1,
+            next_attempt_at = now() + make_interval(secs => ${leaseMillis / 1000})
+          FROM due WHERE r.message_id = due.message_id
+          RETURNING r.message_id, r.smpp_account_id, r.status, r.final_at, r.attempts, r.created_at)
+        SELECT l.message_id, l.smpp_account_id, l.status, l.final_at, l.attempts, l.created_at,
+          m.recipient, m.sender_id, m.text, m.created_at AS submitted_at
+        FROM leased l JOIN messages m ON m.id = l.message_id
+        ORDER BY l.final_at`).pipe(Effect.orDie),
+    retryAfter: (messageId, delayMillis) =>
+      sql`UPDATE smpp_receipts SET next_attempt_at = now() + make_interval(secs => ${delayMillis / 1000})
+        WHERE message_id = ${messageId} AND state = 'pending'`.pipe(Effect.asVoid, Effect.orDie),
+    acknowledge: (messageId) =>
+      sql`UPDATE smpp_receipts SET state = 'acknowledged', acknowledged_at = now()
+        WHERE message_id = ${messageId} AND state = 'pending'`.pipe(Effect.asVoid, Effect.orDie),
+    expire: (before) =>
+      sql`UPDATE smpp_receipts SET state = 'expired' WHERE state = 'pending' AND created_at < ${before}
+        RETURNING message_id`.pipe(Effect.map((rows) => rows.length), Effect.orDie),
+    pending: anyRow(sql`SELECT count(*)::int AS n FROM smpp_receipts WHERE state = 'pending'`).pipe(
+      Effect.map((rows) => rows[0]?.n ?? 0),
+      Effect.orDie
+    )
+  })
+})
+
+/** `SmppStore` over the `SqlClient`. */
+export const layer: Layer.Layer<SmppStore, never, SqlClient.SqlClient> = Layer.effect(SmppStore, make)
