@@ -61,6 +61,8 @@ for (const [driver, start] of drivers) {
       expect(log.body.data.map((e: any) => [e.action, e.actor_kind, e.actor_name, e.actor_id, e.ip])).toEqual([
         ["account.suspend", "admin-token", "admin-token", null, "127.0.0.1"],
         ["wallet.top_up", "admin-token", "admin-token", null, "203.0.113.50"],
+        // the account's first owner is invited by the operator who created it
+        ["portal.invitation.create", "admin-token", "admin-token", null, "127.0.0.1"],
         ["account.create", "admin-token", "admin-token", null, "127.0.0.1"]
       ])
       const [suspend, topUp] = log.body.data
@@ -136,11 +138,12 @@ for (const [driver, start] of drivers) {
       const prefix = await admin("GET", `/audit-log?target=${target}&action=${encodeURIComponent("account.*")}`)
       expect(prefix.body.data.map((e: any) => e.action)).toEqual(["account.create"])
       const byActor = await admin("GET", `/audit-log?actor=admin-token&target=${target}&limit=500`)
-      expect(byActor.body.data.length).toBe(6)
+      // every entry of the account, its first owner's invitation included
+      expect(byActor.body.data.length).toBe(7)
       expect((await admin("GET", `/audit-log?actor=someone-else&target=${target}`)).body.data).toEqual([])
       const future = new Date(Date.now() + 3_600_000).toISOString()
       expect((await admin("GET", `/audit-log?target=${target}&from=${future}`)).body.data).toEqual([])
-      expect((await admin("GET", `/audit-log?target=${target}&to=${future}`)).body.data.length).toBe(6)
+      expect((await admin("GET", `/audit-log?target=${target}&to=${future}`)).body.data.length).toBe(7)
     })
 
     it("a malformed filter is a 422 in the envelope, by field", async () => {
