@@ -56,6 +56,8 @@ it("a tuma change is recorded for cli:<os user>; tuma audit prints it, filtered 
     ["wallet.correct", "cli", actor, null],
     ["wallet.top_up", "cli", actor, null],
     ["account.suspend", "cli", actor, null],
+    // the account's first owner is invited by the operator who created it
+    ["portal.invitation.create", "cli", actor, null],
     ["account.create", "cli", actor, null]
   ])
   expect(page.data[0]).toMatchObject({ before: { balance: 100 }, after: { wallet: { balance: 60 } } })
