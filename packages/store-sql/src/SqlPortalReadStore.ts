@@ -2,8 +2,9 @@
  * SQL adapter of `PortalReadStore` (core/src/portal/PortalReadStore.ts), PostgreSQL and PGlite.
  * Every query is bounded by `account_id` (directly, or through the account's webhook endpoints).
  *
- * - the dashboard groups the last seven local days' messages by day and status (the account's
- *   `messages_account_created_idx` range), and reads the ten newest failures
+ * - the dashboard groups the last seven local days' messages by day and status from the count
+ *   rollup (`messageCounts.ts`; a zone whose midnight is not a whole UTC hour counts the account's
+ *   `messages_account_created_idx` range instead), and reads the ten newest failures
  *   (`messages_account_status_created_idx`);
  * - a message's webhook deliveries are looked up through its key's endpoints, from the message's
  *   creation on (`webhook_deliveries_endpoint_idx`), so no index is added to the webhook write path.
@@ -20,6 +21,7 @@ import type {
 import { PortalReadStore } from "@tuma/core/ports/PortalReadStore"
 import { MessageStatus } from "@tuma/domain"
 import { Effect, Layer, Schema } from "effect"
+import * as MessageCounts from "./messageCounts.js"
 import {
   decoders,
   findAll,
@@ -165,13 +167,18 @@ export const make = Effect.gen(function*() {
           SELECT m.iso2 AS country, m.calling_code, w.balance, w.enabled
           FROM wallets w JOIN markets m ON m.id = w.market_id
           WHERE w.account_id = ${accountId} ORDER BY m.iso2`)
-        const counts = yield* DayStatusCounts.all(sql`
+        // a week of whole UTC hours (every whole-hour zone) is read from the rollup, else counted
+        const counts = yield* DayStatusCounts.all(
+          (yield* MessageCounts.weekAligned(sql, timeZone, now))
+            ? MessageCounts.weekFromRollup(sql, accountId, timeZone, now)
+            : sql`
           SELECT to_char((created_at AT TIME ZONE ${timeZone})::date, 'YYYY-MM-DD') AS day, status, count(*)::int AS n
           FROM messages
           WHERE account_id = ${accountId}
             AND created_at >= ((((${now}::timestamptz AT TIME ZONE ${timeZone})::date - 6)::timestamp)
               AT TIME ZONE ${timeZone})
-          GROUP BY 1, 2`)
+          GROUP BY 1, 2`
+        )
         const failures = yield* Failures.all(
           sql`SELECT id, recipient, sender_id, failure_reason, failed_at, created_at FROM messages
           WHERE account_id = ${accountId} AND status = 'failed'

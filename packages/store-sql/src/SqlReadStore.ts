@@ -2,15 +2,17 @@
  * SQL adapter of the `ReadStore` port (PostgreSQL and PGlite).
  *
  * The message list reads `messages_account_created_idx` (or the status/channel variants) in index
- * order — `ORDER BY created_at DESC, id DESC` — so a page costs `LIMIT + OFFSET` index entries;
- * the count is a separate statement over the same index.
+ * order — `ORDER BY created_at DESC, id DESC` — so a page costs `LIMIT + OFFSET` index entries.
+ * The count (`meta.total`) reads the count rollup (`messageCounts.ts`), folded here every
+ * `FOLD_INTERVAL`; a campaign's messages, or bounds inside an hour, are counted over the index.
  */
 import { SqlClient } from "@effect/sql"
 import type { MessageEntryRow } from "@tuma/core/MessageEntry"
 import type { MessageListFilter, ProfileRow, VerifiedRouteMarketRow, WalletMarketRow } from "@tuma/core/ports/ReadStore"
 import { ReadStore } from "@tuma/core/ports/ReadStore"
 import { MessageStatus } from "@tuma/domain"
-import { Effect, Layer, Option, Schema } from "effect"
+import { Clock, Effect, Layer, Option, Schedule, Schema } from "effect"
+import * as MessageCounts from "./messageCounts.js"
 import { Count, findAll, findOne, NullableDate, NullableString, rowOf, single } from "./rows.js"
 
 const MESSAGE_COLUMNS = `m.id, m.recipient, m.sender_id, m.units, m.channel, m.status, m.provider_message_id,
@@ -113,10 +115,10 @@ export const make = Effect.gen(function*() {
         Effect.orDie
       ),
     countMessages: (f) =>
-      count(sql`SELECT count(*) AS n FROM messages m WHERE ${where(f)}`).pipe(
-        Effect.map((row) => row.n),
-        Effect.orDie
-      ),
+      (MessageCounts.countable(f)
+        ? MessageCounts.countFromRollup(sql, f)
+        : count(sql`SELECT count(*) AS n FROM messages m WHERE ${where(f)}`).pipe(Effect.map((row) => row.n)))
+        .pipe(Effect.orDie),
     findMessage: (accountId, messageId) =>
       message(sql`SELECT ${columns} FROM messages m LEFT JOIN campaigns c ON c.id = m.campaign_id
         WHERE m.id = ${messageId} AND m.account_id = ${accountId}`).pipe(Effect.orDie),
@@ -139,5 +141,20 @@ export const make = Effect.gen(function*() {
   })
 })
 
-/** `ReadStore` on SQL. */
-export const layer: Layer.Layer<ReadStore, never, SqlClient.SqlClient> = Layer.effect(ReadStore, make)
+/** How often each process folds the count deltas into the rollup (any process may; folds never collide). */
+export const FOLD_INTERVAL = "5 seconds"
+
+/** `ReadStore` on SQL, and the fold of the count rollup every `FOLD_INTERVAL`. */
+export const layer: Layer.Layer<ReadStore, never, SqlClient.SqlClient> = Layer.scoped(
+  ReadStore,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    // paced by wall time: a program on a test clock must not fold in a loop
+    yield* Effect.forkScoped(
+      Effect.repeat(Effect.ignore(MessageCounts.fold(sql)), Schedule.spaced(FOLD_INTERVAL)).pipe(
+        Effect.withClock(Clock.make())
+      )
+    )
+    return yield* make
+  })
+)
