@@ -19,7 +19,13 @@ import { chromium } from "playwright-core"
 import { SMTPServer } from "smtp-server"
 
 export const testDatabaseUrl = process.env.TUMA_TEST_DATABASE_URL
-export const drivers: ReadonlyArray<"pglite" | "postgres"> = testDatabaseUrl ? ["pglite", "postgres"] : ["pglite"]
+/**
+ * The store the portal and console flows run on: PostgreSQL when configured (as CI does; what an
+ * operator runs in production), else PGlite. Each flow runs once: what the store does is proven on
+ * both drivers by the contract suites (packages/store-sql/test), and the walks of every page
+ * (kiswahili, phone, contacts) run on PGlite, the README's embedded default.
+ */
+export const drivers: ReadonlyArray<"pglite" | "postgres"> = testDatabaseUrl ? ["postgres"] : ["pglite"]
 export const ADMIN_TOKEN = "portal-test-admin-token"
 export const CHROMIUM = process.env.TUMA_CHROMIUM ?? "/usr/bin/chromium"
 export const hasChromium = existsSync(CHROMIUM)

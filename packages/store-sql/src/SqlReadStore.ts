@@ -102,6 +102,8 @@ export const make = Effect.gen(function*() {
     const clauses = [sql`m.account_id = ${f.accountId}`]
     if (f.status !== undefined) clauses.push(sql`m.status = ${f.status}`)
     if (f.channel !== undefined) clauses.push(sql`m.channel = ${f.channel}`)
+    // the predicate of `messages_account_channel_other_idx`, literal so every plan can use it
+    if (f.channel !== undefined && f.channel !== "api") clauses.push(sql`m.channel <> 'api'`)
     if (f.campaignId !== undefined) clauses.push(sql`m.campaign_id = ${f.campaignId}`)
     if (f.createdFrom !== undefined) clauses.push(sql`m.created_at >= ${f.createdFrom}`)
     if (f.createdBefore !== undefined) clauses.push(sql`m.created_at < ${f.createdBefore}`)
