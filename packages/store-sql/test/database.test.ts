@@ -100,7 +100,8 @@ it.effect(
       WHERE table_name = 'idempotency_records' AND column_name = 'response'`
       expect(t).toBe("json")
       expect(yield* runMigrations(migrations)).toEqual([])
-    }).pipe(Effect.provide(PgliteClient.layer({ dataDir: "memory://" })), Effect.orDie),
+      // an empty database (initdb), not the run's migrated template
+    }).pipe(Effect.provide(PgliteClient.layer({ dataDir: "memory://", template: "" })), Effect.orDie),
   { timeout: 60_000 }
 )
 

@@ -7,6 +7,7 @@
 import { PortalAccess } from "@tuma/core/portal/PortalAccess"
 import type { PortalSettings } from "@tuma/core/portal/PortalConfig"
 import { defaultPortalSettings } from "@tuma/core/portal/PortalConfig"
+import { nativeScrypt, pureScrypt, Scrypt } from "@tuma/core/ports/Scrypt"
 import { layerOutboxMailer, layerSmtpMailer } from "@tuma/providers/mail/SmtpMailer"
 import * as Database from "@tuma/store-sql/Database"
 import { Effect, Exit, Layer, Scope } from "effect"
@@ -94,6 +95,12 @@ export const startPortal = async (
       { maxConnections: 10 }
     )
   const server = makeServerOptions({ port: 0, host: "127.0.0.1", adminToken: ADMIN_TOKEN, ...options.server })
+  // Real scrypt at a test cost (N = 2^10): the portal's N = 2^15 takes 32 MB and 0.1–1 s of a core
+  // per sign-in here, hundreds of times a run; what is stored and checked is unchanged.
+  const derive = nativeScrypt ?? pureScrypt
+  const testScrypt = Layer.succeed(Scrypt, {
+    derive: (password, salt, params) => derive(password, salt, { ...params, N: 1024 })
+  })
   const context = await Effect.runPromise(
     Layer.buildWithScope(
       Server.layer({
@@ -103,7 +110,7 @@ export const startPortal = async (
           settings: { ...defaultPortalSettings, ...options.settings },
           mailer: options.mail === "outbox" ? layerOutboxMailer : layerSmtpMailer({ url: smtp.url })
         }
-      }),
+      }).pipe(Layer.provideMerge(testScrypt)),
       scope
     )
   )
