@@ -200,20 +200,8 @@ export const decodeShortMessage = (
   let body = bytes
   let concat: Concat | null = null
   if ((esmClass & ESM_UDHI) !== 0 && bytes.length > 0 && bytes[0]! + 1 <= bytes.length) {
-    const udhLen = bytes[0]!
-    const udh = bytes.subarray(1, 1 + udhLen)
-    body = bytes.subarray(1 + udhLen)
-    for (let i = 0; i + 1 < udh.length;) {
-      const iei = udh[i]!
-      const len = udh[i + 1]!
-      if (iei === 0x00 && len === 3 && i + 4 < udh.length) {
-        concat = { ref: udh[i + 2]!, total: udh[i + 3]!, seq: udh[i + 4]! }
-      }
-      if (iei === 0x08 && len === 4 && i + 5 < udh.length) {
-        concat = { ref: (udh[i + 2]! << 8) | udh[i + 3]!, total: udh[i + 4]!, seq: udh[i + 5]! }
-      }
-      i += 2 + len
-    }
+    concat = concatOfUdh(bytes.subarray(1, 1 + bytes[0]!))
+    body = bytes.subarray(1 + bytes[0]!)
   }
   const encoding = encodingOfDataCoding(dataCoding)
   const text = encoding === "UCS-2"
@@ -221,7 +209,27 @@ export const decodeShortMessage = (
     : encoding === "Latin-1"
     ? decodeLatin1(body)
     : fromGsm7Octets(body)
-  return { text, encoding, concat: concat !== null && validConcat(concat) ? concat : null }
+  return { text, encoding, concat }
+}
+
+/**
+ * The concatenation element of a user data header (the header's information elements, without its
+ * length octet): 8-bit (IEI 0) or 16-bit (IEI 8) reference; null when there is none or it is malformed.
+ */
+export const concatOfUdh = (udh: Uint8Array): Concat | null => {
+  let concat: Concat | null = null
+  for (let i = 0; i + 1 < udh.length;) {
+    const iei = udh[i]!
+    const len = udh[i + 1]!
+    if (iei === 0x00 && len === 3 && i + 4 < udh.length) {
+      concat = { ref: udh[i + 2]!, total: udh[i + 3]!, seq: udh[i + 4]! }
+    }
+    if (iei === 0x08 && len === 4 && i + 5 < udh.length) {
+      concat = { ref: (udh[i + 2]! << 8) | udh[i + 3]!, total: udh[i + 4]!, seq: udh[i + 5]! }
+    }
+    i += 2 + len
+  }
+  return concat !== null && validConcat(concat) ? concat : null
 }
 
 const validConcat = (c: Concat): boolean => c.total >= 1 && c.seq >= 1 && c.seq <= c.total
@@ -277,3 +285,6 @@ export const joinParts = (parts: ReadonlyArray<InboundPart>): JoinedMessage => {
   for (let s = 1; s <= total && complete; s++) complete = bySeq.has(s)
   return { text: seqs.map((s) => bySeq.get(s)!).join(""), parts: bySeq.size, complete }
 }
+
+/** A carrier's text made storable: NUL (which PostgreSQL text cannot hold) removed. */
+export const storableText = (text: string): string => text.includes("\u0000") ? text.replace(/\u0000/g, "") : text
