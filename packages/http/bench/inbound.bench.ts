@@ -7,28 +7,46 @@
  *
  * Prints MO/s stored (deliver_sm sent → every deliver_sm_resp back, each one after its commit), MO/s
  * posted (→ every webhook received), and p50/p99 from a deliver_sm to its webhook, with the load
- * average before and after (the machine is shared).
+ * average before and after (the machine is shared) and the CPU seconds this process used (server,
+ * workers, simulator and receiver share it), so a run on a busy machine can be read.
  *
  * Env: BENCH_MO (10000), BENCH_WINDOW (100), BENCH_DATABASE_URL (admin URL of a PostgreSQL server;
  * default TUMA_TEST_DATABASE_URL or postgres://postgres@127.0.0.1:5432/postgres).
  */
+import * as Reactivity from "@effect/experimental/Reactivity"
+import { PgClient } from "@effect/sql-pg"
 import { Operator } from "@tuma/core"
 import { makeSmscSimulator } from "@tuma/providers/smsc/SmscSimulator"
 import * as Database from "@tuma/store-sql/Database"
-import { Effect, Exit, Layer, Scope } from "effect"
+import { Effect, Exit, Layer, Redacted, Scope } from "effect"
+import { randomBytes } from "node:crypto"
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
 import { loadavg } from "node:os"
 import * as DeliveryWorkers from "../src/runtime/DeliveryWorkers.js"
 import * as WebhookWorkers from "../src/runtime/WebhookWorkers.js"
-import { scratchDatabase, setupAccount, startServer, unique } from "../test/harness.js"
+import { setupAccount, startServer, unique } from "../test/harness.js"
 
 const N = Number(process.env.BENCH_MO ?? 10_000)
 const WINDOW = Number(process.env.BENCH_WINDOW ?? 100)
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? process.env.TUMA_TEST_DATABASE_URL ??
   "postgres://postgres@127.0.0.1:5432/postgres"
-process.env.TUMA_TEST_DATABASE_URL = ADMIN_URL
 process.env.TUMA_WEBHOOK_ALLOW = "127.0.0.1"
+
+/** A scratch PostgreSQL database on ADMIN_URL, dropped when the scope closes. */
+const scratchDatabase = Effect.gen(function*() {
+  const name = `tuma_inbound_bench_${Date.now().toString(36)}_${randomBytes(3).toString("hex")}`
+  const admin = yield* PgClient.make({ url: Redacted.make(ADMIN_URL), maxConnections: 1 }).pipe(
+    Effect.provide(Reactivity.layer)
+  )
+  yield* Effect.acquireRelease(
+    admin.unsafe(`CREATE DATABASE ${name}`),
+    () => admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).pipe(Effect.orDie)
+  )
+  const url = new URL(ADMIN_URL)
+  url.pathname = `/${name}`
+  return url.toString()
+})
 const NUMBER = "+255700555000"
 
 const load = () => loadavg().map((l) => l.toFixed(2)).join(" ")
@@ -89,6 +107,7 @@ const main = async () => {
   const before = load()
 
   const t0 = performance.now()
+  const cpu0 = process.cpuUsage()
   let next = 0
   let answered = 0
   let refused = 0
@@ -113,6 +132,8 @@ const main = async () => {
   const tStored = performance.now()
   await Promise.race([done, new Promise((r) => setTimeout(r, 120_000))])
   const tPosted = performance.now()
+  const cpu = process.cpuUsage(cpu0)
+  const cpuSeconds = (cpu.user + cpu.system) / 1e6
   const latencies: Array<number> = []
   for (let i = 0; i < N; i++) if (postedAt[i]! > 0) latencies.push(postedAt[i]! - sentAt[i]!)
 
@@ -129,6 +150,10 @@ const main = async () => {
   )
   console.log(
     `  deliver_sm -> webhook: p50 ${pct(latencies, 0.5).toFixed(0)} ms, p99 ${pct(latencies, 0.99).toFixed(0)} ms`
+  )
+  console.log(
+    `  this process (server, workers, SMSC, receiver): ${cpuSeconds.toFixed(1)} CPU s = ` +
+      `${Math.round(N / cpuSeconds)} MO per CPU second (PostgreSQL's backends not counted)`
   )
   console.log(`  load average before: ${before}; after: ${load()}`)
   receiver.close()

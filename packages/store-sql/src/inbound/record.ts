@@ -32,7 +32,8 @@ const GroupPartRow = Schema.Struct({
   seq: Schema.Number,
   text: Schema.String,
   encoding: Schema.Literal("GSM-7", "Latin-1", "UCS-2"),
-  received_at: Schema.DateFromSelf
+  received_at: Schema.DateFromSelf,
+  message_id: NullableString
 })
 type GroupPart = typeof GroupPartRow.Type
 const GroupPart = findAll(GroupPartRow)
@@ -72,11 +73,11 @@ export const recordParts = (db: Db) => (records: ReadonlyArray<InboundRecord>, n
     }
     const inserted = yield* GroupPart(q(
       `INSERT INTO inbound_parts (provider, from_addr, to_addr, part_key, group_key, ref, total, seq, text, encoding,
-                            received_at, keep_until)
+                            received_at, keep_until, message_id)
 SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::int[], $7::int[], $8::int[],
-                     $9::text[], $10::text[], $11::timestamptz[], $12::timestamptz[])
+                     $9::text[], $10::text[], $11::timestamptz[], $12::timestamptz[], $13::uuid[])
 ON CONFLICT DO NOTHING
-RETURNING provider, from_addr, to_addr, group_key, total, seq, text, encoding, received_at`,
+RETURNING provider, from_addr, to_addr, group_key, total, seq, text, encoding, received_at, message_id`,
       [
         records.map((r) => r.provider),
         records.map((r) => r.from),
@@ -94,7 +95,9 @@ RETURNING provider, from_addr, to_addr, group_key, total, seq, text, encoding, r
             r.receivedAt.getTime() +
               (r.concat === null || r.concat.total === 1 ? INBOUND_WINDOWS.singleMs : INBOUND_WINDOWS.concatMs)
           ).toISOString()
-        )
+        ),
+        // a single part is its message: linked to it as it is stored (no UPDATE afterwards)
+        records.map((r) => r.concat === null || r.concat.total === 1 ? randomUUID() : null)
       ]
     ))
     // single parts are whole; a concatenated part's group is read back (its other parts may be older)
@@ -107,7 +110,8 @@ RETURNING provider, from_addr, to_addr, group_key, total, seq, text, encoding, r
     if (touched.size > 0) {
       const groups = [...touched.values()]
       const rows = yield* GroupPart(q(
-        `SELECT p.provider, p.from_addr, p.to_addr, p.group_key, p.total, p.seq, p.text, p.encoding, p.received_at
+        `SELECT p.provider, p.from_addr, p.to_addr, p.group_key, p.total, p.seq, p.text, p.encoding, p.received_at,
+  p.message_id
 FROM inbound_parts p
 JOIN unnest($1::text[], $2::text[], $3::text[], $4::text[]) AS g(provider, from_addr, to_addr, group_key)
   ON p.provider = g.provider AND p.from_addr = g.from_addr AND p.to_addr = g.to_addr AND p.group_key = g.group_key
@@ -143,7 +147,7 @@ const made1 = (parts: ReadonlyArray<GroupPart>, forced: ReadonlyMap<string, stri
   const first = parts[0]!
   const receivedAt = parts.reduce((at, p) => p.received_at > at ? p.received_at : at, first.received_at)
   return {
-    id: randomUUID(),
+    id: parts.length === 1 && first.message_id !== null ? first.message_id : randomUUID(),
     provider: first.provider,
     from: first.from_addr,
     to: first.to_addr,
@@ -161,7 +165,8 @@ const made1 = (parts: ReadonlyArray<GroupPart>, forced: ReadonlyMap<string, stri
 export const joinExpired = (db: Db) => (before: Date, now: Date) =>
   Effect.gen(function*() {
     const rows = yield* GroupPart(db.q(
-      `SELECT p.provider, p.from_addr, p.to_addr, p.group_key, p.total, p.seq, p.text, p.encoding, p.received_at
+      `SELECT p.provider, p.from_addr, p.to_addr, p.group_key, p.total, p.seq, p.text, p.encoding, p.received_at,
+  p.message_id
 FROM inbound_parts p
 WHERE p.message_id IS NULL AND (p.provider, p.from_addr, p.to_addr, p.group_key) IN (
   SELECT provider, from_addr, to_addr, group_key FROM inbound_parts
@@ -268,19 +273,23 @@ FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::text[], $5::text[], $6::text
         now
       ]
     )
-    yield* q(
-      `UPDATE inbound_parts p SET message_id = u.id
+    // the parts of concatenated messages (single parts were linked as they were stored)
+    const joined = routed.filter((r) => r.groupKey.startsWith("c:"))
+    if (joined.length > 0) {
+      yield* q(
+        `UPDATE inbound_parts p SET message_id = u.id
 FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[]) AS u(id, provider, from_addr, to_addr, group_key)
 WHERE p.provider = u.provider AND p.from_addr = u.from_addr AND p.to_addr = u.to_addr AND p.group_key = u.group_key
   AND p.message_id IS NULL`,
-      [
-        routed.map((r) => r.id),
-        routed.map((r) => r.provider),
-        routed.map((r) => r.from),
-        routed.map((r) => r.to),
-        routed.map((r) => r.groupKey)
-      ]
-    )
+        [
+          joined.map((r) => r.id),
+          joined.map((r) => r.provider),
+          joined.map((r) => r.from),
+          joined.map((r) => r.to),
+          joined.map((r) => r.groupKey)
+        ]
+      )
+    }
     const changes = yield* optOutChanges(db, routed.filter((r) => r.accountId !== null && !r.sandbox), now)
     yield* owedReplies(db, routed, now)
     yield* webhookEvents(db, routed, replyTo, changes, now)
