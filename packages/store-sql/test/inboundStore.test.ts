@@ -103,6 +103,24 @@ forEachDriver(stack, (it, driver) => {
         parts: 5,
         complete: true
       })
+      // a redelivery sends the same bytes (the body was frozen with the event)
+      const [delivery] = yield* Effect.flatMap(
+        sqlClient,
+        (sql) => sql<{ id: string }>`SELECT id FROM webhook_deliveries WHERE endpoint_id = ${endpoint.id}`
+      )
+      yield* (yield* WebhookStore).redeliver(
+        endpoint.id,
+        { deliveryId: delivery!.id },
+        new Date(),
+        Effect.sync(randomUUID)
+      )
+      const again2 = yield* deliveriesOf(endpoint.id)
+      expect(again2.map((d) => [d.event, d.payload])).toEqual([
+        ["sms.received", sent[0]!.payload],
+        ["sms.received", sent[0]!.payload]
+      ])
+      const shown = yield* (yield* WebhookStore).getDelivery(delivery!.id)
+      expect(shown?.payload).toBe(sent[0]!.payload)
     }))
 
   it.live(`the delivery writer's apply stores, joins and answers the same (${driver})`, () =>
