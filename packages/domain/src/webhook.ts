@@ -11,15 +11,21 @@ import { hmacSha256Hex, timingSafeEqual } from "./crypto.js"
 // Events and payload
 // ---------------------------------------------------------------------------------------------
 
-/** The two events of spec §6. */
-export const WebhookEventType = Schema.Literal("sms.delivered", "sms.failed")
+/**
+ * The events an endpoint can subscribe to: the two of spec §6 (a message's final state) and the
+ * two-way events (`inbound.ts`, `inboundEvents.ts`): a message received, an opt-out changed.
+ */
+export const WebhookEventType = Schema.Literal("sms.delivered", "sms.failed", "sms.received", "optout.changed")
 export type WebhookEventType = typeof WebhookEventType.Type
 
 /** Final message states that produce an event. */
 export type WebhookFinalStatus = "delivered" | "failed"
 
+/** The events an endpoint gets when it names none: the two delivery events (as before two-way SMS). */
+export const DEFAULT_WEBHOOK_EVENTS: ReadonlyArray<WebhookEventType> = ["sms.delivered", "sms.failed"]
+
 /** The event posted for a final message status. */
-export const webhookEventFor = (status: WebhookFinalStatus): WebhookEventType =>
+export const webhookEventFor = (status: WebhookFinalStatus): "sms.delivered" | "sms.failed" =>
   status === "delivered" ? "sms.delivered" : "sms.failed"
 
 /** ISO 8601 date-time with an explicit numeric offset, e.g. `2025-03-01T09:30:00+03:00`. */
@@ -34,7 +40,7 @@ const IsoWithOffset = Schema.String.pipe(
  * string, never null).
  */
 export const WebhookPayload = Schema.Struct({
-  event: WebhookEventType,
+  event: Schema.Literal("sms.delivered", "sms.failed"),
   message_id: Schema.String,
   to: Schema.String,
   status: Schema.String,

@@ -7,6 +7,7 @@
 import * as OpenApi from "@effect/platform/OpenApi"
 import { AdminApi } from "./admin/Api.js"
 import { ConsoleApi } from "./console/Api.js"
+import { InboundGroup } from "./inbound/Api.js"
 import { PortalApi } from "./portal/Api.js"
 import { SenderIdsGroup } from "./senderIds/Api.js"
 import { makeApi } from "./shared/apiSchemas.js"
@@ -54,6 +55,7 @@ const base = makeApi("tuma")
  */
 export class TumaApi extends base
   .add(SmsGroup)
+  .add(InboundGroup)
   .add(SenderIdsGroup)
   .add(SystemGroup)
   .addHttpApi(AdminApi)

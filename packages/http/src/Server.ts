@@ -12,7 +12,7 @@ import { NodeHttpServer } from "@effect/platform-node"
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as HttpServer from "@effect/platform/HttpServer"
 import type { SqlClient } from "@effect/sql"
-import { Ids, Operator, Send, SendConfig, SmppAccounts } from "@tuma/core"
+import { Ids, Inbound, InboundWorkers, Operator, Send, SendConfig, SmppAccounts } from "@tuma/core"
 import { Admin, Audit } from "@tuma/core"
 import { Reads } from "@tuma/core"
 import { SenderIds } from "@tuma/core"
@@ -33,6 +33,7 @@ import { AdminLive, layerAdminAuth } from "./admin/Http.js"
 import { TumaApi } from "./Api.js"
 import * as Console from "./console/Console.js"
 import * as ConsoleServices from "./console/Services.js"
+import { InboundLive } from "./inbound/Http.js"
 import * as Observability from "./observability/Observability.js"
 import * as PortalAssets from "./portal/Assets.js"
 import * as Portal from "./portal/Portal.js"
@@ -55,7 +56,15 @@ export const extraRoutes: ReadonlyArray<readonly [string, string]> = [["GET", "/
 
 /** The handlers of every API group. */
 export const ApiLive = HttpApiBuilder.api(TumaApi).pipe(
-  Layer.provide([SmsLive, SenderIdsLive, SystemLive, AdminLive, Portal.layerHandlers, Console.layerHandlers])
+  Layer.provide([
+    SmsLive,
+    InboundLive,
+    SenderIdsLive,
+    SystemLive,
+    AdminLive,
+    Portal.layerHandlers,
+    Console.layerHandlers
+  ])
 )
 
 /** What `layer` starts: server settings, database, and optionally a node server, the workers and a prebuilt store. */
@@ -86,8 +95,9 @@ export const layerStore = (database: Database.DatabaseConfig, portal: Portal.Por
   const limiter: Layer.Layer<RateLimiter.RateLimiter, never, SqlClient.SqlClient> = database._tag === "Postgres"
     ? RateLimitLease.layer(SqlRateLimitStore.layer)
     : RateLimiter.layer.pipe(Layer.provide(RateLimiter.layerStoreMemory))
+  const send = SendObserved.layerObserved(Send.layer, SqlSendStore.layer)
   return Layer.mergeAll(
-    SendObserved.layerObserved(Send.layer, SqlSendStore.layer),
+    send,
     Operator.layer,
     limiter,
     Reads.layer,
@@ -103,7 +113,9 @@ export const layerStore = (database: Database.DatabaseConfig, portal: Portal.Por
     Portal.layerServices(portal),
     // SMPP credentials and this process's binds (the admin API and the SMPP listener)
     SmppAccounts.layer,
-    SmppBinds.layer
+    SmppBinds.layer,
+    // two-way SMS: inbound numbers, the inbox, replies (over the same Send and Audit)
+    Inbound.layer.pipe(Layer.provide([send, Audit.layer]))
   ).pipe(
     // every SQL adapter (with this driver's ContentCounter); operator changes made by any process
     // drop the caches of this one (SettingsChanges, decisions §30)
@@ -150,7 +162,10 @@ export const layer = (options: StartOptions) => {
     host: options.server.host
   })
   const serve = Layer.merge(HttpApiBuilder.serve(), FastSend.layer.pipe(Layer.provide(Auth.layer)))
-  const served = options.workers === true ? Layer.merge(serve, DeliveryWorkers.layer()) : serve
+  // the delivery workers and, next to them, the inbound housekeeping (joining timeouts, auto replies)
+  const served = options.workers === true
+    ? Layer.mergeAll(serve, DeliveryWorkers.layer(), InboundWorkers.layer())
+    : serve
   const runtime = options.observabilityRuntime
   const observability = runtime !== undefined
     ? Layer.merge(Layer.succeed(Observability.ObservabilityRuntime, runtime), Observability.layerFiber(runtime))

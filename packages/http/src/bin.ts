@@ -32,7 +32,7 @@ import cluster from "node:cluster"
 import { createServer } from "node:http"
 import { parseArgs } from "node:util"
 import * as Cli from "./cli/Cli.js"
-import { seedDemo } from "./cli/Demo.js"
+import { DEMO_NUMBER, seedDemo } from "./cli/Demo.js"
 import { seedDemoOperator } from "./console/Demo.js"
 import * as Observability from "./observability/Observability.js"
 import { seedDemoPortalUser } from "./portal/Demo.js"
@@ -163,6 +163,7 @@ const serve = async (argv: ReadonlyArray<string>) => {
       if (keys !== undefined) {
         console.log(`demo live key: ${keys.liveKey}`)
         console.log(`demo sandbox key: ${keys.sandboxKey}`)
+        console.log(`demo number: ${DEMO_NUMBER} (send from it to +255700000500: the handset replies a second later)`)
       } else {
         console.log("demo: the store already has an account; its keys were printed when it was created")
       }

@@ -197,6 +197,26 @@ describe("tuma serve --demo", () => {
       expect(Number((await api("GET", "/v1/balance")).body.data.balance)).toBe(Number(before) - 4)
       expect(receiver.out()).not.toMatch(/rejected/)
 
+      // two-way SMS: from the demo number to the answering test recipient, a reply a second later
+      const number = /^demo number: (\+\d+) /m.exec(first.out())![1]!
+      const asked = await api("POST", "/v1/sms/messages", {
+        recipient: "+255700000500",
+        sender_id: number,
+        body: "Are you coming?"
+      })
+      expect(asked.status).toBe(202)
+      const reply = await waitFor("the simulated reply", async () => {
+        const inbox = (await api("GET", "/v1/sms/inbound")).body
+        return inbox.data?.length > 0 ? inbox.data[0] : undefined
+      }, 20_000)
+      expect(reply).toMatchObject({
+        from: "+255700000500",
+        to: number,
+        text: "Asante! Got your message: Are you coming?",
+        in_reply_to: asked.body.data.uid
+      })
+      expect((await webhookOf(reply.uid)).event).toBe("sms.received")
+
       expect(await stop(first)).toBe(0)
     },
     180_000

@@ -129,6 +129,12 @@ describe.each(drivers)("metrics ($name)", ({ database }) => {
     expect(valueOf(samples, "tuma_dispatch_queue_depth")).toBe(0)
     expect(valueOf(samples, "tuma_webhook_queue_depth")).toBe(0)
     expect(valueOf(samples, "tuma_webhook_endpoints_disabled")).toBe(0)
+    // two-way SMS: exported at zero before the first inbound message
+    expect(valueOf(samples, "tuma_inbound_unrouted")).toBe(0)
+    expect(valueOf(samples, "tuma_inbound_parts_waiting")).toBe(0)
+    for (const outcome of ["routed", "unrouted", "duplicate"]) {
+      expect(valueOf(samples, "tuma_inbound_messages_total", { outcome })).toBe(0)
+    }
     expect(valueOf(samples, "process_resident_memory_bytes")).toBeGreaterThan(0)
     expect(valueOf(samples, "process_cpu_user_seconds_total")).toBeGreaterThan(0)
   })

@@ -3,7 +3,8 @@
  *
  *   layerTraceContext — the `TraceContextStore` port over `message_trace_context` (migration 0061)
  *   layerSamplers     — scrape-time gauges read from the store: dispatch queue depth, webhook queue
- *                       depth, disabled webhook endpoints, provider credit per provider and country
+ *                       depth, disabled webhook endpoints, provider credit per provider and country,
+ *                       unrouted inbound messages and inbound parts waiting
  *
  * The samplers run only when `/metrics` is scraped (every 15–60 s), each a single aggregate over
  * an index or a small table.
@@ -16,7 +17,13 @@ import { Deferred, Effect, Layer, Queue, Schema } from "effect"
 import { findAll, single } from "./rows.js"
 
 const traceRows = findAll(Schema.Struct({ message_id: Schema.String, traceparent: Schema.String }))
-const depths = single(Schema.Struct({ dispatch: Schema.Number, webhooks: Schema.Number, disabled: Schema.Number }))
+const depths = single(Schema.Struct({
+  dispatch: Schema.Number,
+  webhooks: Schema.Number,
+  disabled: Schema.Number,
+  unrouted: Schema.Number,
+  waiting: Schema.Number
+}))
 const credits = findAll(Schema.Struct({ provider: Schema.String, country: Schema.String, units: Schema.Number }))
 
 /** uuids need no quoting inside an array literal. */
@@ -90,12 +97,16 @@ export const layerSamplers = Layer.scopedDiscard(Effect.gen(function*() {
     depths(sql`SELECT
       (SELECT count(*) FROM dispatch_queue)::int AS dispatch,
       (SELECT count(*) FROM webhook_deliveries WHERE status = 'pending')::int AS webhooks,
-      (SELECT count(*) FROM webhook_endpoints WHERE NOT enabled)::int AS disabled`).pipe(
+      (SELECT count(*) FROM webhook_endpoints WHERE NOT enabled)::int AS disabled,
+      (SELECT count(*) FROM inbound_messages WHERE account_id IS NULL)::int AS unrouted,
+      (SELECT count(*) FROM inbound_parts WHERE message_id IS NULL)::int AS waiting`).pipe(
       Effect.tap((r) =>
         Effect.sync(() => {
           M.dispatchQueueDepth.unsafeUpdate(r.dispatch, [])
           M.webhookQueueDepth.unsafeUpdate(r.webhooks, [])
           M.webhookEndpointsDisabled.unsafeUpdate(r.disabled, [])
+          M.inboundUnrouted.unsafeUpdate(r.unrouted, [])
+          M.inboundPartsWaiting.unsafeUpdate(r.waiting, [])
         })
       ),
       Effect.orDie

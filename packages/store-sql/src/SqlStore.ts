@@ -22,6 +22,7 @@ import type { AuditStore } from "@tuma/core/ports/AuditStore"
 import type { CampaignStore } from "@tuma/core/ports/CampaignStore"
 import type { ContactStore } from "@tuma/core/ports/ContactStore"
 import type { DispatchStore, DispatchWakeups } from "@tuma/core/ports/DispatchStore"
+import type { InboundStore } from "@tuma/core/ports/InboundStore"
 import type { MailOutbox } from "@tuma/core/ports/Notifiers"
 import type { OperatorUserStore } from "@tuma/core/ports/OperatorUserStore"
 import type { PortalReadStore } from "@tuma/core/ports/PortalReadStore"
@@ -40,6 +41,7 @@ import * as SqlCampaignStore from "./SqlCampaignStore.js"
 import * as SqlContactStore from "./SqlContactStore.js"
 import * as SqlContentCounter from "./SqlContentCounter.js"
 import * as SqlDispatchStore from "./SqlDispatchStore.js"
+import * as SqlInboundStore from "./SqlInboundStore.js"
 import * as SqlMailOutbox from "./SqlMailOutbox.js"
 import * as SqlObservability from "./SqlObservability.js"
 import * as SqlOperatorStore from "./SqlOperatorStore.js"
@@ -76,9 +78,10 @@ export type ApiPorts =
   | MailOutbox
   | TraceContextStore
   | SmppStore
+  | InboundStore
 
 /** The ports of the delivery workers. */
-export type DeliveryPorts = DispatchStore | DispatchWakeups | SettingsChanges | TraceContextStore
+export type DeliveryPorts = DispatchStore | DispatchWakeups | SettingsChanges | TraceContextStore | InboundStore
 
 /** The ports of the webhook workers. */
 export type WebhookWorkerPorts = WebhookStore | WebhookWakeups | MailOutbox | TraceContextStore
@@ -119,7 +122,8 @@ export const layerApi = (driver: Driver): Layer.Layer<ApiPorts, never, SqlClient
     SqlOperatorUserStore.layer,
     SqlMailOutbox.layer,
     SqlObservability.layerTraceContext,
-    SqlSmppStore.layer
+    SqlSmppStore.layer,
+    SqlInboundStore.layer
   )
 
 /** The adapters of the delivery workers (claims, outcomes, wake-ups), over the `SqlClient`. */
@@ -127,7 +131,8 @@ export const layerDelivery: Layer.Layer<DeliveryPorts, never, SqlClient.SqlClien
   SqlDispatchStore.layer,
   SqlDispatchStore.layerWakeups,
   SqlSettingsChanges.layer,
-  SqlObservability.layerTraceContext
+  SqlObservability.layerTraceContext,
+  SqlInboundStore.layer
 )
 
 /** The adapters of the webhook workers (deliveries, wake-ups), over the `SqlClient`. */

@@ -57,7 +57,7 @@ forEachDriver(withApiKeys, (it) => {
         name: "backend",
         mode: "live",
         status: "active",
-        scopes: ["sms:read", "sms:send", "sender-ids:read", "sender-ids:write", "profile:read"],
+        scopes: ["sms:read", "sms:send", "sender-ids:read", "sender-ids:write", "profile:read", "sms:inbound"],
         allowed_ips: [],
         expires_at: null,
         revoked_at: null,

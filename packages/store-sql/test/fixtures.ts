@@ -119,5 +119,6 @@ export const emptyBatch = (now: Date, owner: string): DispatchBatch => ({
   creditReturns: [],
   receipts: [],
   lateAcceptances: [],
-  optOuts: []
+  optOuts: [],
+  inbound: []
 })

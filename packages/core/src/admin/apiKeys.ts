@@ -17,7 +17,14 @@ import { apiKeyView } from "./viewsOf.js"
 // ---------------------------------------------------------------------------------------------
 
 /** Every scope of spec §5.4. */
-export const API_KEY_SCOPES = ["sms:read", "sms:send", "sender-ids:read", "sender-ids:write", "profile:read"] as const
+export const API_KEY_SCOPES = [
+  "sms:read",
+  "sms:send",
+  "sender-ids:read",
+  "sender-ids:write",
+  "profile:read",
+  "sms:inbound"
+] as const
 
 const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 /** How many random base62 characters follow `tuma_live_` / `tuma_test_` in a key. */

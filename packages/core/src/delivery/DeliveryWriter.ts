@@ -1,6 +1,6 @@
 /**
  * The writer: group commit of every state change of delivery. Outcomes (sent, failed, requeued,
- * unknown, receipts, opt-outs, credit returns, late acceptances) are buffered and written in one
+ * unknown, receipts, opt-outs, inbound parts, credit returns, late acceptances) are buffered and written in one
  * transaction per flush; `push(…, onCommit)` runs `onCommit` only after its transaction committed,
  * so a worker slot (and a receipt's acknowledgement to the carrier) is released only then.
  */
@@ -16,6 +16,7 @@ import type {
   SentRecord
 } from "../ports/DispatchStore.js"
 import { DispatchStore } from "../ports/DispatchStore.js"
+import type { InboundRecord } from "../ports/InboundStore.js"
 import { DeliveryConfig } from "./DeliveryConfig.js"
 
 // ---------------------------------------------------------------------------------------------
@@ -32,6 +33,7 @@ interface Buffer {
   readonly receipts: Array<ReceiptRecord>
   readonly lateAcceptances: Array<LateAcceptanceRecord>
   readonly optOuts: Array<OptOutRecord>
+  readonly inbound: Array<InboundRecord>
   size: number
   /** Run once the transaction holding this buffer committed (never when it did not). */
   readonly onCommit: Array<() => void>
@@ -46,6 +48,7 @@ const newBuffer = (): Buffer => ({
   receipts: [],
   lateAcceptances: [],
   optOuts: [],
+  inbound: [],
   size: 0,
   onCommit: []
 })
@@ -120,7 +123,8 @@ const applyWith = (options: {
         creditReturns: b.creditReturns,
         receipts: b.receipts,
         lateAcceptances: b.lateAcceptances,
-        optOuts: b.optOuts
+        optOuts: b.optOuts,
+        inbound: b.inbound
       }
       yield* store.apply(batch).pipe(
         Effect.tapErrorCause((cause) =>

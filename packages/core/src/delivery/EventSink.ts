@@ -1,12 +1,14 @@
 /**
- * What carriers report — delivery receipts, inbound messages (a STOP word opts the sender out,
- * `domain/optOut.ts`), late answers to a submit — turned into writer records (`ProviderEventSink`).
+ * What carriers report — delivery receipts, inbound messages (two-way SMS: stored, joined and routed
+ * by the store in the writer's transaction), late answers to a submit — turned into writer records
+ * (`ProviderEventSink`).
  */
-import { isStopRequest } from "@tuma/domain"
+import { storableText } from "@tuma/domain"
 import { Effect, Exit, Layer, Runtime } from "effect"
 import type { ReceiptRecord } from "../ports/DispatchStore.js"
 import { DispatchStore } from "../ports/DispatchStore.js"
-import type { DeliveryReport, ProviderEvent } from "../ports/Provider.js"
+import type { InboundRecord } from "../ports/InboundStore.js"
+import type { DeliveryReport, InboundMessage, ProviderEvent } from "../ports/Provider.js"
 import { ProviderEventSink } from "../ports/Provider.js"
 import { DeliveryWriter } from "./DeliveryWriter.js"
 import { describeReceiptFailure, normalizeRef, refCandidates } from "./ProviderRef.js"
@@ -16,8 +18,22 @@ import { describeReceiptFailure, normalizeRef, refCandidates } from "./ProviderR
 // ---------------------------------------------------------------------------------------------
 
 /**
- * `ProviderEventSink` over the writer: receipts and late acceptances become records, an inbound STOP
- * an opt-out (other inbound is logged); events of unknown providers are logged and dropped.
+ * The writer's record of a mobile-originated part: addresses and text made storable (a NUL, which
+ * PostgreSQL cannot store, would stall the writer: it is dropped), GSM-7 when the carrier did not say.
+ */
+export const inboundRecord = (event: InboundMessage): InboundRecord => ({
+  provider: event.providerId,
+  from: storableText(event.from).slice(0, 64),
+  to: storableText(event.to).slice(0, 64),
+  text: storableText(event.text),
+  encoding: event.encoding ?? "GSM-7",
+  concat: event.concat ?? null,
+  receivedAt: event.receivedAt
+})
+
+/**
+ * `ProviderEventSink` over the writer: receipts, late acceptances and inbound parts become records;
+ * events of unknown providers are logged and dropped.
  */
 export const layerEventSink: Layer.Layer<ProviderEventSink, never, DeliveryWriter | DispatchStore> = Layer.effect(
   ProviderEventSink,
@@ -61,16 +77,8 @@ export const layerEventSink: Layer.Layer<ProviderEventSink, never, DeliveryWrite
               ref: normalizeRef(event.providerMessageId)
             })
           case "InboundMessage":
-            if (!isStopRequest(event.text)) {
-              return yield* Effect.logInfo(`inbound message from ${event.from} to ${event.to} (not a STOP)`)
-            }
-            return yield* writer.write("optOuts", {
-              providerId,
-              recipient: event.from,
-              to: event.to,
-              text: event.text.trim(),
-              receivedAt: event.receivedAt
-            })
+            // stored, joined and routed by the store (`InboundStore`, two-way SMS); acknowledged after
+            return yield* writer.write("inbound", inboundRecord(event))
         }
       })
     // receipts of known providers go straight to the writer (one per part: no fiber each)

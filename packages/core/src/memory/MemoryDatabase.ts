@@ -21,6 +21,7 @@
  * Why one file of ≈510 lines: the in-memory twin of the schema: one table per SQL table and the
  * synchronous critical section every memory adapter runs in.
  */
+import type { WebhookEventType } from "@tuma/domain"
 import type { Types } from "effect"
 import { Context, Data, Effect, Layer } from "effect"
 import type { SpamBuiltinSwitchRow, SpamRuleFullRow } from "../ports/AdminStore.js"
@@ -260,6 +261,8 @@ export interface WebhookEndpointRecord {
   consecutive_failures: number
   disabled_at: Date | null
   disabled_reason: string | null
+  /** The events it is subscribed to (the twin of `webhook_endpoints.events`). */
+  events: ReadonlyArray<WebhookEventType>
   created_at: Date
   updated_at: Date
 }

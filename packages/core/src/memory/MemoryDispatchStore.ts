@@ -16,6 +16,7 @@
  *
  * The receipt matcher is `dispatchReceipts.ts`.
  */
+import { isStopRequest } from "@tuma/domain"
 import { Clock, Effect, Layer, Queue } from "effect"
 import type {
   ApplyResult,
@@ -248,9 +249,19 @@ const applyIn = (t: Tables, batch: DispatchBatch): ApplyResult => {
   }
   // 6. receipts
   const { matched, pending } = applyReceipts(t, batch.receipts, now)
-  // 7. inbound STOP: opt the handset out of the account it replied to
+  // 7. inbound STOP: opt the handset out of the account it replied to. Memory keeps no inbound
+  // messages (two-way SMS needs the SQL store): a STOP word among the parts is the one thing kept.
   let optedOut = 0
-  for (const o of batch.optOuts) {
+  const stops = batch.inbound
+    .filter((i) => i.concat === null && isStopRequest(i.text))
+    .map((i) => ({
+      providerId: i.provider,
+      recipient: i.from,
+      to: i.to,
+      text: i.text.trim(),
+      receivedAt: i.receivedAt
+    }))
+  for (const o of [...batch.optOuts, ...stops]) {
     const replied = (m: MessageRecord) => m.sender_id.toUpperCase() === o.to.toUpperCase() || m.sender_id === o.to
     const last = [...t.messages.values()]
       .filter((m) => m.recipient === o.recipient)
@@ -264,7 +275,8 @@ const applyIn = (t: Tables, batch: DispatchBatch): ApplyResult => {
     })
     optedOut++
   }
-  return { receiptsMatched: matched, receiptsPending: pending, optedOut }
+  const inbound = { parts: 0, duplicates: 0, messages: 0, unrouted: 0, messageIds: [] }
+  return { receiptsMatched: matched, receiptsPending: pending, optedOut, inbound }
 }
 
 // -- schedules, reconciliation, rate, liveness ---------------------------------------------------

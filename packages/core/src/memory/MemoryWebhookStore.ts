@@ -13,7 +13,7 @@
  * tables, kept together so each mirrors its SQL twin (SqlWebhookStore.ts) line for line.
  */
 import type { WebhookEndpointHealth } from "@tuma/domain"
-import { applyWebhookAttempt } from "@tuma/domain"
+import { applyWebhookAttempt, DEFAULT_WEBHOOK_EVENTS } from "@tuma/domain"
 import { Effect, Layer } from "effect"
 import type {
   AttemptView,
@@ -37,6 +37,7 @@ const toEndpoint = (e: WebhookEndpointRecord): WebhookEndpoint => ({
   consecutiveFailures: e.consecutive_failures,
   disabledAt: e.disabled_at,
   disabledReason: e.disabled_reason,
+  events: e.events,
   createdAt: e.created_at,
   updatedAt: e.updated_at
 })
@@ -68,7 +69,8 @@ const toDelivery = (t: Tables, d: WebhookDeliveryRecord): DeliveryView | null =>
     lastStatus: d.last_status,
     lastError: d.last_error,
     redeliveryOf: d.redelivery_of,
-    completedAt: d.completed_at
+    completedAt: d.completed_at,
+    payload: null
   }
 }
 
@@ -137,6 +139,7 @@ type EndpointMethod =
   | "enableEndpoint"
   | "disableEndpoint"
   | "setSecret"
+  | "setEvents"
   | "listDeliveries"
   | "getDelivery"
   | "listAttempts"
@@ -159,6 +162,7 @@ const endpointMethods = ({ transact: tx }: Database): Pick<Store, EndpointMethod
         consecutive_failures: 0,
         disabled_at: null,
         disabled_reason: null,
+        events: input.events ?? DEFAULT_WEBHOOK_EVENTS,
         created_at: input.now,
         updated_at: input.now
       }
@@ -194,6 +198,13 @@ const endpointMethods = ({ transact: tx }: Database): Pick<Store, EndpointMethod
         e.disabled_reason = reason
         e.updated_at = now
         skipPending(t, [e.id], reason, now)
+      })
+    ),
+  setEvents: (id, events, now) =>
+    tx((t) =>
+      updateEndpoint(t, id, (e) => {
+        e.events = events
+        e.updated_at = now
       })
     ),
   setSecret: (id, secret, now) =>
@@ -258,7 +269,8 @@ const attemptMethods = (db: Database): Pick<Store, AttemptMethod> => {
               event: d.event,
               attempts: d.attempts,
               url: e.url,
-              secret: e.secret
+              secret: e.secret,
+              payload: null
             }]
           })
       ),

@@ -40,13 +40,14 @@ export const setStatus = (t: Tables, m: MessageRecord, status: MessageStatus, at
 const outbox = (t: Tables, m: MessageRecord, status: "delivered" | "failed", at: Date): void => {
   const finalAt = (status === "delivered" ? m.delivered_at : m.failed_at) ?? m.updated_at
   for (const e of t.webhookEndpoints.values()) {
-    if (e.api_key_id !== m.api_key_id) continue
+    const event = status === "delivered" ? "sms.delivered" : "sms.failed"
+    if (e.api_key_id !== m.api_key_id || !e.events.includes(event)) continue
     const id = `00000000-0000-4000-9000-${(++t.webhookDeliverySequence).toString(16).padStart(12, "0")}`
     t.webhookDeliveries.set(id, {
       id,
       endpoint_id: e.id,
       message_id: m.id,
-      event: status === "delivered" ? "sms.delivered" : "sms.failed",
+      event,
       status: e.enabled ? "pending" : "skipped",
       attempts: 0,
       next_attempt_at: at,

@@ -124,8 +124,13 @@ export const observeDispatchStore = (
       }
     }),
   apply: (batch) =>
-    Effect.tap(store.apply(batch), () => {
+    Effect.tap(store.apply(batch), (result) => {
       const now = batch.now.getTime()
+      if (batch.inbound.length > 0) {
+        M.inboundOutcomes.update(result.inbound.messages - result.inbound.unrouted, "routed")
+        M.inboundOutcomes.update(result.inbound.unrouted, "unrouted")
+        M.inboundOutcomes.update(result.inbound.duplicates, "duplicate")
+      }
       const spans: Array<Effect.Effect<void>> = []
       for (const f of batch.failed) {
         M.final.update(1, "failed", "none")

@@ -87,6 +87,20 @@ export const webhookQueueDepth = Metric.gauge("tuma_webhook_queue_depth", {
 export const webhookEndpointsDisabled = Metric.gauge("tuma_webhook_endpoints_disabled", {
   description: "Webhook endpoints disabled (after consecutive failures or by an operator), read from the store."
 })
+/** Inbound (mobile-originated) messages stored, by outcome: routed, unrouted; parts dropped as re-sends (counter). */
+export const inboundMessages = Metric.counter("tuma_inbound_messages_total", {
+  description:
+    "Inbound messages stored by outcome (routed, unrouted), and parts dropped as a carrier's re-send (duplicate).",
+  incremental: true
+})
+/** Inbound messages kept with no account, sampled from the store (gauge). */
+export const inboundUnrouted = Metric.gauge("tuma_inbound_unrouted", {
+  description: "Inbound messages to no assigned address (kept, listed to operators), read from the store."
+})
+/** Parts of concatenated inbound messages waiting for the rest, sampled from the store (gauge). */
+export const inboundPartsWaiting = Metric.gauge("tuma_inbound_parts_waiting", {
+  description: "Parts of inbound messages waiting for their other parts, read from the store."
+})
 
 /** Every metric Tuma itself defines (the dashboard test checks its queries against these and more). */
 export const names: ReadonlyArray<string> = [
@@ -102,7 +116,10 @@ export const names: ReadonlyArray<string> = [
   "tuma_provider_credit_units",
   "tuma_webhook_deliveries_total",
   "tuma_webhook_queue_depth",
-  "tuma_webhook_endpoints_disabled"
+  "tuma_webhook_endpoints_disabled",
+  "tuma_inbound_messages_total",
+  "tuma_inbound_unrouted",
+  "tuma_inbound_parts_waiting"
 ]
 
 /**
@@ -154,6 +171,8 @@ export const bindUp = new Labelled(providerBindUp, ["provider"])
 export const creditUnits = new Labelled(providerCreditUnits, ["provider", "country"])
 /** `webhookDeliveries`, labelled by outcome. */
 export const webhookOutcomes = new Labelled(webhookDeliveries, ["outcome"])
+/** `inboundMessages`, labelled by outcome (routed, unrouted, duplicate). */
+export const inboundOutcomes = new Labelled(inboundMessages, ["outcome"])
 
 // ---------------------------------------------------------------------------------------------
 // Series exported at zero before their first event
@@ -178,6 +197,7 @@ const finalStatuses = ["delivered", "failed"] as const
 export const exportKnownAtZero: Effect.Effect<void> = Effect.sync(() => {
   atZero(webhookOutcomes, webhookAttemptOutcomes.map((o) => [o]))
   atZero(refused, sendErrorCodes.map((code) => [code]))
+  atZero(inboundOutcomes, [["routed"], ["unrouted"], ["duplicate"]])
 })
 
 /** A provider's series at zero: final states (delivered, failed) through it. */

@@ -9,6 +9,7 @@
  */
 import type { Effect } from "effect"
 import { Context } from "effect"
+import type { InboundOutcome, InboundRecord } from "./InboundStore.js"
 import type { PartState, ProviderEncoding } from "./Provider.js"
 
 /** A queued message claimed by a worker (now `processing`), with what routing, provider credit and the submit need. */
@@ -150,6 +151,8 @@ export interface DispatchBatch {
   readonly receipts: ReadonlyArray<ReceiptRecord>
   readonly lateAcceptances: ReadonlyArray<LateAcceptanceRecord>
   readonly optOuts: ReadonlyArray<OptOutRecord>
+  /** Mobile-originated parts (two-way SMS): stored, joined, routed (`InboundStore`). */
+  readonly inbound: ReadonlyArray<InboundRecord>
 }
 
 /** What `apply` did with a batch's receipts and opt-outs (counts). */
@@ -158,6 +161,8 @@ export interface ApplyResult {
   /** Receipts with no known part yet: kept in `delivery_receipts_pending`, matched later. */
   readonly receiptsPending: number
   readonly optedOut: number
+  /** What the batch's inbound parts became. */
+  readonly inbound: InboundOutcome
 }
 
 /** A message whose submit outcome was `Unknown` and whose deadline passed, leased for reconciliation. */

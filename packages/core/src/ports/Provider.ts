@@ -12,6 +12,7 @@
  *   `ProviderEventSink` the adapter is built with. The adapter acknowledges the carrier only after the
  *   sink's effect succeeds, so a report is never acknowledged before it is durable.
  */
+import type { Concat, InboundEncoding } from "@tuma/domain"
 import type { Effect, Exit } from "effect"
 import { Context, Data } from "effect"
 
@@ -83,6 +84,10 @@ export class InboundMessage extends Data.TaggedClass("InboundMessage")<{
   readonly to: string
   readonly text: string
   readonly receivedAt: Date
+  /** How the text was encoded on the air (GSM-7 when not told). */
+  readonly encoding?: InboundEncoding | undefined
+  /** Its place in a concatenated message (UDH or `sar_*`); absent or null for a single part. */
+  readonly concat?: Concat | null | undefined
 }> {}
 
 /** A submit whose outcome was `Unknown` turned out accepted (late response). */

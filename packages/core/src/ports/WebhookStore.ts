@@ -27,6 +27,8 @@ export interface WebhookEndpoint {
   readonly consecutiveFailures: number
   readonly disabledAt: Date | null
   readonly disabledReason: string | null
+  /** The events it is subscribed to (default: the two delivery events). */
+  readonly events: ReadonlyArray<WebhookEventType>
   readonly createdAt: Date
   readonly updatedAt: Date
 }
@@ -53,6 +55,8 @@ export interface ClaimedDelivery extends DeliveryMessage {
   readonly attempts: number
   readonly url: string
   readonly secret: string
+  /** The frozen body of an event that is not a message's final state (`sms.received`, `optout.changed`). */
+  readonly payload: string | null
 }
 
 /** One POST of a delivery, as recorded: outcome, HTTP status, latency, error and the next retry time. */
@@ -88,6 +92,8 @@ export interface DeliveryView extends DeliveryMessage {
   readonly lastError: string | null
   readonly redeliveryOf: string | null
   readonly completedAt: Date | null
+  /** The frozen body of an event that is not a message's final state; null for delivery events. */
+  readonly payload: string | null
 }
 
 /** One attempt as the admin reads it. */
@@ -116,8 +122,16 @@ export class WebhookStore extends Context.Tag("@tuma/core/WebhookStore")<Webhook
     readonly apiKeyId: string
     readonly url: string
     readonly secret: string
+    /** Default: the two delivery events. */
+    readonly events?: ReadonlyArray<WebhookEventType> | undefined
     readonly now: Date
   }) => Effect.Effect<WebhookEndpoint | null>
+  /** Sets the events an endpoint is subscribed to. Null when not found. */
+  readonly setEvents: (
+    id: string,
+    events: ReadonlyArray<WebhookEventType>,
+    now: Date
+  ) => Effect.Effect<WebhookEndpoint | null>
   readonly getEndpoint: (id: string) => Effect.Effect<WebhookEndpoint | null>
   readonly listEndpoints: (filter: {
     readonly accountId?: string | undefined

@@ -38,6 +38,11 @@ export interface SendCaller {
    * unless the operator set a default country (`SendConfig.defaultCountry`).
    */
   readonly localCountry?: CountryCode | undefined
+  /**
+   * The confirmation of an opt-out (two-way SMS): the one message the handset that just sent STOP
+   * still gets, so the opt-out check is skipped for it. Set only by the inbound worker.
+   */
+  readonly optOutNotice?: boolean | undefined
 }
 
 /** The country a caller's national numbers are read in: its own, else the server's default. */

@@ -74,7 +74,11 @@ export const makeSingle = (
             const refuse = (e: SendError) => reused ? again : Effect.fail(e)
             const inactive = inactiveAccount(snapshot)
             if (inactive !== undefined) return refuse(inactive)
-            const checker = checkerOf(snapshot, senderName, cfg.spamPolicy)
+            const checker = checkerOf(
+              caller.optOutNotice === true ? { ...snapshot, optedOut: [] } : snapshot,
+              senderName,
+              cfg.spamPolicy
+            )
             const checked = checker.check(e164, country, text)
             if (Either.isLeft(checked)) return refuse(checked.left)
             const { market, sender } = checked.right

@@ -10,7 +10,14 @@
  *
  * With an `AuditStore` in the context the changes are recorded in the audit log (`webhookAuditTrail.ts`).
  */
-import { InvalidWebhookUrl, WebhookDeliveryNotFound, WebhookEndpointNotFound, webhookUrlProblem } from "@tuma/domain"
+import type { WebhookEventType } from "@tuma/domain"
+import {
+  DEFAULT_WEBHOOK_EVENTS,
+  InvalidWebhookUrl,
+  WebhookDeliveryNotFound,
+  WebhookEndpointNotFound,
+  webhookUrlProblem
+} from "@tuma/domain"
 import { randomBase64url } from "@tuma/domain/crypto"
 import { Clock, Context, Effect, Layer, Option } from "effect"
 import { makeAudit } from "../audit/Audit.js"
@@ -38,6 +45,10 @@ const endpointNotFound = (id: string) =>
   new WebhookEndpointNotFound({ message: `Webhook endpoint ${id} was not found.`, endpoint_id: id })
 const deliveryNotFound = (id: string) =>
   new WebhookDeliveryNotFound({ message: `Webhook delivery ${id} was not found.`, delivery_id: id })
+
+/** The events of an endpoint: the ones named, once each, in a stable order; none named = the defaults. */
+const webhookEvents = (events: ReadonlyArray<WebhookEventType> | undefined): ReadonlyArray<WebhookEventType> =>
+  events === undefined || events.length === 0 ? DEFAULT_WEBHOOK_EVENTS : [...new Set(events)].sort()
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
@@ -77,6 +88,7 @@ export const makeWebhookAdmin = Effect.gen(function*() {
           apiKeyId: input.apiKeyId,
           url: input.url,
           secret,
+          events: webhookEvents(input.events),
           now: yield* now
         })
         if (endpoint === null) {
@@ -89,6 +101,13 @@ export const makeWebhookAdmin = Effect.gen(function*() {
       }),
 
     getEndpoint,
+    setEvents: (endpointId, events) =>
+      Effect.gen(function*() {
+        yield* getEndpoint(endpointId)
+        return yield* store.setEvents(endpointId, webhookEvents(events), yield* now).pipe(
+          orFail(endpointNotFound(endpointId))
+        )
+      }),
     listEndpoints: (filter = {}) => store.listEndpoints(filter),
 
     listDeliveries: (endpointId, options = {}) =>
@@ -104,7 +123,11 @@ export const makeWebhookAdmin = Effect.gen(function*() {
     getDelivery: (deliveryId) =>
       Effect.gen(function*() {
         const delivery = yield* getDelivery(deliveryId)
-        return { delivery, body: deliveryBody(settings, delivery), attempts: yield* store.listAttempts(deliveryId) }
+        return {
+          delivery,
+          body: delivery.payload ?? deliveryBody(settings, delivery),
+          attempts: yield* store.listAttempts(deliveryId)
+        }
       }),
 
     listAttempts: (deliveryId) => Effect.zipRight(getDelivery(deliveryId), store.listAttempts(deliveryId)),

@@ -95,7 +95,7 @@ export const makeWebhookWorkers = Effect.gen(function*() {
       const attemptedAt = yield* nowDate
       const r = yield* sender.send({
         url: d.url,
-        body: deliveryBody(settings, d),
+        body: d.payload ?? deliveryBody(settings, d),
         secret: d.secret,
         event: d.event,
         deliveryId: d.id,

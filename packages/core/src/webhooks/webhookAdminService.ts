@@ -2,7 +2,12 @@
  * The shape of the `WebhookAdmin` service and its answers: their own module so the audit trail
  * (`webhookAuditTrail.ts`) can name them without importing `WebhookAdmin.ts`, which assembles it.
  */
-import type { InvalidWebhookUrl, WebhookDeliveryNotFound, WebhookEndpointNotFound } from "@tuma/domain"
+import type {
+  InvalidWebhookUrl,
+  WebhookDeliveryNotFound,
+  WebhookEndpointNotFound,
+  WebhookEventType
+} from "@tuma/domain"
 import type { Effect } from "effect"
 import type { AttemptView, DeliveryStatus, DeliveryView, WebhookEndpoint } from "../ports/WebhookStore.js"
 
@@ -26,7 +31,14 @@ export interface WebhookAdminService {
   readonly createEndpoint: (input: {
     readonly apiKeyId: string
     readonly url: string
+    /** The events it is subscribed to; default: the two delivery events (`DEFAULT_WEBHOOK_EVENTS`). */
+    readonly events?: ReadonlyArray<WebhookEventType> | undefined
   }) => Effect.Effect<EndpointWithSecret, InvalidWebhookUrl | WebhookEndpointNotFound>
+  /** Sets the events an endpoint is subscribed to (at least one). */
+  readonly setEvents: (
+    endpointId: string,
+    events: ReadonlyArray<WebhookEventType>
+  ) => Effect.Effect<WebhookEndpoint, WebhookEndpointNotFound>
   readonly getEndpoint: (id: string) => Effect.Effect<WebhookEndpoint, WebhookEndpointNotFound>
   readonly listEndpoints: (filter?: {
     readonly accountId?: string | undefined

@@ -48,6 +48,8 @@ export const withWebhookAuditTrail = (audit: AuditService, s: WebhookAdminServic
       })),
     enableEndpoint: (id) =>
       recorded("webhook.enable", () => `webhook:${id}`, endpointBefore(id), s.enableEndpoint(id), (e) => e),
+    setEvents: (id, events) =>
+      recorded("webhook.set_events", () => `webhook:${id}`, endpointBefore(id), s.setEvents(id, events), (e) => e),
     disableEndpoint: (id, reason) =>
       recorded("webhook.disable", () => `webhook:${id}`, endpointBefore(id), s.disableEndpoint(id, reason), (e) => e),
     redeliver: (deliveryId) =>

@@ -10,8 +10,10 @@
 import { del, get, patch, post, put } from "@effect/platform/HttpApiEndpoint"
 import * as OpenApi from "@effect/platform/OpenApi"
 import * as A from "@tuma/core"
+import { WebhookEventType } from "@tuma/domain"
 import { StoredString } from "@tuma/domain/storedText"
 import { Schema } from "effect"
+import { AdminInbound } from "../inbound/AdminApi.js"
 import {
   all,
   BooleanFromQuery,
@@ -76,8 +78,15 @@ export const CreateWebhookInput = Schema.Struct({
    * spelling, or a name resolving to one — unless the server's allow-list (`TUMA_WEBHOOK_ALLOW`)
    * permits it. There is no per-endpoint exception.
    */
-  url: StoredString
+  url: StoredString,
+  /** The events it gets; default the two delivery events (`sms.delivered`, `sms.failed`). */
+  events: Schema.optional(Schema.Array(WebhookEventType))
 }).annotations({ identifier: "AdminCreateWebhook", ...all })
+
+/** The events an endpoint is subscribed to (at least one). */
+export const WebhookEventsInput = Schema.Struct({
+  events: Schema.Array(WebhookEventType).pipe(Schema.minItems(1))
+}).annotations({ identifier: "AdminWebhookEvents", ...all })
 
 /** A new account and the invitation of its portal owner (null when that address has a user already). */
 export const CreatedAccount = Schema.Struct({
@@ -366,6 +375,14 @@ export class AdminWebhooks extends group("adminWebhooks", "Admin: webhook endpoi
   )
   .add(get("getWebhook", "/webhooks/:webhook_uid").setPath(WebhookPath).addSuccess(WebhookResponse))
   .add(
+    put("setWebhookEvents", "/webhooks/:webhook_uid/events").setPath(WebhookPath).setPayload(WebhookEventsInput)
+      .addSuccess(WebhookResponse)
+      .annotate(
+        OpenApi.Description,
+        "The events the endpoint gets: sms.delivered, sms.failed, sms.received, optout.changed."
+      )
+  )
+  .add(
     post("regenerateWebhookSecret", "/webhooks/:webhook_uid/regenerate-secret").setPath(WebhookPath)
       .addSuccess(WebhookWithSecretResponse)
   )
@@ -431,5 +448,6 @@ export class AdminApi extends base
   .add(AdminWebhooks)
   .add(AdminAudit)
   .add(AdminSmpp)
+  .add(AdminInbound)
   .prefix("/admin/v1")
 {}

@@ -13,6 +13,7 @@ import { Cidr } from "@tuma/domain"
 import { validationFailed } from "@tuma/domain/validation"
 import { Effect, Layer, Option } from "effect"
 import { TumaApi } from "../Api.js"
+import { AdminInboundLive } from "../inbound/AdminHttp.js"
 import { inviteOwner } from "../portal/OwnerInvitation.js"
 import { requestLinkBase } from "../portal/Session.js"
 import { ServerConfig } from "../runtime/Config.js"
@@ -176,7 +177,7 @@ export const AdminWebhooksLive = HttpApiBuilder.group(TumaApi, "adminWebhooks", 
     return handlers
       .handle("createWebhook", ({ payload }) =>
         ok(Effect.map(
-          webhooks.createEndpoint({ apiKeyId: payload.api_key_uid, url: payload.url }).pipe(
+          webhooks.createEndpoint({ apiKeyId: payload.api_key_uid, url: payload.url, events: payload.events }).pipe(
             // a refused URL is a 422 on the field `url`
             Effect.mapError((e) =>
               e._tag === "InvalidWebhookUrl"
@@ -192,9 +193,12 @@ export const AdminWebhooksLive = HttpApiBuilder.group(TumaApi, "adminWebhooks", 
           (list) => list.map(endpointView)
         )))
       .handle("getWebhook", ({ path }) => ok(Effect.map(webhooks.getEndpoint(path.webhook_uid), endpointView)))
+      .handle("setWebhookEvents", ({ path, payload }) =>
+        ok(Effect.map(webhooks.setEvents(path.webhook_uid, payload.events), endpointView)))
       .handle(
         "regenerateWebhookSecret",
-        ({ path }) => ok(Effect.map(webhooks.regenerateSecret(path.webhook_uid), withSecret))
+        ({ path }) =>
+          ok(Effect.map(webhooks.regenerateSecret(path.webhook_uid), withSecret))
       )
       .handle("enableWebhook", ({ path }) => ok(Effect.map(webhooks.enableEndpoint(path.webhook_uid), endpointView)))
       .handle("disableWebhook", ({ path, payload }) =>
@@ -235,5 +239,6 @@ export const AdminLive = Layer.mergeAll(
   AdminProvidersLive,
   AdminWebhooksLive,
   AdminAuditLive,
-  AdminSmppLive
+  AdminSmppLive,
+  AdminInboundLive
 )

@@ -1,7 +1,8 @@
 /**
  * `tuma serve --demo`: on an empty store, a demo account ready to send to Tanzania — route
  * verified, 1,000 TZ credits, approved sender ID `TUMA`, a simulated provider with credit — and a
- * live and a sandbox key, returned once (they are never stored in clear).
+ * live and a sandbox key, returned once (they are never stored in clear); its inbound number
+ * `DEMO_NUMBER` (two-way SMS).
  */
 import { SqlClient } from "@effect/sql"
 import { Operator } from "@tuma/core"
@@ -14,6 +15,9 @@ export interface DemoKeys {
 }
 
 export const DEMO_EMAIL = "demo@tuma.example"
+
+/** The demo account's inbound number (two-way SMS). */
+export const DEMO_NUMBER = "+255700123456"
 
 /** Seeds the demo account if the store has no account yet; `undefined` when it already had one. */
 export const seedDemo: Effect.Effect<DemoKeys | undefined, unknown, Operator | SqlClient.SqlClient> = Effect.gen(
@@ -45,6 +49,10 @@ export const seedDemo: Effect.Effect<DemoKeys | undefined, unknown, Operator | S
       kind: "simulated",
       routes: [{ country: "TZ", credit: 1_000_000 }]
     })
+    // two-way SMS: the demo account's own number (send from it to +255700000500: the simulated
+    // handset answers a second later, docs/inbound.md)
+    yield* sql`INSERT INTO inbound_numbers (id, account_id, number, address_key, created_at, updated_at)
+      VALUES (gen_random_uuid(), ${account.id}, ${DEMO_NUMBER}, ${DEMO_NUMBER.slice(1)}, now(), now())`
     const live = yield* operator.issueApiKey({ accountId: account.id, mode: "live", name: "demo live" })
     const sandbox = yield* operator.issueApiKey({ accountId: account.id, mode: "test", name: "demo sandbox" })
     return { accountId: account.id, liveKey: live.key, sandboxKey: sandbox.key }

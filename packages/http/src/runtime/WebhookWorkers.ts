@@ -121,7 +121,12 @@ export const registerDemoWebhook = (url: string) =>
     if (key === undefined) return yield* Effect.dieMessage("--demo-webhook: the store has no demo live key")
     const existing = (yield* admin.listEndpoints({ apiKeyId: key.id })).find((e) => e.url === url)
     if (existing === undefined) {
-      const { endpoint, secret } = yield* admin.createEndpoint({ apiKeyId: key.id, url })
+      const { endpoint, secret } = yield* admin.createEndpoint({
+        apiKeyId: key.id,
+        url,
+        // the demo shows two-way SMS too
+        events: ["sms.delivered", "sms.failed", "sms.received", "optout.changed"]
+      })
       return { endpointId: endpoint.id, secret, created: true }
     }
     if (!existing.enabled) yield* admin.enableEndpoint(existing.id)

@@ -33,6 +33,7 @@ import {
   RequireProfileRead,
   RequireSenderIdsRead,
   RequireSenderIdsWrite,
+  RequireSmsInbound,
   RequireSmsRead,
   RequireSmsSend,
   scopeOf
@@ -255,7 +256,7 @@ export class Authenticator extends Context.Tag("@tuma/http/Authenticator")<
 const first = (v: string | ReadonlyArray<string> | undefined): string | undefined =>
   typeof v === "string" || v === undefined ? v : v[0]
 
-/** The five scope middlewares and the `Authenticator`, from the `ApiKeys` port, a `RateLimiter` and the config. */
+/** The six scope middlewares and the `Authenticator`, from the `ApiKeys` port, a `RateLimiter` and the config. */
 export const layer = Layer.effectContext(
   Effect.map(
     makeAuthenticator,
@@ -265,7 +266,8 @@ export const layer = Layer.effectContext(
         Context.add(RequireSmsSend, { bearer: check(scopeOf(RequireSmsSend)) }),
         Context.add(RequireSenderIdsRead, { bearer: check(scopeOf(RequireSenderIdsRead)) }),
         Context.add(RequireSenderIdsWrite, { bearer: check(scopeOf(RequireSenderIdsWrite)) }),
-        Context.add(RequireProfileRead, { bearer: check(scopeOf(RequireProfileRead)) })
+        Context.add(RequireProfileRead, { bearer: check(scopeOf(RequireProfileRead)) }),
+        Context.add(RequireSmsInbound, { bearer: check(scopeOf(RequireSmsInbound)) })
       )
   )
 )

@@ -13,7 +13,14 @@ import { Context, Schema } from "effect"
 import { Forbidden, TooManyRequests, Unauthorized } from "./Envelope.js"
 
 /** The scope of an API key (spec §5.4); each endpoint requires one. */
-export const Scope = Schema.Literal("sms:read", "sms:send", "sender-ids:read", "sender-ids:write", "profile:read")
+export const Scope = Schema.Literal(
+  "sms:read",
+  "sms:send",
+  "sender-ids:read",
+  "sender-ids:write",
+  "profile:read",
+  "sms:inbound"
+)
 export type Scope = typeof Scope.Type
 /** Every scope of the API. */
 export const allScopes: ReadonlyArray<Scope> = Scope.literals
@@ -42,6 +49,13 @@ const failure = Schema.Union(Unauthorized, Forbidden, TooManyRequests)
 
 /** Middleware: a valid API key with scope `sms:read`. */
 export class RequireSmsRead extends HttpApiMiddleware.Tag<RequireSmsRead>()("@tuma/http/RequireSmsRead", {
+  provides: CurrentApiKey,
+  failure,
+  security: { bearer }
+}) {}
+
+/** Middleware: a valid API key with scope `sms:inbound` (two-way SMS: read the inbox). */
+export class RequireSmsInbound extends HttpApiMiddleware.Tag<RequireSmsInbound>()("@tuma/http/RequireSmsInbound", {
   provides: CurrentApiKey,
   failure,
   security: { bearer }
@@ -78,7 +92,8 @@ export const scopeOfMiddleware: ReadonlyMap<string, Scope> = new Map<string, Sco
   [RequireSmsSend.key, "sms:send"],
   [RequireSenderIdsRead.key, "sender-ids:read"],
   [RequireSenderIdsWrite.key, "sender-ids:write"],
-  [RequireProfileRead.key, "profile:read"]
+  [RequireProfileRead.key, "profile:read"],
+  [RequireSmsInbound.key, "sms:inbound"]
 ])
 
 /** The scope of a middleware of `scopeOfMiddleware` (a programming error otherwise). */

@@ -78,6 +78,8 @@ export const WebhookEndpoint = Schema.Struct({
   consecutive_failures: Schema.Number,
   disabled_at: NullTs,
   disabled_reason: Schema.NullOr(Schema.String),
+  /** The events it gets (default: `sms.delivered`, `sms.failed`). */
+  events: Schema.Array(Schema.String),
   created_at: Ts,
   updated_at: Ts
 })

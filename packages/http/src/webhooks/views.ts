@@ -16,6 +16,7 @@ export const endpointView = (e: WebhookEndpoint) => ({
   consecutive_failures: e.consecutiveFailures,
   disabled_at: iso(e.disabledAt),
   disabled_reason: e.disabledReason,
+  events: e.events,
   created_at: e.createdAt.toISOString(),
   updated_at: e.updatedAt.toISOString()
 })

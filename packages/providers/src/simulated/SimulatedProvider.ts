@@ -8,15 +8,24 @@
  *
  * Test recipients (as the test credentials of commercial SMS APIs), whatever the mix:
  * `+255700000100` a failed receipt, `+255700000200` no receipt ever, `+2557000003SS` delivered SS
- * seconds late, `+255700000400` refused at submission. See `testNumberBehaviour` and the README.
+ * seconds late, `+255700000400` refused at submission, `+255700000500` delivered and answered (two-way
+ * SMS): a second later the handset replies "Asante! Got your message: …" to the sender. See
+ * `testNumberBehaviour` and the README.
  *
  * Message ids are `sim-<provider>-<instance>-<counter>`: the instance part (start time and a random
  * suffix) keeps ids unique across restarts and between processes that run the same provider.
  */
 import type { OutboundSms, Provider, QueryOutcome, SubmitOutcome } from "@tuma/core/ports/Provider"
-import { Accepted, DeliveryReport, NotAccepted, ProviderEventSink, Unknown } from "@tuma/core/ports/Provider"
+import {
+  Accepted,
+  DeliveryReport,
+  InboundMessage,
+  NotAccepted,
+  ProviderEventSink,
+  Unknown
+} from "@tuma/core/ports/Provider"
 import type { Scope } from "effect"
-import { Clock, Duration, Effect, Exit, FiberSet, Random, Ref } from "effect"
+import { Clock, Duration, Effect, Exit, FiberSet, Random, Ref, Schedule } from "effect"
 import { partCount } from "../smpp/codec.js"
 import type { OutcomeMix } from "./outcomes.js"
 import { BoundedStates, pickOutcome, recordReceipts } from "./outcomes.js"
@@ -39,6 +48,7 @@ export type TestNumberBehaviour =
   | { readonly _tag: "NoReceipt" }
   | { readonly _tag: "LateReceipt"; readonly delayMs: number }
   | { readonly _tag: "Refused" }
+  | { readonly _tag: "Replies"; readonly delayMs: number }
 
 /** The test recipients, documented in README.md and docs/delivery.md. */
 export const SIMULATED_TEST_NUMBERS = {
@@ -46,7 +56,9 @@ export const SIMULATED_TEST_NUMBERS = {
   noReceipt: "+255700000200",
   /** `+2557000003SS`: delivered SS (00–99) seconds after submission; this one 30 s. */
   lateReceipt: "+255700000330",
-  refused: "+255700000400"
+  refused: "+255700000400",
+  /** Delivered, then answers the sender a second later (two-way SMS, docs/inbound.md). */
+  replies: "+255700000500"
 } as const
 
 /**
@@ -57,6 +69,7 @@ export const testNumberBehaviour = (recipient: string): TestNumberBehaviour | un
   if (recipient === SIMULATED_TEST_NUMBERS.failedReceipt) return { _tag: "FailedReceipt" }
   if (recipient === SIMULATED_TEST_NUMBERS.noReceipt) return { _tag: "NoReceipt" }
   if (recipient === SIMULATED_TEST_NUMBERS.refused) return { _tag: "Refused" }
+  if (recipient === SIMULATED_TEST_NUMBERS.replies) return { _tag: "Replies", delayMs: 1_000 }
   const late = /^\+2557000003(\d\d)$/.exec(recipient)
   if (late !== null) return { _tag: "LateReceipt", delayMs: Number(late[1]) * 1000 }
   return undefined
@@ -112,6 +125,23 @@ export const makeSimulatedProvider = (
         }
       })
 
+    /** The handset's reply to a message, `delayMs` later (until the sink records it). */
+    const reply = (sms: OutboundSms, delayMs: number) =>
+      Effect.gen(function*() {
+        yield* Effect.sleep(Duration.millis(delayMs))
+        const event = new InboundMessage({
+          providerId: config.id,
+          from: sms.recipient,
+          to: sms.senderId,
+          text: `Asante! Got your message: ${sms.text.slice(0, 80)}`,
+          receivedAt: new Date(yield* Clock.currentTimeMillis)
+        })
+        yield* sink.handle(event).pipe(
+          Effect.retry({ times: 10, schedule: Schedule.spaced(RETRY_RECORD) }),
+          Effect.catchAllCause((c) => Effect.logWarning("simulated reply not recorded", c))
+        )
+      })
+
     /** The carrier's answer to one message (after the latency, which the caller waited). */
     const answer = (
       sms: OutboundSms,
@@ -145,6 +175,7 @@ export const makeSimulatedProvider = (
             providerMessageIds: ids.map(() => null)
           })
         }
+        if (test?._tag === "Replies") yield* FiberSet.run(fibers, reply(sms, test.delayMs))
         if (test?._tag !== "NoReceipt") {
           const delay = test?._tag === "LateReceipt" ? test.delayMs : Duration.toMillis(receiptDelay)
           const batch = receipts.get(delay) ?? []

@@ -3,6 +3,7 @@
  * and UCS-2 (data_coding 8) encoding, delivery-receipt parsing.
  */
 import type { PartState, ProviderEncoding } from "@tuma/core/ports/Provider"
+import { concatOfUdh } from "@tuma/domain"
 import smpp from "smpp"
 
 /** SMPP `data_coding` of GSM-7 text (SMSC default alphabet). */
@@ -178,17 +179,8 @@ export const readShortMessage = (
   let concat: { ref: number; total: number; seq: number } | null = null
   if ((esmClass & ESM_CLASS_UDHI) !== 0 && raw.length > 0) {
     const udhLen = raw[0]!
-    const udh = raw.subarray(1, 1 + udhLen)
+    concat = concatOfUdh(raw.subarray(1, 1 + udhLen))
     body = raw.subarray(1 + udhLen)
-    for (let i = 0; i + 1 < udh.length;) {
-      const iei = udh[i]!
-      const len = udh[i + 1]!
-      if (iei === 0x00 && len === 3) concat = { ref: udh[i + 2]!, total: udh[i + 3]!, seq: udh[i + 4]! }
-      if (iei === 0x08 && len === 4) {
-        concat = { ref: (udh[i + 2]! << 8) | udh[i + 3]!, total: udh[i + 4]!, seq: udh[i + 5]! }
-      }
-      i += 2 + len
-    }
   }
   const coding = dataCoding & 0x0f
   const text = coding === DATA_CODING_UCS2

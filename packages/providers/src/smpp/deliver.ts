@@ -4,6 +4,8 @@
  */
 import type { ProviderEvent } from "@tuma/core/ports/Provider"
 import { DeliveryReport, InboundMessage } from "@tuma/core/ports/Provider"
+import type { Concat, InboundEncoding } from "@tuma/domain"
+import { concatOfUdh, decodeShortMessage, encodingOfDataCoding, sarConcat } from "@tuma/domain"
 import type smpp from "smpp"
 import {
   ESM_CLASS_INTERMEDIATE,
@@ -54,16 +56,49 @@ export const deliveredEvent = (
     }
   }
   const from = pdu.source_addr ?? ""
+  const mo = inboundContent(pdu)
   return {
     event: new InboundMessage({
       providerId,
       from: pdu.source_addr_ton === 1 && /^\d+$/.test(from) ? `+${from}` : from,
       to: pdu.destination_addr ?? "",
-      text,
+      text: mo.text,
+      encoding: mo.encoding,
+      concat: mo.concat,
       receivedAt: now
     }),
-    text
+    text: mo.text
   }
+}
+
+const tlvNumber = (v: unknown): number | undefined => typeof v === "number" ? v : undefined
+
+/**
+ * A mobile-originated deliver_sm's text, encoding (by `data_coding`: GSM-7, Latin-1, UCS-2) and
+ * place in a concatenated message (UDH 8/16-bit, or the `sar_*` TLVs); a message in
+ * `message_payload` when short_message is empty. Whatever form the `smpp` package decoded it to.
+ */
+export const inboundContent = (
+  pdu: smpp.PDU
+): { readonly text: string; readonly encoding: InboundEncoding; readonly concat: Concat | null } => {
+  const dataCoding = pdu.data_coding ?? 0
+  const encoding = encodingOfDataCoding(dataCoding)
+  const read = (sm: smpp.ShortMessage | Buffer | string | undefined): { text: string; concat: Concat | null } => {
+    if (sm === undefined) return { text: "", concat: null }
+    if (typeof sm === "string") return { text: sm, concat: null }
+    if (Buffer.isBuffer(sm)) {
+      const d = decodeShortMessage(sm, pdu.esm_class ?? 0, dataCoding)
+      return { text: d.text, concat: d.concat }
+    }
+    const text = typeof sm.message === "string" ? sm.message : decodeShortMessage(sm.message, 0, dataCoding).text
+    const udh = sm.udh ?? []
+    return { text, concat: udh.length > 0 ? concatOfUdh(Buffer.concat([...udh])) : null }
+  }
+  const short = read(pdu.short_message)
+  const body = short.text === "" && pdu.message_payload !== undefined ? read(pdu.message_payload) : short
+  const concat = body.concat ??
+    sarConcat(tlvNumber(pdu.sar_msg_ref_num), tlvNumber(pdu.sar_total_segments), tlvNumber(pdu.sar_segment_seqnum))
+  return { text: body.text, encoding, concat }
 }
 
 /**

@@ -11,7 +11,8 @@
  *   a receipt not acknowledged with status 0 (or lost with its connection) is sent again;
  * - message ids in the submit answer and in receipts each have their own format (hex or decimal,
  *   upper/lower case, zero padded), as real carriers disagree with themselves;
- * - `sendMo` delivers a mobile-originated message (e.g. `STOP`) to a bound session;
+ * - `sendMo` delivers a mobile-originated message (e.g. `STOP`) to a bound session; `sendMoPdu` any
+ *   deliver_sm (concatenated parts, other encodings);
  * - `stop` / `start` take the SMSC down and back on the same port.
  *
  * Why one file of ≈470 lines: a whole SMSC for tests: bind, submit, deliver_sm receipts and the
@@ -242,6 +243,22 @@ export class SmscSimulator {
         entry.acked = pdu.command_status === 0
         resolve(pdu.command_status)
       })
+    })
+  }
+
+  /**
+   * A mobile-originated deliver_sm with these parameters (a part of a concatenated reply with its
+   * UDH, a UCS-2 text, `sar_*` TLVs…) to a bound session of `systemId`; resolves with the
+   * deliver_sm_resp's command_status.
+   */
+  sendMoPdu(params: Record<string, unknown>, systemId = this.options.systemId): Promise<number> {
+    const session = this.pickSession(systemId)
+    if (session === undefined) return Promise.reject(new Error("no bound session"))
+    return new Promise((resolve) => {
+      session.deliver_sm(
+        { source_addr_ton: 1, source_addr_npi: 1, dest_addr_ton: 1, esm_class: 0, ...params },
+        (pdu) => resolve(pdu.command_status)
+      )
     })
   }
 

@@ -1,10 +1,11 @@
 /**
  * The delivery writer's batched outcomes (`apply`): submissions sent, late acceptances, failures
- * before acceptance (with refunds), requeues, provider credit given back, receipts, inbound STOPs —
+ * before acceptance (with refunds), requeues, provider credit given back, receipts, inbound parts —
  * one transaction of a handful of set-based statements whatever the batch size.
  */
 import type { ApplyResult, DispatchBatch, DispatchStore } from "@tuma/core/ports/DispatchStore"
 import { Effect, Schema } from "effect"
+import { recordParts } from "../inbound/record.js"
 import { decoders, findAll } from "../rows.js"
 import { inList, Message, MessageTarget } from "../statusConditions.js"
 import type { Db } from "./query.js"
@@ -249,5 +250,7 @@ export const apply = (db: Db): DispatchStore["Type"]["apply"] => (batch) =>
     // receipts: one statement (match by candidate rank, parts, messages, reconcile, pending)
     const { matched, pending } = yield* applyReceipts(db)(batch.receipts, now)
     const optedOut = batch.optOuts.length > 0 ? yield* recordOptOuts(db, batch.optOuts, now) : 0
-    return { receiptsMatched: matched, receiptsPending: pending, optedOut } satisfies ApplyResult
+    // two-way SMS: parts stored, joined and routed before the carrier is acknowledged
+    const inbound = yield* recordParts(db)(batch.inbound, now)
+    return { receiptsMatched: matched, receiptsPending: pending, optedOut, inbound } satisfies ApplyResult
   })).pipe(Effect.orDie)

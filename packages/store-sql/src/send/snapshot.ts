@@ -1,6 +1,7 @@
 /**
  * The send's reads: the snapshot of everything a send checks (one statement of JSON sub-selects)
- * and the look-up of a live idempotency record.
+ * and the look-up of a live idempotency record. A number or short code assigned to the account
+ * (`inbound_numbers`, two-way SMS) is an approved global sender of that account.
  */
 import { SqlClient } from "@effect/sql"
 import type { ProviderCapacityRow, SenderIdGrantRow, SendSnapshot, SpamRuleRow, WalletRow } from "@tuma/core"
@@ -64,9 +65,12 @@ export const snapshot = (sql: SqlClient.SqlClient) =>
 }) =>
   snapshotRow(sql`SELECT json_build_object(
   'account', (SELECT json_build_object('id', a.id, 'active', a.active) FROM accounts a WHERE a.id = ${r.accountId}),
-  'senderIds', (SELECT coalesce(json_agg(json_build_object('id', s.id, 'market_id', s.market_id, 'name', s.name,
-      'display_name', s.display_name, 'status', s.status, 'is_global', s.is_global)), '[]'::json)
-    FROM sender_ids s WHERE s.account_id = ${r.accountId} AND s.name = ${r.senderName}),
+  'senderIds', (SELECT coalesce(json_agg(g), '[]'::json) FROM (
+      SELECT s.id::text, s.market_id::text, s.name, s.display_name, s.status, s.is_global
+      FROM sender_ids s WHERE s.account_id = ${r.accountId} AND s.name = ${r.senderName}
+      UNION ALL
+      SELECT n.id::text, '', n.number, n.number, 'approved', true
+      FROM inbound_numbers n WHERE n.account_id = ${r.accountId} AND n.number = ${r.senderName}) g),
   'markets', (SELECT coalesce(json_agg(json_build_object('id', m.id, 'iso2', m.iso2, 'calling_code', m.calling_code,
       'name', m.name, 'open', m.open)), '[]'::json)
     FROM markets m WHERE m.iso2 = ANY(${r.countries}::text[])),

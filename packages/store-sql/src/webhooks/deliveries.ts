@@ -11,7 +11,7 @@ export const make = (sql: SqlClient.SqlClient): Pick<WebhookStore["Type"], "clai
     claimDue: (limit, now, leaseUntil) =>
       ClaimedDeliveries.all(sql`
         WITH due AS (
-          SELECT id FROM webhook_deliveries w
+          SELECT id, message_id FROM webhook_deliveries w
           WHERE status = 'pending' AND next_attempt_at <= ${now}
             AND EXISTS (SELECT 1 FROM webhook_endpoints e WHERE e.id = w.endpoint_id AND e.enabled)
           ORDER BY next_attempt_at
@@ -19,8 +19,8 @@ export const make = (sql: SqlClient.SqlClient): Pick<WebhookStore["Type"], "clai
           FOR UPDATE SKIP LOCKED
         )
         UPDATE webhook_deliveries d SET next_attempt_at = ${leaseUntil}, updated_at = ${now}
-        FROM due, webhook_endpoints e, messages m
-        WHERE d.id = due.id AND e.id = d.endpoint_id AND e.enabled AND m.id = d.message_id
+        FROM due JOIN webhook_endpoints e ON true LEFT JOIN messages m ON m.id = due.message_id
+        WHERE d.id = due.id AND e.id = d.endpoint_id AND e.enabled
         RETURNING ${sql.literal(DELIVERY_COLUMNS)}, e.url, e.secret`).pipe(
         Effect.map((rows) =>
           rows.map((r): ClaimedDelivery => ({
@@ -30,7 +30,8 @@ export const make = (sql: SqlClient.SqlClient): Pick<WebhookStore["Type"], "clai
             event: r.event,
             attempts: r.attempts,
             url: r.url,
-            secret: r.secret
+            secret: r.secret,
+            payload: r.payload
           }))
         ),
         Effect.orDie
@@ -48,17 +49,18 @@ export const make = (sql: SqlClient.SqlClient): Pick<WebhookStore["Type"], "clai
           ? yield* Ids.all(sql`
               SELECT id FROM webhook_deliveries WHERE id = ${select.deliveryId} AND endpoint_id = ${endpointId}`)
           : yield* Ids.all(sql`
-              SELECT DISTINCT ON (message_id) id FROM webhook_deliveries
+              SELECT DISTINCT ON (message_id, event) id FROM webhook_deliveries
               WHERE endpoint_id = ${endpointId} AND final_at >= ${select.since}
-              ORDER BY message_id, created_at`)
+              ORDER BY message_id, event, created_at`)
         if (sources.length === 0) return []
         const pairs: Array<{ source: string; id: string }> = []
         for (const s of sources) pairs.push({ source: s.id, id: yield* newId })
         for (const part of chunk(pairs, 1_000)) {
           yield* sql`
             INSERT INTO webhook_deliveries (id, endpoint_id, message_id, event, status, attempts, next_attempt_at,
-                                            final_at, redelivery_of, created_at, updated_at)
-            SELECT t.id, d.endpoint_id, d.message_id, d.event, 'pending', 0, ${now}, d.final_at, d.id, ${now}, ${now}
+                                            final_at, redelivery_of, created_at, updated_at, payload)
+            SELECT t.id, d.endpoint_id, d.message_id, d.event, 'pending', 0, ${now}, d.final_at, d.id, ${now}, ${now},
+                   d.payload
             FROM unnest(${part.map((p) => p.source)}::uuid[], ${part.map((p) => p.id)}::uuid[]) AS t(source, id)
             JOIN webhook_deliveries d ON d.id = t.source`
         }

@@ -1,6 +1,7 @@
 /** Endpoints of an account: created, listed, enabled and disabled by hand, their secret rotated. */
 import type { SqlClient } from "@effect/sql"
 import type { WebhookStore } from "@tuma/core/ports/WebhookStore"
+import { DEFAULT_WEBHOOK_EVENTS } from "@tuma/domain"
 import { Effect } from "effect"
 import { ENDPOINT_COLUMNS, Endpoints, helpers, toEndpoint } from "./shared.js"
 
@@ -9,15 +10,24 @@ export const make = (
   sql: SqlClient.SqlClient
 ): Pick<
   WebhookStore["Type"],
-  "createEndpoint" | "getEndpoint" | "listEndpoints" | "enableEndpoint" | "disableEndpoint" | "setSecret"
+  | "createEndpoint"
+  | "getEndpoint"
+  | "listEndpoints"
+  | "enableEndpoint"
+  | "disableEndpoint"
+  | "setSecret"
+  | "setEvents"
 > => {
   const { endpointQuery, endpoint, skipPending } = helpers(sql)
   return {
     createEndpoint: (input) =>
       endpoint(sql`
         INSERT INTO webhook_endpoints (id, account_id, api_key_id, url, secret, enabled, consecutive_failures,
-                                       created_at, updated_at)
-        SELECT ${input.id}, k.account_id, k.id, ${input.url}, ${input.secret}, true, 0, ${input.now}, ${input.now}
+                                       events, created_at, updated_at)
+        SELECT ${input.id}, k.account_id, k.id, ${input.url}, ${input.secret}, true, 0, ${[
+        ...(input.events ?? DEFAULT_WEBHOOK_EVENTS)
+      ]}::text[],
+               ${input.now}, ${input.now}
         FROM api_keys k WHERE k.id = ${input.apiKeyId}
         RETURNING ${sql.literal(ENDPOINT_COLUMNS)}`).pipe(Effect.orDie),
 
@@ -45,6 +55,11 @@ export const make = (
         yield* skipPending([id], reason, now)
         return disabled
       })).pipe(Effect.orDie),
+
+    setEvents: (id, events, now) =>
+      endpoint(sql`
+        UPDATE webhook_endpoints SET events = ${[...events]}::text[], updated_at = ${now}
+        WHERE id = ${id} RETURNING ${sql.literal(ENDPOINT_COLUMNS)}`).pipe(Effect.orDie),
 
     setSecret: (id, secret, now) =>
       endpoint(sql`

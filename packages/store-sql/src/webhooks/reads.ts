@@ -13,7 +13,7 @@ export const make = (
     listDeliveries: (endpointId, options) =>
       Deliveries.all(sql`
         SELECT ${sql.literal(DELIVERY_COLUMNS)}
-        FROM webhook_deliveries d JOIN messages m ON m.id = d.message_id
+        FROM webhook_deliveries d LEFT JOIN messages m ON m.id = d.message_id
         WHERE d.endpoint_id = ${endpointId}
           ${options.status === undefined ? sql`` : sql`AND d.status = ${options.status}`}
           ${options.before === undefined ? sql`` : sql`AND d.created_at < ${options.before}`}
@@ -23,7 +23,7 @@ export const make = (
     getDelivery: (id) =>
       Deliveries.one(sql`
         SELECT ${sql.literal(DELIVERY_COLUMNS)}
-        FROM webhook_deliveries d JOIN messages m ON m.id = d.message_id
+        FROM webhook_deliveries d LEFT JOIN messages m ON m.id = d.message_id
         WHERE d.id = ${id}`).pipe(Effect.map(Option.match({ onNone: () => null, onSome: toDelivery })), Effect.orDie),
 
     listAttempts: (deliveryId) =>

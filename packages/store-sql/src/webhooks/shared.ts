@@ -15,6 +15,7 @@ export const Endpoints = decoders(Schema.Struct({
   consecutive_failures: Schema.Number,
   disabled_at: NullableDate,
   disabled_reason: NullableString,
+  events: Schema.Array(WebhookEventType),
   created_at: Schema.DateFromSelf,
   updated_at: Schema.DateFromSelf
 }))
@@ -29,12 +30,13 @@ export const toEndpoint = (r: EndpointRow): WebhookEndpoint => ({
   consecutiveFailures: r.consecutive_failures,
   disabledAt: r.disabled_at,
   disabledReason: r.disabled_reason,
+  events: r.events,
   createdAt: r.created_at,
   updatedAt: r.updated_at
 })
 
 export const ENDPOINT_COLUMNS =
-  "id, account_id, api_key_id, url, enabled, consecutive_failures, disabled_at, disabled_reason, created_at, updated_at"
+  "id, account_id, api_key_id, url, enabled, consecutive_failures, disabled_at, disabled_reason, events, created_at, updated_at"
 
 export const MessageColumns = Schema.Struct({
   message_id: Schema.String,
@@ -61,7 +63,7 @@ export const DELIVERY_COLUMNS =
   `d.id, d.endpoint_id, d.message_id, d.event, d.status, d.attempts, d.next_attempt_at, d.final_at,
   d.last_status, d.last_error, d.redelivery_of, d.created_at, d.completed_at,
   CASE WHEN d.event = 'sms.delivered' THEN 'delivered' ELSE 'failed' END AS message_status,
-  m.recipient, m.sender_id, m.failure_reason`
+  COALESCE(m.recipient, '') AS recipient, COALESCE(m.sender_id, '') AS sender_id, m.failure_reason, d.payload`
 
 export const DeliveryStatusSchema = Schema.Literal("pending", "succeeded", "failed", "skipped") satisfies Schema.Schema<
   DeliveryStatus
@@ -79,7 +81,8 @@ export const Deliveries = decoders(Schema.extend(
     last_status: Schema.NullOr(Schema.Number),
     last_error: NullableString,
     redelivery_of: NullableString,
-    completed_at: NullableDate
+    completed_at: NullableDate,
+    payload: NullableString
   })
 ))
 
@@ -118,7 +121,8 @@ export const toDelivery = (r: typeof Deliveries.schema.Type): DeliveryView => ({
   lastStatus: r.last_status,
   lastError: r.last_error,
   redeliveryOf: r.redelivery_of,
-  completedAt: r.completed_at
+  completedAt: r.completed_at,
+  payload: r.payload
 })
 
 /** The statements over endpoints and pending deliveries that several operations use. */

@@ -1,0 +1,167 @@
+/**
+ * `pnpm bench:inbound` — two-way SMS throughput: BENCH_MO (10,000) single-part MO deliver_sm sent by
+ * the SMSC simulator over ONE carrier bind with a window of 100 (at most 100 unanswered), to a Tuma
+ * server on PostgreSQL (scratch database) running the delivery workers (the writer stores each MO
+ * before its deliver_sm_resp) and the webhook workers, which post every `sms.received` to a receiver
+ * on loopback.
+ *
+ * Prints MO/s stored (deliver_sm sent → every deliver_sm_resp back, each one after its commit), MO/s
+ * posted (→ every webhook received), and p50/p99 from a deliver_sm to its webhook, with the load
+ * average before and after (the machine is shared) and the CPU seconds this process used (server,
+ * workers, simulator and receiver share it), so a run on a busy machine can be read.
+ *
+ * Env: BENCH_MO (10000), BENCH_WINDOW (100), BENCH_DATABASE_URL (admin URL of a PostgreSQL server;
+ * default TUMA_TEST_DATABASE_URL or postgres://postgres@127.0.0.1:5432/postgres).
+ */
+import * as Reactivity from "@effect/experimental/Reactivity"
+import { PgClient } from "@effect/sql-pg"
+import { Operator } from "@tuma/core"
+import { makeSmscSimulator } from "@tuma/providers/smsc/SmscSimulator"
+import * as Database from "@tuma/store-sql/Database"
+import { Effect, Exit, Layer, Redacted, Scope } from "effect"
+import { randomBytes } from "node:crypto"
+import { createServer } from "node:http"
+import type { AddressInfo } from "node:net"
+import { loadavg } from "node:os"
+import * as DeliveryWorkers from "../src/runtime/DeliveryWorkers.js"
+import * as WebhookWorkers from "../src/runtime/WebhookWorkers.js"
+import { setupAccount, startServer, unique } from "../test/harness.js"
+
+const N = Number(process.env.BENCH_MO ?? 10_000)
+const WINDOW = Number(process.env.BENCH_WINDOW ?? 100)
+const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? process.env.TUMA_TEST_DATABASE_URL ??
+  "postgres://postgres@127.0.0.1:5432/postgres"
+process.env.TUMA_WEBHOOK_ALLOW = "127.0.0.1"
+
+/** A scratch PostgreSQL database on ADMIN_URL, dropped when the scope closes. */
+const scratchDatabase = Effect.gen(function*() {
+  const name = `tuma_inbound_bench_${Date.now().toString(36)}_${randomBytes(3).toString("hex")}`
+  const admin = yield* PgClient.make({ url: Redacted.make(ADMIN_URL), maxConnections: 1 }).pipe(
+    Effect.provide(Reactivity.layer)
+  )
+  yield* Effect.acquireRelease(
+    admin.unsafe(`CREATE DATABASE ${name}`),
+    () => admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).pipe(Effect.orDie)
+  )
+  const url = new URL(ADMIN_URL)
+  url.pathname = `/${name}`
+  return url.toString()
+})
+const NUMBER = "+255700555000"
+
+const load = () => loadavg().map((l) => l.toFixed(2)).join(" ")
+const pct = (xs: Array<number>, p: number) =>
+  xs.sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))]!
+
+const main = async () => {
+  const scope = Effect.runSync(Scope.make())
+  const url = await Effect.runPromise(Scope.extend(scratchDatabase, scope) as Effect.Effect<string>)
+  const sentAt = new Float64Array(N)
+  const postedAt = new Float64Array(N)
+  let posted = 0
+  let allPosted: () => void = () => {}
+  const done = new Promise<void>((r) => (allPosted = r))
+  const receiver = createServer((req, res) => {
+    let body = ""
+    req.on("data", (c) => (body += c))
+    req.on("end", () => {
+      const i = Number(/"text":"mo (\d+)"/.exec(body)?.[1])
+      if (Number.isInteger(i) && postedAt[i] === 0) {
+        postedAt[i] = performance.now()
+        if (++posted === N) allPosted()
+      }
+      res.writeHead(200).end()
+    })
+  })
+  await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", () => r()))
+  const server = await startServer({ adminToken: "bench" }, Database.postgres(url, { maxConnections: 10 }), scope)
+  const sim = await Effect.runPromise(Scope.extend(makeSmscSimulator({ receiptDelayMs: 20 }), scope))
+  const acct = await server.run(setupAccount({ balances: { TZ: 10 }, providerCredit: null }))
+  await server.run(Effect.flatMap(Operator, (op) =>
+    op.addProvider({
+      name: unique("smsc"),
+      kind: "smpp",
+      config: { host: "127.0.0.1", port: sim.port, systemId: "tuma", password: "secret" },
+      routes: [{ country: "TZ", credit: 1000 }]
+    })))
+  const admin = (path: string, body: unknown) =>
+    fetch(`${server.url}/admin/v1${path}`, {
+      method: "POST",
+      headers: { authorization: "Bearer bench", "content-type": "application/json" },
+      body: JSON.stringify(body)
+    }).then((r) => r.json())
+  await admin("/inbound-numbers", { account_uid: acct.account.id, number: NUMBER })
+  await admin("/webhooks", {
+    api_key_uid: acct.liveId,
+    url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`,
+    events: ["sms.received"]
+  })
+  await Effect.runPromise(Layer.buildWithScope(
+    Layer.mergeAll(
+      DeliveryWorkers.layer({ pollIntervalMs: 200 }),
+      WebhookWorkers.layer({}, { TUMA_WEBHOOK_POLL: "100ms", TUMA_WEBHOOK_ALLOW: "127.0.0.1" })
+    ).pipe(Layer.provide(Layer.succeedContext(server.context))),
+    scope
+  ))
+  await sim.waitUntil(() => sim.sessionCount > 0, 30_000)
+  const before = load()
+
+  const t0 = performance.now()
+  const cpu0 = process.cpuUsage()
+  let next = 0
+  let answered = 0
+  let refused = 0
+  await new Promise<void>((resolve) => {
+    const pump = () => {
+      while (next < N && next - answered < WINDOW) {
+        const i = next++
+        sentAt[i] = performance.now()
+        sim.sendMoPdu({
+          source_addr: `2557${String(10_000_000 + i).padStart(8, "0")}`,
+          destination_addr: NUMBER.slice(1),
+          short_message: `mo ${i}`
+        }).then((status) => {
+          if (status !== 0) refused++
+          if (++answered === N) resolve()
+          else pump()
+        })
+      }
+    }
+    pump()
+  })
+  const tStored = performance.now()
+  await Promise.race([done, new Promise((r) => setTimeout(r, 120_000))])
+  const tPosted = performance.now()
+  const cpu = process.cpuUsage(cpu0)
+  const cpuSeconds = (cpu.user + cpu.system) / 1e6
+  const latencies: Array<number> = []
+  for (let i = 0; i < N; i++) if (postedAt[i]! > 0) latencies.push(postedAt[i]! - sentAt[i]!)
+
+  console.log(`inbound bench: ${N} MO over one bind, window ${WINDOW}, PostgreSQL, webhook on loopback`)
+  console.log(
+    `  stored: ${Math.round(N / ((tStored - t0) / 1000))} MO/s (${
+      ((tStored - t0) / 1000).toFixed(2)
+    } s; ${refused} answered with an error)`
+  )
+  console.log(
+    `  posted: ${Math.round(posted / ((tPosted - t0) / 1000))} MO/s (${posted}/${N} in ${
+      ((tPosted - t0) / 1000).toFixed(2)
+    } s)`
+  )
+  console.log(
+    `  deliver_sm -> webhook: p50 ${pct(latencies, 0.5).toFixed(0)} ms, p99 ${pct(latencies, 0.99).toFixed(0)} ms`
+  )
+  console.log(
+    `  this process (server, workers, SMSC, receiver): ${cpuSeconds.toFixed(1)} CPU s = ` +
+      `${Math.round(N / cpuSeconds)} MO per CPU second (PostgreSQL's backends not counted)`
+  )
+  console.log(`  load average before: ${before}; after: ${load()}`)
+  receiver.close()
+  await Effect.runPromise(Scope.close(scope, Exit.void))
+  process.exit(0)
+}
+
+main().catch((e) => {
+  console.error(e)
+  process.exit(1)
+})
