@@ -3,8 +3,8 @@
  * Every query is bounded by `account_id` (directly, or through the account's webhook endpoints).
  *
  * - the dashboard groups the last seven local days' messages by day and status from the count
- *   rollup (`messageCounts.ts`; a zone whose midnight is not a whole UTC hour counts the account's
- *   `messages_account_created_idx` range instead), and reads the ten newest failures
+ *   rollup (`messageCounts.ts`; a zone whose midnight is not a whole UTC hour, or a week older than
+ *   the rollup's hours, counts the account's `messages_account_created_idx` range instead), and reads the ten newest failures
  *   (`messages_account_status_created_idx`);
  * - a message's webhook deliveries are looked up through its key's endpoints, from the message's
  *   creation on (`webhook_deliveries_endpoint_idx`), so no index is added to the webhook write path.
@@ -167,9 +167,9 @@ export const make = Effect.gen(function*() {
           SELECT m.iso2 AS country, m.calling_code, w.balance, w.enabled
           FROM wallets w JOIN markets m ON m.id = w.market_id
           WHERE w.account_id = ${accountId} ORDER BY m.iso2`)
-        // a week of whole UTC hours (every whole-hour zone) is read from the rollup, else counted
+        // a week the rollup holds as whole hours (every whole-hour zone) is read from it, else counted
         const counts = yield* DayStatusCounts.all(
-          (yield* MessageCounts.weekAligned(sql, timeZone, now))
+          (yield* MessageCounts.weekInRollup(sql, timeZone, now))
             ? MessageCounts.weekFromRollup(sql, accountId, timeZone, now)
             : sql`
           SELECT to_char((created_at AT TIME ZONE ${timeZone})::date, 'YYYY-MM-DD') AS day, status, count(*)::int AS n

@@ -4,8 +4,8 @@
  * since the last fold). A count reads both in one statement, so it is exact at any fold lag, and
  * costs one index range per table instead of a scan of the account's messages.
  *
- * The rollup answers what is a union of whole UTC hours; anything else (a campaign, bounds inside an
- * hour) is counted from `messages` by the caller.
+ * The rollup answers whole UTC days, and whole hours of the last `HOURLY_DAYS` days; anything else
+ * (a campaign, bounds inside a day) is counted from `messages` by the caller.
  */
 import type { SqlClient } from "@effect/sql"
 import type { Fragment } from "@effect/sql/Statement"
@@ -13,13 +13,19 @@ import type { MessageListFilter } from "@tuma/core/ports/ReadStore"
 import { Effect, Schema } from "effect"
 import { Count, single } from "./rows.js"
 
-const HOUR_MS = 3_600_000
+const DAY_MS = 86_400_000
 
-const isWholeHour = (d: Date | undefined) => d === undefined || d.getTime() % HOUR_MS === 0
+/** How many UTC days back the rollup keeps hours (older ones are one row per day): migration 0980. */
+export const HOURLY_DAYS = 10
 
-/** Whether the rollup can count what `f` selects: no campaign, bounds on whole UTC hours. */
+const isWholeDay = (d: Date | undefined) => d === undefined || d.getTime() % DAY_MS === 0
+
+/**
+ * Whether the rollup can count what `f` selects: no campaign, bounds on whole UTC days (the API's
+ * `from`/`to`; older hours are kept as days, so an hour bound is counted over the messages).
+ */
 export const countable = (f: MessageListFilter): boolean =>
-  f.campaignId === undefined && isWholeHour(f.createdFrom) && isWholeHour(f.createdBefore)
+  f.campaignId === undefined && isWholeDay(f.createdFrom) && isWholeDay(f.createdBefore)
 
 const total = single(Schema.Struct({ n: Count }))
 
@@ -48,23 +54,26 @@ export const countFromRollup = (sql: SqlClient.SqlClient, f: MessageListFilter) 
 
 const Aligned = single(Schema.Struct({ aligned: Schema.Boolean }))
 
-/**
- * The first instant of the local day six days before `now`'s in `timeZone` (the dashboard's week), as
- * SQL; `aligned` says whether that instant and today's local midnight fall on whole UTC hours, so the
- * week is a union of the rollup's hours (every zone with a whole-hour offset).
- */
+/** The first instant of the local day six days before `now`'s in `timeZone` (the dashboard's week), as SQL. */
 const weekStart = (sql: SqlClient.SqlClient, timeZone: string, now: Date) =>
   sql`((((${now}::timestamptz AT TIME ZONE ${timeZone})::date - 6)::timestamp) AT TIME ZONE ${timeZone})`
 
-/** Whether the dashboard's week in `timeZone` is a union of whole UTC hours. */
-export const weekAligned = (sql: SqlClient.SqlClient, timeZone: string, now: Date) =>
+/**
+ * Whether the rollup holds the dashboard's week in `timeZone` as whole hours: its local midnights fall
+ * on whole UTC hours and it starts within the hours the rollup keeps (the last `HOURLY_DAYS` UTC days).
+ */
+export const weekInRollup = (sql: SqlClient.SqlClient, timeZone: string, now: Date) =>
   Aligned(sql`SELECT date_part('minute', ${weekStart(sql, timeZone, now)} AT TIME ZONE 'UTC') = 0
       AND date_part('minute', ((((${now}::timestamptz AT TIME ZONE ${timeZone})::date)::timestamp)
-        AT TIME ZONE ${timeZone}) AT TIME ZONE 'UTC') = 0 AS aligned`).pipe(Effect.map((r) => r.aligned))
+        AT TIME ZONE ${timeZone}) AT TIME ZONE 'UTC') = 0
+      AND (${weekStart(sql, timeZone, now)} AT TIME ZONE 'UTC')
+        >= date_trunc('day', now() AT TIME ZONE 'UTC') - ${`${HOURLY_DAYS} days`}::interval AS aligned`).pipe(
+    Effect.map((r) => r.aligned)
+  )
 
 /**
  * The dashboard's week by local day and status (`day`, `status`, `n`), from the rollup (only when
- * `weekAligned`); the caller decodes the rows.
+ * `weekInRollup`); the caller decodes the rows.
  */
 export const weekFromRollup = (sql: SqlClient.SqlClient, accountId: string, timeZone: string, now: Date) =>
   sql`SELECT to_char(((hour AT TIME ZONE 'UTC') AT TIME ZONE ${timeZone})::date, 'YYYY-MM-DD') AS day,

@@ -129,16 +129,17 @@ forEachDriver(stack, (it) => {
       const reads = yield* PortalReadStore
       const account = yield* newAccount()
       const accountId = account.uid
+      // the week is the database's current one: the rollup keeps the last ten days as hours
+      const now = new Date(Math.floor(Date.now() / 60_000) * 60_000)
       for (let i = 0; i < 30; i++) {
         yield* seedMessage({
           accountId,
-          createdAt: new Date(Date.UTC(2026, 4, 1 + (i % 8), (i * 7) % 24, (i * 13) % 60)),
+          createdAt: new Date(now.getTime() - ((i * 7) % (8 * 24)) * 3_600_000 - ((i * 13) % 60) * 60_000),
           status: STATUSES[i % STATUSES.length]
         })
       }
       yield* MessageCounts.fold(sql)
       yield* sql`UPDATE messages SET status = 'delivered' WHERE account_id = ${accountId} AND status = 'sent'`
-      const now = new Date("2026-05-08T22:30:00Z")
       const Week = Schema.Array(Schema.Struct({ day: Schema.String, status: Schema.String, n: Schema.Number }))
       for (const zone of ["Africa/Dar_es_Salaam", "UTC", "America/New_York", "Asia/Kolkata"]) {
         const reference = yield* sql<{ day: string; status: string; n: number }>`
@@ -151,7 +152,53 @@ forEachDriver(stack, (it) => {
           [...Schema.decodeUnknownSync(Week)(rows)].sort((a, b) => key(a).localeCompare(key(b)))
         expect({ zone, counts: sorted((yield* reads.dashboard(accountId, zone, now)).counts) })
           .toEqual({ zone, counts: sorted(reference) })
-        expect(yield* MessageCounts.weekAligned(sql, zone, now)).toBe(zone !== "Asia/Kolkata")
+        // the rollup answers every whole-hour zone; a half-hour one is counted
+        expect(yield* MessageCounts.weekInRollup(sql, zone, now)).toBe(zone !== "Asia/Kolkata")
       }
+      // a week older than the rollup's hours is counted over the messages, not read from days
+      expect(yield* MessageCounts.weekInRollup(sql, "UTC", new Date(now.getTime() - 30 * 86_400_000))).toBe(false)
+    }))
+
+  it.effect("hours older than ten days become one row per day, and counts of whole days stay exact", () =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const store = yield* ReadStore
+      const account = yield* newAccount()
+      const accountId = account.uid
+      const today = Math.floor(Date.now() / 86_400_000) * 86_400_000
+      const old = today - 40 * 86_400_000
+      const ids: Array<string> = []
+      for (let i = 0; i < 12; i++) {
+        ids.push(yield* seedMessage({ accountId, createdAt: new Date(old + (i * 5 + 1) * 3_600_000 + i * 60_000) }))
+      }
+      yield* seedMessage({ accountId, createdAt: new Date(today + 3_600_000), status: "sent" })
+      yield* MessageCounts.fold(sql)
+      const rows = yield* sql<{ hour: Date; n: string | number }>`SELECT hour, n FROM message_counts
+        WHERE account_id = ${accountId} ORDER BY hour`
+      // 12 messages over 3 old days: three day rows at midnight; today's message keeps its hour
+      expect(rows.map((r) => new Date(r.hour).getUTCHours())).toEqual([0, 0, 0, 1])
+      const filters: Array<MessageListFilter> = [
+        { accountId },
+        { accountId, status: "queued" },
+        { accountId, createdFrom: new Date(old + 86_400_000) },
+        { accountId, createdFrom: new Date(old), createdBefore: new Date(old + 2 * 86_400_000) }
+      ]
+      const exact = Effect.forEach(filters, (f) =>
+        Effect.gen(function*() {
+          expect({ f, n: yield* store.countMessages(f) }).toEqual({ f, n: yield* counted(f) })
+        }))
+      yield* exact
+      // a late receipt moves an old message: its delta folds into its day
+      yield* sql`UPDATE messages SET status = 'delivered' WHERE id IN ${sql.in(ids.slice(0, 5))}`
+      yield* exact
+      yield* MessageCounts.fold(sql)
+      yield* exact
+      expect(
+        (yield* sql`SELECT 1 FROM message_counts WHERE account_id = ${accountId}
+        AND hour < ${new Date(today - 10 * 86_400_000)}::timestamptz AT TIME ZONE 'UTC'
+        AND hour <> date_trunc('day', hour)`).length
+      ).toBe(0)
+      // an hour bound is not a whole day: counted over the messages
+      expect(MessageCounts.countable({ accountId, createdFrom: new Date(old + 3_600_000) })).toBe(false)
     }))
 })
