@@ -105,7 +105,21 @@ export const DisableProviderInput = Schema.transform(
     decode: (u) => (typeof u === "object" && u !== null && !Array.isArray(u) ? u : {}),
     encode: (a) => a
   }
-).annotations({ identifier: "AdminDisableProvider", ...all })
+).annotations({
+  identifier: "AdminDisableProvider",
+  ...all,
+  jsonSchema: {
+    type: "object",
+    properties: {
+      confirm_no_route: {
+        type: "boolean",
+        description:
+          "true: disable it even when it is the last carrier of an open market (its sends would then fail \"no carrier route\")."
+      }
+    },
+    description: "Optional; no body is the same as {}."
+  }
+})
 const ReasonInput = Schema.Struct({ reason: StoredString }).annotations({ identifier: "AdminReason", ...all })
 const OptionalReasonInput = Schema.Struct({
   reason: Schema.optionalWith(Schema.NullOr(StoredString), { exact: true })
