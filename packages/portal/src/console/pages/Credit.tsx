@@ -75,6 +75,10 @@ const ledgerKind = (kind: string): string =>
   ({ purchase: "Purchase", top_up: "Top-up", adjustment: "Adjustment", debit: "Debit", refund: "Refund" })[kind] ??
     kind
 
+/** The status line of a credit change: `template` with the units, the wallet's country and its new balance. */
+const said = (t: ReturnType<typeof useT>, template: string, units: string | number, r: CreditChangeView) =>
+  t(template, { units, country: r.wallet.country, balance: r.wallet.balance })
+
 /** A top-up: units per country with a required reference (and the amount paid). */
 function TopUp(props: { readonly account: string; readonly onDone: () => void }) {
   const t = useT()
@@ -93,11 +97,7 @@ function TopUp(props: { readonly account: string; readonly onDone: () => void })
           })
           form.reset("units", "reference", "amount")
           props.onDone()
-          return t("{units} units added to {country}; balance {balance}.", {
-            units,
-            country: r.wallet.country,
-            balance: r.wallet.balance
-          })
+          return said(t, "{units} units added to {country}; balance {balance}.", units, r)
         }}
       >
         <Input label={t("Country")} {...form.bind("country")} />
@@ -132,11 +132,7 @@ function Correction(props: {
           })
           form.reset("units", "reason", "corrects")
           props.onDone()
-          return t("Correction of {units} units to {country} recorded; balance {balance}.", {
-            units: r.entry.units,
-            country: r.wallet.country,
-            balance: r.wallet.balance
-          })
+          return said(t, "Correction of {units} units to {country} recorded; balance {balance}.", r.entry.units, r)
         }}
       >
         <Input label={t("Country")} {...form.bind("country")} />
