@@ -5,6 +5,7 @@
  * @module @tuma/domain
  */
 export * from "./audit.js"
+export * from "./carrierCoverage.js"
 export * as Cidr from "./cidr.js"
 export * from "./encoding.js"
 export * from "./errors.js"

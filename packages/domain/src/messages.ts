@@ -196,7 +196,10 @@ export const MESSAGE_TEMPLATES = {
   "server.unavailable": "The service is temporarily unavailable; nothing was stored or charged. Retry shortly.",
   "server.internal": "Internal server error. Quote request_uid to support.",
   "server.body_too_large": "The request body is too large.",
-  "server.unreachable": "The server cannot be reached."
+  "server.unreachable": "The server cannot be reached.",
+  // --- carrier coverage (console) --------------------------------------------------------------
+  "provider.last_carrier":
+    "Disabling {provider} leaves {markets} without a carrier: sends there would be accepted and then fail. Confirm with confirm_no_route to disable it anyway."
 } as const
 
 /** A stable message code of the catalogue. */

@@ -201,3 +201,47 @@ describe("an operator sets an account up and it sends", () => {
     expect(ok.status).toBe(201)
   })
 })
+
+describe("the last carrier of a market", () => {
+  it("is disabled only with confirm_no_route: true (409 otherwise, nothing changes); a second carrier needs none", async () => {
+    expect((await admin("POST", "/markets/RW/open")).status).toBe(200)
+    try {
+      const create = async (name: string) => {
+        const r = await admin("POST", "/providers", {
+          name,
+          kind: "simulated",
+          credits: [{ country: "RW", credit: 100 }]
+        })
+        expect(r.status).toBe(201)
+        return r.body.data.uid as string
+      }
+      const first = await create(unique("rw-first"))
+      // no body, an empty body or a false flag: refused with the market it would leave, nothing changes
+      for (const body of [undefined, {}, { confirm_no_route: false }]) {
+        const refused = await admin("POST", `/providers/${first}/disable`, body)
+        expect(refused.status).toBe(409)
+        expect(refused.body.error_code).toBe("CONFLICT")
+        expect(refused.body.message).toMatch(/leaves RW without a carrier/)
+        expect(refused.body.details).toBeUndefined()
+      }
+      expect((await admin("GET", `/providers/${first}`)).body.data.enabled).toBe(true)
+      const audit = await admin(
+        "GET",
+        `/audit-log?action=provider.disable&target=${encodeURIComponent(`provider:${first}`)}`
+      )
+      expect(audit.body.data).toEqual([])
+      // with the flag: disabled (and recorded)
+      const confirmed = await admin("POST", `/providers/${first}/disable`, { confirm_no_route: true })
+      expect(confirmed.status).toBe(200)
+      expect(confirmed.body.data.enabled).toBe(false)
+      expect((await admin("POST", `/providers/${first}/enable`)).status).toBe(200)
+      // a second carrier of the market: the first is disabled without a flag (old clients unchanged)
+      await create(unique("rw-second"))
+      const plain = await admin("POST", `/providers/${first}/disable`)
+      expect(plain.status).toBe(200)
+      expect(plain.body.data.enabled).toBe(false)
+    } finally {
+      expect((await admin("POST", "/markets/RW/close")).status).toBe(200)
+    }
+  })
+})

@@ -180,7 +180,10 @@ const byCode: Readonly<Record<MessageCode, string>> = {
     "Huduma haipatikani kwa muda; hakuna kilichohifadhiwa wala kutozwa. Jaribu tena baada ya muda mfupi.",
   "server.internal": "Hitilafu ya seva. Taja request_uid kwa huduma kwa wateja.",
   "server.body_too_large": "Ombi ni kubwa mno.",
-  "server.unreachable": "Seva haipatikani."
+  "server.unreachable": "Seva haipatikani.",
+  // --- carrier coverage (console) ---
+  "provider.last_carrier":
+    "Kuzima {provider} kunaacha {markets} bila mtoa huduma: jumbe za huko zingepokelewa kisha zishindwe. Thibitisha kwa confirm_no_route ili kuzima hata hivyo."
 }
 
 /** The Kiswahili of every catalogue message, keyed by its English template. */

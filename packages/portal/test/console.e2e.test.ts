@@ -15,8 +15,20 @@ import { deflateSync } from "node:zlib"
 import { Secret, TOTP } from "otpauth"
 import type { Locator } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { englishIn, visibleText } from "./english.js"
 import type { Browser, Page, Serve } from "./harness.js"
-import { drivers, go, hasChromium, http, launchBrowser, linkIn, newContext, signIn, startServe } from "./harness.js"
+import {
+  ADMIN_TOKEN,
+  drivers,
+  go,
+  hasChromium,
+  http,
+  launchBrowser,
+  linkIn,
+  newContext,
+  signIn,
+  startServe
+} from "./harness.js"
 
 const PASSWORD = "correct horse battery"
 /** A one-page PDF with a line of text (objects, cross-reference table and trailer as the format wants). */
@@ -327,12 +339,13 @@ describe.skipIf(!hasChromium).each(drivers)("operator console in chromium (%s)",
     expect(ledgerNow.some((l: any) => l.kind === "debit")).toBe(true)
     const offered = await fix.getByRole("combobox", { name: "Corrects entry" }).locator("option").allTextContents()
     expect(offered.length).toBeGreaterThan(1)
-    expect(offered.filter((o) => / (debit|refund) /.test(o))).toEqual([])
+    expect(offered.filter((o) => / (debit|refund) /i.test(o))).toEqual([])
     // below 0: refused with the reason, nothing changes
     await fix.getByRole("spinbutton", { name: "Units" }).fill(String(-(before + 1)))
     await fix.getByRole("textbox", { name: "Reason" }).fill("Too much")
     await fix.getByRole("button", { name: "Record correction" }).click()
-    await fix.getByRole("alert").getByText(/^The correction would make the TZ wallet negative/).waitFor()
+    // the error names its field ("Units: …") when the sentence does not
+    await fix.getByRole("alert").getByText(/^Units: The correction would make the TZ wallet negative/).waitFor()
     expect(await balance()).toBe(before)
     // the top-up was 200 units too many
     const entry = (await fromConsole(admin, "GET", `/accounts/${accountUid}/ledger`)).body.data
@@ -421,6 +434,18 @@ describe.skipIf(!hasChromium).each(drivers)("operator console in chromium (%s)",
     await panel.getByRole("button", { name: "Approve" }).waitFor()
     await panel.getByRole("button", { name: "Reject" }).waitFor()
     await panel.getByRole("textbox", { name: "Reason" }).waitFor()
+    // who asked (the account's name, a link to it) and whether protection was requested
+    const demo = (await fromConsole(reviewer, "GET", "/accounts")).body.data.find((a: any) =>
+      a.email === "demo@tuma.example"
+    )
+    const facts = panel.locator("dl.facts")
+    await facts.getByRole("link", { name: demo.name, exact: true }).waitFor()
+    expect(await facts.locator("div").filter({ hasText: /^Protection/ }).locator("dd").textContent()).toBe(
+      "Yes, requested"
+    )
+    const queueRow = reviewer.getByRole("row").filter({ hasText: "MAMA LISHE" })
+    await queueRow.getByRole("cell", { name: demo.name }).waitFor()
+    await queueRow.getByRole("cell", { name: "Yes, requested", exact: true }).waitFor()
   })
 
   it("a support operator cannot approve or top up: no controls, and the API answers 403", async () => {
@@ -477,11 +502,81 @@ describe.skipIf(!hasChromium).each(drivers)("operator console in chromium (%s)",
     ])
     await row("provider.create").first().waitFor()
     await row("operator.create").first().waitFor()
+    // targets by name, not by id; a customer acting in the portal by e-mail, not "portal:… (system)"
+    await admin.getByRole("searchbox", { name: "Actor" }).fill("")
+    await admin.getByRole("searchbox", { name: "Action" }).fill("provider.create")
+    await row("provider.create").filter({ hasText: "Provider: console-sim" }).first().waitFor()
+    await admin.getByRole("searchbox", { name: "Action" }).fill("operator.create")
+    await row("operator.create").filter({ hasText: `Operator: ${reviewerEmail}` }).first().waitFor()
+    await admin.getByRole("searchbox", { name: "Action" }).fill("wallet.top_up")
+    const demoName = (await fromConsole(admin, "GET", `/accounts/${accountUid}`)).body.data.account.name
+    await row("wallet.top_up").filter({ hasText: `Account: ${demoName}` }).first().waitFor()
+    const raw = await fromConsole(admin, "GET", "/audit-log?action=provider.create")
+    expect(raw.body.data.map((e: any) => e.target_name)).toContain("console-sim")
+    await admin.getByRole("searchbox", { name: "Action" }).fill("")
     // nothing was recorded for the support operator's refused attempts
     await admin.getByRole("searchbox", { name: "Actor" }).fill(supportEmail)
     await admin.getByRole("heading", { name: "Audit log", level: 1 }).waitFor()
     const entries = await fromConsole(admin, "GET", `/audit-log?actor=${encodeURIComponent(supportEmail)}`)
     expect(entries.body.data).toEqual([])
+  })
+
+  it("disabling the last carrier of a market asks for confirmation; the overview warns until one is enabled", async () => {
+    const providers = (await fromConsole(admin, "GET", "/providers")).body.data as Array<any>
+    const enabled = providers.filter((p) => p.enabled && p.routes?.some((r: any) => r.country === "TZ" && r.enabled))
+    expect(enabled.map((p) => p.name)).toContain("console-sim")
+    const last = enabled.find((p) => p.name !== "console-sim")
+    await open(admin, "Providers")
+    // another carrier serves Tanzania: no confirmation
+    await admin.getByRole("button", { name: "Disable console-sim" }).click()
+    await admin.getByRole("button", { name: "Enable console-sim" }).waitFor()
+    // the last one: a confirmation, and nothing changes until it is given
+    await admin.getByRole("button", { name: `Disable ${last.name}` }).click()
+    const dialog = admin.getByRole("alertdialog", { name: `Disable ${last.name}?` })
+    await dialog.getByText(`${last.name} is the only carrier of TZ.`, { exact: false }).waitFor()
+    await dialog.getByRole("button", { name: `Keep ${last.name} enabled` }).click()
+    await dialog.waitFor({ state: "detached" })
+    expect((await fromConsole(admin, "GET", "/providers")).body.data.find((p: any) => p.uid === last.uid).enabled)
+      .toBe(true)
+    // the API refuses it without the flag, with the markets it would leave (one rule, in core)
+    const refused = await fromConsole(admin, "POST", `/providers/${last.uid}/disable`)
+    expect(refused.status).toBe(409)
+    expect(refused.body.details.message).toEqual({
+      code: "provider.last_carrier",
+      params: { provider: last.name, markets: "TZ" }
+    })
+    await admin.getByRole("button", { name: `Disable ${last.name}` }).click()
+    await dialog.getByRole("button", { name: `Disable ${last.name} anyway` }).click()
+    await admin.getByRole("button", { name: `Enable ${last.name}` }).waitFor()
+    // the overview warns: Tanzania has no carrier
+    await open(admin, "Overview")
+    const warnings = admin.getByRole("region", { name: "Warnings" })
+    await warnings.getByText(/^Tanzania has no enabled carrier/).waitFor()
+    // enabled again: the warning goes
+    await open(admin, "Providers")
+    await admin.getByRole("button", { name: "Enable console-sim" }).click()
+    await admin.getByRole("button", { name: `Enable ${last.name}` }).click()
+    await admin.getByRole("button", { name: `Disable ${last.name}` }).waitFor()
+    await open(admin, "Overview")
+    await admin.getByRole("list", { name: "Now" }).waitFor()
+    await expect.poll(() => warnings.count()).toBe(0)
+  })
+
+  it("webhook deliveries are found by account name (a picker), not an account id", async () => {
+    const keys = await http(serve.url, "GET", `/admin/v1/accounts/${accountUid}/api-keys`, { bearer: ADMIN_TOKEN })
+    const key = (keys.body.data as Array<any>).find((k) => k.mode === "live")
+    const url = `http://127.0.0.1:9/hooks/${driver}`
+    const created = await http(serve.url, "POST", "/admin/v1/webhooks", {
+      bearer: ADMIN_TOKEN,
+      body: { api_key_uid: key.uid, url }
+    })
+    expect([200, 201, 409]).toContain(created.status)
+    await open(admin, "Webhook deliveries")
+    expect(await admin.getByRole("textbox", { name: "Account ID" }).count()).toBe(0)
+    const demoName = (await fromConsole(admin, "GET", `/accounts/${accountUid}`)).body.data.account.name
+    const picker = admin.getByRole("combobox", { name: "Account" })
+    await picker.selectOption({ label: `${demoName} (demo@tuma.example)` })
+    await admin.getByRole("button", { name: /^Deliveries of http/ }).first().waitFor()
   })
 
   it.runIf(driver === "pglite")("screenshots of every console page", async () => {
@@ -515,5 +610,97 @@ describe.skipIf(!hasChromium).each(drivers)("operator console in chromium (%s)",
     await signInPage.getByRole("button", { name: "Sign in" }).waitFor()
     await signInPage.screenshot({ path: `${SHOTS}console-sign-in.png` })
     await signInPage.context().close()
+  })
+
+  it.runIf(driver === "pglite")("the console in Kiswahili: the switch, every page and its typical errors", async () => {
+    const found: Array<string> = []
+    const check = async (page: Page, where: string) => {
+      await page.waitForLoadState("networkidle")
+      await page.waitForTimeout(150)
+      expect(await page.evaluate(() => (globalThis as any).document.documentElement.lang)).toBe("sw")
+      for (const w of englishIn(await visibleText(page))) found.push(`${where}: ${w}`)
+      const dir = process.env.TUMA_I18N_SHOTS
+      if (dir !== undefined) {
+        await page.screenshot({ path: `${dir}/console-${where.replace(/\W+/g, "-")}.png`, fullPage: true })
+      }
+    }
+    const visit = async (path: string) => {
+      await admin.goto(`${serve.url}/console${path}`)
+      await admin.getByRole("heading", { level: 1 }).waitFor()
+    }
+    await visit("/")
+    // the language switch of the top bar
+    await admin.getByRole("combobox", { name: "Language" }).selectOption("sw")
+    await admin.getByRole("heading", { name: "Muhtasari", level: 1 }).waitFor()
+    const nav = admin.getByRole("navigation", { name: "Kuu" })
+    await nav.getByRole("link", { name: "Watoa huduma", exact: true }).waitFor()
+    for (
+      const path of [
+        "/",
+        "/accounts",
+        `/accounts/${accountUid}`,
+        "/markets",
+        "/spam",
+        "/audit-log",
+        "/operators",
+        "/outbox"
+      ]
+    ) {
+      await visit(path)
+      await check(admin, path)
+    }
+    // credit of an account, and a top-up without its reference
+    await visit("/credit")
+    await admin.getByRole("combobox", { name: "Akaunti" }).selectOption(accountUid)
+    const topUp = admin.getByRole("region", { name: "Ongeza salio" })
+    await topUp.getByRole("spinbutton", { name: "Uniti" }).fill("10")
+    await topUp.getByRole("button", { name: "Ongeza salio" }).click()
+    await topUp.getByRole("alert").waitFor()
+    await check(admin, "credit with a top-up without reference")
+    // the review queue with its open request (account, protection, document)
+    await visit("/sender-ids")
+    await admin.getByRole("region", { name: "Kitambulisho cha mtumaji MAMA LISHE" }).getByRole("img").first().waitFor()
+    await check(admin, "sender-id review")
+    // providers, and the confirmation of disabling the last carrier
+    await visit("/providers")
+    const last = ((await fromConsole(admin, "GET", "/providers")).body.data as Array<any>).find((p) =>
+      p.enabled && p.name !== "console-sim"
+    )
+    await admin.getByRole("button", { name: "Zima console-sim" }).click()
+    await admin.getByRole("button", { name: `Zima ${last.name}` }).click()
+    await admin.getByRole("alertdialog").waitFor()
+    await check(admin, "providers, the confirmation of the last carrier")
+    await admin.getByRole("button", { name: `Mwache ${last.name} akiwa amewashwa` }).click()
+    await admin.getByRole("button", { name: "Washa console-sim" }).click()
+    await admin.getByRole("button", { name: "Zima console-sim" }).waitFor()
+    // webhook deliveries of an account's endpoint
+    await visit("/webhooks")
+    await admin.getByRole("combobox", { name: "Akaunti" }).selectOption(accountUid)
+    await admin.getByRole("button", { name: /^Uwasilishaji wa http/ }).first().click()
+    await admin.getByRole("region", { name: "Uwasilishaji" }).waitFor()
+    await check(admin, "webhook deliveries")
+    // an account without a name
+    await visit("/accounts")
+    await admin.getByRole("button", { name: "Fungua akaunti" }).click()
+    await admin.getByRole("alert").waitFor()
+    await check(admin, "create an account without a name")
+    // the pages without a session: a wrong password, a made-up invitation
+    const anonymous = await (await newContext(browser)).newPage()
+    await anonymous.goto(`${serve.url}/console/`)
+    await anonymous.getByRole("combobox", { name: "Language" }).selectOption("sw")
+    await anonymous.getByRole("textbox", { name: "Barua pepe" }).fill("nobody@tuma.example")
+    await anonymous.getByLabel("Nenosiri").fill("not the password")
+    await anonymous.getByRole("button", { name: "Ingia" }).click()
+    await anonymous.getByRole("alert").waitFor()
+    await check(anonymous, "sign-in with a wrong password")
+    await anonymous.goto(`${serve.url}/console/accept-invitation?token=made-up`)
+    await anonymous.getByRole("alert").waitFor()
+    await check(anonymous, "a made-up invitation")
+    await anonymous.context().close()
+    // back to English with the switch
+    await visit("/")
+    await admin.getByRole("combobox", { name: "Lugha" }).selectOption("en")
+    await admin.getByRole("heading", { name: "Overview", level: 1 }).waitFor()
+    expect(found, "English on a Kiswahili console page").toEqual([])
   })
 })

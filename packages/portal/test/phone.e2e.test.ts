@@ -1,11 +1,13 @@
 /**
  * The portal and the console on a phone (390×844, touch; also 360 and 414 px wide) in a real
  * browser (Debian's chromium through playwright-core) against a real `tuma serve --demo` with a
- * little traffic: every page, signed in, in English and Kiswahili (the console is English only),
- * fits the screen's width (no sideways scroll: wide tables scroll in their own box or stack their
+ * little traffic and no mail server: every page, signed in, in English and Kiswahili (the console's
+ * Kiswahili is walked by console.e2e.test.ts), fits the screen's width (no sideways scroll: wide tables scroll in their own box or stack their
  * rows) with controls at least 44 px tall; the menu button opens the navigation; exactly one link
- * is the current page's. At 1280×800 the sidebar shows as before. One server (PGlite): the layout
- * does not depend on the database. Phone screenshots of the console go to
+ * is the current page's. At 1280×800 the sidebar shows as before. On the phone too: the console's
+ * Outbox with an invitation that was not sent (its link opens the invitation), and the portal's
+ * two-factor screens (enrolment with the QR code and a code, sign-in with a code, a recovery code
+ * once). One server (PGlite): the layout does not depend on the database. Phone screenshots of the console go to
  * docs/screenshots/console-*-phone.png (the portal's: `pnpm screenshots`).
  */
 import { mkdirSync } from "node:fs"
@@ -72,9 +74,25 @@ describe.skipIf(!hasChromium)("phone layout in chromium", () => {
   let browser: Browser
   let traffic: Traffic
   let phone: Page
+  /** The demo admin's TOTP secret (enrolled by the console pages' test). */
+  let consoleSecret = ""
+
+  /** Signs the demo admin in to the console (enrolled: with the code of the next time step, unused). */
+  const consoleSignIn = async (page: Page) => {
+    const [, email, password] = /demo console login: (\S+) (\S+)/.exec(serve.output())!
+    await page.goto(`${serve.url}/console/`)
+    await page.getByRole("textbox", { name: "Email" }).fill(email)
+    await page.getByLabel("Password").fill(password)
+    await page.getByRole("textbox", { name: "Authentication code" }).fill(
+      new TOTP({ secret: Secret.fromBase32(consoleSecret) }).generate({ timestamp: Date.now() + 30_000 })
+    )
+    await page.getByRole("button", { name: "Sign in" }).click()
+    await page.getByRole("heading", { name: "Overview", level: 1 }).waitFor()
+  }
 
   beforeAll(async () => {
-    ;[serve, browser] = await Promise.all([startServe("pglite"), launchBrowser()])
+    // no mail server: invitations go to the console's Outbox (the Outbox test reads them there)
+    ;[serve, browser] = await Promise.all([startServe("pglite", { TUMA_SMTP_URL: "" }), launchBrowser()])
     traffic = await makeTraffic(serve)
     phone = await (await newContext(browser, { phone: true })).newPage()
     await signIn(phone, serve.url, serve.login.email, serve.login.password)
@@ -181,6 +199,7 @@ describe.skipIf(!hasChromium)("phone layout in chromium", () => {
     await page.getByRole("button", { name: "Sign in" }).click()
     // the admin's first sign-in: TOTP enrolment, then the recovery codes
     const secret = await page.getByRole("textbox", { name: "Secret" }).inputValue()
+    consoleSecret = secret
     await expectFits(page, "console enrolment")
     await page.getByRole("textbox", { name: "Authentication code" }).fill(
       new TOTP({ secret: Secret.fromBase32(secret) }).generate()
@@ -205,7 +224,8 @@ describe.skipIf(!hasChromium)("phone layout in chromium", () => {
         ["spam-rules-and-opt-outs", "/spam"],
         ["webhook-deliveries", "/webhooks"],
         ["audit-log", "/audit-log"],
-        ["operators", "/operators"]
+        ["operators", "/operators"],
+        ["outbox", "/outbox"]
       ]
     ) {
       await visit(page, `${serve.url}/console${path}`)
@@ -222,6 +242,83 @@ describe.skipIf(!hasChromium)("phone layout in chromium", () => {
     await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Accounts", exact: true }).click()
     await page.getByRole("heading", { level: 1, name: "Accounts" }).waitFor()
     expect(await button.getAttribute("aria-expanded")).toBe("false")
+    await page.context().close()
+  })
+
+  it("the console's Outbox shows a mail that was not sent, with its link, which works (no mail server)", async () => {
+    const page = await (await newContext(browser, { phone: true })).newPage()
+    await consoleSignIn(page)
+    const email = `outbox-${Date.now().toString(36)}@duka.example`
+    const created = await http(serve.url, "POST", "/admin/v1/accounts", {
+      bearer: ADMIN_TOKEN,
+      body: { name: "Duka la Mama", email, country: "TZ" }
+    })
+    expect(created.status).toBe(201)
+    expect(created.body.data.owner_invitation.mail).toBe("outbox")
+    await visit(page, `${serve.url}/console/outbox`)
+    await page.getByRole("heading", { level: 1, name: "Outbox" }).waitFor()
+    const mail = page.getByRole("region", { name: new RegExp(`— ${email.replace(/[.]/g, "\\.")}$`) })
+    await mail.waitFor()
+    const link = mail.getByRole("link", { name: /^Open link: .*\/portal\/accept-invitation\?token=/ })
+    expect(await link.count()).toBe(1)
+    await expectFits(page, "console outbox with a mail")
+    await link.click()
+    await page.getByRole("heading", { level: 1, name: "Accept the invitation" }).waitFor()
+    await page.getByText("Duka la Mama", { exact: false }).first().waitFor()
+    await page.context().close()
+  })
+
+  it("two-factor sign-in in the portal on a phone: enrol with the QR code and a code, sign in with a code, a recovery code works once", async () => {
+    const page = await (await newContext(browser, { phone: true })).newPage()
+    await signIn(page, serve.url, serve.login.email, serve.login.password)
+    await visit(page, `${serve.url}/portal/profile`)
+    const card = page.getByRole("region", { name: "Two-factor sign-in" })
+    await card.getByRole("button", { name: "Set up two-factor sign-in" }).click()
+    const qr = card.getByRole("img", { name: "QR code for your authenticator app" })
+    await qr.waitFor()
+    expect((await qr.boundingBox())!.width).toBeGreaterThan(100)
+    const secret = await card.getByRole("textbox", { name: "Key to type if you cannot scan" }).inputValue()
+    const totp = new TOTP({ secret: Secret.fromBase32(secret) })
+    // a wrong code is refused; the right one turns it on and shows ten recovery codes once
+    await card.getByRole("textbox", { name: "Authentication code" }).fill("000000")
+    await card.getByRole("button", { name: "Turn on" }).click()
+    await card.getByRole("alert").waitFor()
+    await card.getByRole("textbox", { name: "Authentication code" }).fill(totp.generate())
+    await card.getByRole("button", { name: "Turn on" }).click()
+    const codes = page.getByRole("region", { name: "Recovery codes" })
+    await codes.waitFor()
+    const recovery = (await codes.getByRole("listitem").allTextContents()).map((c) => c.trim())
+    expect(recovery).toHaveLength(10)
+    await expectFits(page, "portal recovery codes")
+    await codes.getByRole("button", { name: "I have saved them" }).click()
+    await card.getByText(/^On: signing in asks for a code/).waitFor()
+    const signInWith = async (code: string) => {
+      await page.context().clearCookies()
+      await page.goto(`${serve.url}/portal/`)
+      await page.getByRole("textbox", { name: "Email" }).fill(serve.login.email)
+      await page.getByLabel("Password").fill(serve.login.password)
+      await page.getByRole("button", { name: "Sign in" }).click()
+      // the password alone asks for the code
+      await page.getByRole("textbox", { name: "Authentication code" }).fill(code)
+      await page.getByRole("button", { name: "Sign in" }).click()
+      await Promise.race([
+        page.getByRole("heading", { name: "Dashboard", level: 1 }).waitFor(),
+        page.getByRole("alert").waitFor()
+      ])
+      return (await page.getByRole("heading", { name: "Dashboard", level: 1 }).count()) === 1
+    }
+    // a code of the app (the next step's: the one that turned it on is used)
+    expect(await signInWith(totp.generate({ timestamp: Date.now() + 30_000 }))).toBe(true)
+    // a recovery code signs in once
+    expect(await signInWith(recovery[0])).toBe(true)
+    expect(await signInWith(recovery[0])).toBe(false)
+    await page.getByRole("alert").getByText(/not correct/).waitFor()
+    // off again (the other tests sign in with the password alone)
+    expect(await signInWith(recovery[1])).toBe(true)
+    await visit(page, `${serve.url}/portal/profile`)
+    await card.getByLabel("Password").fill(serve.login.password)
+    await card.getByRole("button", { name: "Turn off two-factor sign-in" }).click()
+    await card.getByRole("button", { name: "Set up two-factor sign-in" }).waitFor()
     await page.context().close()
   })
 })

@@ -1,13 +1,15 @@
 /**
  * `pnpm screenshots`: every page of the portal in English and Kiswahili, on a desktop screen and on
  * a phone (390×844, touch), to docs/screenshots/ (`<page>-<lang>.png`, `<page>-<lang>-phone.png`,
- * and `menu-<lang>-phone.png`: the phone's menu open), from a fresh `tuma serve --demo` with a
+ * and `menu-<lang>-phone.png`: the phone's menu open), and the console in Kiswahili
+ * (`console-<page>-sw.png`, `console-<page>-sw-phone.png`), from a fresh `tuma serve --demo` with a
  * little traffic. Run it after a change to the pages and commit the pictures.
  */
 import { ensureBuilt } from "@tuma/http/portal/Assets"
 import { mkdirSync } from "node:fs"
 import { fileURLToPath } from "node:url"
-import type { Page } from "./harness.js"
+import { Secret, TOTP } from "otpauth"
+import type { Browser, Page, Serve } from "./harness.js"
 import { launchBrowser, newContext, startServe } from "./harness.js"
 import { makeTraffic, PORTAL_PAGES } from "./traffic.js"
 
@@ -16,6 +18,66 @@ const OUT = fileURLToPath(new URL("../../../docs/screenshots/", import.meta.url)
 const settle = async (page: Page) => {
   await page.waitForLoadState("networkidle")
   await page.waitForTimeout(300)
+}
+
+/** The console's pages (English: console.e2e.test.ts and phone.e2e.test.ts write them). */
+const CONSOLE_PAGES: ReadonlyArray<readonly [string, string]> = [
+  ["overview", "/"],
+  ["accounts", "/accounts"],
+  ["credit", "/credit"],
+  ["sender-id-review", "/sender-ids"],
+  ["routes-and-markets", "/markets"],
+  ["providers", "/providers"],
+  ["spam-rules-and-opt-outs", "/spam"],
+  ["webhook-deliveries", "/webhooks"],
+  ["audit-log", "/audit-log"],
+  ["operators", "/operators"],
+  ["outbox", "/outbox"]
+]
+
+/**
+ * The console in Kiswahili, on a desktop and on a phone: `console-<page>-sw.png`,
+ * `console-<page>-sw-phone.png` and the sign-in page. The demo admin enrols TOTP at the first sign-in.
+ */
+const consoleInKiswahili = async (serve: Serve, browser: Browser) => {
+  const [, email, password] = /demo console login: (\S+) (\S+)/.exec(serve.output())!
+  let totp: TOTP | undefined
+  for (const [phone, step] of [[false, 0], [true, 1]] as const) {
+    const context = await newContext(browser, { phone })
+    const file = (name: string) => `${OUT}console-${name}-sw${phone ? "-phone" : ""}.png`
+    await context.addInitScript(() => (globalThis as any).localStorage.setItem("tuma.lang", "sw"))
+    const page = await context.newPage()
+    await page.goto(`${serve.url}/console/`)
+    await page.getByRole("heading", { level: 1 }).waitFor()
+    await settle(page)
+    await page.screenshot({ path: file("sign-in") })
+    await page.getByRole("textbox", { name: "Barua pepe" }).fill(email)
+    await page.getByLabel("Nenosiri").fill(password)
+    if (totp === undefined) {
+      await page.getByRole("button", { name: "Ingia" }).click()
+      totp = new TOTP({
+        secret: Secret.fromBase32(await page.getByRole("textbox", { name: "Siri", exact: true }).inputValue())
+      })
+    }
+    // a code of another time step each time (a code is taken once)
+    await page.getByRole("textbox", { name: "Msimbo wa uthibitisho" }).fill(
+      totp.generate({ timestamp: Date.now() + step * 30_000 })
+    )
+    await page.getByRole("button", { name: "Ingia" }).click()
+    if (step === 0) await page.getByRole("button", { name: "Nimeihifadhi" }).click()
+    await page.getByRole("heading", { level: 1, name: "Muhtasari" }).waitFor()
+    for (const [name, path] of CONSOLE_PAGES) {
+      await page.goto(`${serve.url}/console${path}`)
+      await page.getByRole("heading", { level: 1 }).waitFor()
+      await settle(page)
+      if (name === "credit") {
+        await page.getByRole("combobox", { name: "Akaunti" }).selectOption({ index: 1 })
+        await settle(page)
+      }
+      await page.screenshot({ path: file(name), fullPage: true })
+    }
+    await context.close()
+  }
 }
 
 const main = async () => {
@@ -82,6 +144,7 @@ const main = async () => {
       }
       await context.close()
     }
+    await consoleInKiswahili(serve, browser)
     console.log(`screenshots written to ${OUT}`)
   } finally {
     traffic.close()

@@ -45,7 +45,8 @@ const READS = [
   "listSpamRules",
   "listProviders",
   "getProvider",
-  "countryRoutes"
+  "countryRoutes",
+  "carrierWarnings"
 ] as const satisfies ReadonlyArray<keyof AdminService>
 type Read = (typeof READS)[number]
 
@@ -237,12 +238,12 @@ const platformChanges = (s: AdminService, change: Change, b: Befores): Omit<Chan
         s.createProvider(input),
         (p) => ({ ...p, config: input.config ?? {} })
       ),
-    setProviderEnabled: (id, enabled) =>
+    setProviderEnabled: (id, enabled, options) =>
       change(
         enabled ? "provider.enable" : "provider.disable",
         `provider:${id}`,
         providerBefore(id),
-        s.setProviderEnabled(id, enabled)
+        s.setProviderEnabled(id, enabled, options)
       ),
     creditProvider: (id, input) =>
       change("provider.credit", `provider:${id}`, providerBefore(id), s.creditProvider(id, input)),

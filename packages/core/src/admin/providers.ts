@@ -1,14 +1,33 @@
 /**
  * Providers: create (with credit per country), list, enable/disable, credit, routes per country in order.
  */
-import { providerConfigErrors, ResourceConflict, validationFailed } from "@tuma/domain"
+import {
+  carrierWarnings,
+  marketsLeftWithoutCarrier,
+  providerConfigErrors,
+  ResourceConflict,
+  say,
+  validationFailed
+} from "@tuma/domain"
+import type { CarrierRoutes } from "@tuma/domain"
 import { Effect, Either, Option } from "effect"
+import type { ProviderFullRow } from "../ports/AdminStore.js"
 import type { MarketRow } from "../ports/SendStore.js"
 import type { AdminContext } from "./context.js"
 import { invalid, nonNegativeInt, UUID } from "./context.js"
 import type { AdminService } from "./service.js"
 import { PROVIDER_KINDS } from "./views.js"
 import { countryRouteView, providerView } from "./viewsOf.js"
+
+/** A stored carrier as the coverage rules read it. */
+const carrierOf = (p: ProviderFullRow): CarrierRoutes => ({
+  id: p.id,
+  name: p.name,
+  kind: p.kind,
+  config: p.config,
+  enabled: p.enabled,
+  routes: p.routes
+})
 
 /** Providers: create (with credit per country), list, enable/disable, credit, routes per country in order. */
 export const makeProviders = (
@@ -22,6 +41,7 @@ export const makeProviders = (
   | "creditProvider"
   | "setCountryRoutes"
   | "countryRoutes"
+  | "carrierWarnings"
 > => {
   const { admin, op, ids, now, market, providerRow } = ctx
   return {
@@ -76,9 +96,20 @@ export const makeProviders = (
 
     getProvider: (id) => Effect.map(providerRow(id), providerView),
 
-    setProviderEnabled: (id, enabled) =>
+    setProviderEnabled: (id, enabled, options) =>
       Effect.gen(function*() {
-        yield* providerRow(id)
+        const row = yield* providerRow(id)
+        if (!enabled && row.enabled && options?.confirmNoRoute !== true) {
+          // the last carrier of an open market is disabled only when the caller says so (decisions: carrier coverage)
+          const [markets, carriers] = yield* Effect.all([admin.listMarkets, admin.listProviders])
+          const left = marketsLeftWithoutCarrier(markets, carriers.map(carrierOf), row.id)
+          if (left.length > 0) {
+            return yield* new ResourceConflict({
+              message: say("provider.last_carrier", { provider: row.name, markets: left.join(", ") }),
+              resource: "provider"
+            })
+          }
+        }
         yield* admin.setProviderEnabled(id, enabled)
         return providerView(yield* providerRow(id))
       }),
@@ -122,6 +153,11 @@ export const makeProviders = (
         yield* admin.replaceCountryRoutes(m.id, routes, yield* now)
         return { country: m.iso2, routes: (yield* admin.countryRoutes(m.id)).map(countryRouteView) }
       }),
+
+    carrierWarnings: Effect.map(
+      Effect.all([admin.listMarkets, admin.listProviders]),
+      ([markets, carriers]) => carrierWarnings(markets, carriers.map(carrierOf))
+    ),
 
     countryRoutes: (country) =>
       Effect.gen(function*() {

@@ -3,6 +3,7 @@
  * parts (`accounts.ts`, `wallets.ts`, …) can name it without importing `Admin.ts`, which assembles them.
  */
 import type {
+  CarrierWarning,
   IllegalTransition,
   ResourceConflict,
   ResourceNotFound,
@@ -135,7 +136,17 @@ export interface AdminService {
   readonly createProvider: (input: CreateProviderInput) => Effect.Effect<ProviderView, Invalid | ResourceConflict>
   readonly listProviders: Effect.Effect<ReadonlyArray<ProviderView>>
   readonly getProvider: (providerId: string) => Effect.Effect<ProviderView, NotFound>
-  readonly setProviderEnabled: (providerId: string, enabled: boolean) => Effect.Effect<ProviderView, NotFound>
+  /**
+   * Disabling the last carrier of an open market is refused (409, nothing changes) unless
+   * `confirmNoRoute` is true: that market's sends would be accepted and then fail "no carrier route".
+   */
+  readonly setProviderEnabled: (
+    providerId: string,
+    enabled: boolean,
+    options?: { readonly confirmNoRoute?: boolean | undefined }
+  ) => Effect.Effect<ProviderView, NotFound | ResourceConflict>
+  /** What the operator should be warned about: open markets no carrier serves, enabled carriers that cannot start. */
+  readonly carrierWarnings: Effect.Effect<ReadonlyArray<CarrierWarning>>
   readonly creditProvider: (
     providerId: string,
     input: ProviderCreditInput

@@ -3,4 +3,5 @@
  */
 export * from "./Actor.js"
 export * from "./Audit.js"
+export * from "./TargetNames.js"
 export * from "./views.js"

@@ -102,6 +102,33 @@ export const CreatedAccount = Schema.Struct({
   )
 }).annotations({ identifier: "AdminCreatedAccount" })
 
+/**
+ * The optional body of `POST /providers/:uid/disable`: `confirm_no_route: true` disables the last
+ * carrier of an open market (otherwise 409 CONFLICT). No body, `null` or `{}` read as no confirmation.
+ */
+export const DisableProviderInput = Schema.transform(
+  Schema.Unknown,
+  Schema.Struct({ confirm_no_route: Schema.optionalWith(Schema.Boolean, { exact: true }) }),
+  {
+    strict: false,
+    decode: (u) => (typeof u === "object" && u !== null && !Array.isArray(u) ? u : {}),
+    encode: (a) => a
+  }
+).annotations({
+  identifier: "AdminDisableProvider",
+  ...all,
+  jsonSchema: {
+    type: "object",
+    properties: {
+      confirm_no_route: {
+        type: "boolean",
+        description:
+          "true: disable it even when it is the last carrier of an open market (its sends would then fail \"no carrier route\")."
+      }
+    },
+    description: "Optional; no body is the same as {}."
+  }
+})
 const ReasonInput = Schema.Struct({ reason: StoredString }).annotations({ identifier: "AdminReason", ...all })
 const OptionalReasonInput = Schema.Struct({
   reason: Schema.optionalWith(Schema.NullOr(StoredString), { exact: true })
@@ -350,7 +377,10 @@ export class AdminProviders extends group("adminProviders", "Admin: providers, c
   .add(get("listProviders", "/providers").addSuccess(okList(A.ProviderView, "AdminProviderList")))
   .add(get("getProvider", "/providers/:provider_uid").setPath(ProviderPath).addSuccess(ProviderResponse))
   .add(post("enableProvider", "/providers/:provider_uid/enable").setPath(ProviderPath).addSuccess(ProviderResponse))
-  .add(post("disableProvider", "/providers/:provider_uid/disable").setPath(ProviderPath).addSuccess(ProviderResponse))
+  .add(
+    post("disableProvider", "/providers/:provider_uid/disable").setPath(ProviderPath).setPayload(DisableProviderInput)
+      .addSuccess(ProviderResponse)
+  )
   .add(
     post("creditProvider", "/providers/:provider_uid/credit").setPath(ProviderPath)
       .setPayload(body(A.ProviderCreditInput, "AdminProviderCreditInput")).addSuccess(ProviderResponse)

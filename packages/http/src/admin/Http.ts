@@ -161,9 +161,12 @@ export const AdminProvidersLive = HttpApiBuilder.group(TumaApi, "adminProviders"
       .handle("listProviders", () => ok(admin.listProviders))
       .handle("getProvider", ({ path }) => ok(admin.getProvider(path.provider_uid)))
       .handle("enableProvider", ({ path }) => ok(admin.setProviderEnabled(path.provider_uid, true)))
-      .handle("disableProvider", ({ path }) => ok(admin.setProviderEnabled(path.provider_uid, false)))
-      .handle("creditProvider", ({ path, payload }) => ok(admin.creditProvider(path.provider_uid, payload)))
-      .handle("countryRoutes", ({ path }) => ok(admin.countryRoutes(path.country)))
+      .handle("disableProvider", ({ path, payload }) =>
+        ok(admin.setProviderEnabled(path.provider_uid, false, { confirmNoRoute: payload.confirm_no_route === true })))
+      .handle("creditProvider", ({ path, payload }) =>
+        ok(admin.creditProvider(path.provider_uid, payload)))
+      .handle("countryRoutes", ({ path }) =>
+        ok(admin.countryRoutes(path.country)))
       .handle("setCountryRoutes", ({ path, payload }) => ok(admin.setCountryRoutes(path.country, payload)))
   }))
 

@@ -342,7 +342,14 @@ export const commands: Record<string, Command> = {
       )
   },
   "providers enable": onRecord("PROVIDER_UID", (x, id) => x.setProviderEnabled(id, true)),
-  "providers disable": onRecord("PROVIDER_UID", (x, id) => x.setProviderEnabled(id, false)),
+  "providers disable": {
+    usage: "PROVIDER_UID [--confirm-no-route]   (the last carrier of an open market only with --confirm-no-route)",
+    booleans: ["confirm-no-route"],
+    run: (f, a) =>
+      admin((x) =>
+        x.setProviderEnabled(arg(a, 0, "PROVIDER_UID"), false, { confirmNoRoute: f["confirm-no-route"] === true })
+      )
+  },
   "webhooks create": {
     usage: "--key KEY_UID --url https://…   (private addresses only through TUMA_WEBHOOK_ALLOW)",
     flags: ["key", "url"],

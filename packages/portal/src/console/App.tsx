@@ -6,6 +6,8 @@
 import { operatorMay } from "@tuma/domain/operatorRoles"
 import type { ReactNode } from "react"
 import { useEffect, useState } from "react"
+import { I18nProvider, useI18n } from "../i18n.js"
+import { LanguageSwitch } from "../LanguageSwitch.js"
 import { AppFrame, isCurrent } from "../shared/nav.js"
 import { CopyField, QrCode, RecoveryCodeList } from "../shared/secrets.js"
 import { api, onSignedOut, setCsrfToken } from "./api.js"
@@ -24,6 +26,7 @@ import { WebhooksPage } from "./pages/Webhooks.js"
 import type { ConsoleSession } from "./session.js"
 import { SessionContext } from "./session.js"
 import { ErrorBox, Link, navigate, usePath } from "./ui.js"
+import { roleName } from "./views.js"
 
 const nav: ReadonlyArray<readonly [string, string]> = [
   ["/", "Overview"],
@@ -54,10 +57,15 @@ const pages: Readonly<Record<string, () => ReactNode>> = {
   "/outbox": OutboxPage
 }
 
+function NotFound() {
+  const { t } = useI18n()
+  return <h1>{t("Page not found")}</h1>
+}
+
 const page = (path: string): ReactNode => {
   if (path.startsWith("/accounts/")) return <AccountPage uid={decodeURIComponent(path.slice(10))} />
   const Page = pages[path]
-  return Page === undefined ? <h1>Page not found</h1> : <Page />
+  return Page === undefined ? <NotFound /> : <Page />
 }
 
 /** What `POST /console/api/session` answers: the session, or the TOTP enrolment to do first. */
@@ -66,6 +74,7 @@ type SignInView =
   | { readonly enrolment: { secret: string; uri: string } }
 
 function SignInPage(props: { readonly onSignedIn: (s: ConsoleSession, codes: ReadonlyArray<string> | null) => void }) {
+  const { t } = useI18n()
   const form = useForm({ email: "", password: "", code: "" })
   const [enrolment, setEnrolment] = useState<{ secret: string; uri: string } | null>(null)
   const action = useAction()
@@ -82,7 +91,8 @@ function SignInPage(props: { readonly onSignedIn: (s: ConsoleSession, codes: Rea
   return (
     <div className="signin">
       <main>
-        <h1>Tuma console</h1>
+        <LanguageSwitch />
+        <h1>{t("Tuma console")}</h1>
         <form
           className="card"
           onSubmit={(e) => {
@@ -90,40 +100,41 @@ function SignInPage(props: { readonly onSignedIn: (s: ConsoleSession, codes: Rea
             void submit()
           }}
         >
-          <Input label="Email" type="email" autoComplete="username" {...form.bind("email")} />
-          <Input label="Password" type="password" autoComplete="current-password" {...form.bind("password")} />
+          <Input label={t("Email")} type="email" autoComplete="username" {...form.bind("email")} />
+          <Input label={t("Password")} type="password" autoComplete="current-password" {...form.bind("password")} />
           {enrolment !== null && (
-            <section aria-label="Set up your authenticator" className="card">
-              <h2>Set up your authenticator</h2>
+            <section aria-label={t("Set up your authenticator")} className="card">
+              <h2>{t("Set up your authenticator")}</h2>
               <p>
-                Admins sign in with a second factor. Scan this QR code with an authenticator app (TOTP), or type the
-                secret, then enter the 6-digit code it shows.
+                {t(
+                  "Admins sign in with a second factor. Scan this QR code with an authenticator app (TOTP), or type the secret, then enter the 6-digit code it shows."
+                )}
               </p>
-              <QrCode text={enrolment.uri} label="QR code for your authenticator app" />
+              <QrCode text={enrolment.uri} label={t("QR code for your authenticator app")} />
               <CopyField
-                label="Secret"
+                label={t("Secret")}
                 value={enrolment.secret}
-                copy="Copy secret"
-                done="Copied."
-                failed="Select the text and copy it."
+                copy={t("Copy secret")}
+                done={t("Copied.")}
+                failed={t("Select the text and copy it.")}
               />
               <CopyField
-                label="Authenticator URI"
+                label={t("Authenticator URI")}
                 value={enrolment.uri}
-                copy="Copy URI"
-                done="Copied."
-                failed="Select the text and copy it."
+                copy={t("Copy URI")}
+                done={t("Copied.")}
+                failed={t("Select the text and copy it.")}
               />
             </section>
           )}
           <Input
-            label="Authentication code"
-            hint="From your authenticator app, or a recovery code."
+            label={t("Authentication code")}
+            hint={t("From your authenticator app, or a recovery code.")}
             inputMode="numeric"
             autoComplete="one-time-code"
             {...form.bind("code")}
           />
-          <button type="submit" disabled={action.busy}>Sign in</button>
+          <button type="submit" disabled={action.busy}>{t("Sign in")}</button>
           <ErrorBox error={action.error} />
         </form>
       </main>
@@ -132,6 +143,7 @@ function SignInPage(props: { readonly onSignedIn: (s: ConsoleSession, codes: Rea
 }
 
 function AcceptInvitationPage(props: { readonly token: string }) {
+  const { t } = useI18n()
   const [invited, setInvited] = useState<{ email: string; role: string } | null | undefined>(undefined)
   const [name, setName] = useState("")
   const [password, setPassword] = useState("")
@@ -146,8 +158,9 @@ function AcceptInvitationPage(props: { readonly token: string }) {
   return (
     <div className="signin">
       <main>
-        <h1>Join the Tuma console</h1>
-        {invited === null && <p role="alert">This invitation is not valid: it was used or has expired.</p>}
+        <LanguageSwitch />
+        <h1>{t("Join the Tuma console")}</h1>
+        {invited === null && <p role="alert">{t("This invitation is not valid: it was used or has expired.")}</p>}
         {invited !== null && invited !== undefined && !done && (
           <form
             className="card"
@@ -160,24 +173,24 @@ function AcceptInvitationPage(props: { readonly token: string }) {
             }}
           >
             <p>
-              {invited.email} · {invited.role}
+              {invited.email} · {t(roleName(invited.role))}
             </p>
-            <Input label="Name" value={name} onChange={(e) => setName(e.currentTarget.value)} />
+            <Input label={t("Name")} value={name} onChange={(e) => setName(e.currentTarget.value)} />
             <Input
-              label="Password"
-              hint="At least 10 characters."
+              label={t("Password")}
+              hint={t("At least 10 characters.")}
               type="password"
               autoComplete="new-password"
               value={password}
               onChange={(e) => setPassword(e.currentTarget.value)}
             />
-            <button type="submit" disabled={action.busy}>Set password</button>
+            <button type="submit" disabled={action.busy}>{t("Set password")}</button>
             <ErrorBox error={action.error} />
           </form>
         )}
         {done && (
           <p role="status">
-            Your password is set. <Link to="/">Sign in</Link>
+            {t("Your password is set.")} <Link to="/">{t("Sign in")}</Link>
           </p>
         )}
       </main>
@@ -186,23 +199,25 @@ function AcceptInvitationPage(props: { readonly token: string }) {
 }
 
 function RecoveryCodes(props: { readonly codes: ReadonlyArray<string>; readonly onDone: () => void }) {
+  const { t } = useI18n()
   return (
-    <section aria-label="Recovery codes" className="card">
-      <h2>Recovery codes</h2>
+    <section aria-label={t("Recovery codes")} className="card">
+      <h2>{t("Recovery codes")}</h2>
       <RecoveryCodeList
         codes={props.codes}
         fileName="tuma-console-recovery-codes.txt"
         words={{
-          title: "Tuma console recovery codes",
-          explain:
-            "Each code signs you in once if you lose your authenticator. Keep them safe: they are shown only now.",
-          copy: "Copy codes",
-          copied: "Copied.",
-          copyFailed: "Select the text and copy it.",
-          download: "Download codes"
+          title: t("Tuma console recovery codes"),
+          explain: t(
+            "Each code signs you in once if you lose your authenticator. Keep them safe: they are shown only now."
+          ),
+          copy: t("Copy codes"),
+          copied: t("Copied."),
+          copyFailed: t("Select the text and copy it."),
+          download: t("Download codes")
         }}
       />
-      <button type="button" onClick={props.onDone}>I have saved them</button>
+      <button type="button" onClick={props.onDone}>{t("I have saved them")}</button>
     </section>
   )
 }
@@ -210,6 +225,7 @@ function RecoveryCodes(props: { readonly codes: ReadonlyArray<string>; readonly 
 function Shell(props: { readonly session: ConsoleSession; readonly onSignedOut: () => void }) {
   const path = usePath()
   const action = useAction()
+  const { t } = useI18n()
   const active = (to: string) => (to === "/" ? path === "/" : isCurrent(to, path))
   const role = props.session.operator.role
   const visible = nav.filter(([to]) =>
@@ -222,18 +238,19 @@ function Shell(props: { readonly session: ConsoleSession; readonly onSignedOut: 
   return (
     <SessionContext.Provider value={props.session}>
       <AppFrame
-        brand="Tuma console"
-        menu="Menu"
+        brand={t("Tuma console")}
+        menu={t("Menu")}
         path={path}
-        label="Main"
-        items={visible}
+        label={t("Main")}
+        items={visible.map(([to, name]) => [to, t(name)] as const)}
         active={active}
         Link={Link}
         top={
           <>
             <span className="who">
-              <span>{props.session.operator.email}</span> · <span>{props.session.operator.role}</span>
+              <span>{props.session.operator.email}</span> · <span>{t(roleName(props.session.operator.role))}</span>
             </span>
+            <LanguageSwitch />
             <button
               type="button"
               disabled={action.busy}
@@ -244,7 +261,7 @@ function Shell(props: { readonly session: ConsoleSession; readonly onSignedOut: 
                   navigate("/", { replace: true })
                 })}
             >
-              Sign out
+              {t("Sign out")}
             </button>
           </>
         }
@@ -255,8 +272,17 @@ function Shell(props: { readonly session: ConsoleSession; readonly onSignedOut: 
   )
 }
 
-/** The console app. */
+/** The console app, in the language chosen with the switch (English or Kiswahili, remembered with the portal's). */
 export function App() {
+  return (
+    <I18nProvider>
+      <ConsoleApp />
+    </I18nProvider>
+  )
+}
+
+function ConsoleApp() {
+  const { t } = useI18n()
   const path = usePath()
   const [session, setSessionState] = useState<ConsoleSession | null | undefined>(undefined)
   const [codes, setCodes] = useState<ReadonlyArray<string> | null>(null)
@@ -271,7 +297,7 @@ export function App() {
   if (path === "/accept-invitation") {
     return <AcceptInvitationPage token={new URLSearchParams(window.location.search).get("token") ?? ""} />
   }
-  if (session === undefined) return <p aria-live="polite">Loading…</p>
+  if (session === undefined) return <p aria-live="polite">{t("Loading…")}</p>
   if (session === null) {
     return (
       <SignInPage

@@ -4,11 +4,13 @@
  * click was sometimes lost (the viewer re-fetched the document and the page took no click).
  */
 import { useEffect, useRef, useState } from "react"
+import { useT } from "./ui.js"
 
 /** Pages drawn at the most (a review reads the first pages; the link opens the whole document). */
 const MAX_PAGES = 3
 
 export function PdfPreview(props: { readonly src: string; readonly name: string }) {
+  const t = useT()
   const holder = useRef<HTMLDivElement>(null)
   const [state, setState] = useState<"loading" | "ready" | "failed">("loading")
   useEffect(() => {
@@ -49,14 +51,14 @@ export function PdfPreview(props: { readonly src: string; readonly name: string 
       <div
         ref={holder}
         role="img"
-        aria-label={`Document ${props.name}`}
+        aria-label={t("Document {name}", { name: props.name })}
         aria-busy={state === "loading"}
         data-state={state}
         style={{ maxHeight: 480, overflow: "auto" }}
       />
-      {state === "loading" && <p>Loading the document…</p>}
-      {state === "failed" && <p>The document cannot be previewed here.</p>}
-      <a href={props.src} target="_blank" rel="noreferrer">Open {props.name}</a>
+      {state === "loading" && <p>{t("Loading the document…")}</p>}
+      {state === "failed" && <p>{t("The document cannot be previewed here.")}</p>}
+      <a href={props.src} target="_blank" rel="noreferrer">{t("Open {name}", { name: props.name })}</a>
     </div>
   )
 }

@@ -4,7 +4,7 @@ import { useState } from "react"
 import { Field } from "../shared/fields.js"
 import { useAction } from "../shared/hooks.js"
 import { api } from "./api.js"
-import { ErrorBox } from "./ui.js"
+import { ErrorBox, Say } from "./ui.js"
 
 export { Field } from "../shared/fields.js"
 export { useAction, useForm } from "../shared/hooks.js"
@@ -39,6 +39,16 @@ export function ActionForm(props: {
   )
 }
 
+/** The button texts of the verbs of `Toggle` (English keys of sw.ts). */
+const VERB_TEXTS: Readonly<Record<string, string>> = {
+  disable: "Disable {name}",
+  enable: "Enable {name}",
+  suspend: "Suspend {name}",
+  activate: "Activate {name}",
+  close: "Close {name}",
+  open: "Open {name}"
+}
+
 /**
  * A button that switches something on or off with one call: `POST <path>/<verb>` ("Disable x" when
  * on, "Enable x" when off, or the given verbs), then `then` (e.g. a reload).
@@ -54,6 +64,7 @@ export function Toggle(props: {
 }) {
   const [whenOn, whenOff] = props.verbs ?? ["disable", "enable"]
   const verb = props.on ? whenOn : whenOff
+  const text = VERB_TEXTS[verb]
   return (
     <button
       type="button"
@@ -61,7 +72,7 @@ export function Toggle(props: {
       disabled={props.action.busy}
       onClick={() => void props.action.run(() => api("POST", `${props.path}/${verb}`)).then(props.then)}
     >
-      {verb.charAt(0).toUpperCase() + verb.slice(1)} {props.name}
+      {text === undefined ? `${verb} ${props.name}` : <Say text={text} vars={{ name: props.name }} />}
     </button>
   )
 }

@@ -16,13 +16,16 @@ export interface AccountView {
 /** Where a mail went: `sent` (the SMTP server took it), `outbox` (no mail server) or `failed`. */
 export type MailNotice = "sent" | "outbox" | "failed"
 
-/** What a mail's notice says in a status line. */
+/** What a mail's notice says in a status line (an English key of sw.ts). */
 export const mailSaid = (mail: MailNotice | undefined): string =>
   mail === "sent"
     ? "told by e-mail"
     : mail === "outbox"
     ? "not e-mailed: no mail server is configured (the mail is in the Outbox)"
     : "not e-mailed: the mail server refused the mail"
+
+/** An operator role's name (an English key of sw.ts): `reviewer` → "Reviewer". */
+export const roleName = (role: string): string => role.charAt(0).toUpperCase() + role.slice(1)
 
 /** A new account and its owner's invitation. */
 export interface CreatedAccountView extends AccountView {
@@ -75,6 +78,8 @@ export interface AuditEntryView {
   readonly actor_kind: string
   readonly action: string
   readonly target: string | null
+  /** The target's readable name (an account's name, a carrier's, an operator's e-mail), when it has one. */
+  readonly target_name?: string | null
   readonly ip: string | null
   readonly before: unknown
   readonly after: unknown
@@ -154,6 +159,11 @@ export interface SenderIdView {
   readonly sample_message: string
   readonly purpose: string | null
   readonly rejection_reason: string | null
+  /** The account that asked (its name; null when it is gone). */
+  readonly account_uid?: string
+  readonly account_name?: string | null
+  /** Whether the customer asked for the name to be protected (only they may use it). */
+  readonly protection_requested?: boolean
   /** After a decision: where the customer's notice went. */
   readonly customer_mail?: MailNotice
 }

@@ -29,6 +29,8 @@ export const CreateProviderBody = body({
   credit: Num
 }, "ConsoleCreateProvider")
 export const ProviderCreditBody = body({ country: CountryText, units: Num, operation: Text }, "ConsoleProviderCredit")
+/** `confirm_no_route: true` disables the last carrier of an open market (otherwise 409, decisions "Carrier coverage"). */
+export const DisableProviderBody = body({ confirm_no_route: Anything }, "ConsoleDisableProvider")
 export const CountryRoutesBody = body({ provider_uids: Anything }, "ConsoleCountryRoutes")
 const marketAction = <const Name extends string>(name: Name) =>
   needs("markets.manage")(post(name, `/markets/:country/${name}`).setPath(CountryPath).addSuccess(MarketData))
@@ -49,7 +51,11 @@ export class ConsolePlatformGroup extends consoleGroup("consolePlatform", "Conso
     )
   )
   .add(needs("providers.manage")(uidAction("enableProvider", "/providers/:uid/enable").addSuccess(ProviderData)))
-  .add(needs("providers.manage")(uidAction("disableProvider", "/providers/:uid/disable").addSuccess(ProviderData)))
+  .add(
+    needs("providers.manage")(
+      uidAction("disableProvider", "/providers/:uid/disable").setPayload(DisableProviderBody).addSuccess(ProviderData)
+    )
+  )
   .add(
     needs("providers.manage")(
       post("creditProvider", "/providers/:uid/credit").setPath(UidPath).setPayload(ProviderCreditBody)

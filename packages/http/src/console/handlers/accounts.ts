@@ -18,7 +18,14 @@ export const ConsoleAccountsLive = HttpApiBuilder.group(
   (handlers) =>
     Effect.map(PortalRequest, (portal) =>
       handlers
-        .handle("overview", () => asOperator(() => overview))
+        .handle("overview", () =>
+          asOperator(() =>
+            Effect.zipWith(
+              overview,
+              admin((a) => a.carrierWarnings),
+              (figures, warnings) => ({ ...figures, warnings })
+            )
+          ))
         .handle("list", ({ urlParams }) => asOperator(() => admin((a) => a.listAccounts(urlParams))))
         .handle("create", ({ payload: { owner_email, ...input }, request }) =>
           asOperator(() =>

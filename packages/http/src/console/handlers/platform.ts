@@ -38,14 +38,20 @@ export const ConsolePlatformLive = HttpApiBuilder.group(TumaApi, "consolePlatfor
       asOperator(() =>
         admin((a) => a.setProviderEnabled(path.uid, true))
       ))
-    .handle("disableProvider", ({ path }) => asOperator(() => admin((a) => a.setProviderEnabled(path.uid, false))))
+    .handle("disableProvider", ({ path, payload }) =>
+      asOperator(() =>
+        admin((a) =>
+          a.setProviderEnabled(path.uid, false, { confirmNoRoute: payload.confirm_no_route === true })
+        )
+      ))
     .handle("creditProvider", ({ path, payload }) =>
       asOperator(() =>
         admin((a) =>
           a.creditProvider(path.uid, { ...payload, operation: payload.operation === "add" ? "add" : "set" })
         )
       ))
-    .handle("countryRoutes", ({ path }) => asOperator(() => admin((a) => a.countryRoutes(path.country.toUpperCase()))))
+    .handle("countryRoutes", ({ path }) =>
+      asOperator(() => admin((a) => a.countryRoutes(path.country.toUpperCase()))))
     .handle("setCountryRoutes", ({ path, payload }) =>
       asOperator(() =>
         admin((a) =>

@@ -1,6 +1,7 @@
 /** Handlers of the console's sender-ID review: the queue, one request, its documents, decisions. */
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import { targetNames } from "@tuma/core/audit/TargetNames"
 import { Effect } from "effect"
 import { TumaApi } from "../../Api.js"
 import { asOperator } from "../Http.js"
@@ -22,6 +23,9 @@ const documentResponse = (content: Uint8Array, document: { content_type: string;
     }
   })
 
+/** The names of the accounts that asked (the reviewer sees who asked, not an id). */
+const accountNames = (uids: ReadonlyArray<string>) => targetNames(uids.map((uid) => `account:${uid}`))
+
 export const ConsoleSenderIdsLive = HttpApiBuilder.group(TumaApi, "consoleSenderIds", (handlers) =>
   handlers
     .handle("queue", ({ urlParams }) =>
@@ -29,11 +33,21 @@ export const ConsoleSenderIdsLive = HttpApiBuilder.group(TumaApi, "consoleSender
         Effect.gen(function*() {
           const status = yield* senderIdStatus(urlParams.status ?? "pending")
           const rows = yield* admin((a) => a.listSenderIds({ status }))
+          const names = yield* accountNames(rows.map((r) => r.account_uid))
           // the review queue: oldest first
           return [...rows].sort((x, y) => x.requested_at.localeCompare(y.requested_at))
+            .map((r) => ({ ...r, account_name: names.get(`account:${r.account_uid}`) ?? null }))
         })
       ))
-    .handle("get", ({ path }) => asOperator(() => admin((a) => a.getSenderId(path.uid))))
+    .handle("get", ({ path }) =>
+      asOperator(() =>
+        Effect.gen(function*() {
+          const detail = yield* admin((a) => a.getSenderId(path.uid))
+          const names = yield* accountNames([detail.sender_id.account_uid])
+          const account_name = names.get(`account:${detail.sender_id.account_uid}`) ?? null
+          return { ...detail, sender_id: { ...detail.sender_id, account_name } }
+        })
+      ))
     .handle("document", ({ path }) =>
       asOperator(() =>
         Effect.map(

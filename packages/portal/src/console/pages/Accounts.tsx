@@ -3,7 +3,7 @@ import { useContext, useState } from "react"
 import { api } from "../api.js"
 import { ActionForm, Field, Input, Toggle, useAction, useForm } from "../forms.js"
 import { SessionContext, useMay } from "../session.js"
-import { ErrorBox, Facts, InvitationLink, Link, Loading, Section, Status, Table, Time, useLoad } from "../ui.js"
+import { ErrorBox, Facts, InvitationLink, Link, Loading, Section, Status, Table, Time, useLoad, useT } from "../ui.js"
 import type { AccountDetailView, AccountView, CreatedAccountView, WalletView } from "../views.js"
 import { mailSaid } from "../views.js"
 
@@ -16,13 +16,16 @@ export const useAccounts = (search = "") =>
     ]
   )
 
-/** A picker of accounts. */
-export function AccountPicker(props: { readonly value: string; readonly onChange: (uid: string) => void }) {
+/** A picker of accounts by name (and owner e-mail); `empty` names the choice of none ("Choose an account"). */
+export function AccountPicker(
+  props: { readonly value: string; readonly onChange: (uid: string) => void; readonly empty?: string }
+) {
+  const t = useT()
   const accounts = useAccounts()
   return (
-    <Field label="Account">
+    <Field label={t("Account")}>
       <select value={props.value} onChange={(e) => props.onChange(e.currentTarget.value)}>
-        <option value="">Choose an account</option>
+        <option value="">{props.empty ?? t("Choose an account")}</option>
         {(accounts.data ?? []).map((a) => <option key={a.uid} value={a.uid}>{a.name} ({a.email})</option>)}
       </select>
     </Field>
@@ -31,6 +34,7 @@ export function AccountPicker(props: { readonly value: string; readonly onChange
 
 /** The Accounts page. */
 export function AccountsPage() {
+  const t = useT()
   const may = useMay()
   const [search, setSearch] = useState("")
   const accounts = useAccounts(search)
@@ -38,8 +42,8 @@ export function AccountsPage() {
   const [invitationLink, setInvitationLink] = useState<string | null>(null)
   return (
     <>
-      <h1>Accounts</h1>
-      <Field label="Search">
+      <h1>{t("Accounts")}</h1>
+      <Field label={t("Search")}>
         <input type="search" value={search} onChange={(e) => setSearch(e.currentTarget.value)} />
       </Field>
       <Loading loaded={accounts} />
@@ -47,16 +51,16 @@ export function AccountsPage() {
         rows={accounts.data ?? []}
         rowKey={(a) => a.uid}
         columns={[
-          ["Name", (a) => <Link to={`/accounts/${a.uid}`}>{a.name}</Link>],
-          ["Email", (a) => a.email],
-          ["Status", (a) => <Status status={a.active ? "active" : "suspended"} />],
-          ["Created", (a) => <Time iso={a.created_at} />]
+          [t("Name"), (a) => <Link to={`/accounts/${a.uid}`}>{a.name}</Link>],
+          [t("Email"), (a) => a.email],
+          [t("Status"), (a) => <Status status={a.active ? "active" : "suspended"} />],
+          [t("Created"), (a) => <Time iso={a.created_at} />]
         ]}
       />
       {may("accounts.manage") && (
-        <Section title="Create an account">
+        <Section title={t("Create an account")}>
           <ActionForm
-            submit="Create account"
+            submit={t("Create account")}
             run={async () => {
               const { email } = form.values
               setInvitationLink(null)
@@ -65,20 +69,28 @@ export function AccountsPage() {
               accounts.reload()
               const invitation = a.owner_invitation
               if (invitation === null || invitation === undefined) {
-                return `${a.name} created; ${email} has a portal user already.`
+                return t("{name} created; {email} has a portal user already.", { name: a.name, email })
               }
               if (invitation.mail === "sent") {
-                return `${a.name} created; ${invitation.email} is invited to the portal by e-mail.`
+                return t("{name} created; {email} is invited to the portal by e-mail.", {
+                  name: a.name,
+                  email: invitation.email
+                })
               }
               setInvitationLink(invitation.link)
-              return `${a.name} created; ${invitation.email} is invited to the portal, ${
-                mailSaid(invitation.mail)
-              }: copy the invitation link below and pass it on.`
+              return t(
+                "{name} created; {email} is invited to the portal, {mail}: copy the invitation link below and pass it on.",
+                {
+                  name: a.name,
+                  email: invitation.email,
+                  mail: t(mailSaid(invitation.mail))
+                }
+              )
             }}
           >
-            <Input label="Account name" {...form.bind("name")} />
-            <Input label="Owner email" type="email" {...form.bind("email")} />
-            <Input label="Country" {...form.bind("country")} />
+            <Input label={t("Account name")} {...form.bind("name")} />
+            <Input label={t("Owner email")} type="email" {...form.bind("email")} />
+            <Input label={t("Country")} {...form.bind("country")} />
           </ActionForm>
           {invitationLink !== null && <InvitationLink link={invitationLink} />}
         </Section>
@@ -90,21 +102,22 @@ export function AccountsPage() {
 /** One account, read-only but for suspend and activate. */
 export function AccountPage(props: { readonly uid: string }) {
   useContext(SessionContext)
+  const t = useT()
   const may = useMay()
   const detail = useLoad<AccountDetailView>(() => api("GET", `/accounts/${encodeURIComponent(props.uid)}`), [props.uid])
   const action = useAction()
   const d = detail.data
   return (
     <>
-      <h1>{d?.account.name ?? "Account"}</h1>
+      <h1>{d?.account.name ?? t("Account")}</h1>
       <Loading loaded={detail} />
       {d !== undefined && (
         <>
           <Facts
             facts={[
-              ["Email", d.account.email],
-              ["Status", <Status status={d.account.active ? "active" : "suspended"} />],
-              ["Created", <Time iso={d.account.created_at} />]
+              [t("Email"), d.account.email],
+              [t("Status"), <Status status={d.account.active ? "active" : "suspended"} />],
+              [t("Created"), <Time iso={d.account.created_at} />]
             ]}
           />
           {may("accounts.manage") && (
@@ -113,49 +126,49 @@ export function AccountPage(props: { readonly uid: string }) {
                 action={action}
                 on={d.account.active}
                 path={`/accounts/${props.uid}`}
-                name="account"
+                name={t("account")}
                 verbs={["suspend", "activate"]}
                 then={detail.reload}
               />
             </div>
           )}
           <ErrorBox error={action.error} />
-          <Section title="Wallets">
+          <Section title={t("Wallets")}>
             <WalletTable wallets={d.wallets} />
           </Section>
-          <Section title="API keys">
+          <Section title={t("API keys")}>
             <Table
               rows={d.api_keys}
               rowKey={(k) => k.uid}
               columns={[
-                ["Name", (k) => k.name],
-                ["Prefix", (k) => <code>{k.prefix}</code>],
-                ["Mode", (k) => k.mode],
-                ["Status", (k) => <Status status={k.status} />],
-                ["Last used", (k) => <Time iso={k.last_used_at} />]
+                [t("Name"), (k) => <span translate="no">{k.name}</span>],
+                [t("Prefix"), (k) => <code>{k.prefix}</code>],
+                [t("Mode"), (k) => t(k.mode === "live" ? "Live" : "Test")],
+                [t("Status"), (k) => <Status status={k.status} />],
+                [t("Last used"), (k) => <Time iso={k.last_used_at} />]
               ]}
             />
           </Section>
-          <Section title="Sender IDs">
+          <Section title={t("Sender IDs")}>
             <Table
               rows={d.sender_ids}
               rowKey={(s) => s.uid}
               columns={[
-                ["Sender ID", (s) => s.sender_id],
-                ["Country", (s) => s.country],
-                ["Status", (s) => <Status status={s.status} />]
+                [t("Sender ID"), (s) => s.sender_id],
+                [t("Country"), (s) => s.country],
+                [t("Status"), (s) => <Status status={s.status} />]
               ]}
             />
           </Section>
-          <Section title="Recent messages">
+          <Section title={t("Recent messages")}>
             <Table
               rows={d.recent_messages?.data ?? []}
               rowKey={(m) => m.uid}
               columns={[
-                ["To", (m) => m.recipient ?? m.to],
-                ["Sender ID", (m) => m.sender_id],
-                ["Status", (m) => <Status status={m.status} />],
-                ["Created", (m) => <Time iso={m.queued_at ?? null} />]
+                [t("To"), (m) => m.recipient ?? m.to],
+                [t("Sender ID"), (m) => m.sender_id],
+                [t("Status"), (m) => <Status status={m.status} />],
+                [t("Created"), (m) => <Time iso={m.queued_at ?? null} />]
               ]}
             />
           </Section>
@@ -167,14 +180,15 @@ export function AccountPage(props: { readonly uid: string }) {
 
 /** An account's wallets: country, balance, enabled. */
 export function WalletTable(props: { readonly wallets: ReadonlyArray<WalletView> }) {
+  const t = useT()
   return (
     <Table
       rows={props.wallets}
       rowKey={(w) => w.wallet_uid}
       columns={[
-        ["Country", (w) => w.country],
-        ["Balance", (w) => w.balance],
-        ["Enabled", (w) => (w.enabled ? "yes" : "no")]
+        [t("Country"), (w) => w.country],
+        [t("Balance"), (w) => w.balance],
+        [t("Enabled"), (w) => (w.enabled ? t("yes") : t("no"))]
       ]}
     />
   )

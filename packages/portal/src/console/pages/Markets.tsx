@@ -3,12 +3,13 @@ import { useState } from "react"
 import { api } from "../api.js"
 import { ActionForm, Input, Toggle, useAction, useForm } from "../forms.js"
 import { useMay } from "../session.js"
-import { Listing, Section, Status, useLoad } from "../ui.js"
+import { Listing, Section, Status, useLoad, useT } from "../ui.js"
 import type { MarketView, VerifiedRouteView } from "../views.js"
 import { AccountPicker } from "./Accounts.js"
 
 /** The Routes and markets page. */
 export function MarketsPage() {
+  const t = useT()
   const may = useMay()
   const markets = useLoad<ReadonlyArray<MarketView>>(() => api("GET", "/markets"), [])
   const action = useAction()
@@ -16,11 +17,11 @@ export function MarketsPage() {
   const form = useForm({ country: "TZ", phone: "" })
   return (
     <>
-      <Listing title="Routes and markets" loaded={markets} error={action.error} rowKey={(m) => m.iso2}>
+      <Listing title={t("Routes and markets")} loaded={markets} error={action.error} rowKey={(m) => m.iso2}>
         {[
-          ["Country", (m) => m.iso2],
-          ["Name", (m) => m.name],
-          ["Status", (m) => <Status status={m.open ? "open" : "closed"} />],
+          [t("Country"), (m) => m.iso2],
+          [t("Name"), (m) => m.name],
+          [t("Status"), (m) => <Status status={m.open ? "open" : "closed"} />],
           ["", (m) =>
             may("markets.manage") && (
               <Toggle
@@ -35,17 +36,17 @@ export function MarketsPage() {
         ]}
       </Listing>
       {may("markets.manage") && (
-        <Section title="Verify a route">
+        <Section title={t("Verify a route")}>
           <ActionForm
-            submit="Verify route"
+            submit={t("Verify route")}
             run={async () => {
               const r = await api<VerifiedRouteView>("POST", "/routes/verify", { account_uid: account, ...form.values })
-              return `Route verified for ${r.country} with ${r.phone}.`
+              return t("Route verified for {country} with {phone}.", { country: r.country, phone: r.phone })
             }}
           >
             <AccountPicker value={account} onChange={setAccount} />
-            <Input label="Country" {...form.bind("country")} />
-            <Input label="Verified phone" type="tel" {...form.bind("phone")} />
+            <Input label={t("Country")} {...form.bind("country")} />
+            <Input label={t("Verified phone")} type="tel" {...form.bind("phone")} />
           </ActionForm>
         </Section>
       )}

@@ -2,25 +2,26 @@
 import { useState } from "react"
 import { api } from "../api.js"
 import { ActionForm, Input, Select, Toggle, useAction, useForm } from "../forms.js"
-import { InvitationLink, Listing, Section, Status, Time, useLoad } from "../ui.js"
+import { InvitationLink, Listing, Section, Status, Time, useLoad, useT } from "../ui.js"
 import type { MailNotice, OperatorView } from "../views.js"
-import { mailSaid } from "../views.js"
+import { mailSaid, roleName } from "../views.js"
 
 /** The Operators page. */
 export function OperatorsPage() {
+  const t = useT()
   const operators = useLoad<ReadonlyArray<OperatorView>>(() => api("GET", "/operators"), [])
   const action = useAction()
   const form = useForm({ email: "", role: "reviewer" })
   const [link, setLink] = useState<string | null>(null)
   return (
     <>
-      <Listing title="Operators" loaded={operators} error={action.error} rowKey={(o) => o.uid}>
+      <Listing title={t("Operators")} loaded={operators} error={action.error} rowKey={(o) => o.uid}>
         {[
-          ["Email", (o) => o.email],
-          ["Role", (o) => o.role],
-          ["Status", (o) => <Status status={o.status} />],
-          ["Two-factor", (o) => (o.totp_enrolled ? "enrolled" : "—")],
-          ["Last sign-in", (o) => <Time iso={o.last_sign_in_at} />],
+          [t("Email"), (o) => o.email],
+          [t("Role"), (o) => t(roleName(o.role))],
+          [t("Status"), (o) => <Status status={o.status} />],
+          [t("Two-factor"), (o) => (o.totp_enrolled ? t("enrolled") : "—")],
+          [t("Last sign-in"), (o) => <Time iso={o.last_sign_in_at} />],
           ["", (o) => (
             <Toggle
               action={action}
@@ -33,9 +34,9 @@ export function OperatorsPage() {
           )]
         ]}
       </Listing>
-      <Section title="Invite an operator">
+      <Section title={t("Invite an operator")}>
         <ActionForm
-          submit="Invite operator"
+          submit={t("Invite operator")}
           run={async () => {
             const o = await api<OperatorView & { mail: MailNotice; link: string | null }>(
               "POST",
@@ -45,15 +46,22 @@ export function OperatorsPage() {
             form.reset("email")
             operators.reload()
             setLink(o.link)
+            const role = t(roleName(o.role))
             return o.link === null
-              ? `${o.email} is invited as ${o.role} by e-mail.`
-              : `${o.email} is invited as ${o.role}, ${
-                mailSaid(o.mail)
-              }: copy the invitation link below and pass it on.`
+              ? t("{email} is invited as {role} by e-mail.", { email: o.email, role })
+              : t("{email} is invited as {role}, {mail}: copy the invitation link below and pass it on.", {
+                email: o.email,
+                role,
+                mail: t(mailSaid(o.mail))
+              })
           }}
         >
-          <Input label="Operator email" type="email" {...form.bind("email")} />
-          <Select label="Role" options={["admin", "reviewer", "support"]} {...form.bind("role")} />
+          <Input label={t("Operator email")} type="email" {...form.bind("email")} />
+          <Select
+            label={t("Role")}
+            options={(["admin", "reviewer", "support"] as const).map((r) => [r, t(roleName(r))])}
+            {...form.bind("role")}
+          />
         </ActionForm>
         {link !== null && <InvitationLink link={link} />}
       </Section>

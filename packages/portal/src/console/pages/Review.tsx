@@ -3,18 +3,26 @@
  * drawn by pdf.js, `PdfPreview.tsx`; an image as an img); Approve, Reject with a Reason, Suspend.
  */
 import { useEffect, useState } from "react"
+import { renderServerText } from "../../shared/messages.js"
 import { api } from "../api.js"
 import { Field, Select, useAction } from "../forms.js"
 import { PdfPreview } from "../PdfPreview.js"
 import { useMay } from "../session.js"
-import { ErrorBox, Facts, Loading, Section, Status, Table, Time, useLoad } from "../ui.js"
+import { ErrorBox, Facts, Link, Loading, Section, Status, Table, Time, useLoad, useT } from "../ui.js"
 import type { SenderIdDetailView, SenderIdDocumentView, SenderIdView } from "../views.js"
 import { mailSaid } from "../views.js"
 
 function Document(props: { readonly doc: SenderIdDocumentView }) {
+  const t = useT()
   const src = `/console/api/sender-id-documents/${props.doc.uid}`
   if (props.doc.content_type.startsWith("image/")) {
-    return <img src={src} alt={`Document ${props.doc.filename}`} style={{ maxWidth: "100%", maxHeight: 480 }} />
+    return (
+      <img
+        src={src}
+        alt={t("Document {name}", { name: props.doc.filename })}
+        style={{ maxWidth: "100%", maxHeight: 480 }}
+      />
+    )
   }
   if (props.doc.content_type === "application/pdf") {
     return <PdfPreview src={src} name={props.doc.filename} />
@@ -23,6 +31,7 @@ function Document(props: { readonly doc: SenderIdDocumentView }) {
 }
 
 function Decision(props: { readonly uid: string; readonly onDone: (decided: SenderIdView) => void }) {
+  const t = useT()
   const may = useMay()
   const detail = useLoad<SenderIdDetailView>(() => api("GET", `/sender-ids/${props.uid}`), [props.uid])
   const [reason, setReason] = useState("")
@@ -36,31 +45,46 @@ function Decision(props: { readonly uid: string; readonly onDone: (decided: Send
     })
   const s = detail.data?.sender_id
   return (
-    <Section title={s === undefined ? "Sender ID" : `Sender ID ${s.sender_id}`}>
+    <Section title={s === undefined ? t("Sender ID") : t("Sender ID {name}", { name: s.sender_id })}>
       <Loading loaded={detail} />
       {s !== undefined && (
         <>
           <Facts
             facts={[
-              ["Sender ID", s.sender_id],
-              ["Country", s.country_name],
-              ["Status", <Status status={s.status} />],
-              ["Requested", <Time iso={s.requested_at} />]
+              [t("Sender ID"), s.sender_id],
+              [
+                t("Account"),
+                s.account_uid === undefined
+                  ? "—"
+                  : <Link to={`/accounts/${s.account_uid}`}>{s.account_name ?? s.account_uid}</Link>
+              ],
+              [t("Country"), s.country_name],
+              [t("Status"), <Status status={s.status} />],
+              [t("Protection"), s.protection_requested === true ? t("Yes, requested") : t("Not requested")],
+              [t("Requested at"), <Time iso={s.requested_at} />]
             ]}
           />
-          <p className="body">Sample message: {s.sample_message}</p>
-          {s.purpose !== null && <p className="body">Purpose: {s.purpose}</p>}
-          {s.rejection_reason !== null && <p>Reason: {s.rejection_reason}</p>}
+          <p className="body">
+            {t("Sample message")}: <q translate="no">{s.sample_message}</q>
+          </p>
+          {s.purpose !== null && <p className="body">{t("Purpose")}: {t(s.purpose)}</p>}
+          {s.rejection_reason !== null && (
+            <p>
+              {t("Reason")}: <span translate="no">{renderServerText(t, s.rejection_reason)}</span>
+            </p>
+          )}
           {detail.data?.documents.map((d) => (
             <figure key={d.uid}>
-              <figcaption>{d.filename} ({d.content_type}, {d.size_bytes} bytes)</figcaption>
+              <figcaption>
+                <span translate="no">{d.filename}</span> ({d.content_type}, {t("{n} bytes", { n: d.size_bytes })})
+              </figcaption>
               <Document doc={d} />
             </figure>
           ))}
           {may("sender_ids.review") && (
             <div>
               {(s.status === "pending" || s.status === "approved") && (
-                <Field label="Reason" hint="Required to reject; told to the customer.">
+                <Field label={t("Reason")} hint={t("Required to reject; told to the customer.")}>
                   <textarea
                     value={reason}
                     onChange={(e) =>
@@ -71,8 +95,12 @@ function Decision(props: { readonly uid: string; readonly onDone: (decided: Send
               <div className="actions">
                 {s.status === "pending" && (
                   <>
-                    <button type="button" disabled={action.busy} onClick={() => decide("approve")}>Approve</button>
-                    <button type="button" disabled={action.busy} onClick={() => decide("reject")}>Reject</button>
+                    <button type="button" disabled={action.busy} onClick={() => decide("approve")}>
+                      {t("Approve")}
+                    </button>
+                    <button type="button" disabled={action.busy} onClick={() => decide("reject")}>
+                      {t("Reject")}
+                    </button>
                   </>
                 )}
                 {s.status === "approved" && (
@@ -81,7 +109,7 @@ function Decision(props: { readonly uid: string; readonly onDone: (decided: Send
                     disabled={action.busy}
                     onClick={() => decide("suspend")}
                   >
-                    Suspend
+                    {t("Suspend")}
                   </button>
                 )}
               </div>
@@ -96,6 +124,7 @@ function Decision(props: { readonly uid: string; readonly onDone: (decided: Send
 
 /** The Sender ID review page. */
 export function ReviewPage() {
+  const t = useT()
   const [status, setStatus] = useState("pending")
   const queue = useLoad<ReadonlyArray<SenderIdView>>(() => api("GET", `/sender-ids?status=${status}`), [status])
   const [open, setOpen] = useState<string | null>(null)
@@ -109,10 +138,13 @@ export function ReviewPage() {
   }, [queue.data, open])
   return (
     <>
-      <h1>Sender ID review</h1>
+      <h1>{t("Sender ID review")}</h1>
       <Select
-        label="Status"
-        options={["pending", "approved", "rejected", "suspended"]}
+        label={t("Status")}
+        options={(["pending", "approved", "rejected", "suspended"] as const).map((v) => [
+          v,
+          t(v.charAt(0).toUpperCase() + v.slice(1))
+        ])}
         value={status}
         onChange={(e) => {
           setStatus(e.currentTarget.value)
@@ -121,25 +153,37 @@ export function ReviewPage() {
       />
       <Loading loaded={queue} />
       <Table
-        caption={status === "pending" ? "Queue, oldest first" : status}
+        caption={status === "pending" ? t("Queue, oldest first") : t(status.charAt(0).toUpperCase() + status.slice(1))}
         rows={queue.data ?? []}
         rowKey={(s) => s.uid}
         rowProps={(s) => ({ "aria-current": s.uid === open ? "true" : undefined })}
         columns={[
-          ["Sender ID", (s) => s.sender_id],
-          ["Country", (s) => s.country],
-          ["Requested", (s) => <Time iso={s.requested_at} />],
-          ["", (s) => <button type="button" className="link" onClick={() => setOpen(s.uid)}>Open {s.sender_id}</button>]
+          [t("Sender ID"), (s) => s.sender_id],
+          [t("Account"), (s) => <span translate="no">{s.account_name ?? "—"}</span>],
+          [t("Country"), (s) => s.country],
+          [t("Protection"), (s) => (s.protection_requested === true ? t("Yes, requested") : t("Not requested"))],
+          [t("Requested at"), (s) => <Time iso={s.requested_at} />],
+          ["", (s) => (
+            <button type="button" className="link" onClick={() => setOpen(s.uid)}>
+              {t("Open {name}", { name: s.sender_id })}
+            </button>
+          )]
         ]}
       />
-      {queue.data !== undefined && queue.data.length === 0 && <p>Nothing to review.</p>}
+      {queue.data !== undefined && queue.data.length === 0 && <p>{t("Nothing to review.")}</p>}
       {notice !== null && <p role="status">{notice}</p>}
       {open !== null && (
         <Decision
           key={open}
           uid={open}
           onDone={(decided) => {
-            setNotice(`${decided.sender_id} is ${decided.status}; the customer is ${mailSaid(decided.customer_mail)}.`)
+            setNotice(
+              t("{name} is {status}; the customer is {mail}.", {
+                name: decided.sender_id,
+                status: t(decided.status),
+                mail: t(mailSaid(decided.customer_mail))
+              })
+            )
             queue.reload()
           }}
         />

@@ -3,11 +3,12 @@ import { useState } from "react"
 import { api } from "../api.js"
 import { ActionForm, Input, Select, Toggle, useAction, useForm } from "../forms.js"
 import { useMay } from "../session.js"
-import { ErrorBox, Listing, Section, Status, useLoad } from "../ui.js"
+import { ErrorBox, Listing, Section, Status, useLoad, useT } from "../ui.js"
 import type { OptOutView, SpamRuleView } from "../views.js"
 import { AccountPicker } from "./Accounts.js"
 
 function OptOuts() {
+  const t = useT()
   const may = useMay()
   const [account, setAccount] = useState("")
   const list = useLoad<ReadonlyArray<OptOutView>>(
@@ -17,7 +18,7 @@ function OptOuts() {
   const form = useForm({ recipient: "" })
   const action = useAction()
   return (
-    <Section title="Opt-outs">
+    <Section title={t("Opt-outs")}>
       <AccountPicker value={account} onChange={setAccount} />
       <ul>
         {(list.data ?? []).map((o) => (
@@ -32,7 +33,7 @@ function OptOuts() {
                     api("DELETE", `/accounts/${account}/opt-outs/${encodeURIComponent(o.recipient)}`)
                   ).then(list.reload)}
               >
-                Remove {o.recipient}
+                {t("Remove {recipient}", { recipient: o.recipient })}
               </button>
             )}
           </li>
@@ -40,14 +41,14 @@ function OptOuts() {
       </ul>
       {account !== "" && may("opt_outs.manage") && (
         <ActionForm
-          submit="Add opt-out"
+          submit={t("Add opt-out")}
           run={async () => {
             await api("POST", `/accounts/${account}/opt-outs`, form.values)
             form.reset("recipient")
             list.reload()
           }}
         >
-          <Input label="Recipient" type="tel" {...form.bind("recipient")} />
+          <Input label={t("Recipient")} type="tel" {...form.bind("recipient")} />
         </ActionForm>
       )}
       <ErrorBox error={action.error} />
@@ -55,20 +56,29 @@ function OptOuts() {
   )
 }
 
+/** The kinds of spam rule by the name an operator knows them by (English keys of sw.ts). */
+const RULE_KINDS: Readonly<Record<string, string>> = {
+  blocked_phrase: "blocked phrase",
+  blocked_domain: "blocked domain",
+  blocked_url_shortener: "blocked URL shortener",
+  builtin_phrase: "built-in phrase"
+}
+
 /** The Spam rules and opt-outs page. */
 export function SpamPage() {
+  const t = useT()
   const may = useMay()
   const rules = useLoad<ReadonlyArray<SpamRuleView>>(() => api("GET", "/spam-rules"), [])
   const action = useAction()
   const form = useForm({ kind: "blocked_phrase", pattern: "" })
   return (
     <>
-      <Listing title="Spam rules and opt-outs" loaded={rules} error={action.error} rowKey={(r) => r.uid}>
+      <Listing title={t("Spam rules and opt-outs")} loaded={rules} error={action.error} rowKey={(r) => r.uid}>
         {[
-          ["Kind", (r) => r.kind],
-          ["Pattern", (r) => r.pattern],
-          ["Scope", (r) => r.account_uid ?? "all accounts"],
-          ["Status", (r) => <Status status={r.enabled === false ? "disabled" : "enabled"} />],
+          [t("Kind"), (r) => t(RULE_KINDS[r.kind] ?? r.kind)],
+          [t("Pattern"), (r) => <span translate="no">{r.pattern}</span>],
+          [t("Scope"), (r) => r.account_uid ?? t("all accounts")],
+          [t("Status"), (r) => <Status status={r.enabled === false ? "disabled" : "enabled"} />],
           ["", (r) =>
             may("spam_rules.manage") && (
               <Toggle
@@ -83,9 +93,9 @@ export function SpamPage() {
         ]}
       </Listing>
       {may("spam_rules.manage") && (
-        <Section title="Add a spam rule">
+        <Section title={t("Add a spam rule")}>
           <ActionForm
-            submit="Add rule"
+            submit={t("Add rule")}
             run={async () => {
               await api("POST", "/spam-rules", form.values)
               form.reset("pattern")
@@ -93,11 +103,11 @@ export function SpamPage() {
             }}
           >
             <Select
-              label="Kind"
-              options={[["blocked_phrase", "blocked phrase"], ["blocked_domain", "blocked domain"]]}
+              label={t("Kind")}
+              options={[["blocked_phrase", t("blocked phrase")], ["blocked_domain", t("blocked domain")]]}
               {...form.bind("kind")}
             />
-            <Input label="Pattern" {...form.bind("pattern")} />
+            <Input label={t("Pattern")} {...form.bind("pattern")} />
           </ActionForm>
         </Section>
       )}

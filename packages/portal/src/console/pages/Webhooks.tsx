@@ -1,30 +1,32 @@
-/** Webhook deliveries: search by endpoint and status, inspect attempts, redeliver. */
+/** Webhook deliveries: an account's endpoints (chosen by name), their deliveries by status, attempts, redeliver. */
 import { useState } from "react"
 import { api } from "../api.js"
-import { Field, Select, useAction } from "../forms.js"
+import { Select, useAction } from "../forms.js"
 import { useMay } from "../session.js"
-import { ErrorBox, Loading, Section, Status, Table, Time, useLoad } from "../ui.js"
+import { ErrorBox, Loading, Section, Status, Table, Time, useLoad, useT } from "../ui.js"
 import type { RedeliveryView, WebhookDeliveryDetailView, WebhookDeliveryView, WebhookEndpointView } from "../views.js"
+import { AccountPicker } from "./Accounts.js"
 
 function Delivery(props: { readonly uid: string }) {
+  const t = useT()
   const may = useMay()
   const detail = useLoad<WebhookDeliveryDetailView>(() => api("GET", `/webhook-deliveries/${props.uid}`), [props.uid])
   const action = useAction()
   const [redelivered, setRedelivered] = useState<string | null>(null)
   return (
-    <Section title="Delivery">
+    <Section title={t("Delivery")}>
       <Loading loaded={detail} />
       {detail.data !== undefined && (
         <>
-          <pre className="body">{detail.data.body}</pre>
+          <pre className="body" translate="no">{detail.data.body}</pre>
           <Table
-            caption="Attempts"
+            caption={t("Attempts")}
             rows={detail.data.attempts ?? []}
             rowKey={(a) => a.uid ?? a.attempted_at ?? a.created_at}
             columns={[
-              ["When", (a) => <Time iso={a.attempted_at ?? a.created_at} />],
-              ["Outcome", (a) => a.outcome],
-              ["Status code", (a) => a.status_code ?? a.response_status ?? "—"]
+              [t("When"), (a) => <Time iso={a.attempted_at ?? a.created_at} />],
+              [t("Outcome"), (a) => <Status status={a.outcome} />],
+              [t("Status code"), (a) => a.status_code ?? a.response_status ?? "—"]
             ]}
           />
           {may("webhooks.redeliver") && (
@@ -34,10 +36,10 @@ function Delivery(props: { readonly uid: string }) {
               onClick={() =>
                 void action.run(async () => {
                   const r = await api<RedeliveryView>("POST", `/webhook-deliveries/${props.uid}/redeliver`)
-                  setRedelivered(`Redelivery queued (${r.deliveryId}).`)
+                  setRedelivered(t("Redelivery queued ({id}).", { id: r.deliveryId }))
                 })}
             >
-              Redeliver
+              {t("Redeliver")}
             </button>
           )}
           <ErrorBox error={action.error} />
@@ -50,9 +52,10 @@ function Delivery(props: { readonly uid: string }) {
 
 /** The Webhook deliveries page. */
 export function WebhooksPage() {
+  const t = useT()
   const [account, setAccount] = useState("")
   const endpoints = useLoad<ReadonlyArray<WebhookEndpointView>>(
-    () => api("GET", `/webhooks${account.trim() !== "" ? `?account=${encodeURIComponent(account.trim())}` : ""}`),
+    () => api("GET", `/webhooks${account !== "" ? `?account=${encodeURIComponent(account)}` : ""}`),
     [account]
   )
   const [endpoint, setEndpoint] = useState<string | null>(null)
@@ -67,30 +70,39 @@ export function WebhooksPage() {
   const [delivery, setDelivery] = useState<string | null>(null)
   return (
     <>
-      <h1>Webhook deliveries</h1>
-      <Field label="Account ID">
-        <input type="search" value={account} onChange={(e) => setAccount(e.currentTarget.value)} />
-      </Field>
+      <h1>{t("Webhook deliveries")}</h1>
+      <AccountPicker
+        value={account}
+        onChange={(uid) => {
+          setAccount(uid)
+          setEndpoint(null)
+          setDelivery(null)
+        }}
+        empty={t("Every account")}
+      />
       <Loading loaded={endpoints} />
       <Table
-        caption="Endpoints"
+        caption={t("Endpoints")}
         rows={endpoints.data ?? []}
         rowKey={(e) => e.id ?? e.uid}
         columns={[
-          ["URL", (e) => e.url],
-          ["Status", (e) => <Status status={e.disabled_at ? "disabled" : "enabled"} />],
+          ["URL", (e) => <span translate="no" className="break">{e.url}</span>],
+          [t("Status"), (e) => <Status status={e.disabled_at ? "disabled" : "enabled"} />],
           ["", (e) => (
             <button type="button" className="link" onClick={() => setEndpoint(e.id ?? e.uid)}>
-              Deliveries of {e.url}
+              {t("Deliveries of {url}", { url: e.url })}
             </button>
           )]
         ]}
       />
       {endpoint !== null && (
-        <Section title="Deliveries">
+        <Section title={t("Deliveries")}>
           <Select
-            label="Delivery status"
-            options={[["", "any"], "pending", "succeeded", "failed"]}
+            label={t("Delivery status")}
+            options={[["", t("any")], ["pending", t("Pending")], ["succeeded", t("Succeeded")], [
+              "failed",
+              t("Failed")
+            ]]}
             value={status}
             onChange={(e) => setStatus(e.currentTarget.value)}
           />
@@ -98,16 +110,16 @@ export function WebhooksPage() {
             rows={deliveries.data ?? []}
             rowKey={(d) => d.id ?? d.uid}
             columns={[
-              ["Event", (d) => d.event_type ?? d.event],
-              ["Status", (d) => <Status status={d.status} />],
-              ["Attempts", (d) => d.attempts ?? d.attempt_count ?? ""],
+              [t("Event"), (d) => <code>{d.event_type ?? d.event}</code>],
+              [t("Status"), (d) => <Status status={d.status} />],
+              [t("Attempts"), (d) => d.attempts ?? d.attempt_count ?? ""],
               ["", (d) => (
                 <button
                   type="button"
                   className="link"
                   onClick={() => setDelivery(d.id ?? d.uid)}
                 >
-                  Inspect
+                  {t("Inspect")}
                 </button>
               )]
             ]}
