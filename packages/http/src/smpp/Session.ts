@@ -7,8 +7,10 @@
  */
 import type { BindCheck, SmppAccountRow } from "@tuma/core"
 import { analyzeBody, SmppStatus } from "@tuma/domain"
+import { randomUUID } from "node:crypto"
 import type { Socket } from "node:net"
 import type { BindRegistry, BoundSession } from "./Binds.js"
+import { MinuteCounter } from "./BindStats.js"
 import type { HeldPart } from "./Message.js"
 import { BadConcatenation, DATA_CODINGS, decodeText, Joiner, payloadOf } from "./Message.js"
 import type { ReceiptPdu, Submit } from "./Pdu.js"
@@ -98,6 +100,7 @@ export const startSession = (socket: Socket, deps: SessionDeps): void => {
   let outstanding = 0
   let sequence = 0
   const acks = new Map<number, (ok: boolean) => void>()
+  const submitted = new MinuteCounter()
 
   const write = (pdu: Buffer) => {
     if (!closed && socket.writable) socket.write(pdu)
@@ -161,7 +164,9 @@ export const startSession = (socket: Socket, deps: SessionDeps): void => {
     if (check._tag === "Refused") return refuse(check.reason)
     const session: BoundSession = {
       id,
+      uid: randomUUID(),
       smppAccountId: check.account.id,
+      accountId: check.account.account_id,
       systemId: check.account.system_id,
       kind: BIND_KINDS[commandId]!,
       remote: remote ?? "",
@@ -170,7 +175,8 @@ export const startSession = (socket: Socket, deps: SessionDeps): void => {
       close: () => {
         write(encodePdu(Cmd.unbind, 0, ++sequence))
         end()
-      }
+      },
+      figures: () => ({ inFlight: outstanding, submitsLastMinute: submitted.count(Date.now()) })
     }
     if (!deps.binds.add(session, check.account.max_binds)) return refuse("max_binds")
     bound = { session, account: check.account }
@@ -178,8 +184,9 @@ export const startSession = (socket: Socket, deps: SessionDeps): void => {
     deps.bound(session)
   }
 
-  const submit = (commandId: number, seq: number, body: Buffer) =>
-    handleSubmit(
+  const submit = (commandId: number, seq: number, body: Buffer) => {
+    if (bound !== undefined) submitted.add(Date.now())
+    return handleSubmit(
       { deps, bound: bound?.session.kind === "receiver" ? undefined : bound?.account, write, answer, joiner },
       {
         commandId,
@@ -189,6 +196,7 @@ export const startSession = (socket: Socket, deps: SessionDeps): void => {
       () => outstanding >= options.window,
       () => outstanding++
     )
+  }
 
   const handle = (frame: Buffer) => {
     const pdu = readPdu(frame)
