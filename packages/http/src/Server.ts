@@ -44,6 +44,7 @@ import { SenderIdsLive } from "./senderIds/Http.js"
 import * as Auth from "./shared/Auth.js"
 import { InFlight, layerEnvelope } from "./shared/Middleware.js"
 import { SmppBinds } from "./smpp/Binds.js"
+import { SmppEndpoint } from "./smpp/Endpoint.js"
 import * as SmppListener from "./smpp/Listener.js"
 import * as FastSend from "./sms/FastSend.js"
 import { SmsLive } from "./sms/Http.js"
@@ -146,6 +147,8 @@ export const layer = (options: StartOptions) => {
   const config = Layer.succeed(ServerConfig, options.server)
   // the single send is answered in front of the platform's request listener (FastSend.ts)
   const slot = FastSend.FastSendSlot.make()
+  // where customers connect over SMPP (filled by this process's SMPP listener; the portal shows it)
+  const smppEndpoint = SmppEndpoint.make()
   const node = NodeHttpServer.layer(() => FastSend.install(options.nodeServer ?? createServer(), slot), {
     port: options.server.port,
     host: options.server.host
@@ -167,7 +170,8 @@ export const layer = (options: StartOptions) => {
     Layer.provideMerge(options.store ?? layerStore(options.database, options.portal)),
     Layer.provideMerge(layerSendConfig),
     Layer.provideMerge(config),
-    Layer.provideMerge(Layer.succeed(FastSend.FastSendSlot, slot))
+    Layer.provideMerge(Layer.succeed(FastSend.FastSendSlot, slot)),
+    Layer.provideMerge(Layer.succeed(SmppEndpoint, smppEndpoint))
   )
   return observability === undefined ? built : built.pipe(Layer.provideMerge(observability))
 }

@@ -11,10 +11,11 @@ import type { SmppAccountRow } from "@tuma/core"
 import { Send, SmppAccounts, SmppStore } from "@tuma/core"
 import type { DueReceipt } from "@tuma/core"
 import { commandStatusOf, messageStateOf, receiptText, SendMessageRequest, SmppStatus } from "@tuma/domain"
-import { Context, Duration, Effect, Either, Layer, ParseResult, Queue, Runtime, Schema } from "effect"
+import { Context, Duration, Effect, Either, Layer, Option, ParseResult, Queue, Runtime, Schema } from "effect"
 import { createServer } from "node:net"
 import type { AddressInfo, Socket } from "node:net"
 import { SmppBinds } from "./Binds.js"
+import { SmppEndpoint } from "./Endpoint.js"
 import * as LiveBinds from "./LiveBinds.js"
 import * as M from "./Metrics.js"
 import type { BoundSession } from "./Binds.js"
@@ -29,6 +30,8 @@ export interface SmppListenerOptions extends Partial<SessionOptions> {
   readonly receiptPollMs?: number | undefined
   /** A receipt no bind took within this long is expired (hours; default 72). */
   readonly receiptHoldHours?: number | undefined
+  /** The host name customers connect to (`TUMA_SMPP_PUBLIC_HOST`; shown in the portal and the console). */
+  readonly publicHost?: string | undefined
   /** How often this process refreshes its binds in the live-binds list (ms; default 5 s). */
   readonly bindHeartbeatMs?: number | undefined
 }
@@ -199,6 +202,11 @@ export const layer = (options: SmppListenerOptions) =>
       )
       const address = server.address()
       const port = typeof address === "object" && address !== null ? (address satisfies AddressInfo).port : options.port
+      // the portal's and the console's connection instructions
+      const endpoint = yield* Effect.serviceOption(SmppEndpoint)
+      if (Option.isSome(endpoint)) {
+        endpoint.value.current = { host: options.host, port, tlsPort: null, publicHost: options.publicHost ?? null }
+      }
       return { host: options.host, port }
     })
   )

@@ -29,9 +29,11 @@ export const start = (
   Effect.gen(function*() {
     const store = yield* SmppBindStore
     const runtime = yield* Effect.runtime<never>()
+    // a row not written or not removed is put right by the next heartbeat (or purged): a failure here
+    // (the database closing under a server shutting down) is not worth a warning
     const run = <A>(effect: Effect.Effect<A>) =>
       void Runtime.runPromise(runtime)(
-        effect.pipe(Effect.catchAllCause((cause) => Effect.logWarning("smpp live binds", cause)))
+        effect.pipe(Effect.catchAllCause((cause) => Effect.logDebug("smpp live binds", cause)))
       )
     const processId = randomUUID()
     // the binds written to the list (a bind closed before it was added is not written)
