@@ -91,7 +91,12 @@ export class SmppAccounts extends Context.Tag("@tuma/core/SmppAccounts")<SmppAcc
         Option.match(recorded, {
           onNone: () => run,
           onSome: (record) =>
-            record(action, typeof uid === "string" ? `smpp_account:${uid}` : (a) => `smpp_account:${uid(a)}`, before, run)
+            record(
+              action,
+              typeof uid === "string" ? `smpp_account:${uid}` : (a) => `smpp_account:${uid(a)}`,
+              before,
+              run
+            )
         })
       const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
       const find = (uid: string, owner?: string) =>
@@ -117,37 +122,42 @@ export class SmppAccounts extends Context.Tag("@tuma/core/SmppAccounts")<SmppAcc
       }
       return SmppAccounts.of({
         create: (input) =>
-          audited("smpp_account.create", (v: SmppAccountWithPassword) => v.uid, Effect.succeed(null), Effect.gen(function*() {
-            const settings = smppAccountSettings(input)
-            if ("problems" in settings) return yield* validationFailed(settings.problems)
-            if (!UUID.test(input.account_uid) || !(yield* store.accountExists(input.account_uid))) {
-              return yield* notFound("account", input.account_uid)
-            }
-            const password = newSmppPassword()
-            const at = yield* now
-            const row: SmppAccountRow = {
-              id: yield* ids.uuidV7,
-              account_id: input.account_uid,
-              system_id: settings.ok.system_id,
-              password_hash: yield* hashPassword(password),
-              mode: settings.ok.mode,
-              throughput_rate: settings.ok.rate,
-              throughput_burst: settings.ok.burst,
-              max_binds: settings.ok.max_binds,
-              allowed_ips: settings.ok.allowed_ips,
-              disabled_at: null,
-              created_at: at,
-              updated_at: at
-            }
-            if (!(yield* store.insert(row))) {
-              return yield* new ResourceConflict({
-                message: `The system_id ${row.system_id} is already taken.`,
-                resource: "smpp_account"
-              })
-            }
-            const created: SmppAccountWithPassword = { ...smppAccountView(row), password }
-            return created
-          })),
+          audited(
+            "smpp_account.create",
+            (v: SmppAccountWithPassword) => v.uid,
+            Effect.succeed(null),
+            Effect.gen(function*() {
+              const settings = smppAccountSettings(input)
+              if ("problems" in settings) return yield* validationFailed(settings.problems)
+              if (!UUID.test(input.account_uid) || !(yield* store.accountExists(input.account_uid))) {
+                return yield* notFound("account", input.account_uid)
+              }
+              const password = newSmppPassword()
+              const at = yield* now
+              const row: SmppAccountRow = {
+                id: yield* ids.uuidV7,
+                account_id: input.account_uid,
+                system_id: settings.ok.system_id,
+                password_hash: yield* hashPassword(password),
+                mode: settings.ok.mode,
+                throughput_rate: settings.ok.rate,
+                throughput_burst: settings.ok.burst,
+                max_binds: settings.ok.max_binds,
+                allowed_ips: settings.ok.allowed_ips,
+                disabled_at: null,
+                created_at: at,
+                updated_at: at
+              }
+              if (!(yield* store.insert(row))) {
+                return yield* new ResourceConflict({
+                  message: `The system_id ${row.system_id} is already taken.`,
+                  resource: "smpp_account"
+                })
+              }
+              const created: SmppAccountWithPassword = { ...smppAccountView(row), password }
+              return created
+            })
+          ),
         list: (accountUid) =>
           accountUid !== undefined && !UUID.test(accountUid)
             ? Effect.succeed([])

@@ -4,8 +4,8 @@
  * `SmppAccountWithPassword`, answered once.
  */
 import { Schema } from "effect"
-import type { SmppAccountRow } from "../ports/SmppStore.js"
 import type { SmppBindRow } from "../ports/SmppBindStore.js"
+import type { SmppAccountRow } from "../ports/SmppStore.js"
 
 /** SMPP credentials as the admin API answers them (never the password or its hash). */
 export const SmppAccountView = Schema.Struct({

@@ -27,11 +27,12 @@ export const AdminSmppLive = HttpApiBuilder.group(TumaApi, "adminSmpp", (handler
       .handle("listSmppAccounts", ({ urlParams }) => ok(smpp.list(urlParams.account_uid)))
       .handle("getSmppAccount", ({ path }) => ok(smpp.get(path.smpp_account_uid)))
       .handle("disableSmppAccount", ({ path }) => ok(smpp.setDisabled(path.smpp_account_uid, true)))
-      .handle("enableSmppAccount", ({ path }) =>
-        ok(smpp.setDisabled(path.smpp_account_uid, false)))
+      .handle("enableSmppAccount", ({ path }) => ok(smpp.setDisabled(path.smpp_account_uid, false)))
       .handle("rotateSmppPassword", ({ path }) => ok(smpp.rotatePassword(path.smpp_account_uid)))
-      .handle("deleteSmppAccount", ({ path }) =>
-        ok(Effect.as(smpp.remove(path.smpp_account_uid), { ok: true as const })))
+      .handle(
+        "deleteSmppAccount",
+        ({ path }) => ok(Effect.as(smpp.remove(path.smpp_account_uid), { ok: true as const }))
+      )
       .handle("listSmppBinds", ({ urlParams }) => ok(binds.list(urlParams.account_uid)))
       .handle("unbindSmppBind", ({ path }) => ok(binds.unbind(path.smpp_bind_uid)))
   }))

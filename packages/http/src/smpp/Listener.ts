@@ -15,10 +15,10 @@ import { Context, Duration, Effect, Either, Layer, Option, ParseResult, Queue, R
 import { createServer } from "node:net"
 import type { AddressInfo, Socket } from "node:net"
 import { SmppBinds } from "./Binds.js"
+import type { BoundSession } from "./Binds.js"
 import { SmppEndpoint } from "./Endpoint.js"
 import * as LiveBinds from "./LiveBinds.js"
 import * as M from "./Metrics.js"
-import type { BoundSession } from "./Binds.js"
 import type { SessionOptions, SubmitAnswer, SubmitRequest } from "./Session.js"
 import { startSession } from "./Session.js"
 

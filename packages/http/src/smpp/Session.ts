@@ -172,10 +172,7 @@ export const startSession = (socket: Socket, deps: SessionDeps): void => {
       remote: remote ?? "",
       since: new Date(),
       deliver,
-      close: () => {
-        write(encodePdu(Cmd.unbind, 0, ++sequence))
-        end()
-      },
+      close: () => idle(),
       figures: () => ({ inFlight: outstanding, submitsLastMinute: submitted.count(Date.now()) })
     }
     if (!deps.binds.add(session, check.account.max_binds)) return refuse("max_binds")
@@ -184,19 +181,14 @@ export const startSession = (socket: Socket, deps: SessionDeps): void => {
     deps.bound(session)
   }
 
-  const submit = (commandId: number, seq: number, body: Buffer) => {
-    if (bound !== undefined) submitted.add(Date.now())
-    return handleSubmit(
+  const submit = (commandId: number, seq: number, body: Buffer) =>
+    handleSubmit(
       { deps, bound: bound?.session.kind === "receiver" ? undefined : bound?.account, write, answer, joiner },
-      {
-        commandId,
-        sequence: seq
-      },
+      { commandId, sequence: seq },
       body,
       () => outstanding >= options.window,
       () => outstanding++
     )
-  }
 
   const handle = (frame: Buffer) => {
     const pdu = readPdu(frame)
@@ -218,6 +210,7 @@ export const startSession = (socket: Socket, deps: SessionDeps): void => {
         return write(encodePdu(respOf(Cmd.enquire_link), 0, pdu.sequence))
       case Cmd.submit_sm:
       case Cmd.data_sm:
+        submitted.add(Date.now())
         return submit(pdu.commandId, pdu.sequence, pdu.body)
       default:
         return write(encodePdu(Cmd.generic_nack, SmppStatus.ESME_RINVCMDID, pdu.sequence))

@@ -7,10 +7,10 @@
  * an owner manages the account's own credentials and unbinds its own binds, a member only reads, another
  * account's credentials and binds are 404.
  */
+import { PortalAccess } from "@tuma/core/portal/PortalAccess"
 import { Database } from "@tuma/store-sql"
 import { Effect, Exit, Scope } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { PortalAccess } from "@tuma/core/portal/PortalAccess"
 import { call, scratchDatabase, setupAccount, testDatabaseUrl, unique } from "../harness.js"
 import { PASSWORD, signedIn } from "../portal/harness.js"
 import { ADMIN, bind, createCredentials, eventually, next, request, startSmppServer } from "./support.js"
@@ -138,7 +138,11 @@ describe("the portal's SMPP page API", () => {
     expect(created.status).toBe(201)
     const { uid, password } = created.body.data
     expect(password).toMatch(/^[A-Za-z0-9]{8}$/)
-    expect(created.body.data).toMatchObject({ system_id: systemId, mode: "sandbox", throughput: { rate: 50, burst: 50 } })
+    expect(created.body.data).toMatchObject({
+      system_id: systemId,
+      mode: "sandbox",
+      throughput: { rate: 50, burst: 50 }
+    })
     expect(created.body.data.account_uid).toBeUndefined()
     // limits are the operator's: a throughput in the portal's body is not read
     const listed = await agent.get("/portal/api/smpp")

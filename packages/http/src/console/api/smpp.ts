@@ -12,8 +12,8 @@ import {
   query,
   QueryText,
   Text,
-  UidPath,
-  uidAction
+  uidAction,
+  UidPath
 } from "./shared.js"
 
 /** New credentials as the console's form sends them. */
@@ -38,13 +38,21 @@ export class ConsoleSmppGroup extends consoleGroup("consoleSmpp", "Console: SMPP
         .addSuccess(okList(SmppAccountView, "ConsoleSmppAccounts"))
     )
   )
-  .add(needs("accounts.manage")(post("createSmppAccount", "/smpp-accounts").setPayload(CreateSmppBody).addSuccess(WithPassword)))
+  .add(
+    needs("accounts.manage")(
+      post("createSmppAccount", "/smpp-accounts").setPayload(CreateSmppBody).addSuccess(WithPassword)
+    )
+  )
   .add(needs("accounts.manage")(uidAction("disableSmppAccount", "/smpp-accounts/:uid/disable").addSuccess(Account)))
   .add(needs("accounts.manage")(uidAction("enableSmppAccount", "/smpp-accounts/:uid/enable").addSuccess(Account)))
   .add(
-    needs("accounts.manage")(uidAction("rotateSmppPassword", "/smpp-accounts/:uid/rotate-password").addSuccess(WithPassword))
+    needs("accounts.manage")(
+      uidAction("rotateSmppPassword", "/smpp-accounts/:uid/rotate-password").addSuccess(WithPassword)
+    )
   )
-  .add(needs("accounts.manage")(del("deleteSmppAccount", "/smpp-accounts/:uid").setPath(UidPath).addSuccess(ConsoleDone)))
+  .add(
+    needs("accounts.manage")(del("deleteSmppAccount", "/smpp-accounts/:uid").setPath(UidPath).addSuccess(ConsoleDone))
+  )
   .add(
     needs("read")(
       get("smppBinds", "/smpp-binds").setUrlParams(query({ account: QueryText }))

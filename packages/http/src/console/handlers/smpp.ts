@@ -46,6 +46,7 @@ export const ConsoleSmppLive = HttpApiBuilder.group(TumaApi, "consoleSmpp", (han
       .handle("rotateSmppPassword", ({ path }) => asOperator(() => smpp.rotatePassword(path.uid)))
       .handle("deleteSmppAccount", ({ path }) =>
         asOperator(() => Effect.as(smpp.remove(path.uid), { ok: true as const })))
-      .handle("smppBinds", ({ urlParams }) => asOperator(() => binds.list(urlParams.account)))
+      .handle("smppBinds", ({ urlParams }) =>
+        asOperator(() => binds.list(urlParams.account)))
       .handle("unbindSmppBind", ({ path }) => asOperator(() => binds.unbind(path.uid)))
   }))
