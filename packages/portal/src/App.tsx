@@ -17,6 +17,7 @@ import { MessagePage, MessagesPage } from "./pages/Messages.js"
 import { ProfilePage } from "./pages/Profile.js"
 import { SendPage } from "./pages/Send.js"
 import { SenderIdsPage } from "./pages/SenderIds.js"
+import { SmppPage } from "./pages/Smpp.js"
 import { AcceptInvitationPage, ResetPasswordPage, SignInPage } from "./pages/SignIn.js"
 import { TeamPage } from "./pages/Team.js"
 import { TemplatesPage } from "./pages/Templates.js"
@@ -36,6 +37,7 @@ const nav: ReadonlyArray<readonly [string, string]> = [
   ["/sender-ids", "Sender IDs"],
   ["/api-keys", "API keys"],
   ["/webhooks", "Webhooks"],
+  ["/smpp", "SMPP"],
   ["/balance", "Balance"],
   ["/profile", "Profile"],
   ["/team", "Team"]
@@ -53,6 +55,7 @@ const page = (path: string): ReactNode => {
   if (path === "/sender-ids") return <SenderIdsPage />
   if (path === "/api-keys") return <ApiKeysPage />
   if (path === "/webhooks") return <WebhooksPage />
+  if (path === "/smpp") return <SmppPage />
   if (path === "/balance") return <BalancePage />
   if (path === "/profile") return <ProfilePage />
   if (path === "/team") return <TeamPage />
