@@ -27,8 +27,13 @@ const bindEsme = (serve: Serve, systemId: string, password: string) =>
   new Promise<{ readonly unbound: Promise<void>; readonly close: () => void }>((resolve, reject) => {
     const port = Number(/smpp listening on \S+:(\d+)/.exec(serve.output())![1])
     const session = smpp.connect({ url: `smpp://127.0.0.1:${port}` }, () => {
-      session.bind_transceiver({ system_id: systemId, password }, (pdu: { command_status: number }) =>
-        pdu.command_status === 0 ? resolve({ unbound, close: () => session.close() }) : reject(new Error("bind refused")))
+      session.bind_transceiver(
+        { system_id: systemId, password },
+        (pdu: { command_status: number }) =>
+          pdu.command_status === 0
+            ? resolve({ unbound, close: () => session.close() })
+            : reject(new Error("bind refused"))
+      )
     })
     const unbound = new Promise<void>((r) => session.on("unbind", () => r()))
     session.on("error", () => undefined)

@@ -5,8 +5,8 @@
  * button), disable, enable, delete (confirmed) and unbind a bind (confirmed). Members read.
  * The table of command_status codes is the domain's (`commandStatusOfRefusal`), shown on the page.
  */
-import type { PortalSmpp, PortalSmppAccount, PortalSmppBind } from "@tuma/http/portal/Api"
 import { commandStatusOfRefusal } from "@tuma/domain/smpp"
+import type { PortalSmpp, PortalSmppAccount, PortalSmppBind } from "@tuma/http/portal/Api"
 import { useState } from "react"
 import { call } from "../api.js"
 import { useI18n } from "../i18n.js"
@@ -48,7 +48,9 @@ function Connection(props: { readonly connection: PortalSmpp["connection"] }) {
         ]}
       />
       <p>
-        {t("Bind with your system ID and password. Every message gets a delivery receipt (deliver_sm) on a receiver or transceiver bind. Send enquire_link every 30 to 60 seconds.")}
+        {t(
+          "Bind with your system ID and password. Every message gets a delivery receipt (deliver_sm) on a receiver or transceiver bind. Send enquire_link every 30 to 60 seconds."
+        )}
       </p>
       <p>
         <a href="#smpp-status-codes">{t("What each command_status means")}</a>
@@ -107,7 +109,11 @@ function Password(props: { readonly systemId: string; readonly password: string 
   return (
     <div className="once" role="alert">
       <p>
-        <strong>{t("Copy the password of {systemId} now: it is shown only once and cannot be read again.", { systemId: props.systemId })}</strong>
+        <strong>
+          {t("Copy the password of {systemId} now: it is shown only once and cannot be read again.", {
+            systemId: props.systemId
+          })}
+        </strong>
       </p>
       <CopyField
         label={t("SMPP password of {systemId}", { systemId: props.systemId })}
@@ -117,6 +123,74 @@ function Password(props: { readonly systemId: string; readonly password: string 
         failed={t("Select the text and copy it.")}
       />
     </div>
+  )
+}
+
+function LiveBinds(props: {
+  readonly binds: ReadonlyArray<PortalSmppBind>
+  readonly owner: boolean
+  readonly confirmed: (question: string, f: () => Promise<unknown>) => void
+}) {
+  const { t } = useI18n()
+  const { confirmed, owner } = props
+  return (
+    <Table
+      caption={t("Live binds")}
+      rows={props.binds}
+      rowKey={(b) => b.uid}
+      columns={[
+        [t("System ID"), (b) => <code translate="no">{b.system_id}</code>],
+        [t("Bind type"), (b) => <code translate="no">{b.bind_type}</code>],
+        [t("Address"), (b) => <code translate="no">{b.remote_address}</code>],
+        [t("Since"), (b) => <Time iso={b.since} />],
+        [t("In flight"), (b) => b.in_flight],
+        [t("Submits per second (last minute)"), (b) => b.submit_rate],
+        owner && [t("Actions"), (b) =>
+          b.unbind_requested_at !== null
+            ? t("Unbinding…")
+            : (
+              <button
+                type="button"
+                aria-label={t("Unbind {systemId} from {address}", {
+                  systemId: b.system_id,
+                  address: b.remote_address
+                })}
+                onClick={() =>
+                  confirmed(
+                    t("Unbind {systemId} from {address}? The connection is closed; your system may bind again.", {
+                      systemId: b.system_id,
+                      address: b.remote_address
+                    }),
+                    () => call((c) => c.portalSmpp.unbindSmppBind({ path: { smpp_bind_uid: b.uid } }))
+                  )}
+              >
+                {t("Unbind")}
+              </button>
+            )]
+      ]}
+    />
+  )
+}
+
+function StatusCodes() {
+  const { t } = useI18n()
+  return (
+    <section className="card" id="smpp-status-codes" aria-labelledby="smpp-status-title">
+      <h2 id="smpp-status-title">{t("SMPP status codes")}</h2>
+      <p>
+        {t("A refused submit_sm is answered with one of these command_status values; nothing is sent or charged.")}
+      </p>
+      <Table
+        rows={STATUS_ROWS}
+        rowKey={(r) => r[0]}
+        columns={[
+          ["command_status", (r) => <code translate="no">{hex(commandStatusOfRefusal[r[0]] ?? 0x45)}</code>],
+          [t("Reason"), (r) => t(r[1])],
+          [t("API error"), (r) => <code translate="no">{r[0]}</code>]
+        ]}
+      />
+      <p>{t("Also: 0x58 throughput exceeded (slow down), 0x14 window full, 0x0D bind refused.")}</p>
+    </section>
   )
 }
 
@@ -139,7 +213,6 @@ export function SmppPage() {
   const data = page.data?.data
   const binds = data?.binds ?? []
   const bindsOf = (a: PortalSmppAccount) => binds.filter((b) => b.smpp_account_uid === a.uid).length
-  const systemIdOf = (b: PortalSmppBind) => b.system_id
   const accountActions = (a: PortalSmppAccount) => (
     <div className="actions">
       <button
@@ -175,7 +248,8 @@ export function SmppPage() {
           <button
             type="button"
             aria-label={t("Enable {systemId}", { systemId: a.system_id })}
-            onClick={() => void run(() => call((c) => c.portalSmpp.enableSmppAccount({ path: { smpp_account_uid: a.uid } })))}
+            onClick={() =>
+              void run(() => call((c) => c.portalSmpp.enableSmppAccount({ path: { smpp_account_uid: a.uid } })))}
           >
             {t("Enable")}
           </button>
@@ -221,7 +295,10 @@ export function SmppPage() {
         columns={[
           [t("System ID"), (a) => <code translate="no">{a.system_id}</code>],
           [t("Mode"), (a) => a.mode === "live" ? t("Live") : t("Sandbox")],
-          [t("Throughput"), (a) => t("{rate}/s, burst {burst}", { rate: a.throughput.rate, burst: a.throughput.burst })],
+          [
+            t("Throughput"),
+            (a) => t("{rate}/s, burst {burst}", { rate: a.throughput.rate, burst: a.throughput.burst })
+          ],
           [t("Max binds"), (a) => a.max_binds],
           [t("Allowed IP addresses"), (a) => a.allowed_ips.length === 0 ? t("Any") : a.allowed_ips.join(", ")],
           [t("Status"), (a) => <Status status={a.status} />],
@@ -230,54 +307,10 @@ export function SmppPage() {
         ]}
       />
       {data !== undefined && data.accounts.length === 0 && <p>{t("No SMPP credentials yet.")}</p>}
-      <Table
-        caption={t("Live binds")}
-        rows={binds}
-        rowKey={(b) => b.uid}
-        columns={[
-          [t("System ID"), (b) => <code translate="no">{systemIdOf(b)}</code>],
-          [t("Bind type"), (b) => <code translate="no">{b.bind_type}</code>],
-          [t("Address"), (b) => <code translate="no">{b.remote_address}</code>],
-          [t("Since"), (b) => <Time iso={b.since} />],
-          [t("In flight"), (b) => b.in_flight],
-          [t("Submits per second (last minute)"), (b) => b.submit_rate],
-          owner && [t("Actions"), (b) =>
-            b.unbind_requested_at !== null
-              ? t("Unbinding…")
-              : (
-                <button
-                  type="button"
-                  aria-label={t("Unbind {systemId} from {address}", { systemId: b.system_id, address: b.remote_address })}
-                  onClick={() =>
-                    confirmed(
-                      t("Unbind {systemId} from {address}? The connection is closed; your system may bind again.", {
-                        systemId: b.system_id,
-                        address: b.remote_address
-                      }),
-                      () => call((c) => c.portalSmpp.unbindSmppBind({ path: { smpp_bind_uid: b.uid } }))
-                    )}
-                >
-                  {t("Unbind")}
-                </button>
-              )]
-        ]}
-      />
+      <LiveBinds binds={binds} owner={owner} confirmed={confirmed} />
       {data !== undefined && binds.length === 0 && <p>{t("Nothing is bound now.")}</p>}
       <button type="button" onClick={reload}>{t("Refresh")}</button>
-      <section className="card" id="smpp-status-codes" aria-labelledby="smpp-status-title">
-        <h2 id="smpp-status-title">{t("SMPP status codes")}</h2>
-        <p>{t("A refused submit_sm is answered with one of these command_status values; nothing is sent or charged.")}</p>
-        <Table
-          rows={STATUS_ROWS}
-          rowKey={(r) => r[0]}
-          columns={[
-            ["command_status", (r) => <code translate="no">{hex(commandStatusOfRefusal[r[0]] ?? 0x45)}</code>],
-            [t("Reason"), (r) => t(r[1])],
-            [t("API error"), (r) => <code translate="no">{r[0]}</code>]
-          ]}
-        />
-        <p>{t("Also: 0x58 throughput exceeded (slow down), 0x14 window full, 0x0D bind refused.")}</p>
-      </section>
+      <StatusCodes />
     </>
   )
 }

@@ -43,8 +43,32 @@ function NewCredentials(props: { readonly onCreated: (c: SmppAccountWithPassword
         <Input label="Throughput (parts per second)" inputMode="numeric" {...form.bind("rate")} />
         <Input label="Burst" hint="Empty: the rate." inputMode="numeric" {...form.bind("burst")} />
         <Input label="Max binds" inputMode="numeric" {...form.bind("max_binds")} />
-        <Input label="Allowed IP addresses" hint="Separated by commas; empty: any address." {...form.bind("allowed_ips")} />
+        <Input
+          label="Allowed IP addresses"
+          hint="Separated by commas; empty: any address."
+          {...form.bind("allowed_ips")}
+        />
       </ActionForm>
+    </Section>
+  )
+}
+
+/** The latest SMPP audit entries (reloaded with the page's `version`). */
+function AuditEntries(props: { readonly version: number }) {
+  const audit = useLoad(smppAudit, [props.version])
+  return (
+    <Section title="SMPP audit entries">
+      <Loading loaded={audit} />
+      <Table
+        rows={audit.data ?? []}
+        rowKey={(e) => e.id}
+        columns={[
+          ["When", (e) => <Time iso={e.at} />],
+          ["Actor", (e) => e.actor_name],
+          ["Action", (e) => e.action],
+          ["Target", (e) => e.target ?? ""]
+        ]}
+      />
     </Section>
   )
 }
@@ -56,7 +80,6 @@ export function SmppPage() {
   const [version, setVersion] = useState(0)
   const accounts = useLoad<ReadonlyArray<SmppAccountView>>(() => api("GET", "/smpp-accounts"), [version])
   const binds = useLoad<ReadonlyArray<SmppBindView>>(() => api("GET", "/smpp-binds"), [version])
-  const audit = useLoad(smppAudit, [version])
   const [password, setPassword] = useState<{ readonly systemId: string; readonly password: string } | null>(null)
   const action = useAction()
   const reload = () => setVersion((v) => v + 1)
@@ -197,19 +220,7 @@ export function SmppPage() {
         {binds.data !== undefined && binds.data.length === 0 && <p>Nothing is bound now.</p>}
         <button type="button" onClick={reload}>Refresh</button>
       </Section>
-      <Section title="SMPP audit entries">
-        <Loading loaded={audit} />
-        <Table
-          rows={audit.data ?? []}
-          rowKey={(e) => e.id}
-          columns={[
-            ["When", (e) => <Time iso={e.at} />],
-            ["Actor", (e) => e.actor_name],
-            ["Action", (e) => e.action],
-            ["Target", (e) => e.target ?? ""]
-          ]}
-        />
-      </Section>
+      <AuditEntries version={version} />
     </>
   )
 }
