@@ -12,7 +12,7 @@ import { NodeHttpServer } from "@effect/platform-node"
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as HttpServer from "@effect/platform/HttpServer"
 import type { SqlClient } from "@effect/sql"
-import { Ids, Inbound, InboundWorkers, Operator, Send, SendConfig, SmppAccounts } from "@tuma/core"
+import { Ids, Inbound, InboundWorkers, Operator, Send, SendConfig, SmppAccounts, SmppLiveBinds } from "@tuma/core"
 import { Admin, Audit } from "@tuma/core"
 import { Reads } from "@tuma/core"
 import { SenderIds } from "@tuma/core"
@@ -45,6 +45,7 @@ import { SenderIdsLive } from "./senderIds/Http.js"
 import * as Auth from "./shared/Auth.js"
 import { InFlight, layerEnvelope } from "./shared/Middleware.js"
 import { SmppBinds } from "./smpp/Binds.js"
+import { SmppEndpoint } from "./smpp/Endpoint.js"
 import * as SmppListener from "./smpp/Listener.js"
 import * as FastSend from "./sms/FastSend.js"
 import { SmsLive } from "./sms/Http.js"
@@ -111,8 +112,9 @@ export const layerStore = (database: Database.DatabaseConfig, portal: Portal.Por
       Layer.provide(Layer.orDie(WebhookConfig.layerFromConfig))
     ),
     Portal.layerServices(portal),
-    // SMPP credentials and this process's binds (the admin API and the SMPP listener)
+    // SMPP credentials, the live binds of every process, and this process's binds (the SMPP listener)
     SmppAccounts.layer,
+    SmppLiveBinds.layer,
     SmppBinds.layer,
     // two-way SMS: inbound numbers, the inbox, replies (over the same Send and Audit)
     Inbound.layer.pipe(Layer.provide([send, Audit.layer]))
@@ -157,6 +159,8 @@ export const layer = (options: StartOptions) => {
   const config = Layer.succeed(ServerConfig, options.server)
   // the single send is answered in front of the platform's request listener (FastSend.ts)
   const slot = FastSend.FastSendSlot.make()
+  // where customers connect over SMPP (filled by this process's SMPP listener; the portal shows it)
+  const smppEndpoint = SmppEndpoint.make()
   const node = NodeHttpServer.layer(() => FastSend.install(options.nodeServer ?? createServer(), slot), {
     port: options.server.port,
     host: options.server.host
@@ -181,7 +185,8 @@ export const layer = (options: StartOptions) => {
     Layer.provideMerge(options.store ?? layerStore(options.database, options.portal)),
     Layer.provideMerge(layerSendConfig),
     Layer.provideMerge(config),
-    Layer.provideMerge(Layer.succeed(FastSend.FastSendSlot, slot))
+    Layer.provideMerge(Layer.succeed(FastSend.FastSendSlot, slot)),
+    Layer.provideMerge(Layer.succeed(SmppEndpoint, smppEndpoint))
   )
   return observability === undefined ? built : built.pipe(Layer.provideMerge(observability))
 }

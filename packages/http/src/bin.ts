@@ -18,7 +18,7 @@
  * Portal: TUMA_PUBLIC_URL, TUMA_PORTAL_ORIGINS, TUMA_PORTAL_SESSION_IDLE_MS, TUMA_PORTAL_SESSION_ABSOLUTE_MS
  * (docs/operations.md).
  * SMPP server (docs/smpp.md): --smpp-port / TUMA_SMPP_PORT, --smpp-host / TUMA_SMPP_HOST (127.0.0.1),
- * TUMA_SMPP_RECEIPT_HOLD_HOURS (72).
+ * TUMA_SMPP_RECEIPT_HOLD_HOURS (72), TUMA_SMPP_PUBLIC_HOST (the host name the portal tells customers).
  * Observability (docs/observability.md): --metrics-port / TUMA_METRICS_PORT, TUMA_METRICS_HOST,
  * OTEL_EXPORTER_OTLP_ENDPOINT, TUMA_LOG_FORMAT=json|pretty, TUMA_LOG_LEVEL.
  *
@@ -84,6 +84,7 @@ const smppOptions = (port: string | undefined, host: string | undefined) => {
   return smppPort === undefined ? undefined : {
     port: smppPort,
     host: host ?? env.TUMA_SMPP_HOST ?? "127.0.0.1",
+    publicHost: env.TUMA_SMPP_PUBLIC_HOST,
     receiptHoldHours: intOr(env.TUMA_SMPP_RECEIPT_HOLD_HOURS, undefined)
   }
 }

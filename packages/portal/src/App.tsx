@@ -18,6 +18,7 @@ import { ProfilePage } from "./pages/Profile.js"
 import { SendPage } from "./pages/Send.js"
 import { SenderIdsPage } from "./pages/SenderIds.js"
 import { AcceptInvitationPage, ResetPasswordPage, SignInPage } from "./pages/SignIn.js"
+import { SmppPage } from "./pages/Smpp.js"
 import { TeamPage } from "./pages/Team.js"
 import { TemplatesPage } from "./pages/Templates.js"
 import { WebhooksPage } from "./pages/Webhooks.js"
@@ -36,6 +37,7 @@ const nav: ReadonlyArray<readonly [string, string]> = [
   ["/sender-ids", "Sender IDs"],
   ["/api-keys", "API keys"],
   ["/webhooks", "Webhooks"],
+  ["/smpp", "SMPP"],
   ["/balance", "Balance"],
   ["/profile", "Profile"],
   ["/team", "Team"]
@@ -53,6 +55,7 @@ const page = (path: string): ReactNode => {
   if (path === "/sender-ids") return <SenderIdsPage />
   if (path === "/api-keys") return <ApiKeysPage />
   if (path === "/webhooks") return <WebhooksPage />
+  if (path === "/smpp") return <SmppPage />
   if (path === "/balance") return <BalancePage />
   if (path === "/profile") return <ProfilePage />
   if (path === "/team") return <TeamPage />

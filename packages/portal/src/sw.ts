@@ -1,6 +1,7 @@
 /** Kiswahili texts of the portal, keyed by the English text (i18n.tsx). */
 import { swConsole } from "./swConsole.js"
 import { swMessages } from "./swMessages.js"
+import { swSmpp } from "./swSmpp.js"
 
 export const sw: Readonly<Record<string, string>> = {
   // navigation and shell
@@ -465,5 +466,7 @@ export const sw: Readonly<Record<string, string>> = {
   "Stop requiring two-factor sign-in": "Acha kuhitaji kuingia kwa hatua mbili",
   "Require two-factor sign-in for everyone": "Hitaji kuingia kwa hatua mbili kwa kila mtu",
   // --- the operator console (console/**): its texts are in swConsole.ts (this file would pass 500 lines) ---
-  ...swConsole
+  ...swConsole,
+  // --- SMPP page (portal: credentials, live binds, connection, status codes; swSmpp.ts) ---
+  ...swSmpp
 }

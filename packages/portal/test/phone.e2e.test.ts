@@ -11,6 +11,7 @@
  * docs/screenshots/console-*-phone.png (the portal's: `pnpm screenshots`).
  */
 import { mkdirSync } from "node:fs"
+import { createRequire } from "node:module"
 import { fileURLToPath } from "node:url"
 import { Secret, TOTP } from "otpauth"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -20,6 +21,25 @@ import type { Traffic } from "./traffic.js"
 import { makeTraffic, PORTAL_PAGES } from "./traffic.js"
 
 const SHOTS = fileURLToPath(new URL("../../../docs/screenshots/", import.meta.url))
+// the `smpp` npm package (node-smpp, written by others) as the customer's ESME; a dependency of @tuma/http
+const smpp = createRequire(new URL("../../http/package.json", import.meta.url))("smpp")
+
+/** An ESME bound as a transceiver to the server's SMPP port; `unbound` resolves when Tuma unbinds it. */
+const bindEsme = (serve: Serve, systemId: string, password: string) =>
+  new Promise<{ readonly unbound: Promise<void>; readonly close: () => void }>((resolve, reject) => {
+    const port = Number(/smpp listening on \S+:(\d+)/.exec(serve.output())![1])
+    const session = smpp.connect({ url: `smpp://127.0.0.1:${port}` }, () => {
+      session.bind_transceiver(
+        { system_id: systemId, password },
+        (pdu: { command_status: number }) =>
+          pdu.command_status === 0
+            ? resolve({ unbound, close: () => session.close() })
+            : reject(new Error("bind refused"))
+      )
+    })
+    const unbound = new Promise<void>((r) => session.on("unbind", () => r()))
+    session.on("error", () => undefined)
+  })
 const WIDTHS = [360, PHONE.width, 414]
 
 /** What sticks out of the screen's width, and the visible controls under 44 px tall. */
@@ -92,7 +112,7 @@ describe.skipIf(!hasChromium)("phone layout in chromium", () => {
 
   beforeAll(async () => {
     // no mail server: invitations go to the console's Outbox (the Outbox test reads them there)
-    ;[serve, browser] = await Promise.all([startServe("pglite", { TUMA_SMTP_URL: "" }), launchBrowser()])
+    ;[serve, browser] = await Promise.all([startServe("pglite", { TUMA_SMTP_URL: "", TUMA_SMPP_PORT: "0" }), launchBrowser()])
     traffic = await makeTraffic(serve)
     phone = await (await newContext(browser, { phone: true })).newPage()
     await signIn(phone, serve.url, serve.login.email, serve.login.password)
@@ -189,6 +209,50 @@ describe.skipIf(!hasChromium)("phone layout in chromium", () => {
     await desktop.context().close()
   })
 
+  it("the SMPP page: an owner creates credentials (password once), a real ESME binds, it is listed and unbound (en, sw; desktop, phone)", async () => {
+    const desktop = await (await newContext(browser)).newPage()
+    await signIn(desktop, serve.url, serve.login.email, serve.login.password)
+    await visit(desktop, `${serve.url}/portal/smpp`)
+    await desktop.getByText("How to connect").waitFor()
+    await desktop.getByRole("textbox", { name: "System ID" }).fill("acme-ui")
+    await desktop.getByRole("button", { name: "Create SMPP credentials" }).click()
+    const password = await desktop.getByRole("textbox", { name: "SMPP password of acme-ui" }).inputValue()
+    expect(password).toMatch(/^[A-Za-z0-9]{8}$/)
+    await desktop.getByRole("button", { name: "Copy password" }).waitFor()
+    const esme = await bindEsme(serve, "acme-ui", password)
+    const unbind = desktop.getByRole("button", { name: /^Unbind acme-ui from / })
+    // the list shows binds as of their process's last heartbeat (5 s)
+    for (let i = 0; i < 40 && !(await unbind.isVisible()); i++) {
+      await desktop.getByRole("button", { name: "Refresh" }).click()
+      await desktop.waitForTimeout(250)
+    }
+    await desktop.screenshot({ path: `${SHOTS}portal-smpp.png`, fullPage: true })
+    await desktop.evaluate(() => (globalThis as any).localStorage.setItem("tuma.lang", "sw"))
+    await visit(desktop, `${serve.url}/portal/smpp`)
+    await desktop.getByRole("heading", { level: 2, name: "Jinsi ya kuunganisha" }).waitFor()
+    await desktop.screenshot({ path: `${SHOTS}portal-smpp-sw.png`, fullPage: true })
+    await phone.evaluate(() => (globalThis as any).localStorage.setItem("tuma.lang", "sw"))
+    await visit(phone, `${serve.url}/portal/smpp`)
+    await expectFits(phone, "smpp with a bind (sw)")
+    await phone.screenshot({ path: `${SHOTS}portal-smpp-phone-sw.png`, fullPage: true })
+    await phone.evaluate(() => (globalThis as any).localStorage.setItem("tuma.lang", "en"))
+    await desktop.evaluate(() => (globalThis as any).localStorage.setItem("tuma.lang", "en"))
+    await visit(desktop, `${serve.url}/portal/smpp`)
+    // a dismissed confirmation changes nothing; an accepted one unbinds
+    desktop.once("dialog", (d) => void d.dismiss())
+    await unbind.click()
+    await desktop.waitForTimeout(300)
+    desktop.once("dialog", (d) => void d.accept())
+    await unbind.click()
+    await esme.unbound
+    esme.close()
+    await desktop.getByText("Nothing is bound now.").waitFor({ timeout: 15_000 }).catch(async () => {
+      await desktop.getByRole("button", { name: "Refresh" }).click()
+      await desktop.getByText("Nothing is bound now.").waitFor()
+    })
+    await desktop.context().close()
+  })
+
   it("every console page fits a phone's width; its menu opens the navigation", async () => {
     const page = await (await newContext(browser, { phone: true })).newPage()
     const [, email, password] = /demo console login: (\S+) (\S+)/.exec(serve.output())!
@@ -225,7 +289,8 @@ describe.skipIf(!hasChromium)("phone layout in chromium", () => {
         ["webhook-deliveries", "/webhooks"],
         ["audit-log", "/audit-log"],
         ["operators", "/operators"],
-        ["outbox", "/outbox"]
+        ["outbox", "/outbox"],
+        ["smpp", "/smpp"]
       ]
     ) {
       await visit(page, `${serve.url}/console${path}`)
@@ -234,6 +299,26 @@ describe.skipIf(!hasChromium)("phone layout in chromium", () => {
       await expectFits(page, `console ${path}`)
       await page.screenshot({ path: `${SHOTS}console-${file}-phone.png`, fullPage: true })
     }
+
+    // SMPP: credentials created by the admin API, a real ESME bound, unbound from the console (confirmed)
+    const created = await http(serve.url, "POST", "/admin/v1/smpp-accounts", {
+      bearer: ADMIN_TOKEN,
+      body: { account_uid: accounts[0].uid, system_id: "console-ui" }
+    })
+    const esme = await bindEsme(serve, "console-ui", created.body.data.password)
+    await visit(page, `${serve.url}/console/smpp`)
+    const unbind = page.getByRole("button", { name: /^Unbind console-ui from / })
+    for (let i = 0; i < 40 && !(await unbind.isVisible()); i++) {
+      await page.getByRole("button", { name: "Refresh" }).click()
+      await page.waitForTimeout(250)
+    }
+    await expectFits(page, "console /smpp with a bind")
+    await page.screenshot({ path: `${SHOTS}console-smpp-phone.png`, fullPage: true })
+    page.once("dialog", (d) => void d.accept())
+    await unbind.click()
+    await esme.unbound
+    esme.close()
+    await page.getByRole("cell", { name: "smpp_bind.unbind" }).first().waitFor()
 
     await visit(page, `${serve.url}/console/sender-ids`)
     const button = page.getByRole("button", { name: "Menu" })

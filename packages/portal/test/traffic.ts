@@ -20,6 +20,7 @@ export const PORTAL_PAGES: ReadonlyArray<readonly [name: string, path: string]> 
   ["sender-ids", "/sender-ids"],
   ["api-keys", "/api-keys"],
   ["webhooks", "/webhooks"],
+  ["smpp", "/smpp"],
   ["balance", "/balance"],
   ["profile", "/profile"],
   ["team", "/team"]

@@ -30,6 +30,7 @@ import type { PortalStore } from "@tuma/core/ports/PortalStore"
 import type { ReadStore } from "@tuma/core/ports/ReadStore"
 import type { SenderIdStore } from "@tuma/core/ports/SenderIdStore"
 import type { SettingsChanges } from "@tuma/core/ports/SettingsChanges"
+import type { SmppBindStore } from "@tuma/core/ports/SmppBindStore"
 import type { SmppStore } from "@tuma/core/ports/SmppStore"
 import type { WebhookStore, WebhookWakeups } from "@tuma/core/ports/WebhookStore"
 import { Layer } from "effect"
@@ -52,6 +53,7 @@ import * as SqlReadStore from "./SqlReadStore.js"
 import * as SqlSenderIdStore from "./SqlSenderIdStore.js"
 import * as SqlSendStore from "./SqlSendStore.js"
 import * as SqlSettingsChanges from "./SqlSettingsChanges.js"
+import * as SqlSmppBindStore from "./SqlSmppBindStore.js"
 import * as SqlSmppStore from "./SqlSmppStore.js"
 import * as SqlWebhookStore from "./SqlWebhookStore.js"
 
@@ -79,6 +81,7 @@ export type ApiPorts =
   | TraceContextStore
   | SmppStore
   | InboundStore
+  | SmppBindStore
 
 /** The ports of the delivery workers. */
 export type DeliveryPorts = DispatchStore | DispatchWakeups | SettingsChanges | TraceContextStore | InboundStore
@@ -123,7 +126,8 @@ export const layerApi = (driver: Driver): Layer.Layer<ApiPorts, never, SqlClient
     SqlMailOutbox.layer,
     SqlObservability.layerTraceContext,
     SqlSmppStore.layer,
-    SqlInboundStore.layer
+    SqlInboundStore.layer,
+    SqlSmppBindStore.layer
   )
 
 /** The adapters of the delivery workers (claims, outcomes, wake-ups), over the `SqlClient`. */

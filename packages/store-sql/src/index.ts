@@ -28,6 +28,7 @@ export * as SqlRetry from "./SqlRetry.js"
 export * as SqlSenderIdStore from "./SqlSenderIdStore.js"
 export * as SqlSendStore from "./SqlSendStore.js"
 export * as SqlSettingsChanges from "./SqlSettingsChanges.js"
+export * as SqlSmppBindStore from "./SqlSmppBindStore.js"
 export * as SqlSmppStore from "./SqlSmppStore.js"
 /** Every SQL adapter wired once (`SqlStore.layer(database)`, or by group), with the per-driver variants. */
 export * as SqlStore from "./SqlStore.js"

@@ -1,6 +1,6 @@
 /**
  * The operator console's HTTP contract: endpoints under `/console/api/…`, declared by area in
- * `console/api/` (session, operators, accounts, sender IDs, platform, spam, records), each behind
+ * `console/api/` (session, operators, accounts, sender IDs, platform, spam, records, smpp), each behind
  * `ConsoleOperator` with the permission it needs or, before sign-in, `ConsoleAnonymousCsrf`
  * (`api/shared.ts`). Part of `TumaApi`; its groups are left out of the public OpenAPI document.
  * The console's browser app calls it over `fetch` (packages/portal/src/console/api.ts).
@@ -12,6 +12,7 @@ import { ConsolePlatformGroup } from "./api/platform.js"
 import { ConsoleRecordsGroup } from "./api/records.js"
 import { ConsoleSenderIdsGroup } from "./api/senderIds.js"
 import { ConsoleSessionGroup } from "./api/session.js"
+import { ConsoleSmppGroup } from "./api/smpp.js"
 import { ConsoleSpamGroup } from "./api/spam.js"
 
 export class ConsoleApi extends makeApi("console")
@@ -22,5 +23,6 @@ export class ConsoleApi extends makeApi("console")
   .add(ConsolePlatformGroup)
   .add(ConsoleSpamGroup)
   .add(ConsoleRecordsGroup)
+  .add(ConsoleSmppGroup)
   .prefix("/console/api")
 {}

@@ -13,6 +13,7 @@ import { ConsolePlatformLive } from "./handlers/platform.js"
 import { ConsoleRecordsLive } from "./handlers/records.js"
 import { ConsoleSenderIdsLive } from "./handlers/senderIds.js"
 import { ConsoleSessionLive } from "./handlers/session.js"
+import { ConsoleSmppLive } from "./handlers/smpp.js"
 import { ConsoleSpamLive } from "./handlers/spam.js"
 import { layerMiddlewares } from "./Http.js"
 
@@ -23,7 +24,8 @@ export const layerHandlers = Layer.mergeAll(
   ConsoleSenderIdsLive,
   ConsolePlatformLive,
   ConsoleSpamLive,
-  ConsoleRecordsLive
+  ConsoleRecordsLive,
+  ConsoleSmppLive
 )
 
 export const layerHttp = layerMiddlewares

@@ -15,7 +15,7 @@
  * - `PortalSession` endpoints answer 401 without a valid session; `PortalOwner` endpoints 403 for
  *   a member.
  * The declarations live by area in `portal/api/` (shared security, session, messaging, keys,
- * team); this module composes them and re-exports every schema the browser app imports.
+ * team, smpp); this module composes them and re-exports every schema the browser app imports.
  */
 import { makeApi } from "../shared/apiSchemas.js"
 import { Forbidden, NotFound, TooManyRequests, Unauthorized } from "../shared/Envelope.js"
@@ -23,6 +23,7 @@ import { PortalContactsGroup, PortalTemplatesGroup } from "./api/contacts.js"
 import { PortalKeysGroup, PortalSenderIdsGroup } from "./api/keys.js"
 import { PortalCampaignsGroup, PortalDashboardGroup, PortalMessagesGroup } from "./api/messaging.js"
 import { PortalSessionGroup } from "./api/session.js"
+import { PortalSmppGroup } from "./api/smpp.js"
 import { PortalAccountGroup } from "./api/team.js"
 
 export * from "./api/contacts.js"
@@ -30,6 +31,7 @@ export * from "./api/keys.js"
 export * from "./api/messaging.js"
 export * from "./api/session.js"
 export * from "./api/shared.js"
+export * from "./api/smpp.js"
 export * from "./api/team.js"
 
 const base = makeApi("portal")
@@ -44,6 +46,7 @@ export class PortalApi extends base
   .add(PortalTemplatesGroup)
   .add(PortalSenderIdsGroup)
   .add(PortalKeysGroup)
+  .add(PortalSmppGroup)
   .add(PortalAccountGroup)
   .addError(Unauthorized)
   .addError(Forbidden)

@@ -3,7 +3,7 @@
  *
  *   layerServices   core's `PortalAccess` over the SQL `PortalStore`, the SQL `PortalReadStore`,
  *                   with a `Mailer` (invitations, resets) — part of the store layer (CLI too)
- *   layerHandlers   the nine groups' handlers
+ *   layerHandlers   the ten groups' handlers
  *   layerHttp       the session/CSRF middlewares, `PortalRequest` and the `WebhookSender` of the
  *                   test event
  *
@@ -28,6 +28,7 @@ import {
   PortalSenderIdsLive
 } from "./MessagingHandlers.js"
 import { layerMiddlewares, PortalRequest } from "./Session.js"
+import { PortalSmppLive } from "./SmppHandlers.js"
 
 export interface PortalOptions {
   /** Default: `PortalConfig.layerFromConfig` (the environment). */
@@ -55,6 +56,7 @@ export const layerHandlers = Layer.mergeAll(
   PortalMessagesLive,
   PortalSenderIdsLive,
   PortalKeysLive,
+  PortalSmppLive,
   PortalContactsLive,
   PortalTemplatesLive
 )

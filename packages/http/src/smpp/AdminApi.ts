@@ -1,17 +1,19 @@
 /**
  * `/admin/v1/smpp-accounts` (issue 28): an account's SMPP credentials — create (the password answered
- * once), list, get, disable, enable, rotate the password, delete. Declared here, added to the admin API
- * in admin/Api.ts; handlers in AdminHttp.ts over core's `SmppAccounts`.
+ * once), list, get, disable, enable, rotate the password, delete; `/admin/v1/smpp-binds`: the live binds
+ * of every process, and unbinding one. Declared here, added to the admin API in admin/Api.ts; handlers
+ * in AdminHttp.ts over core's `SmppAccounts` and `SmppLiveBinds`.
  */
 import { del, get, post } from "@effect/platform/HttpApiEndpoint"
 import * as OpenApi from "@effect/platform/OpenApi"
-import { SmppAccountView, SmppAccountWithPassword } from "@tuma/core"
+import { SmppAccountView, SmppAccountWithPassword, SmppBindView } from "@tuma/core/smpp/views"
 import { StoredString } from "@tuma/domain/storedText"
 import { Schema } from "effect"
 import { all, create, done, group, ok, okList } from "../shared/apiSchemas.js"
 import { RequireAdmin } from "../shared/Security.js"
 
 const SmppPath = Schema.Struct({ smpp_account_uid: StoredString })
+const BindPath = Schema.Struct({ smpp_bind_uid: StoredString })
 
 /** The body of new SMPP credentials. */
 export const CreateSmppAccountInput = Schema.Struct({
@@ -53,4 +55,21 @@ export class AdminSmpp extends group("adminSmpp", "Admin: SMPP credentials").mid
       .annotate(OpenApi.Description, "A new password, answered once; binds up stay up, new binds need it.")
   )
   .add(del("deleteSmppAccount", "/smpp-accounts/:smpp_account_uid").setPath(SmppPath).addSuccess(done("AdminSmppDone")))
+  .add(
+    get("listSmppBinds", "/smpp-binds").setUrlParams(SmppQuery)
+      .addSuccess(okList(SmppBindView, "AdminSmppBindList"))
+      .annotate(
+        OpenApi.Description,
+        "The binds up in every process (figures as of the owning process's last heartbeat, every 5 s)."
+      )
+  )
+  .add(
+    del("unbindSmppBind", "/smpp-binds/:smpp_bind_uid").setPath(BindPath)
+      .addSuccess(ok(SmppBindView, "AdminSmppBindResponse"))
+      .annotate(
+        OpenApi.Description,
+        "Asks the process holding the bind to send `unbind` to the ESME and close the connection; answers the " +
+          "bind with `unbind_requested_at`. It leaves the list once closed."
+      )
+  )
 {}

@@ -1,15 +1,15 @@
 /**
- * Handlers of `/admin/v1/smpp-accounts` over core's `SmppAccounts`. Disabling or deleting credentials
- * also closes their binds on this process (`SmppBinds`, when an SMPP listener runs here).
+ * Handlers of `/admin/v1/smpp-accounts` over core's `SmppAccounts` (disabling or deleting credentials
+ * asks their binds to unbind, in whichever process they live) and of `/admin/v1/smpp-binds` over
+ * `SmppLiveBinds`.
  */
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
-import { SmppAccounts } from "@tuma/core"
+import { SmppAccounts, SmppLiveBinds } from "@tuma/core"
 import { Effect } from "effect"
 import { TumaApi } from "../Api.js"
 import { requestUid } from "../shared/Envelope.js"
 import type { DomainFailure } from "../shared/Errors.js"
 import { toApiFailure } from "../shared/Errors.js"
-import { SmppBinds } from "./Binds.js"
 
 const ok = <A, E extends DomainFailure, R>(effect: Effect.Effect<A, E, R>) =>
   Effect.flatMap(
@@ -21,19 +21,18 @@ const ok = <A, E extends DomainFailure, R>(effect: Effect.Effect<A, E, R>) =>
 export const AdminSmppLive = HttpApiBuilder.group(TumaApi, "adminSmpp", (handlers) =>
   Effect.gen(function*() {
     const smpp = yield* SmppAccounts
-    const binds = yield* SmppBinds
+    const binds = yield* SmppLiveBinds
     return handlers
       .handle("createSmppAccount", ({ payload }) => ok(smpp.create(payload)))
       .handle("listSmppAccounts", ({ urlParams }) => ok(smpp.list(urlParams.account_uid)))
       .handle("getSmppAccount", ({ path }) => ok(smpp.get(path.smpp_account_uid)))
-      .handle("disableSmppAccount", ({ path }) =>
-        ok(Effect.tap(smpp.setDisabled(path.smpp_account_uid, true), (view) => binds.closeAll(view.uid))))
-      .handle("enableSmppAccount", ({ path }) =>
-        ok(smpp.setDisabled(path.smpp_account_uid, false)))
+      .handle("disableSmppAccount", ({ path }) => ok(smpp.setDisabled(path.smpp_account_uid, true)))
+      .handle("enableSmppAccount", ({ path }) => ok(smpp.setDisabled(path.smpp_account_uid, false)))
       .handle("rotateSmppPassword", ({ path }) => ok(smpp.rotatePassword(path.smpp_account_uid)))
-      .handle("deleteSmppAccount", ({ path }) =>
-        ok(Effect.as(
-          Effect.zipRight(smpp.remove(path.smpp_account_uid), binds.closeAll(path.smpp_account_uid)),
-          { ok: true as const }
-        )))
+      .handle(
+        "deleteSmppAccount",
+        ({ path }) => ok(Effect.as(smpp.remove(path.smpp_account_uid), { ok: true as const }))
+      )
+      .handle("listSmppBinds", ({ urlParams }) => ok(binds.list(urlParams.account_uid)))
+      .handle("unbindSmppBind", ({ path }) => ok(binds.unbind(path.smpp_bind_uid)))
   }))

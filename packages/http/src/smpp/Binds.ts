@@ -11,7 +11,11 @@ import type { ReceiptPdu } from "./Pdu.js"
 /** A bind as the registry holds it. */
 export interface BoundSession {
   readonly id: number
+  /** Its id in the live-binds list (`smpp_binds`, the admin API's bind uid). */
+  readonly uid: string
   readonly smppAccountId: string
+  /** The account the credentials belong to. */
+  readonly accountId: string
   readonly systemId: string
   readonly kind: "transmitter" | "receiver" | "transceiver"
   readonly remote: string
@@ -20,6 +24,8 @@ export interface BoundSession {
   readonly deliver: (receipt: Omit<ReceiptPdu, "sequence">) => Promise<boolean>
   /** Ends the bind (unbind sent, connection closed). */
   readonly close: () => void
+  /** Submits received and not answered yet, and submits received in the last minute. */
+  readonly figures: () => { readonly inFlight: number; readonly submitsLastMinute: number }
 }
 
 /** The registry's operations. */
@@ -29,6 +35,8 @@ export interface BindRegistry {
   readonly remove: (session: BoundSession) => void
   /** Binds up, for the gauge. */
   readonly count: () => number
+  /** Every bind up here (the live-binds heartbeat). */
+  readonly all: () => ReadonlyArray<BoundSession>
   /** The binds of these credentials that take receipts, in turn (round robin). */
   readonly receiverOf: (smppAccountId: string) => BoundSession | undefined
   /** Credentials with a receiver or transceiver bind up here. */
@@ -68,6 +76,7 @@ export function makeRegistry(): BindRegistry {
       else byAccount.set(session.smppAccountId, list)
     },
     count: () => [...byAccount.values()].reduce((n, l) => n + l.length, 0),
+    all: () => [...byAccount.values()].flat(),
     receiverOf: (id) => {
       const list = receivers(id)
       if (list.length === 0) return undefined

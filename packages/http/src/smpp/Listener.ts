@@ -2,7 +2,8 @@
  * The SMPP server for customers (issue 28, docs/smpp.md): a TCP listener whose sessions (Session.ts)
  * bind with `SmppAccounts`, submit through the same `Send.single` as `POST /v1/sms/messages` (channel
  * `smpp`), and the receipt pump that drains the `smpp_receipts` outbox to the receiver/transceiver
- * binds of each system id in this process (at least once: acknowledged only on deliver_sm_resp).
+ * binds of each system id in this process (at least once: acknowledged only on deliver_sm_resp), and
+ * this process's part of the live-binds list (LiveBinds.ts: written, heartbeat, unbind on request).
  *
  *   layer(options)  — listening while the scope is open; `SmppListener` answers the bound address
  */
@@ -10,10 +11,13 @@ import type { SmppAccountRow } from "@tuma/core"
 import { Send, SmppAccounts, SmppStore } from "@tuma/core"
 import type { DueReceipt } from "@tuma/core"
 import { commandStatusOf, messageStateOf, receiptText, SendMessageRequest, SmppStatus } from "@tuma/domain"
-import { Context, Duration, Effect, Either, Layer, ParseResult, Queue, Runtime, Schema } from "effect"
+import { Context, Duration, Effect, Either, Layer, Option, ParseResult, Queue, Runtime, Schema } from "effect"
 import { createServer } from "node:net"
 import type { AddressInfo, Socket } from "node:net"
 import { SmppBinds } from "./Binds.js"
+import type { BoundSession } from "./Binds.js"
+import { SmppEndpoint } from "./Endpoint.js"
+import * as LiveBinds from "./LiveBinds.js"
 import * as M from "./Metrics.js"
 import type { SessionOptions, SubmitAnswer, SubmitRequest } from "./Session.js"
 import { startSession } from "./Session.js"
@@ -26,6 +30,10 @@ export interface SmppListenerOptions extends Partial<SessionOptions> {
   readonly receiptPollMs?: number | undefined
   /** A receipt no bind took within this long is expired (hours; default 72). */
   readonly receiptHoldHours?: number | undefined
+  /** The host name customers connect to (`TUMA_SMPP_PUBLIC_HOST`; shown in the portal and the console). */
+  readonly publicHost?: string | undefined
+  /** How often this process refreshes its binds in the live-binds list (ms; default 5 s). */
+  readonly bindHeartbeatMs?: number | undefined
 }
 
 /** Session defaults: bind within 10 s, inactivity 120 s, window 100, parts within 60 s, deliver_sm answered within 30 s. */
@@ -111,13 +119,23 @@ export const layer = (options: SmppListenerOptions) =>
       const sessionOptions: SessionOptions = { ...defaults, ...definedOf(options) }
       const wake = yield* Queue.sliding<void>(1)
       const submit = submitWith(send)
+      const live = yield* LiveBinds.start(binds, options.bindHeartbeatMs)
+      // the sessions' registry: a bind that closes also leaves the live-binds list
+      const registry = {
+        ...binds,
+        remove: (session: BoundSession) => {
+          binds.remove(session)
+          live.removed(session)
+        }
+      }
       const server = createServer((socket) => {
         startSession(socket, {
           options: sessionOptions,
-          binds,
+          binds: registry,
           authenticate: (systemId, password, address) => run(accounts.authenticate(systemId, password, address)),
           submit: (account, request) => run(submit(account, request)),
-          bound: () => {
+          bound: (session) => {
+            live.added(session)
             M.bindsUp.unsafeUpdate(binds.count(), [])
             Queue.unsafeOffer(wake, undefined)
           },
@@ -184,6 +202,11 @@ export const layer = (options: SmppListenerOptions) =>
       )
       const address = server.address()
       const port = typeof address === "object" && address !== null ? (address satisfies AddressInfo).port : options.port
+      // the portal's and the console's connection instructions
+      const endpoint = yield* Effect.serviceOption(SmppEndpoint)
+      if (Option.isSome(endpoint)) {
+        endpoint.value.current = { host: options.host, port, tlsPort: null, publicHost: options.publicHost ?? null }
+      }
       return { host: options.host, port }
     })
   )

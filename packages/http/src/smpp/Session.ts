@@ -7,8 +7,10 @@
  */
 import type { BindCheck, SmppAccountRow } from "@tuma/core"
 import { analyzeBody, SmppStatus } from "@tuma/domain"
+import { randomUUID } from "node:crypto"
 import type { Socket } from "node:net"
 import type { BindRegistry, BoundSession } from "./Binds.js"
+import { MinuteCounter } from "./BindStats.js"
 import type { HeldPart } from "./Message.js"
 import { BadConcatenation, DATA_CODINGS, decodeText, Joiner, payloadOf } from "./Message.js"
 import type { ReceiptPdu, Submit } from "./Pdu.js"
@@ -98,6 +100,7 @@ export const startSession = (socket: Socket, deps: SessionDeps): void => {
   let outstanding = 0
   let sequence = 0
   const acks = new Map<number, (ok: boolean) => void>()
+  const submitted = new MinuteCounter()
 
   const write = (pdu: Buffer) => {
     if (!closed && socket.writable) socket.write(pdu)
@@ -161,16 +164,16 @@ export const startSession = (socket: Socket, deps: SessionDeps): void => {
     if (check._tag === "Refused") return refuse(check.reason)
     const session: BoundSession = {
       id,
+      uid: randomUUID(),
       smppAccountId: check.account.id,
+      accountId: check.account.account_id,
       systemId: check.account.system_id,
       kind: BIND_KINDS[commandId]!,
       remote: remote ?? "",
       since: new Date(),
       deliver,
-      close: () => {
-        write(encodePdu(Cmd.unbind, 0, ++sequence))
-        end()
-      }
+      close: () => idle(),
+      figures: () => ({ inFlight: outstanding, submitsLastMinute: submitted.count(Date.now()) })
     }
     if (!deps.binds.add(session, check.account.max_binds)) return refuse("max_binds")
     bound = { session, account: check.account }
@@ -181,10 +184,7 @@ export const startSession = (socket: Socket, deps: SessionDeps): void => {
   const submit = (commandId: number, seq: number, body: Buffer) =>
     handleSubmit(
       { deps, bound: bound?.session.kind === "receiver" ? undefined : bound?.account, write, answer, joiner },
-      {
-        commandId,
-        sequence: seq
-      },
+      { commandId, sequence: seq },
       body,
       () => outstanding >= options.window,
       () => outstanding++
@@ -210,6 +210,7 @@ export const startSession = (socket: Socket, deps: SessionDeps): void => {
         return write(encodePdu(respOf(Cmd.enquire_link), 0, pdu.sequence))
       case Cmd.submit_sm:
       case Cmd.data_sm:
+        submitted.add(Date.now())
         return submit(pdu.commandId, pdu.sequence, pdu.body)
       default:
         return write(encodePdu(Cmd.generic_nack, SmppStatus.ESME_RINVCMDID, pdu.sequence))

@@ -21,6 +21,7 @@ import { OutboxPage } from "./pages/Outbox.js"
 import { OverviewPage } from "./pages/Overview.js"
 import { ProvidersPage } from "./pages/Providers.js"
 import { ReviewPage } from "./pages/Review.js"
+import { SmppPage } from "./pages/Smpp.js"
 import { SpamPage } from "./pages/Spam.js"
 import { WebhooksPage } from "./pages/Webhooks.js"
 import type { ConsoleSession } from "./session.js"
@@ -35,6 +36,7 @@ const nav: ReadonlyArray<readonly [string, string]> = [
   ["/sender-ids", "Sender ID review"],
   ["/markets", "Routes and markets"],
   ["/providers", "Providers"],
+  ["/smpp", "SMPP"],
   ["/spam", "Spam rules and opt-outs"],
   ["/webhooks", "Webhook deliveries"],
   ["/audit-log", "Audit log"],
@@ -50,6 +52,7 @@ const pages: Readonly<Record<string, () => ReactNode>> = {
   "/sender-ids": ReviewPage,
   "/markets": MarketsPage,
   "/providers": ProvidersPage,
+  "/smpp": SmppPage,
   "/spam": SpamPage,
   "/webhooks": WebhooksPage,
   "/audit-log": AuditLogPage,

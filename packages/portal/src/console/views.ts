@@ -244,3 +244,33 @@ export interface OutboxMailView {
   readonly text: string
   readonly created_at: string
 }
+
+/** SMPP credentials (`/smpp-accounts`). */
+export interface SmppAccountView {
+  readonly uid: string
+  readonly account_uid: string
+  readonly system_id: string
+  readonly mode: "live" | "sandbox"
+  readonly throughput: { readonly rate: number; readonly burst: number }
+  readonly max_binds: number
+  readonly allowed_ips: ReadonlyArray<string>
+  readonly status: "active" | "disabled"
+}
+
+/** Credentials with their password (created, rotated): shown once. */
+export interface SmppAccountWithPassword extends SmppAccountView {
+  readonly password: string
+}
+
+/** A live SMPP bind (`/smpp-binds`). */
+export interface SmppBindView {
+  readonly uid: string
+  readonly smpp_account_uid: string
+  readonly system_id: string
+  readonly bind_type: string
+  readonly remote_address: string
+  readonly since: string
+  readonly in_flight: number
+  readonly submit_rate: number
+  readonly unbind_requested_at: string | null
+}
