@@ -112,7 +112,10 @@ describe.skipIf(!hasChromium)("phone layout in chromium", () => {
 
   beforeAll(async () => {
     // no mail server: invitations go to the console's Outbox (the Outbox test reads them there)
-    ;[serve, browser] = await Promise.all([startServe("pglite", { TUMA_SMTP_URL: "", TUMA_SMPP_PORT: "0" }), launchBrowser()])
+    ;[serve, browser] = await Promise.all([
+      startServe("pglite", { TUMA_SMTP_URL: "", TUMA_SMPP_PORT: "0" }),
+      launchBrowser()
+    ])
     traffic = await makeTraffic(serve)
     phone = await (await newContext(browser, { phone: true })).newPage()
     await signIn(phone, serve.url, serve.login.email, serve.login.password)
