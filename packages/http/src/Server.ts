@@ -12,7 +12,7 @@ import { NodeHttpServer } from "@effect/platform-node"
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as HttpServer from "@effect/platform/HttpServer"
 import type { SqlClient } from "@effect/sql"
-import { Ids, Operator, Send, SendConfig, SmppAccounts } from "@tuma/core"
+import { Ids, Operator, Send, SendConfig, SmppAccounts, SmppThroughput } from "@tuma/core"
 import { Admin, Audit } from "@tuma/core"
 import { Reads } from "@tuma/core"
 import { SenderIds } from "@tuma/core"
@@ -103,6 +103,7 @@ export const layerStore = (database: Database.DatabaseConfig, portal: Portal.Por
     Portal.layerServices(portal),
     // SMPP credentials and this process's binds (the admin API and the SMPP listener)
     SmppAccounts.layer,
+    SmppThroughput.layer,
     SmppBinds.layer
   ).pipe(
     // every SQL adapter (with this driver's ContentCounter); operator changes made by any process

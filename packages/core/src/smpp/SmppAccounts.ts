@@ -4,6 +4,9 @@
  * orchestrates: a new password (shown once, scrypt-hashed at rest like portal passwords), the store, the
  * lockout after repeated failed binds.
  *
+ * Every change (create, disable, enable, rotate the password, delete) is recorded in the audit log
+ * (`smpp_account.<verb>`, target `smpp_account:<uid>`) in the change's transaction, the password never.
+ *
  * Lockout (decisions "SMPP server"): `LOCKOUT.failures` failed binds of one system_id within
  * `LOCKOUT.windowMillis` lock it for `LOCKOUT.lockMillis`; while locked every bind is refused, the right
  * password too. Counted per process (a bind reaches one process).
@@ -14,7 +17,9 @@ import type { ResourceNotFound, ValidationFailed } from "@tuma/domain"
 import { validationFailed } from "@tuma/domain/validation"
 import { Clock, Context, Effect, Layer, Option, Schema } from "effect"
 import { notFound, UUID } from "../admin/context.js"
+import { auditedChange, makeAudit } from "../audit/Audit.js"
 import { DUMMY_HASH, hashPassword, verifyPassword } from "../portal/Passwords.js"
+import { AuditStore } from "../ports/AuditStore.js"
 import { Ids } from "../ports/Ids.js"
 import type { SmppAccountRow } from "../ports/SmppStore.js"
 import { SmppStore } from "../ports/SmppStore.js"
@@ -98,6 +103,22 @@ export class SmppAccounts extends Context.Tag("@tuma/core/SmppAccounts")<SmppAcc
             onSome: Effect.succeed
           }))
         )
+      // every change recorded in the audit log with its entry, when an `AuditStore` is present (the server
+      // and the CLI provide one; a fixture without one records nothing)
+      const auditStore = yield* Effect.serviceOption(AuditStore)
+      const change = Option.match(auditStore, {
+        onNone: () =>
+        <A, E>(
+          _action: string,
+          _target: string,
+          _before: Effect.Effect<unknown, unknown>,
+          run: Effect.Effect<A, E>,
+          _after?: (value: A) => unknown
+        ): Effect.Effect<A, E> => run,
+        onSome: (audit) => auditedChange(makeAudit(audit).audited)
+      })
+      const nothing = Effect.succeed(null)
+      const viewOf = (uid: string) => Effect.map(find(uid), smppAccountView)
       const failures = new Map<string, { count: number; first: number; lockedUntil: number }>()
       const fail = (systemId: string, at: number, reason: BindRefusal): BindCheck => {
         const f = failures.get(systemId)
@@ -116,12 +137,14 @@ export class SmppAccounts extends Context.Tag("@tuma/core/SmppAccounts")<SmppAcc
               return yield* notFound("account", input.account_uid)
             }
             const password = newSmppPassword()
+            // hashed before the audited transaction (scrypt takes a while; no connection held meanwhile)
+            const passwordHash = yield* hashPassword(password)
             const at = yield* now
             const row: SmppAccountRow = {
               id: yield* ids.uuidV7,
               account_id: input.account_uid,
               system_id: settings.ok.system_id,
-              password_hash: yield* hashPassword(password),
+              password_hash: passwordHash,
               mode: settings.ok.mode,
               throughput_rate: settings.ok.rate,
               throughput_burst: settings.ok.burst,
@@ -131,13 +154,20 @@ export class SmppAccounts extends Context.Tag("@tuma/core/SmppAccounts")<SmppAcc
               created_at: at,
               updated_at: at
             }
-            if (!(yield* store.insert(row))) {
-              return yield* new ResourceConflict({
-                message: `The system_id ${row.system_id} is already taken.`,
-                resource: "smpp_account"
+            return yield* change(
+              "smpp_account.create",
+              `smpp_account:${row.id}`,
+              nothing,
+              Effect.gen(function*() {
+                if (!(yield* store.insert(row))) {
+                  return yield* new ResourceConflict({
+                    message: `The system_id ${row.system_id} is already taken.`,
+                    resource: "smpp_account"
+                  })
+                }
+                return { ...smppAccountView(row), password }
               })
-            }
-            return { ...smppAccountView(row), password }
+            )
           }),
         list: (accountUid) =>
           accountUid !== undefined && !UUID.test(accountUid)
@@ -145,22 +175,44 @@ export class SmppAccounts extends Context.Tag("@tuma/core/SmppAccounts")<SmppAcc
             : Effect.map(store.list(accountUid), (rows) => rows.map(smppAccountView)),
         get: (uid) => Effect.map(find(uid), smppAccountView),
         setDisabled: (uid, disabled) =>
-          Effect.gen(function*() {
-            yield* find(uid)
-            const at = yield* now
-            const row = yield* store.update(uid, { disabled_at: disabled ? at : null }, at)
-            return smppAccountView(yield* Option.match(row, { onNone: () => find(uid), onSome: Effect.succeed }))
-          }),
+          Effect.flatMap(now, (at) =>
+            change(
+              disabled ? "smpp_account.disable" : "smpp_account.enable",
+              `smpp_account:${uid}`,
+              viewOf(uid),
+              Effect.gen(function*() {
+                yield* find(uid)
+                const row = yield* store.update(uid, { disabled_at: disabled ? at : null }, at)
+                return smppAccountView(yield* Option.match(row, { onNone: () => find(uid), onSome: Effect.succeed }))
+              })
+            )),
         rotatePassword: (uid) =>
           Effect.gen(function*() {
             yield* find(uid)
             const password = newSmppPassword()
+            const passwordHash = yield* hashPassword(password)
             const at = yield* now
-            const row = yield* store.update(uid, { password_hash: yield* hashPassword(password) }, at)
-            const stored = yield* Option.match(row, { onNone: () => find(uid), onSome: Effect.succeed })
-            return { ...smppAccountView(stored), password }
+            return yield* change(
+              "smpp_account.rotate_password",
+              `smpp_account:${uid}`,
+              nothing,
+              Effect.gen(function*() {
+                const row = yield* store.update(uid, { password_hash: passwordHash }, at)
+                const stored = yield* Option.match(row, { onNone: () => find(uid), onSome: Effect.succeed })
+                return { ...smppAccountView(stored), password }
+              }),
+              // the new password is never recorded (it shows as "***")
+              (v) => ({ password: v.password })
+            )
           }),
-        remove: (uid) => Effect.flatMap(find(uid), () => Effect.asVoid(store.remove(uid))),
+        remove: (uid) =>
+          change(
+            "smpp_account.delete",
+            `smpp_account:${uid}`,
+            viewOf(uid),
+            Effect.flatMap(find(uid), () => Effect.asVoid(store.remove(uid))),
+            () => null
+          ),
         authenticate: (systemId, password, address) =>
           Effect.gen(function*() {
             const at = yield* Clock.currentTimeMillis

@@ -7,8 +7,9 @@
  *   layer(options)  — listening while the scope is open; `SmppListener` answers the bound address
  */
 import type { SmppAccountRow } from "@tuma/core"
-import { Send, SmppAccounts, SmppStore } from "@tuma/core"
+import { Send, SmppAccounts, SmppStore, SmppThroughput } from "@tuma/core"
 import type { DueReceipt } from "@tuma/core"
+import { registerSampler } from "@tuma/core/observability/Metrics"
 import { commandStatusOf, messageStateOf, receiptText, SendMessageRequest, SmppStatus } from "@tuma/domain"
 import { Context, Duration, Effect, Either, Layer, ParseResult, Queue, Runtime, Schema } from "effect"
 import { createServer } from "node:net"
@@ -106,24 +107,36 @@ export const layer = (options: SmppListenerOptions) =>
       const accounts = yield* SmppAccounts
       const store = yield* SmppStore
       const binds = yield* SmppBinds
+      const throughput = yield* SmppThroughput
       const runtime = yield* Effect.runtime<never>()
       const run = <A>(effect: Effect.Effect<A>) => Runtime.runPromise(runtime)(effect)
       const sessionOptions: SessionOptions = { ...defaults, ...definedOf(options) }
       const wake = yield* Queue.sliding<void>(1)
       const submit = submitWith(send)
+      // every series exported from the start; the pending receipts read from the store when scraped
+      M.exportAtZero()
+      M.bindsUp.unsafeUpdate(binds.count(), [])
+      yield* registerSampler(Effect.map(store.pending, (n) => M.receiptsPending.unsafeUpdate(n, [])))
       const server = createServer((socket) => {
         startSession(socket, {
           options: sessionOptions,
           binds,
           authenticate: (systemId, password, address) => run(accounts.authenticate(systemId, password, address)),
           submit: (account, request) => run(submit(account, request)),
+          throttle: (account, parts) =>
+            run(throughput.take({
+              smppAccountId: account.id,
+              rate: account.throughput_rate,
+              burst: account.throughput_burst
+            }, parts)),
           bound: () => {
             M.bindsUp.unsafeUpdate(binds.count(), [])
             Queue.unsafeOffer(wake, undefined)
           },
           observe: {
             bindFailed: (reason) => M.bindFailures.update(1, reason),
-            throttled: () => M.throttled.unsafeUpdate(1, [])
+            throttled: () => M.throttled.unsafeUpdate(1, []),
+            refused: M.sessionRefused
           }
         })
         socket.on("close", () => M.bindsUp.unsafeUpdate(binds.count(), []))
@@ -175,7 +188,6 @@ export const layer = (options: SmppListenerOptions) =>
       const holdMillis = (options.receiptHoldHours ?? 72) * 3_600_000
       yield* Effect.gen(function*() {
         yield* store.expire(new Date(Date.now() - holdMillis))
-        M.receiptsPending.unsafeUpdate(yield* store.pending, [])
       }).pipe(
         Effect.catchAllCause((cause) => Effect.logWarning("smpp receipt expiry", cause)),
         Effect.zipRight(Effect.sleep(Duration.seconds(30))),

@@ -45,6 +45,7 @@ import m0810 from "./0810_mail_outbox.js"
 import m0811 from "./0811_portal_two_factor.js"
 import m0900 from "./0900_smpp.js"
 import m0901 from "./0901_smpp_channel.js"
+import m0920 from "./0920_smpp_throughput.js"
 
 export const migrations: Record<string, Effect.Effect<unknown, unknown, SqlClient.SqlClient>> = {
   "0001_schema": m0001,
@@ -78,5 +79,6 @@ export const migrations: Record<string, Effect.Effect<unknown, unknown, SqlClien
   "0810_mail_outbox": m0810,
   "0811_portal_two_factor": m0811,
   "0900_smpp": m0900,
-  "0901_smpp_channel": m0901
+  "0901_smpp_channel": m0901,
+  "0920_smpp_throughput": m0920
 }
