@@ -13,16 +13,20 @@ import { registerSampler } from "@tuma/core/observability/Metrics"
 import { commandStatusOf, messageStateOf, receiptText, SendMessageRequest, SmppStatus } from "@tuma/domain"
 import { Context, Duration, Effect, Either, Layer, ParseResult, Queue, Runtime, Schema } from "effect"
 import { createServer } from "node:net"
-import type { AddressInfo, Socket } from "node:net"
+import type { AddressInfo, Server, Socket } from "node:net"
+import { createServer as createTlsServer } from "node:tls"
 import { SmppBinds } from "./Binds.js"
 import * as M from "./Metrics.js"
 import type { SessionOptions, SubmitAnswer, SubmitRequest } from "./Session.js"
 import { startSession } from "./Session.js"
 
-/** Where to listen, and the session and receipt settings (defaults in `defaults`). */
+/** Where to listen (plain and/or TLS), and the session and receipt settings (defaults in `defaults`). */
 export interface SmppListenerOptions extends Partial<SessionOptions> {
   readonly host: string
-  readonly port: number
+  /** The plain TCP port (0: any free one); none: TLS only. */
+  readonly port?: number | undefined
+  /** SMPP over TLS on a second port, with this PEM certificate (chain) and key. */
+  readonly tls?: { readonly port: number; readonly cert: string | Buffer; readonly key: string | Buffer } | undefined
   /** How often the receipt pump looks for due receipts when not woken (ms). */
   readonly receiptPollMs?: number | undefined
   /** A receipt no bind took within this long is expired (hours; default 72). */
@@ -39,10 +43,11 @@ export const defaults: SessionOptions = {
   responseTimeoutMs: 30_000
 }
 
-/** The running listener's address. */
+/** The running listener's addresses: the plain port and the TLS port (each when listening). */
 export class SmppListener extends Context.Tag("@tuma/http/SmppListener")<SmppListener, {
   readonly host: string
-  readonly port: number
+  readonly port: number | undefined
+  readonly tlsPort: number | undefined
 }>() {}
 
 const decodeRequest = Schema.decodeUnknownEither(SendMessageRequest, { errors: "all" })
@@ -117,7 +122,7 @@ export const layer = (options: SmppListenerOptions) =>
       M.exportAtZero()
       M.bindsUp.unsafeUpdate(binds.count(), [])
       yield* registerSampler(Effect.map(store.pending, (n) => M.receiptsPending.unsafeUpdate(n, [])))
-      const server = createServer((socket) => {
+      const serve = (socket: Socket) => {
         startSession(socket, {
           options: sessionOptions,
           binds,
@@ -140,22 +145,14 @@ export const layer = (options: SmppListenerOptions) =>
           }
         })
         socket.on("close", () => M.bindsUp.unsafeUpdate(binds.count(), []))
-      })
-      yield* Effect.async<void, Error>((resume) => {
-        server.once("error", (e) => resume(Effect.fail(e)))
-        server.listen(options.port, options.host, () => resume(Effect.void))
-      }).pipe(Effect.orDie)
-      const sockets = new Set<Socket>()
-      server.on("connection", (s) => {
-        sockets.add(s)
-        s.on("close", () => sockets.delete(s))
-      })
-      yield* Effect.addFinalizer(() =>
-        Effect.async<void>((resume) => {
-          for (const s of sockets) s.destroy()
-          server.close(() => resume(Effect.void))
-        })
-      )
+      }
+      const port = options.port === undefined
+        ? undefined
+        : yield* listening(createServer(serve), options.port, options.host)
+      const tls = options.tls
+      const tlsPort = tls === undefined
+        ? undefined
+        : yield* listening(createTlsServer({ cert: tls.cert, key: tls.key }, serve), tls.port, options.host)
 
       // the receipt pump: due receipts of the system ids bound here, each to one of their receivers
       const deliverOne = (r: DueReceipt) =>
@@ -194,11 +191,31 @@ export const layer = (options: SmppListenerOptions) =>
         Effect.forever,
         Effect.forkScoped
       )
-      const address = server.address()
-      const port = typeof address === "object" && address !== null ? (address satisfies AddressInfo).port : options.port
-      return { host: options.host, port }
+      return { host: options.host, port, tlsPort }
     })
   )
+
+/** A server listening on `port` while the scope is open (its connections cut when it closes); the bound port. */
+const listening = (server: Server, port: number, host: string) =>
+  Effect.gen(function*() {
+    yield* Effect.async<void, Error>((resume) => {
+      server.once("error", (e) => resume(Effect.fail(e)))
+      server.listen(port, host, () => resume(Effect.void))
+    }).pipe(Effect.orDie)
+    const sockets = new Set<Socket>()
+    server.on("connection", (s: Socket) => {
+      sockets.add(s)
+      s.on("close", () => sockets.delete(s))
+    })
+    yield* Effect.addFinalizer(() =>
+      Effect.async<void>((resume) => {
+        for (const s of sockets) s.destroy()
+        server.close(() => resume(Effect.void))
+      })
+    )
+    const address = server.address()
+    return typeof address === "object" && address !== null ? (address satisfies AddressInfo).port : port
+  })
 
 const definedOf = (o: Partial<SessionOptions>): Partial<SessionOptions> =>
   Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined))
