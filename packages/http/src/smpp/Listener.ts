@@ -17,7 +17,7 @@ import type { AddressInfo, Server, Socket } from "node:net"
 import { createServer as createTlsServer } from "node:tls"
 import { SmppBinds } from "./Binds.js"
 import * as M from "./Metrics.js"
-import type { SessionOptions, SubmitAnswer, SubmitRequest } from "./Session.js"
+import type { SessionHandle, SessionOptions, SubmitAnswer, SubmitRequest } from "./Session.js"
 import { startSession } from "./Session.js"
 
 /** Where to listen (plain and/or TLS), and the session and receipt settings (defaults in `defaults`). */
@@ -122,12 +122,17 @@ export const layer = (options: SmppListenerOptions) =>
       M.exportAtZero()
       M.bindsUp.unsafeUpdate(binds.count(), [])
       yield* registerSampler(Effect.map(store.pending, (n) => M.receiptsPending.unsafeUpdate(n, [])))
+      const drain = makeDrain()
       const serve = (socket: Socket) => {
-        startSession(socket, {
+        const session = startSession(socket, {
           options: sessionOptions,
           binds,
           authenticate: (systemId, password, address) => run(accounts.authenticate(systemId, password, address)),
-          submit: (account, request) => run(submit(account, request)),
+          // while stopping, a submit is refused as temporary (the ESME sends it again after reconnecting)
+          submit: (account, request) =>
+            drain.stopping
+              ? Promise.resolve({ status: SmppStatus.ESME_RX_T_APPN, messageId: "" })
+              : run(submit(account, request)),
           throttle: (account, parts) =>
             run(throughput.take({
               smppAccountId: account.id,
@@ -144,7 +149,11 @@ export const layer = (options: SmppListenerOptions) =>
             refused: M.sessionRefused
           }
         })
-        socket.on("close", () => M.bindsUp.unsafeUpdate(binds.count(), []))
+        drain.sessions.add(session)
+        socket.on("close", () => {
+          drain.sessions.delete(session)
+          M.bindsUp.unsafeUpdate(binds.count(), [])
+        })
       }
       const port = options.port === undefined
         ? undefined
@@ -168,9 +177,15 @@ export const layer = (options: SmppListenerOptions) =>
         })
       const pumpOnce = Effect.gen(function*() {
         const ids = binds.receivingAccounts()
-        if (ids.length === 0) return 0
+        if (ids.length === 0 || drain.stopping) return 0
         const due = yield* store.claimReceipts(ids, 100, sessionOptions.responseTimeoutMs + 5_000)
-        yield* Effect.forEach(due, deliverOne, { concurrency: 50, discard: true })
+        // tracked: a stop waits for each deliver_sm_resp and its acknowledgement in the store; the receipts
+        // leased and not yet written when it began are released at once (due again for the next process)
+        yield* drain.trackEffect(Effect.forEach(
+          due,
+          (r) => drain.stopping ? store.retryAfter(r.message_id, 0) : deliverOne(r),
+          { concurrency: 50, discard: true }
+        ))
         return due.length
       })
       const poll = Duration.millis(options.receiptPollMs ?? 1_000)
@@ -191,6 +206,8 @@ export const layer = (options: SmppListenerOptions) =>
         Effect.forever,
         Effect.forkScoped
       )
+      // stopping (runs before the listeners close): no new submits or receipts; those in flight end first
+      yield* Effect.addFinalizer(() => Effect.promise(() => drain.stop(DRAIN_MILLIS)))
       return { host: options.host, port, tlsPort }
     })
   )
@@ -209,13 +226,51 @@ const listening = (server: Server, port: number, host: string) =>
     })
     yield* Effect.addFinalizer(() =>
       Effect.async<void>((resume) => {
-        for (const s of sockets) s.destroy()
-        server.close(() => resume(Effect.void))
+        // what was written (the answers of the drain) is flushed before the connection closes
+        for (const s of sockets) s.end()
+        const cut = setTimeout(() => sockets.forEach((s) => s.destroy()), 1_000)
+        server.close(() => {
+          clearTimeout(cut)
+          resume(Effect.void)
+        })
       })
     )
     const address = server.address()
     return typeof address === "object" && address !== null ? (address satisfies AddressInfo).port : port
   })
+
+/** How long a stopping listener waits for the submits and receipts in flight. */
+const DRAIN_MILLIS = 5_000
+
+/**
+ * Submits held by the sessions and receipt deliveries in flight, so that a stop lets them end: every
+ * submit received is answered (accepted, or refused as temporary) before the connections close.
+ */
+const makeDrain = () => {
+  let inFlight = 0
+  const sessions = new Set<SessionHandle>()
+  const busy = () => inFlight > 0 || [...sessions].some((s) => s.outstanding() > 0)
+  const drain = {
+    stopping: false,
+    sessions,
+    trackEffect: <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+      Effect.suspend(() => {
+        inFlight++
+        return Effect.ensuring(
+          effect,
+          Effect.sync(() => {
+            inFlight--
+          })
+        )
+      }),
+    stop: async (boundMillis: number) => {
+      drain.stopping = true
+      const end = Date.now() + boundMillis
+      while (busy() && Date.now() < end) await new Promise((r) => setTimeout(r, 10))
+    }
+  }
+  return drain
+}
 
 const definedOf = (o: Partial<SessionOptions>): Partial<SessionOptions> =>
   Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined))

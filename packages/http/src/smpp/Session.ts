@@ -89,8 +89,13 @@ interface Waiter {
   readonly sequence: number
 }
 
+/** A session as its server sees it: the submits it holds not yet answered (a stopping server waits for them). */
+export interface SessionHandle {
+  readonly outstanding: () => number
+}
+
 /** Serves one connection until it closes. */
-export const startSession = (socket: Socket, deps: SessionDeps): void => {
+export const startSession = (socket: Socket, deps: SessionDeps): SessionHandle => {
   const { options } = deps
   const id = nextSessionId++
   const remote = socket.remoteAddress
@@ -238,6 +243,7 @@ export const startSession = (socket: Socket, deps: SessionDeps): void => {
       end()
     }
   })
+  return { outstanding: () => (closed ? 0 : outstanding) }
 }
 
 /** What a submit needs of its session. */
