@@ -22,7 +22,7 @@ import { SmppStore } from "../ports/SmppStore.js"
  * The leases: each is worth `seconds` of the rate, its unspent tokens go back after `lifeMillis`, and a
  * refused one refuses locally for at most `refusalMillis`.
  */
-export const SMPP_LEASE = { seconds: 0.05, lifeMillis: 250, refusalMillis: 50 } as const
+export const SMPP_LEASE = { seconds: 0.2, lifeMillis: 500, refusalMillis: 50 } as const
 const LEASE_SECONDS = SMPP_LEASE.seconds
 const LEASE_LIFE_MILLIS = SMPP_LEASE.lifeMillis
 const REFUSAL_MILLIS = SMPP_LEASE.refusalMillis
