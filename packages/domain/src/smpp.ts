@@ -204,3 +204,43 @@ export const takeParts = (
   if (before + 1e-9 >= parts) return { allowed: true, bucket: { tokens: before - parts, at: now } }
   return { allowed: false, bucket: { tokens: before, at: now } }
 }
+
+/** What a process asks of the shared bucket: up to `want` tokens, none unless `atLeast`, after giving `returned` back. */
+export interface LeaseRequest {
+  readonly want: number
+  readonly atLeast: number
+  /** Tokens of an earlier lease not spent, given back first. */
+  readonly returned: number
+}
+
+/** A lease's answer: the tokens granted (0: refused), the bucket after it, and when `want` tokens will be there. */
+export interface Lease {
+  readonly granted: number
+  readonly bucket: Bucket
+  /** Milliseconds until the bucket holds `want` tokens again (0 when it already does). */
+  readonly refillMillis: number
+}
+
+/**
+ * A lease of tokens from an account's bucket shared by every process (docs/smpp.md "Throughput"): the
+ * bucket is refilled at `rate` per second up to `burst`, the unspent tokens of an earlier lease are
+ * given back (still at most `burst`), then as many whole tokens as there are up to `want` are granted
+ * — none when fewer than `atLeast`. The processes spend their leases locally; since every token they
+ * spend was taken from the bucket, all of them together never pass `rate` × time + `burst`.
+ */
+export const leaseParts = (
+  bucket: Bucket | undefined,
+  now: number,
+  limits: { readonly rate: number; readonly burst: number },
+  request: LeaseRequest
+): Lease => {
+  const refilled = bucket === undefined
+    ? limits.burst
+    : Math.min(limits.burst, bucket.tokens + (Math.max(0, now - bucket.at) * limits.rate) / 1000)
+  const available = Math.min(limits.burst, refilled + Math.max(0, request.returned))
+  const whole = Math.floor(available + 1e-9)
+  const granted = request.atLeast > 0 && whole >= request.atLeast ? Math.min(request.want, whole) : 0
+  const left = available - granted
+  const refillMillis = left + 1e-9 >= request.want ? 0 : Math.ceil(((request.want - left) * 1000) / limits.rate)
+  return { granted, bucket: { tokens: left, at: now }, refillMillis }
+}

@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest"
-import { commandStatusOf, newSmppPassword, receiptText, smppAccountSettings, smppDate, takeParts } from "../src/smpp.js"
+import type { Bucket } from "../src/smpp.js"
+import {
+  commandStatusOf,
+  leaseParts,
+  newSmppPassword,
+  receiptText,
+  smppAccountSettings,
+  smppDate,
+  takeParts
+} from "../src/smpp.js"
 
 describe("smpp rules", () => {
   it("validates credentials: system_id ≤ 15, burst ≥ rate, CIDRs", () => {
@@ -30,6 +39,40 @@ describe("smpp rules", () => {
     expect(r.allowed).toBe(true)
     r = takeParts(r.bucket, 500, limits, 1)
     expect(r.allowed).toBe(false)
+  })
+
+  it("leases tokens from the shared bucket: whole tokens up to want, none below atLeast, unspent ones given back", () => {
+    const limits = { rate: 10, burst: 20 }
+    // a fresh bucket is full: the lease takes what it wants
+    let l = leaseParts(undefined, 0, limits, { want: 5, atLeast: 1, returned: 0 })
+    expect(l.granted).toBe(5)
+    expect(l.bucket.tokens).toBe(15)
+    // a second process drains it; fewer than atLeast left: refused, and told when `want` is back
+    l = leaseParts(l.bucket, 0, limits, { want: 15, atLeast: 1, returned: 0 })
+    expect(l.granted).toBe(15)
+    l = leaseParts(l.bucket, 50, limits, { want: 5, atLeast: 2, returned: 0 })
+    expect(l.granted).toBe(0)
+    expect(l.refillMillis).toBe(450)
+    // refilled at the rate: 0.5 + 10/s × 0.2 s = 2.5 → 2 whole tokens granted of the 5 wanted
+    l = leaseParts(l.bucket, 250, limits, { want: 5, atLeast: 1, returned: 0 })
+    expect(l.granted).toBe(2)
+    expect(l.bucket.tokens).toBeCloseTo(0.5)
+    // unspent tokens go back first, never past the burst
+    l = leaseParts(l.bucket, 250, limits, { want: 0, atLeast: 0, returned: 3 })
+    expect(l.granted).toBe(0)
+    expect(l.bucket.tokens).toBeCloseTo(3.5)
+    l = leaseParts(l.bucket, 10_000, limits, { want: 0, atLeast: 0, returned: 30 })
+    expect(l.bucket.tokens).toBe(20)
+    // over any span, what all leases granted is at most burst + rate × span
+    let bucket: Bucket | undefined
+    let total = 0
+    for (let t = 0; t <= 10_000; t += 7) {
+      const r = leaseParts(bucket, t, limits, { want: 3, atLeast: 1, returned: 0 })
+      bucket = r.bucket
+      total += r.granted
+    }
+    expect(total).toBeLessThanOrEqual(20 + 10 * 10)
+    expect(total).toBeGreaterThanOrEqual(20 + 10 * 10 - 1)
   })
 
   it("writes the standard receipt text and maps refusals", () => {

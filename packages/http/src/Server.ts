@@ -12,7 +12,7 @@ import { NodeHttpServer } from "@effect/platform-node"
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as HttpServer from "@effect/platform/HttpServer"
 import type { SqlClient } from "@effect/sql"
-import { Ids, Inbound, InboundWorkers, Operator, Send, SendConfig, SmppAccounts, SmppLiveBinds } from "@tuma/core"
+import { Ids, Inbound, InboundWorkers, Operator, Send, SendConfig, SmppAccounts, SmppLiveBinds, SmppThroughput } from "@tuma/core"
 import { Admin, Audit } from "@tuma/core"
 import { Reads } from "@tuma/core"
 import { SenderIds } from "@tuma/core"
@@ -115,6 +115,7 @@ export const layerStore = (database: Database.DatabaseConfig, portal: Portal.Por
     // SMPP credentials, the live binds of every process, and this process's binds (the SMPP listener)
     SmppAccounts.layer,
     SmppLiveBinds.layer,
+    SmppThroughput.layer,
     SmppBinds.layer,
     // two-way SMS: inbound numbers, the inbox, replies (over the same Send and Audit)
     Inbound.layer.pipe(Layer.provide([send, Audit.layer]))

@@ -3,7 +3,8 @@
  * The `tuma` command.
  *
  *   tuma serve [--port N] [--host H] [--data-dir DIR] [--demo [--demo-webhook URL]]
- *              [--webhook-signature-header NAME] [--workers N|auto] [--smpp-port N [--smpp-host H]]
+ *              [--webhook-signature-header NAME] [--workers N|auto]
+ *              [--smpp-port N] [--smpp-tls-port N] [--smpp-host H]
  *                                  HTTP server + delivery workers + webhook workers
  *                                  (--workers: N HTTP processes on one port, PostgreSQL only; Cluster.ts)
  *   tuma worker [--data-dir DIR] [--webhook-signature-header NAME]
@@ -17,7 +18,8 @@
  * Webhooks: TUMA_WEBHOOK_*, TUMA_SMTP_URL, TUMA_SYSTEM_ACCOUNT_ID, … (WebhookWorkers.ts, docs/webhooks.md).
  * Portal: TUMA_PUBLIC_URL, TUMA_PORTAL_ORIGINS, TUMA_PORTAL_SESSION_IDLE_MS, TUMA_PORTAL_SESSION_ABSOLUTE_MS
  * (docs/operations.md).
- * SMPP server (docs/smpp.md): --smpp-port / TUMA_SMPP_PORT, --smpp-host / TUMA_SMPP_HOST (127.0.0.1),
+ * SMPP server (docs/smpp.md): --smpp-port / TUMA_SMPP_PORT, --smpp-tls-port / TUMA_SMPP_TLS_PORT with
+ * TUMA_SMPP_TLS_CERT / TUMA_SMPP_TLS_KEY (PEM files), --smpp-host / TUMA_SMPP_HOST (127.0.0.1),
  * TUMA_SMPP_RECEIPT_HOLD_HOURS (72), TUMA_SMPP_PUBLIC_HOST (the host name the portal tells customers).
  * Observability (docs/observability.md): --metrics-port / TUMA_METRICS_PORT, TUMA_METRICS_HOST,
  * OTEL_EXPORTER_OTLP_ENDPOINT, TUMA_LOG_FORMAT=json|pretty, TUMA_LOG_LEVEL.
@@ -29,6 +31,7 @@ import { Database } from "@tuma/store-sql"
 import { SqlObservability } from "@tuma/store-sql"
 import { Context, Effect, Exit, Layer, Option, Scheduler, Scope } from "effect"
 import cluster from "node:cluster"
+import { readFileSync } from "node:fs"
 import { createServer } from "node:http"
 import { parseArgs } from "node:util"
 import * as Cli from "./cli/Cli.js"
@@ -45,6 +48,7 @@ import * as IdleCompaction from "./runtime/IdleCompaction.js"
 import { SlicedScheduler } from "./runtime/Scheduling.js"
 import * as WebhookWorkers from "./runtime/WebhookWorkers.js"
 import * as Server from "./Server.js"
+import { seedDemoSmpp } from "./smpp/Demo.js"
 import { SmppListener } from "./smpp/Listener.js"
 
 const env = process.env
@@ -78,21 +82,77 @@ const setSignatureHeader = (name: string | undefined) => {
   env.TUMA_WEBHOOK_SIGNATURE_HEADER = name
 }
 
-/** The SMPP listener's options from `--smpp-port` / `TUMA_SMPP_PORT` (none: no listener) and `--smpp-host`. */
-const smppOptions = (port: string | undefined, host: string | undefined) => {
-  const smppPort = intOr(port ?? env.TUMA_SMPP_PORT, undefined)
-  return smppPort === undefined ? undefined : {
+/**
+ * The SMPP listener's options from `--smpp-port` / `TUMA_SMPP_PORT` and `--smpp-tls-port` /
+ * `TUMA_SMPP_TLS_PORT` (neither: no listener), `--smpp-host`, the TLS certificate and key from the files
+ * named by `TUMA_SMPP_TLS_CERT` / `TUMA_SMPP_TLS_KEY`.
+ */
+const smppOptions = (values: {
+  readonly port: string | undefined
+  readonly host: string | undefined
+  readonly tlsPort: string | undefined
+}) => {
+  const smppPort = intOr(values.port ?? env.TUMA_SMPP_PORT, undefined)
+  const tlsPort = intOr(values.tlsPort ?? env.TUMA_SMPP_TLS_PORT, undefined)
+  if (smppPort === undefined && tlsPort === undefined) return undefined
+  const tls = tlsPort === undefined ? undefined : (() => {
+    const certFile = env.TUMA_SMPP_TLS_CERT
+    const keyFile = env.TUMA_SMPP_TLS_KEY
+    if (certFile === undefined || keyFile === undefined) {
+      throw new Error("--smpp-tls-port needs TUMA_SMPP_TLS_CERT and TUMA_SMPP_TLS_KEY (PEM files)")
+    }
+    return { port: tlsPort, cert: readFileSync(certFile), key: readFileSync(keyFile) }
+  })()
+  return {
     port: smppPort,
-    host: host ?? env.TUMA_SMPP_HOST ?? "127.0.0.1",
+    host: values.host ?? env.TUMA_SMPP_HOST ?? "127.0.0.1",
     publicHost: env.TUMA_SMPP_PUBLIC_HOST,
-    receiptHoldHours: intOr(env.TUMA_SMPP_RECEIPT_HOLD_HOURS, undefined)
+    receiptHoldHours: intOr(env.TUMA_SMPP_RECEIPT_HOLD_HOURS, undefined),
+    tls
   }
+}
+
+/** `HOST:PORT` of the built server's SMPP listener, if it has one. */
+const smppAddress = <R>(context: Context.Context<R>) => {
+  const listener = Context.getOption(Context.unsafeMake<SmppListener>(context.unsafeMap), SmppListener)
+  if (Option.isNone(listener)) return undefined
+  const { host, port, tlsPort } = listener.value
+  return [port === undefined ? [] : [`${host}:${port}`], tlsPort === undefined ? [] : [`${host}:${tlsPort} (tls)`]]
+    .flat().join(", ")
 }
 
 /** Prints `smpp listening on HOST:PORT` when the built server has an SMPP listener. */
 const announceSmpp = <R>(context: Context.Context<R>) => {
-  const listener = Context.getOption(Context.unsafeMake<SmppListener>(context.unsafeMap), SmppListener)
-  if (Option.isSome(listener)) console.log(`smpp listening on ${listener.value.host}:${listener.value.port}`)
+  const address = smppAddress(context)
+  if (address !== undefined) console.log(`smpp listening on ${address}`)
+}
+
+/** `--demo`: seeds the demo account (and its logins) and prints them. */
+const printDemo = async (
+  store: Context.Context<Layer.Layer.Success<ReturnType<typeof Server.layerStore>>>,
+  options: { readonly webhook: string | undefined; readonly smpp: boolean }
+) => {
+  const keys = await run(Effect.provide(seedDemo, store))
+  if (keys !== undefined) {
+    console.log(`demo live key: ${keys.liveKey}`)
+    console.log(`demo sandbox key: ${keys.sandboxKey}`)
+    console.log(`demo number: ${DEMO_NUMBER} (send from it to +255700000500: the handset replies a second later)`)
+  } else {
+    console.log("demo: the store already has an account; its keys were printed when it was created")
+  }
+  const login = await run(Effect.provide(seedDemoPortalUser, store))
+  if (login !== undefined) console.log(`demo portal login: ${login.email} ${login.password}`)
+  if (options.smpp) {
+    const smppLogin = await run(Effect.provide(seedDemoSmpp, store))
+    if (smppLogin !== undefined) console.log(`demo smpp login: ${smppLogin.systemId} ${smppLogin.password}`)
+  }
+  const operator = await run(Effect.provide(seedDemoOperator, store))
+  if (operator !== undefined) console.log(`demo console login: ${operator.email} ${operator.password}`)
+  if (options.webhook !== undefined) {
+    const { created, secret } = await run(Effect.provide(WebhookWorkers.registerDemoWebhook(options.webhook), store))
+    // a restart keeps the endpoint and its secret (the receiver started with it keeps working)
+    console.log(`demo webhook secret: ${secret}${created ? "" : " (kept from the previous start)"}`)
+  }
 }
 
 const serve = async (argv: ReadonlyArray<string>) => {
@@ -108,14 +168,19 @@ const serve = async (argv: ReadonlyArray<string>) => {
       "metrics-port": { type: "string" },
       workers: { type: "string" },
       "smpp-port": { type: "string" },
-      "smpp-host": { type: "string" }
+      "smpp-host": { type: "string" },
+      "smpp-tls-port": { type: "string" }
     },
     strict: true
   })
   if (values["data-dir"] !== undefined) env.TUMA_DATA_DIR = values["data-dir"]
   setSignatureHeader(values["webhook-signature-header"])
   const database = Cli.databaseFromEnv()
-  const smpp = smppOptions(values["smpp-port"], values["smpp-host"])
+  const smpp = smppOptions({
+    port: values["smpp-port"],
+    host: values["smpp-host"],
+    tlsPort: values["smpp-tls-port"]
+  })
   const processes = Cluster.parseWorkers(values.workers ?? env.TUMA_HTTP_WORKERS)
   const refused = Cluster.refusal(processes, database)
   if (refused !== undefined) throw new Error(refused)
@@ -159,28 +224,7 @@ const serve = async (argv: ReadonlyArray<string>) => {
     const store = await run(
       Layer.buildWithScope(Server.layerStore(database).pipe(Layer.provide(fiber)), scope)
     )
-    if (values.demo && seeds) {
-      const keys = await run(Effect.provide(seedDemo, store))
-      if (keys !== undefined) {
-        console.log(`demo live key: ${keys.liveKey}`)
-        console.log(`demo sandbox key: ${keys.sandboxKey}`)
-        console.log(`demo number: ${DEMO_NUMBER} (send from it to +255700000500: the handset replies a second later)`)
-      } else {
-        console.log("demo: the store already has an account; its keys were printed when it was created")
-      }
-      const login = await run(Effect.provide(seedDemoPortalUser, store))
-      if (login !== undefined) console.log(`demo portal login: ${login.email} ${login.password}`)
-      const operator = await run(Effect.provide(seedDemoOperator, store))
-      if (operator !== undefined) console.log(`demo console login: ${operator.email} ${operator.password}`)
-      const demoWebhook = values["demo-webhook"]
-      if (demoWebhook !== undefined) {
-        const { created, secret } = await run(
-          Effect.provide(WebhookWorkers.registerDemoWebhook(demoWebhook), store)
-        )
-        // a restart keeps the endpoint and its secret (the receiver started with it keeps working)
-        console.log(`demo webhook secret: ${secret}${created ? "" : " (kept from the previous start)"}`)
-      }
-    }
+    if (values.demo && seeds) await printDemo(store, { webhook: values["demo-webhook"], smpp: smpp !== undefined })
     const context = await run(
       Layer.buildWithScope(
         Server.layer({
@@ -212,7 +256,7 @@ const serve = async (argv: ReadonlyArray<string>) => {
     if (role !== undefined) {
       // the primary announces the server once every process listens, and merges the metrics
       if (observability.metricsUrl !== undefined) Cluster.tell({ tuma: "metrics", url: observability.metricsUrl })
-      Cluster.tell({ tuma: "listening", url })
+      Cluster.tell({ tuma: "listening", url, smpp: smppAddress(context) })
     } else {
       console.log(`listening on ${url}`)
       console.log(`portal: ${url}/portal`)

@@ -8,20 +8,48 @@
  *    receipt, a refusal; an ordinary number delivered with a verified `sms.delivered`;
  * 2. a restart on the same data directory keeps the webhook endpoint and its secret (the receiver
  *    started with it keeps verifying) and still delivers: the carrier's ids do not repeat, and a
- *    receipt never moves a finished message.
+ *    receipt never moves a finished message;
+ * 3. with `--smpp-port` and `--smpp-tls-port` (a self-signed certificate made here by openssl), every
+ *    start prints `demo smpp login: demo <password>`; the printed login binds over TLS with the
+ *    `smpp` package (the certificate verified), submits, and gets the delivered receipt back.
  */
-import { spawn } from "node:child_process"
+// eslint-disable-next-line @typescript-eslint/triple-slash-reference -- the ambient types of the untyped `smpp` package
+/// <reference path="../../providers/src/smpp/smpp-module.d.ts" />
+import { execFileSync, spawn } from "node:child_process"
 import type { ChildProcess } from "node:child_process"
-import { mkdtempSync, rmSync } from "node:fs"
+import { mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
+import smpp from "smpp"
 import { afterAll, describe, expect, it } from "vitest"
 
 const root = fileURLToPath(new URL("../../../", import.meta.url))
 const dataDir = mkdtempSync(join(tmpdir(), "tuma-demo-"))
 const HEADER = "X-Tuma-Signature"
+// the SMPP TLS port's certificate: self-signed for 127.0.0.1
+const certFile = join(dataDir, "smpp-cert.pem")
+const keyFile = join(dataDir, "smpp-key.pem")
+execFileSync("openssl", [
+  "req",
+  "-x509",
+  "-newkey",
+  "ec",
+  "-pkeyopt",
+  "ec_paramgen_curve:prime256v1",
+  "-nodes",
+  "-days",
+  "1",
+  "-subj",
+  "/CN=127.0.0.1",
+  "-addext",
+  "subjectAltName=IP:127.0.0.1",
+  "-keyout",
+  keyFile,
+  "-out",
+  certFile
+], { stdio: "ignore" })
 
 const freePort = () =>
   new Promise<number>((resolve) => {
@@ -70,6 +98,8 @@ afterAll(async () => {
 })
 
 let apiPort = 0
+let smppPort = 0
+let smppTlsPort = 0
 let hookPort = 0
 let hookUrl = ""
 let liveKey = ""
@@ -80,7 +110,13 @@ let current: Proc | undefined
 
 const serve = async () => {
   if (current !== undefined) await stop(current) // a failed test left it running
-  const env: Record<string, string | undefined> = { ...process.env, TUMA_DATA_DIR: dataDir, TUMA_WORKERS: "1" }
+  const env: Record<string, string | undefined> = {
+    ...process.env,
+    TUMA_DATA_DIR: dataDir,
+    TUMA_WORKERS: "1",
+    TUMA_SMPP_TLS_CERT: certFile,
+    TUMA_SMPP_TLS_KEY: keyFile
+  }
   delete env.DATABASE_URL
   const p = spawnProc(process.execPath, [
     "--conditions=@tuma/source",
@@ -94,7 +130,11 @@ const serve = async () => {
     "--webhook-signature-header",
     HEADER,
     "--port",
-    String(apiPort)
+    String(apiPort),
+    "--smpp-port",
+    String(smppPort),
+    "--smpp-tls-port",
+    String(smppTlsPort)
   ], env)
   procs.push(p)
   current = p
@@ -140,13 +180,15 @@ describe("tuma serve --demo", () => {
   it(
     "test recipients of the simulated carrier: failed, no receipt, late, refused (HTTP API and webhooks)",
     async () => {
-      ;[apiPort, hookPort] = await Promise.all([freePort(), freePort()])
+      ;[apiPort, hookPort, smppPort, smppTlsPort] = await Promise.all([freePort(), freePort(), freePort(), freePort()])
       hookUrl = `http://127.0.0.1:${hookPort}/webhooks/tuma`
       const first = await serve()
       liveKey = /^demo live key: (\S+)$/m.exec(first.out())![1]!
       const secrets = [...first.out().matchAll(/^demo webhook secret: (whsec_\S+)$/gm)].map((m) => m[1]!)
       expect(secrets).toHaveLength(1) // printed once, not "kept"
       secret = secrets[0]!
+      expect(first.out()).toContain(`smpp listening on 127.0.0.1:${smppPort}, 127.0.0.1:${smppTlsPort} (tls)`)
+      expect(first.out()).toMatch(/^demo smpp login: demo [A-Za-z0-9]{8}$/m)
       // the receiver, started exactly as the README and docs/webhooks.md say
       receiver = spawnProc("pnpm", [
         "--filter",
@@ -222,17 +264,52 @@ describe("tuma serve --demo", () => {
     180_000
   )
 
-  it("a restart on the same data directory keeps the webhook secret and still delivers", async () => {
-    const second = await serve()
-    expect(second.out()).not.toMatch(/demo live key/)
-    // the same endpoint and secret: the receiver started with it keeps verifying
-    expect(/^demo webhook secret: (whsec_\S+)/m.exec(second.out())![1]).toBe(secret)
-    const uids = [await send("+255712345670"), await send("+255712345671"), await send("+255712345672")]
-    for (const uid of uids) {
-      expect(await final(uid)).toMatchObject({ status: "delivered" })
-      expect((await webhookOf(uid)).payload).toMatchObject({ status: "delivered" })
-    }
-    expect(receiver!.out()).not.toMatch(/rejected/)
-    expect(await stop(second)).toBe(0)
-  }, 180_000)
+  it(
+    "a restart on the same data directory keeps the webhook secret and still delivers; the SMPP login binds over TLS",
+    async () => {
+      const second = await serve()
+      expect(second.out()).not.toMatch(/demo live key/)
+      // the same endpoint and secret: the receiver started with it keeps verifying
+      expect(/^demo webhook secret: (whsec_\S+)/m.exec(second.out())![1]).toBe(secret)
+      const uids = [await send("+255712345670"), await send("+255712345671"), await send("+255712345672")]
+      for (const uid of uids) {
+        expect(await final(uid)).toMatchObject({ status: "delivered" })
+        expect((await webhookOf(uid)).payload).toMatchObject({ status: "delivered" })
+      }
+      expect(receiver!.out()).not.toMatch(/rejected/)
+
+      // the SMPP login printed on this start (a new password each start) binds over TLS
+      const [, systemId, password] = /^demo smpp login: (\S+) (\S+)$/m.exec(second.out())!
+      const esme = await new Promise<smpp.Session>((resolve, reject) => {
+        const session = smpp.connect(
+          { url: `ssmpp://127.0.0.1:${smppTlsPort}`, ca: readFileSync(certFile) },
+          () => resolve(session)
+        )
+        session.on("error", reject)
+      })
+      const pdu = (command: string, fields: Record<string, unknown>) =>
+        new Promise<smpp.PDU>((resolve) => esme.send(new smpp.PDU(command, fields), resolve))
+      expect((await pdu("bind_transceiver", { system_id: systemId, password })).command_status).toBe(0)
+      const receipt = new Promise<smpp.PDU>((resolve) =>
+        esme.on("deliver_sm", (d: smpp.PDU) => {
+          esme.send(d.response())
+          resolve(d)
+        })
+      )
+      const sent = await pdu("submit_sm", {
+        source_addr: "TUMA",
+        dest_addr_ton: 1,
+        destination_addr: "255712345679",
+        short_message: "Hello over TLS"
+      })
+      expect(sent.command_status).toBe(0)
+      expect(await final(sent.message_id as string)).toMatchObject({ status: "delivered", channel: "smpp" })
+      const dlr = await receipt
+      expect(dlr.receipted_message_id).toBe(sent.message_id)
+      expect(String((dlr.short_message as { message: string }).message)).toContain("stat:DELIVRD")
+      esme.close()
+      expect(await stop(second)).toBe(0)
+    },
+    180_000
+  )
 })

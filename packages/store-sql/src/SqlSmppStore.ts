@@ -5,7 +5,7 @@
 import { SqlClient } from "@effect/sql"
 import type { DueReceipt, SmppAccountRow } from "@tuma/core/ports/SmppStore"
 import { SmppStore } from "@tuma/core/ports/SmppStore"
-import { Effect, Layer, Schema } from "effect"
+import { Effect, Layer, Option, Schema } from "effect"
 import { Count, findAll, findOne, NullableDate, rowOf } from "./rows.js"
 
 const AccountRow = rowOf<SmppAccountRow>()(Schema.Struct({
@@ -38,6 +38,12 @@ const allAccounts = findAll(AccountRow)
 const oneAccount = findOne(AccountRow)
 const allReceipts = findAll(ReceiptRow)
 const anyRow = findAll(Schema.Struct({ n: Schema.optional(Count) }))
+const BucketRow = Schema.Struct({
+  tokens: Schema.NullOr(Schema.Number),
+  at_ms: Schema.NullOr(Schema.Number),
+  now_ms: Schema.Number
+})
+const oneBucket = findOne(BucketRow)
 
 const columns = `id, account_id, system_id, password_hash, mode, throughput_rate, throughput_burst, max_binds,
   allowed_ips, disabled_at, created_at, updated_at`
@@ -78,7 +84,10 @@ export const make = Effect.map(SqlClient.SqlClient, (sql) => {
     remove: (id) =>
       sql.withTransaction(
         Effect.zipRight(
-          sql`DELETE FROM smpp_receipts WHERE smpp_account_id = ${id} AND state = 'pending'`,
+          Effect.zipRight(
+            sql`DELETE FROM smpp_receipts WHERE smpp_account_id = ${id} AND state = 'pending'`,
+            sql`DELETE FROM smpp_throughput WHERE smpp_account_id = ${id}`
+          ),
           sql`DELETE FROM smpp_accounts WHERE id = ${id} RETURNING id`
         )
       ).pipe(Effect.map((rows) => rows.length === 1), Effect.orDie),
@@ -108,7 +117,30 @@ export const make = Effect.map(SqlClient.SqlClient, (sql) => {
     pending: anyRow(sql`SELECT count(*)::int AS n FROM smpp_receipts WHERE state = 'pending'`).pipe(
       Effect.map((rows) => rows[0]?.n ?? 0),
       Effect.orDie
-    )
+    ),
+    withBucket: (id, decide) => {
+      const locked = oneBucket(
+        sql`SELECT tokens, at_ms, (extract(epoch FROM clock_timestamp()) * 1000)::float8 AS now_ms
+        FROM smpp_throughput WHERE smpp_account_id = ${id} FOR UPDATE`
+      )
+      return sql.withTransaction(Effect.gen(function*() {
+        let row = yield* locked
+        if (Option.isNone(row)) {
+          // the first lease of these credentials: a row to lock (a full bucket), then read it locked
+          yield* sql`INSERT INTO smpp_throughput (smpp_account_id, tokens, at_ms) VALUES (${id}, NULL, NULL)
+            ON CONFLICT (smpp_account_id) DO NOTHING`
+          row = yield* locked
+        }
+        const r = Option.getOrThrow(row)
+        const bucket = r.tokens === null || r.at_ms === null
+          ? undefined
+          : { tokens: r.tokens, at: r.at_ms }
+        const decided = decide(bucket, r.now_ms)
+        yield* sql`UPDATE smpp_throughput SET tokens = ${decided.bucket.tokens}, at_ms = ${decided.bucket.at}
+          WHERE smpp_account_id = ${id}`
+        return decided.answer
+      })).pipe(Effect.orDie)
+    }
   })
 })
 

@@ -3,7 +3,7 @@
  * The SQL adapter is `SqlSmppStore` in @tuma/store-sql; receipts are written by a trigger on
  * `messages` (migration 0900), so this port only reads, leases and acknowledges them.
  */
-import type { SmppMode } from "@tuma/domain"
+import type { Bucket, SmppMode } from "@tuma/domain"
 import type { Option } from "effect"
 import { Context, type Effect } from "effect"
 
@@ -70,4 +70,13 @@ export class SmppStore extends Context.Tag("@tuma/core/SmppStore")<SmppStore, {
   readonly expire: (before: Date) => Effect.Effect<number>
   /** Pending receipts (a gauge). */
   readonly pending: Effect.Effect<number>
+  /**
+   * The credentials' throughput bucket shared by every process (migration 0920): reads it locked (none
+   * yet: undefined) with the store's clock in milliseconds, writes the bucket `decide` answers and
+   * answers its `answer`, in one transaction (processes lease one after the other).
+   */
+  readonly withBucket: <A>(
+    smppAccountId: string,
+    decide: (bucket: Bucket | undefined, nowMillis: number) => { readonly bucket: Bucket; readonly answer: A }
+  ) => Effect.Effect<A>
 }>() {}

@@ -44,7 +44,7 @@ export const refusal = (workers: number, database: { readonly _tag: string }): s
 
 /** What a worker tells the primary. */
 export type WorkerMessage =
-  | { readonly tuma: "listening"; readonly url: string }
+  | { readonly tuma: "listening"; readonly url: string; readonly smpp?: string | undefined }
   | { readonly tuma: "metrics"; readonly url: string }
 
 /** In a worker of `--workers N`: its index (1…N) and whether it is the first. */
@@ -67,6 +67,7 @@ export const runPrimary = (options: {
     const metricsUrls = new Map<number, string>()
     let listening = 0
     let url: string | undefined
+    let smpp: string | undefined
     let stopping = false
     let announced = false
 
@@ -75,6 +76,7 @@ export const runPrimary = (options: {
       announced = true
       console.log(`listening on ${url}`)
       console.log(`portal: ${url}/portal`)
+      if (smpp !== undefined) console.log(`smpp listening on ${smpp}`)
       console.log(`${workers} server processes (pids ${[...byIndex.values()].map((w) => w.process.pid).join(", ")})`)
       if (options.metrics.port !== undefined) {
         const server = createServer((req, res) => {
@@ -117,6 +119,7 @@ export const runPrimary = (options: {
       worker.on("message", (message: WorkerMessage) => {
         if (message?.tuma === "listening") {
           url = message.url
+          smpp = message.smpp ?? smpp
           listening++
           if (index === 1 && byIndex.size === 1) { for (let i = 2; i <= workers; i++) fork(i) }
           void announce()

@@ -9,7 +9,8 @@ import { Context } from "effect"
 /** What the listener fills. */
 export interface SmppEndpointValue {
   readonly host: string
-  readonly port: number
+  /** The plain port (none when only the TLS port is configured). */
+  readonly port: number | null
   /** The TLS port, when one is configured. */
   readonly tlsPort: number | null
   /** The host name to tell customers (none: the portal's own host name). */

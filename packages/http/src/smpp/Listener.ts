@@ -8,24 +8,29 @@
  *   layer(options)  — listening while the scope is open; `SmppListener` answers the bound address
  */
 import type { SmppAccountRow } from "@tuma/core"
-import { Send, SmppAccounts, SmppStore } from "@tuma/core"
+import { Send, SmppAccounts, SmppStore, SmppThroughput } from "@tuma/core"
 import type { DueReceipt } from "@tuma/core"
+import { registerSampler } from "@tuma/core/observability/Metrics"
 import { commandStatusOf, messageStateOf, receiptText, SendMessageRequest, SmppStatus } from "@tuma/domain"
 import { Context, Duration, Effect, Either, Layer, Option, ParseResult, Queue, Runtime, Schema } from "effect"
 import { createServer } from "node:net"
-import type { AddressInfo, Socket } from "node:net"
+import type { AddressInfo, Server, Socket } from "node:net"
+import { createServer as createTlsServer } from "node:tls"
 import { SmppBinds } from "./Binds.js"
 import type { BoundSession } from "./Binds.js"
 import { SmppEndpoint } from "./Endpoint.js"
 import * as LiveBinds from "./LiveBinds.js"
 import * as M from "./Metrics.js"
-import type { SessionOptions, SubmitAnswer, SubmitRequest } from "./Session.js"
+import type { SessionHandle, SessionOptions, SubmitAnswer, SubmitRequest } from "./Session.js"
 import { startSession } from "./Session.js"
 
-/** Where to listen, and the session and receipt settings (defaults in `defaults`). */
+/** Where to listen (plain and/or TLS), and the session and receipt settings (defaults in `defaults`). */
 export interface SmppListenerOptions extends Partial<SessionOptions> {
   readonly host: string
-  readonly port: number
+  /** The plain TCP port (0: any free one); none: TLS only. */
+  readonly port?: number | undefined
+  /** SMPP over TLS on a second port, with this PEM certificate (chain) and key. */
+  readonly tls?: { readonly port: number; readonly cert: string | Buffer; readonly key: string | Buffer } | undefined
   /** How often the receipt pump looks for due receipts when not woken (ms). */
   readonly receiptPollMs?: number | undefined
   /** A receipt no bind took within this long is expired (hours; default 72). */
@@ -46,10 +51,11 @@ export const defaults: SessionOptions = {
   responseTimeoutMs: 30_000
 }
 
-/** The running listener's address. */
+/** The running listener's addresses: the plain port and the TLS port (each when listening). */
 export class SmppListener extends Context.Tag("@tuma/http/SmppListener")<SmppListener, {
   readonly host: string
-  readonly port: number
+  readonly port: number | undefined
+  readonly tlsPort: number | undefined
 }>() {}
 
 const decodeRequest = Schema.decodeUnknownEither(SendMessageRequest, { errors: "all" })
@@ -114,6 +120,7 @@ export const layer = (options: SmppListenerOptions) =>
       const accounts = yield* SmppAccounts
       const store = yield* SmppStore
       const binds = yield* SmppBinds
+      const throughput = yield* SmppThroughput
       const runtime = yield* Effect.runtime<never>()
       const run = <A>(effect: Effect.Effect<A>) => Runtime.runPromise(runtime)(effect)
       const sessionOptions: SessionOptions = { ...defaults, ...definedOf(options) }
@@ -128,12 +135,27 @@ export const layer = (options: SmppListenerOptions) =>
           live.removed(session)
         }
       }
-      const server = createServer((socket) => {
-        startSession(socket, {
+      // every series exported from the start; the pending receipts read from the store when scraped
+      M.exportAtZero()
+      M.bindsUp.unsafeUpdate(binds.count(), [])
+      yield* registerSampler(Effect.map(store.pending, (n) => M.receiptsPending.unsafeUpdate(n, [])))
+      const drain = makeDrain()
+      const serve = (socket: Socket) => {
+        const session = startSession(socket, {
           options: sessionOptions,
           binds: registry,
           authenticate: (systemId, password, address) => run(accounts.authenticate(systemId, password, address)),
-          submit: (account, request) => run(submit(account, request)),
+          // while stopping, a submit is refused as temporary (the ESME sends it again after reconnecting)
+          submit: (account, request) =>
+            drain.stopping
+              ? Promise.resolve({ status: SmppStatus.ESME_RX_T_APPN, messageId: "" })
+              : run(submit(account, request)),
+          throttle: (account, parts) =>
+            run(throughput.take({
+              smppAccountId: account.id,
+              rate: account.throughput_rate,
+              burst: account.throughput_burst
+            }, parts)),
           bound: (session) => {
             live.added(session)
             M.bindsUp.unsafeUpdate(binds.count(), [])
@@ -141,26 +163,23 @@ export const layer = (options: SmppListenerOptions) =>
           },
           observe: {
             bindFailed: (reason) => M.bindFailures.update(1, reason),
-            throttled: () => M.throttled.unsafeUpdate(1, [])
+            throttled: () => M.throttled.unsafeUpdate(1, []),
+            refused: M.sessionRefused
           }
         })
-        socket.on("close", () => M.bindsUp.unsafeUpdate(binds.count(), []))
-      })
-      yield* Effect.async<void, Error>((resume) => {
-        server.once("error", (e) => resume(Effect.fail(e)))
-        server.listen(options.port, options.host, () => resume(Effect.void))
-      }).pipe(Effect.orDie)
-      const sockets = new Set<Socket>()
-      server.on("connection", (s) => {
-        sockets.add(s)
-        s.on("close", () => sockets.delete(s))
-      })
-      yield* Effect.addFinalizer(() =>
-        Effect.async<void>((resume) => {
-          for (const s of sockets) s.destroy()
-          server.close(() => resume(Effect.void))
+        drain.sessions.add(session)
+        socket.on("close", () => {
+          drain.sessions.delete(session)
+          M.bindsUp.unsafeUpdate(binds.count(), [])
         })
-      )
+      }
+      const port = options.port === undefined
+        ? undefined
+        : yield* listening(createServer(serve), options.port, options.host)
+      const tls = options.tls
+      const tlsPort = tls === undefined
+        ? undefined
+        : yield* listening(createTlsServer({ cert: tls.cert, key: tls.key }, serve), tls.port, options.host)
 
       // the receipt pump: due receipts of the system ids bound here, each to one of their receivers
       const deliverOne = (r: DueReceipt) =>
@@ -176,9 +195,15 @@ export const layer = (options: SmppListenerOptions) =>
         })
       const pumpOnce = Effect.gen(function*() {
         const ids = binds.receivingAccounts()
-        if (ids.length === 0) return 0
+        if (ids.length === 0 || drain.stopping) return 0
         const due = yield* store.claimReceipts(ids, 100, sessionOptions.responseTimeoutMs + 5_000)
-        yield* Effect.forEach(due, deliverOne, { concurrency: 50, discard: true })
+        // tracked: a stop waits for each deliver_sm_resp and its acknowledgement in the store; the receipts
+        // leased and not yet written when it began are released at once (due again for the next process)
+        yield* drain.trackEffect(Effect.forEach(
+          due,
+          (r) => drain.stopping ? store.retryAfter(r.message_id, 0) : deliverOne(r),
+          { concurrency: 50, discard: true }
+        ))
         return due.length
       })
       const poll = Duration.millis(options.receiptPollMs ?? 1_000)
@@ -193,23 +218,87 @@ export const layer = (options: SmppListenerOptions) =>
       const holdMillis = (options.receiptHoldHours ?? 72) * 3_600_000
       yield* Effect.gen(function*() {
         yield* store.expire(new Date(Date.now() - holdMillis))
-        M.receiptsPending.unsafeUpdate(yield* store.pending, [])
       }).pipe(
         Effect.catchAllCause((cause) => Effect.logWarning("smpp receipt expiry", cause)),
         Effect.zipRight(Effect.sleep(Duration.seconds(30))),
         Effect.forever,
         Effect.forkScoped
       )
-      const address = server.address()
-      const port = typeof address === "object" && address !== null ? (address satisfies AddressInfo).port : options.port
       // the portal's and the console's connection instructions
       const endpoint = yield* Effect.serviceOption(SmppEndpoint)
       if (Option.isSome(endpoint)) {
-        endpoint.value.current = { host: options.host, port, tlsPort: null, publicHost: options.publicHost ?? null }
+        endpoint.value.current = {
+          host: options.host,
+          port: port ?? null,
+          tlsPort: tlsPort ?? null,
+          publicHost: options.publicHost ?? null
+        }
       }
-      return { host: options.host, port }
+      // stopping (runs before the listeners close): no new submits or receipts; those in flight end first
+      yield* Effect.addFinalizer(() => Effect.promise(() => drain.stop(DRAIN_MILLIS)))
+      return { host: options.host, port, tlsPort }
     })
   )
+
+/** A server listening on `port` while the scope is open (its connections cut when it closes); the bound port. */
+const listening = (server: Server, port: number, host: string) =>
+  Effect.gen(function*() {
+    yield* Effect.async<void, Error>((resume) => {
+      server.once("error", (e) => resume(Effect.fail(e)))
+      server.listen(port, host, () => resume(Effect.void))
+    }).pipe(Effect.orDie)
+    const sockets = new Set<Socket>()
+    server.on("connection", (s: Socket) => {
+      sockets.add(s)
+      s.on("close", () => sockets.delete(s))
+    })
+    yield* Effect.addFinalizer(() =>
+      Effect.async<void>((resume) => {
+        // what was written (the answers of the drain) is flushed before the connection closes
+        for (const s of sockets) s.end()
+        const cut = setTimeout(() => sockets.forEach((s) => s.destroy()), 1_000)
+        server.close(() => {
+          clearTimeout(cut)
+          resume(Effect.void)
+        })
+      })
+    )
+    const address = server.address()
+    return typeof address === "object" && address !== null ? (address satisfies AddressInfo).port : port
+  })
+
+/** How long a stopping listener waits for the submits and receipts in flight. */
+const DRAIN_MILLIS = 5_000
+
+/**
+ * Submits held by the sessions and receipt deliveries in flight, so that a stop lets them end: every
+ * submit received is answered (accepted, or refused as temporary) before the connections close.
+ */
+const makeDrain = () => {
+  let inFlight = 0
+  const sessions = new Set<SessionHandle>()
+  const busy = () => inFlight > 0 || [...sessions].some((s) => s.outstanding() > 0)
+  const drain = {
+    stopping: false,
+    sessions,
+    trackEffect: <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+      Effect.suspend(() => {
+        inFlight++
+        return Effect.ensuring(
+          effect,
+          Effect.sync(() => {
+            inFlight--
+          })
+        )
+      }),
+    stop: async (boundMillis: number) => {
+      drain.stopping = true
+      const end = Date.now() + boundMillis
+      while (busy() && Date.now() < end) await new Promise((r) => setTimeout(r, 10))
+    }
+  }
+  return drain
+}
 
 const definedOf = (o: Partial<SessionOptions>): Partial<SessionOptions> =>
   Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined))

@@ -66,12 +66,15 @@ export interface SessionDeps {
   readonly binds: BindRegistry
   readonly authenticate: (systemId: string, password: string, address: string | undefined) => Promise<BindCheck>
   readonly submit: (account: SmppAccountRow, request: SubmitRequest) => Promise<SubmitAnswer>
+  /** Takes `parts` of the credentials' throughput (across binds and processes); false: ESME_RTHROTTLED. */
+  readonly throttle: (account: SmppAccountRow, parts: number) => Promise<boolean>
   /** A bind came up (the receipt pump looks for its receipts at once). */
   readonly bound: (session: BoundSession) => void
-  /** Counts: bind failures by reason, throttled submits. */
+  /** Counts: bind failures by reason, throttled submits, submits the session refused itself (by command_status). */
   readonly observe: {
     readonly bindFailed: (reason: string) => void
     readonly throttled: () => void
+    readonly refused: (status: number) => void
   }
 }
 
@@ -88,8 +91,13 @@ interface Waiter {
   readonly sequence: number
 }
 
+/** A session as its server sees it: the submits it holds not yet answered (a stopping server waits for them). */
+export interface SessionHandle {
+  readonly outstanding: () => number
+}
+
 /** Serves one connection until it closes. */
-export const startSession = (socket: Socket, deps: SessionDeps): void => {
+export const startSession = (socket: Socket, deps: SessionDeps): SessionHandle => {
   const { options } = deps
   const id = nextSessionId++
   const remote = socket.remoteAddress
@@ -121,9 +129,8 @@ export const startSession = (socket: Socket, deps: SessionDeps): void => {
     outstanding--
     write(submitResp(w.commandId, status, w.sequence, messageId))
   }
-  const joiner = new Joiner<Waiter>(options.concatTimeoutMs, (parts) => {
-    for (const p of parts) answer(p.waiter, SmppStatus.ESME_RSUBMITFAIL, "")
-  })
+  const timedOut = refuseAll(deps, answer, SmppStatus.ESME_RSUBMITFAIL)
+  const joiner = new Joiner<Waiter>(options.concatTimeoutMs, (parts) => timedOut(parts.map((p) => p.waiter)))
 
   const onClose = () => {
     closed = true
@@ -237,6 +244,7 @@ export const startSession = (socket: Socket, deps: SessionDeps): void => {
       end()
     }
   })
+  return { outstanding: () => (closed ? 0 : outstanding) }
 }
 
 /** What a submit needs of its session. */
@@ -259,7 +267,11 @@ const handleSubmit = (
 ) => {
   const { commandId, sequence: seq } = waiter
   const { deps, joiner, answer } = ctx
-  const refuse = (status: number) => ctx.write(submitResp(commandId, status, seq, ""))
+  const refuse = (status: number) => {
+    deps.observe.refused(status)
+    ctx.write(submitResp(commandId, status, seq, ""))
+  }
+  const failed = refuseAll(deps, answer, SmppStatus.ESME_RSYSERR)
   const account = ctx.bound
   if (account === undefined) return refuse(SmppStatus.ESME_RINVBNDSTS)
   if (windowFull()) return refuse(SmppStatus.ESME_RMSGQFUL)
@@ -272,15 +284,10 @@ const handleSubmit = (
     if (e instanceof BadConcatenation) return refuse(SmppStatus.ESME_RINVESMCLASS)
     throw e
   }
-  const text = payload.part === undefined ? decodeText(pdu.dataCoding, payload.bytes) ?? "" : ""
+  const part = payload.part
+  const text = part === undefined ? decodeText(pdu.dataCoding, payload.bytes) ?? "" : ""
   // throughput in parts: one a part of a long message, the segments of a whole one
-  const parts = payload.part !== undefined ? 1 : Math.max(1, analyzeBody(text).encoding.segments)
-  const limits = { rate: account.throughput_rate, burst: account.throughput_burst }
-  if (!deps.binds.take(account.id, limits, parts)) {
-    deps.observe.throttled()
-    return refuse(SmppStatus.ESME_RTHROTTLED)
-  }
-  hold()
+  const parts = part !== undefined ? 1 : Math.max(1, analyzeBody(text).encoding.segments)
   const request = (t: string): SubmitRequest => ({
     recipient: pdu.destTon === 1 && /^\d+$/.test(pdu.destinationAddr) ? `+${pdu.destinationAddr}` : pdu.destinationAddr,
     sender_id: pdu.sourceAddr,
@@ -289,15 +296,33 @@ const handleSubmit = (
   const run = (t: string, waiters: ReadonlyArray<Waiter>) =>
     deps.submit(account, request(t)).then(
       (a) => waiters.forEach((w) => answer(w, a.status, a.messageId)),
-      () => waiters.forEach((w) => answer(w, SmppStatus.ESME_RSYSERR, ""))
+      () => failed(waiters)
     )
-  if (payload.part === undefined) return void run(text, [waiter])
-  const held: HeldPart<Waiter> = { seq: payload.part.seq, bytes: payload.bytes, dataCoding: pdu.dataCoding, waiter }
-  const key = `${pdu.sourceAddr}|${pdu.destinationAddr}|${payload.part.reference}`
-  const whole = joiner.add(key, payload.part.total, held)
-  if (whole === undefined) return
-  void run(decodeText(whole.dataCoding, whole.bytes) ?? "", whole.parts.map((p) => p.waiter))
+  const accept = () => {
+    if (part === undefined) return void run(text, [waiter])
+    const held: HeldPart<Waiter> = { seq: part.seq, bytes: payload.bytes, dataCoding: pdu.dataCoding, waiter }
+    const key = `${pdu.sourceAddr}|${pdu.destinationAddr}|${part.reference}`
+    const whole = joiner.add(key, part.total, held)
+    if (whole === undefined) return
+    void run(decodeText(whole.dataCoding, whole.bytes) ?? "", whole.parts.map((p) => p.waiter))
+  }
+  // held (in the window) from here: the throughput may ask the store for a lease
+  hold()
+  void deps.throttle(account, parts).then((allowed) => {
+    if (allowed) return accept()
+    deps.observe.throttled()
+    deps.observe.refused(SmppStatus.ESME_RTHROTTLED)
+    answer(waiter, SmppStatus.ESME_RTHROTTLED, "")
+  }, () => failed([waiter]))
 }
+
+/** Answers these submits with a refusal of the session itself (counted by its command_status). */
+const refuseAll =
+  (deps: SessionDeps, answer: SubmitContext["answer"], status: number) => (waiters: ReadonlyArray<Waiter>) =>
+    waiters.forEach((w) => {
+      deps.observe.refused(status)
+      answer(w, status, "")
+    })
 
 /** The whole PDUs at the head of `buffer`, the bytes left, and whether a length cannot be framed. */
 const splitFrames = (buffer: Buffer) => {

@@ -4,7 +4,7 @@
  * enquire_link, unbind, generic_nack for garbage, bind and inactivity timeouts.
  */
 import { SqlClient } from "@effect/sql"
-import { Effect } from "effect"
+import { Effect, Metric } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { call, setupAccount, unique } from "../harness.js"
 import {
@@ -34,6 +34,52 @@ const create = async (extra: Record<string, unknown> = {}) => {
   expect(answer.status).toBe(201)
   return { systemId: system_id, password: answer.body.data.password as string, uid: answer.body.data.uid as string }
 }
+
+/** The value of a series in this process's metrics (undefined: not exported). */
+const series = (name: string, labels: Record<string, string> = {}) => {
+  const pair = Metric.unsafeSnapshot().find((p) =>
+    p.metricKey.name === name &&
+    Object.entries(labels).every(([k, v]) => p.metricKey.tags.some((t) => t.key === k && t.value === v))
+  )
+  if (pair === undefined) return undefined
+  const state: unknown = pair.metricState
+  return typeof state === "object" && state !== null && "count" in state
+    ? Number(state.count)
+    : typeof state === "object" && state !== null && "value" in state
+    ? Number(state.value)
+    : undefined
+}
+
+describe("metrics", () => {
+  it("exports every SMPP series at zero from the start, then counts", async () => {
+    // nothing has happened on this server yet: every known series reads 0
+    for (
+      const outcome of [
+        "accepted",
+        "SENDER_ID_NOT_APPROVED",
+        "INSUFFICIENT_BALANCE",
+        "ESME_RTHROTTLED",
+        "ESME_RMSGQFUL"
+      ]
+    ) {
+      expect(series("tuma_smpp_submits_total", { outcome })).toBe(0)
+    }
+    for (const reason of ["wrong_password", "locked", "max_binds", "address_not_allowed"]) {
+      expect(series("tuma_smpp_bind_failures_total", { reason })).toBe(0)
+    }
+    expect(series("tuma_smpp_throttled_total")).toBe(0)
+    expect(series("tuma_smpp_receipts_delivered_total")).toBe(0)
+    expect(series("tuma_smpp_binds_up")).toBe(0)
+    const c = await create()
+    const wrong = await bind(server.smppPort, c.systemId, "nope1234")
+    wrong.session.close()
+    expect(series("tuma_smpp_bind_failures_total", { reason: "wrong_password" })).toBe(1)
+    const ok = await bind(server.smppPort, c.systemId, c.password)
+    expect(series("tuma_smpp_binds_up")).toBe(1)
+    ok.session.close()
+    await eventually(() => series("tuma_smpp_binds_up") === 0)
+  })
+})
 
 describe("admin API /admin/v1/smpp-accounts", () => {
   it("creates credentials, shows the 8-character password once and stores only its hash", async () => {
@@ -89,6 +135,36 @@ describe("admin API /admin/v1/smpp-accounts", () => {
       body: { account_uid: accountUid, system_id: unique("x").slice(0, 15) }
     })
     expect(anonymous.status).toBe(401)
+  })
+  it("records create, disable, enable, rotate and delete in the audit log, never the password", async () => {
+    const c = await create()
+    for (const verb of ["disable", "enable", "rotate-password"]) {
+      expect((await call(server, "POST", `/admin/v1/smpp-accounts/${c.uid}/${verb}`, { key: ADMIN })).status).toBe(200)
+    }
+    const rotated = await call(server, "POST", `/admin/v1/smpp-accounts/${c.uid}/rotate-password`, { key: ADMIN })
+    expect((await call(server, "DELETE", `/admin/v1/smpp-accounts/${c.uid}`, { key: ADMIN })).status).toBe(200)
+    // refused changes record nothing
+    expect((await call(server, "DELETE", `/admin/v1/smpp-accounts/${c.uid}`, { key: ADMIN })).status).toBe(404)
+    const log = await call(server, "GET", `/admin/v1/audit-log?target=smpp_account:${c.uid}`, { key: ADMIN })
+    expect(log.status).toBe(200)
+    const entries = [...log.body.data].reverse() as Array<
+      { action: string; actor_kind: string; before: unknown; after: unknown }
+    >
+    expect(entries.map((e) => e.action)).toEqual([
+      "smpp_account.create",
+      "smpp_account.disable",
+      "smpp_account.enable",
+      "smpp_account.rotate_password",
+      "smpp_account.rotate_password",
+      "smpp_account.delete"
+    ])
+    expect(entries.every((e) => e.actor_kind === "admin-token")).toBe(true)
+    expect(entries[1]!.before).toMatchObject({ status: "active" })
+    expect(entries[1]!.after).toMatchObject({ status: "disabled" })
+    expect(entries[0]!.after).toMatchObject({ system_id: c.systemId, password: "***" })
+    expect(entries[5]!.before).toMatchObject({ system_id: c.systemId })
+    expect(log.text).not.toContain(c.password)
+    expect(log.text).not.toContain(rotated.body.data.password)
   })
 })
 

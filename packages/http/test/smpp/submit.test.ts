@@ -115,6 +115,29 @@ describe("submit_sm", () => {
     session.close()
   })
 
+  it("decodes data_coding 1 (IA5) and 3 (Latin-1), and joins parts with a 16-bit UDH reference", async () => {
+    const c = await credentials()
+    const { session } = await bind(server.smppPort, c.systemId, c.password, "bind_transmitter")
+    const text = async (id: unknown) =>
+      (await sql<{ text: string }>((s) => s`SELECT text FROM messages WHERE id = ${String(id)}`))[0]!.text
+    const ia5 = await submit(session, { data_coding: 1, short_message: Buffer.from("Plain ASCII @ 10:30") })
+    expect(ia5.command_status).toBe(0)
+    expect(await text(ia5.message_id)).toBe("Plain ASCII @ 10:30")
+    const latin1 = await submit(session, { data_coding: 3, short_message: Buffer.from("Café à Zürich", "latin1") })
+    expect(latin1.command_status).toBe(0)
+    expect(await text(latin1.message_id)).toBe("Café à Zürich")
+    // IE 0x08: a 16-bit reference (0x1234), 2 parts
+    const udh16 = (seq: number) => Buffer.from([6, 8, 4, 0x12, 0x34, 2, seq])
+    const [p1, p2] = await Promise.all([
+      submit(session, { esm_class: 0x40, short_message: Buffer.concat([udh16(1), Buffer.from("sixteen ")]) }),
+      submit(session, { esm_class: 0x40, short_message: Buffer.concat([udh16(2), Buffer.from("bit ref")]) })
+    ])
+    expect([p1.command_status, p2.command_status]).toEqual([0, 0])
+    expect(p1.message_id).toBe(p2.message_id)
+    expect(await text(p1.message_id)).toBe("sixteen bit ref")
+    session.close()
+  })
+
   it("answers ESME_RMSGQFUL past the window and ESME_RTHROTTLED past the throughput (in parts)", async () => {
     const c = await credentials()
     const { session } = await bind(server.smppPort, c.systemId, c.password, "bind_transmitter")

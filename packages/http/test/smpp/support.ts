@@ -20,7 +20,9 @@ export const ADMIN = "smpp-admin-token"
 /** A server with an SMPP listener. */
 export const startSmppServer = async (
   smppOptions: Partial<SmppListenerOptions> = {},
-  database: Database.DatabaseConfig = Database.pglite("memory://")
+  database: Database.DatabaseConfig = Database.pglite("memory://"),
+  /** Delivery workers on (messages reach the simulated carrier and their receipts come back). */
+  workers = false
 ) => {
   const scope = Effect.runSync(Scope.make())
   const options = makeServerOptions({ port: 0, host: "127.0.0.1", adminToken: ADMIN })
@@ -29,6 +31,7 @@ export const startSmppServer = async (
       Server.layer({
         server: options,
         database,
+        workers,
         smpp: { host: "127.0.0.1", port: 0, receiptPollMs: 100, ...smppOptions }
       }),
       scope
@@ -38,7 +41,8 @@ export const startSmppServer = async (
   const listener = Context.get(Context.unsafeMake<SmppListener>(context.unsafeMap), SmppListener)
   return {
     url,
-    smppPort: listener.port,
+    smppPort: listener.port ?? 0,
+    tlsPort: listener.tlsPort,
     run: <A, E>(effect: Effect.Effect<A, E, any>) =>
       Effect.runPromise(Effect.provide(effect, context) as Effect.Effect<A, E>),
     close: () => Effect.runPromise(Scope.close(scope, Exit.void))

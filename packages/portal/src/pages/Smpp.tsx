@@ -41,7 +41,7 @@ function Connection(props: { readonly connection: PortalSmpp["connection"] }) {
       <Facts
         facts={[
           [t("Host"), <code key="h" translate="no">{c.host}</code>],
-          [t("Port"), <code key="p">{c.port}</code>],
+          c.port !== null && [t("Port"), <code key="p">{c.port}</code>],
           c.tls_port !== null && [t("TLS port"), <code key="t">{c.tls_port}</code>],
           [t("Bind types"), <code key="b" translate="no">{c.bind_types.map((b) => `bind_${b}`).join(", ")}</code>],
           [t("SMPP versions"), c.interface_versions.join(", ")]

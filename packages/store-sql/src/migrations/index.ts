@@ -45,6 +45,7 @@ import m0810 from "./0810_mail_outbox.js"
 import m0811 from "./0811_portal_two_factor.js"
 import m0900 from "./0900_smpp.js"
 import m0901 from "./0901_smpp_channel.js"
+import m0920 from "./0920_smpp_throughput.js"
 import m0930 from "./0930_smpp_binds.js"
 import m0940 from "./0940_inbound.js"
 import m0980 from "./0980_message_counts.js"
@@ -82,6 +83,7 @@ export const migrations: Record<string, Effect.Effect<unknown, unknown, SqlClien
   "0811_portal_two_factor": m0811,
   "0900_smpp": m0900,
   "0901_smpp_channel": m0901,
+  "0920_smpp_throughput": m0920,
   "0930_smpp_binds": m0930,
   "0940_inbound": m0940,
   "0980_message_counts": m0980

@@ -27,7 +27,8 @@ export type PortalSmppBind = typeof PortalSmppBind.Type
 /** Where to connect; null when this server offers no SMPP. */
 export const SmppConnection = Schema.Struct({
   host: Schema.String,
-  port: Schema.Number,
+  /** The plain port; null when only the TLS port is configured. */
+  port: Schema.NullOr(Schema.Number),
   tls_port: Schema.NullOr(Schema.Number),
   bind_types: Schema.Array(Schema.String),
   interface_versions: Schema.Array(Schema.String)
