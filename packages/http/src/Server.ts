@@ -12,7 +12,17 @@ import { NodeHttpServer } from "@effect/platform-node"
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as HttpServer from "@effect/platform/HttpServer"
 import type { SqlClient } from "@effect/sql"
-import { Ids, Inbound, InboundWorkers, Operator, Send, SendConfig, SmppAccounts, SmppLiveBinds, SmppThroughput } from "@tuma/core"
+import {
+  Ids,
+  Inbound,
+  InboundWorkers,
+  Operator,
+  Send,
+  SendConfig,
+  SmppAccounts,
+  SmppLiveBinds,
+  SmppThroughput
+} from "@tuma/core"
 import { Admin, Audit } from "@tuma/core"
 import { Reads } from "@tuma/core"
 import { SenderIds } from "@tuma/core"
