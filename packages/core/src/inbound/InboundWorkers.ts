@@ -78,10 +78,14 @@ export const layer = (
 
       const runOnce = Effect.gen(function*() {
         const at = yield* now
-        const joined = yield* store.joinExpired(new Date(at.getTime() - settings.joinWaitMs), at)
+        // the polling statements are not traces (docs/observability.md); a reply is a send, traced as one
+        const { due, joined } = yield* Effect.gen(function*() {
+          const joined = yield* store.joinExpired(new Date(at.getTime() - settings.joinWaitMs), at)
+          yield* store.purgeParts(at)
+          const due = yield* store.claimReplies(20, at, new Date(at.getTime() + 60_000))
+          return { due, joined }
+        }).pipe(Effect.withTracerEnabled(false))
         if (joined.messages > 0) yield* Effect.logInfo(`inbound: ${joined.messages} incomplete message(s) joined`)
-        yield* store.purgeParts(at)
-        const due = yield* store.claimReplies(20, at, new Date(at.getTime() + 60_000))
         yield* Effect.forEach(due, sendReply, { concurrency: 4, discard: true })
       })
 
