@@ -75,6 +75,27 @@ function AuditEntries(props: { readonly version: number }) {
   )
 }
 
+/** The password of new or rotated credentials, shown once with a copy button. */
+function OncePassword(props: { readonly systemId: string; readonly password: string }) {
+  const t = useT()
+  return (
+    <div className="once" role="alert">
+      <p>
+        <strong>
+          {t("Copy the password of {systemId} now: it is shown only once.", { systemId: props.systemId })}
+        </strong>
+      </p>
+      <CopyField
+        label={t("SMPP password of {systemId}", { systemId: props.systemId })}
+        value={props.password}
+        copy={t("Copy password")}
+        done={t("Copied.")}
+        failed={t("Select the text and copy it.")}
+      />
+    </div>
+  )
+}
+
 /** The SMPP page. */
 export function SmppPage() {
   const t = useT()
@@ -100,20 +121,7 @@ export function SmppPage() {
       <h1>{t("SMPP")}</h1>
       <Loading loaded={accounts} />
       <ErrorBox error={action.error} />
-      {password !== null && (
-        <div className="once" role="alert">
-          <p>
-            <strong>{t("Copy the password of {systemId} now: it is shown only once.", { systemId: password.systemId })}</strong>
-          </p>
-          <CopyField
-            label={t("SMPP password of {systemId}", { systemId: password.systemId })}
-            value={password.password}
-            copy={t("Copy password")}
-            done={t("Copied.")}
-            failed={t("Select the text and copy it.")}
-          />
-        </div>
-      )}
+      {password !== null && <OncePassword {...password} />}
       <Table
         caption={t("SMPP credentials")}
         rows={accounts.data ?? []}
@@ -122,7 +130,10 @@ export function SmppPage() {
           [t("System ID"), (a) => <code>{a.system_id}</code>],
           [t("Account"), (a) => <code>{a.account_uid}</code>],
           [t("Mode"), (a) => t(a.mode === "live" ? "Live" : "Sandbox")],
-          [t("Throughput"), (a) => t("{rate}/s, burst {burst}", { rate: a.throughput.rate, burst: a.throughput.burst })],
+          [
+            t("Throughput"),
+            (a) => t("{rate}/s, burst {burst}", { rate: a.throughput.rate, burst: a.throughput.burst })
+          ],
           [t("Max binds"), (a) => a.max_binds],
           [t("Allowed IPs"), (a) => a.allowed_ips.length === 0 ? t("any") : a.allowed_ips.join(", ")],
           [t("Status"), (a) => <Status status={a.status} />],
@@ -172,7 +183,9 @@ export function SmppPage() {
                 disabled={action.busy}
                 onClick={() =>
                   change(
-                    t("Delete {systemId}? Its binds are closed and its pending receipts dropped.", { systemId: a.system_id }),
+                    t("Delete {systemId}? Its binds are closed and its pending receipts dropped.", {
+                      systemId: a.system_id
+                    }),
                     "DELETE",
                     `/smpp-accounts/${a.uid}`
                   )}
@@ -210,7 +223,10 @@ export function SmppPage() {
                   disabled={action.busy}
                   onClick={() =>
                     change(
-                      t("Unbind {systemId} from {address}? The ESME is sent unbind and disconnected.", { systemId: b.system_id, address: b.remote_address }),
+                      t("Unbind {systemId} from {address}? The ESME is sent unbind and disconnected.", {
+                        systemId: b.system_id,
+                        address: b.remote_address
+                      }),
                       "DELETE",
                       `/smpp-binds/${b.uid}`
                     )}
