@@ -130,10 +130,7 @@ export function SmppPage() {
           [t("System ID"), (a) => <code>{a.system_id}</code>],
           [t("Account"), (a) => <code>{a.account_uid}</code>],
           [t("Mode"), (a) => t(a.mode === "live" ? "Live" : "Sandbox")],
-          [
-            t("Throughput"),
-            (a) => t("{rate}/s, burst {burst}", { rate: a.throughput.rate, burst: a.throughput.burst })
-          ],
+          [t("Throughput"), (a) => t("{rate}/s, burst {burst}", a.throughput)],
           [t("Max binds"), (a) => a.max_binds],
           [t("Allowed IPs"), (a) => a.allowed_ips.length === 0 ? t("any") : a.allowed_ips.join(", ")],
           [t("Status"), (a) => <Status status={a.status} />],
