@@ -199,5 +199,23 @@ export const swConsole: Readonly<Record<string, string>> = {
     "Hakuna seva ya barua iliyowekwa (TUMA_SMTP_URL), kwa hiyo barua hizi hazikutumwa: zimehifadhiwa hapa uzisome au uzipitishe. Ikiwa na seva ya barua, barua zinatumwa na hakuna inayoongezwa hapa.",
   "The outbox is empty.": "Hakuna barua zisizotumwa.",
   "Open link: {link}": "Fungua kiungo: {link}",
-  "Test": "Majaribio"
+  "Test": "Majaribio",
+  // console SMPP page (the words shared with the portal's SMPP page are in swSmpp.ts)
+  "Throughput (parts per second)": "Kasi (sehemu kwa sekunde)",
+  "Burst": "Mlipuko",
+  "Empty: the rate.": "Tupu: sawa na kasi.",
+  "Separated by commas; empty: any address.": "Zitenganishwe kwa koma; tupu: anwani yoyote.",
+  "SMPP audit entries": "Maingizo ya ukaguzi ya SMPP",
+  "Copy the password of {systemId} now: it is shown only once.":
+    "Nakili nenosiri la {systemId} sasa: linaonyeshwa mara moja tu.",
+  "Allowed IPs": "IP zinazoruhusiwa",
+  "Give {systemId} a new password? Binds up stay up.": "Mpe {systemId} nenosiri jipya? Bind zilizopo zinaendelea.",
+  "Rotate password of {systemId}": "Badilisha nenosiri la {systemId}",
+  "Disable {systemId}? Its binds are closed.": "Zima {systemId}? Bind zake zinafungwa.",
+  "Delete {systemId}? Its binds are closed and its pending receipts dropped.":
+    "Futa {systemId}? Bind zake zinafungwa na risiti zake zinazosubiri zinaachwa.",
+  "Remote address": "Anwani ya upande wa pili",
+  "Submits/s (last minute)": "Ujumbe kwa sekunde (dakika iliyopita)",
+  "Unbind {systemId} from {address}? The ESME is sent unbind and disconnected.":
+    "Kata bind ya {systemId} kutoka {address}? ESME inatumiwa unbind na kukatwa muunganisho."
 }

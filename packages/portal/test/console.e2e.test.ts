@@ -679,6 +679,16 @@ describe.skipIf(!hasChromium).each(drivers)("operator console in chromium (%s)",
     await admin.getByRole("button", { name: /^Uwasilishaji wa http/ }).first().click()
     await admin.getByRole("region", { name: "Uwasilishaji" }).waitFor()
     await check(admin, "webhook deliveries")
+    // SMPP: credentials created on the page (the password shown once), their row, binds and audit entries
+    await visit("/smpp")
+    const newSmpp = admin.getByRole("region", { name: "Vitambulisho vipya vya SMPP" })
+    await newSmpp.getByRole("combobox", { name: "Akaunti" }).selectOption(accountUid)
+    await newSmpp.getByRole("textbox", { name: "System ID" }).fill("sw-walk")
+    await newSmpp.getByRole("button", { name: "Unda vitambulisho vya SMPP" }).click()
+    await admin.getByRole("button", { name: "Nakili nenosiri" }).waitFor()
+    await admin.getByRole("button", { name: "Badilisha nenosiri la sw-walk" }).waitFor()
+    await admin.getByRole("region", { name: "Maingizo ya ukaguzi ya SMPP" }).getByText("smpp_account.create").waitFor()
+    await check(admin, "smpp with new credentials")
     // an account without a name
     await visit("/accounts")
     await admin.getByRole("button", { name: "Fungua akaunti" }).click()

@@ -8,7 +8,7 @@ import { CopyField } from "../../shared/secrets.js"
 import { api } from "../api.js"
 import { ActionForm, Input, Select, useAction, useForm } from "../forms.js"
 import { useMay } from "../session.js"
-import { ErrorBox, Loading, Section, Status, Table, Time, useLoad } from "../ui.js"
+import { ErrorBox, Loading, Section, Status, Table, Time, useLoad, useT } from "../ui.js"
 import type { AuditEntryView, SmppAccountView, SmppAccountWithPassword, SmppBindView } from "../views.js"
 import { AccountPicker } from "./Accounts.js"
 
@@ -22,12 +22,13 @@ const smppAudit = async (): Promise<ReadonlyArray<AuditEntryView>> => {
 }
 
 function NewCredentials(props: { readonly onCreated: (c: SmppAccountWithPassword) => void }) {
+  const t = useT()
   const [account, setAccount] = useState("")
   const form = useForm({ system_id: "", mode: "live", rate: "50", burst: "", max_binds: "2", allowed_ips: "" })
   return (
-    <Section title="New SMPP credentials">
+    <Section title={t("New SMPP credentials")}>
       <ActionForm
-        submit="Create SMPP credentials"
+        submit={t("Create SMPP credentials")}
         run={async () => {
           const created = await api<SmppAccountWithPassword>("POST", "/smpp-accounts", {
             ...form.values,
@@ -38,14 +39,14 @@ function NewCredentials(props: { readonly onCreated: (c: SmppAccountWithPassword
         }}
       >
         <AccountPicker value={account} onChange={setAccount} />
-        <Input label="System ID" maxLength={15} {...form.bind("system_id")} />
-        <Select label="Mode" options={["live", "sandbox"]} {...form.bind("mode")} />
-        <Input label="Throughput (parts per second)" inputMode="numeric" {...form.bind("rate")} />
-        <Input label="Burst" hint="Empty: the rate." inputMode="numeric" {...form.bind("burst")} />
-        <Input label="Max binds" inputMode="numeric" {...form.bind("max_binds")} />
+        <Input label={t("System ID")} maxLength={15} {...form.bind("system_id")} />
+        <Select label={t("Mode")} options={[["live", t("Live")], ["sandbox", t("Sandbox")]]} {...form.bind("mode")} />
+        <Input label={t("Throughput (parts per second)")} inputMode="numeric" {...form.bind("rate")} />
+        <Input label={t("Burst")} hint={t("Empty: the rate.")} inputMode="numeric" {...form.bind("burst")} />
+        <Input label={t("Max binds")} inputMode="numeric" {...form.bind("max_binds")} />
         <Input
-          label="Allowed IP addresses"
-          hint="Separated by commas; empty: any address."
+          label={t("Allowed IP addresses")}
+          hint={t("Separated by commas; empty: any address.")}
           {...form.bind("allowed_ips")}
         />
       </ActionForm>
@@ -55,26 +56,49 @@ function NewCredentials(props: { readonly onCreated: (c: SmppAccountWithPassword
 
 /** The latest SMPP audit entries (reloaded with the page's `version`). */
 function AuditEntries(props: { readonly version: number }) {
+  const t = useT()
   const audit = useLoad(smppAudit, [props.version])
   return (
-    <Section title="SMPP audit entries">
+    <Section title={t("SMPP audit entries")}>
       <Loading loaded={audit} />
       <Table
         rows={audit.data ?? []}
         rowKey={(e) => e.id}
         columns={[
-          ["When", (e) => <Time iso={e.at} />],
-          ["Actor", (e) => e.actor_name],
-          ["Action", (e) => e.action],
-          ["Target", (e) => e.target ?? ""]
+          [t("When"), (e) => <Time iso={e.at} />],
+          [t("Actor"), (e) => e.actor_name],
+          [t("Action"), (e) => <code>{e.action}</code>],
+          [t("Target"), (e) => e.target ?? ""]
         ]}
       />
     </Section>
   )
 }
 
+/** The password of new or rotated credentials, shown once with a copy button. */
+function OncePassword(props: { readonly systemId: string; readonly password: string }) {
+  const t = useT()
+  return (
+    <div className="once" role="alert">
+      <p>
+        <strong>
+          {t("Copy the password of {systemId} now: it is shown only once.", { systemId: props.systemId })}
+        </strong>
+      </p>
+      <CopyField
+        label={t("SMPP password of {systemId}", { systemId: props.systemId })}
+        value={props.password}
+        copy={t("Copy password")}
+        done={t("Copied.")}
+        failed={t("Select the text and copy it.")}
+      />
+    </div>
+  )
+}
+
 /** The SMPP page. */
 export function SmppPage() {
+  const t = useT()
   const may = useMay()
   const manage = may("accounts.manage")
   const [version, setVersion] = useState(0)
@@ -94,50 +118,37 @@ export function SmppPage() {
   const liveOf = (a: SmppAccountView) => (binds.data ?? []).filter((b) => b.smpp_account_uid === a.uid).length
   return (
     <>
-      <h1>SMPP</h1>
+      <h1>{t("SMPP")}</h1>
       <Loading loaded={accounts} />
       <ErrorBox error={action.error} />
-      {password !== null && (
-        <div className="once" role="alert">
-          <p>
-            <strong>Copy the password of {password.systemId} now: it is shown only once.</strong>
-          </p>
-          <CopyField
-            label={`SMPP password of ${password.systemId}`}
-            value={password.password}
-            copy="Copy password"
-            done="Copied."
-            failed="Select the text and copy it."
-          />
-        </div>
-      )}
+      {password !== null && <OncePassword {...password} />}
       <Table
-        caption="SMPP credentials"
+        caption={t("SMPP credentials")}
         rows={accounts.data ?? []}
         rowKey={(a) => a.uid}
         columns={[
-          ["System ID", (a) => <code>{a.system_id}</code>],
-          ["Account", (a) => <code>{a.account_uid}</code>],
-          ["Mode", (a) => a.mode],
-          ["Throughput", (a) => `${a.throughput.rate}/s, burst ${a.throughput.burst}`],
-          ["Max binds", (a) => a.max_binds],
-          ["Allowed IPs", (a) => a.allowed_ips.length === 0 ? "any" : a.allowed_ips.join(", ")],
-          ["Status", (a) => <Status status={a.status} />],
-          ["Live binds", liveOf],
-          manage && ["Actions", (a) => (
+          [t("System ID"), (a) => <code>{a.system_id}</code>],
+          [t("Account"), (a) => <code>{a.account_uid}</code>],
+          [t("Mode"), (a) => t(a.mode === "live" ? "Live" : "Sandbox")],
+          [t("Throughput"), (a) => t("{rate}/s, burst {burst}", a.throughput)],
+          [t("Max binds"), (a) => a.max_binds],
+          [t("Allowed IPs"), (a) => a.allowed_ips.length === 0 ? t("any") : a.allowed_ips.join(", ")],
+          [t("Status"), (a) => <Status status={a.status} />],
+          [t("Live binds"), liveOf],
+          manage && [t("Actions"), (a) => (
             <div className="actions">
               <button
                 type="button"
                 disabled={action.busy}
                 onClick={() =>
                   change(
-                    `Give ${a.system_id} a new password? Binds up stay up.`,
+                    t("Give {systemId} a new password? Binds up stay up.", { systemId: a.system_id }),
                     "POST",
                     `/smpp-accounts/${a.uid}/rotate-password`,
                     true
                   )}
               >
-                Rotate password of {a.system_id}
+                {t("Rotate password of {systemId}", { systemId: a.system_id })}
               </button>
               {a.status === "active"
                 ? (
@@ -146,12 +157,12 @@ export function SmppPage() {
                     disabled={action.busy}
                     onClick={() =>
                       change(
-                        `Disable ${a.system_id}? Its binds are closed.`,
+                        t("Disable {systemId}? Its binds are closed.", { systemId: a.system_id }),
                         "POST",
                         `/smpp-accounts/${a.uid}/disable`
                       )}
                   >
-                    Disable {a.system_id}
+                    {t("Disable {systemId}", { systemId: a.system_id })}
                   </button>
                 )
                 : (
@@ -160,7 +171,7 @@ export function SmppPage() {
                     disabled={action.busy}
                     onClick={() => change(null, "POST", `/smpp-accounts/${a.uid}/enable`)}
                   >
-                    Enable {a.system_id}
+                    {t("Enable {systemId}", { systemId: a.system_id })}
                   </button>
                 )}
               <button
@@ -169,12 +180,14 @@ export function SmppPage() {
                 disabled={action.busy}
                 onClick={() =>
                   change(
-                    `Delete ${a.system_id}? Its binds are closed and its pending receipts dropped.`,
+                    t("Delete {systemId}? Its binds are closed and its pending receipts dropped.", {
+                      systemId: a.system_id
+                    }),
                     "DELETE",
                     `/smpp-accounts/${a.uid}`
                   )}
               >
-                Delete {a.system_id}
+                {t("Delete {systemId}", { systemId: a.system_id })}
               </button>
             </div>
           )]
@@ -188,37 +201,40 @@ export function SmppPage() {
           }}
         />
       )}
-      <Section title="Live binds">
+      <Section title={t("Live binds")}>
         <Loading loaded={binds} />
         <Table
           rows={binds.data ?? []}
           rowKey={(b) => b.uid}
           columns={[
-            ["System ID", (b) => <code>{b.system_id}</code>],
-            ["Bind type", (b) => b.bind_type],
-            ["Remote address", (b) => <code>{b.remote_address}</code>],
-            ["Since", (b) => <Time iso={b.since} />],
-            ["In flight", (b) => b.in_flight],
-            ["Submits/s (last minute)", (b) => b.submit_rate],
-            manage && ["Actions", (b) =>
-              b.unbind_requested_at !== null ? "Unbinding…" : (
+            [t("System ID"), (b) => <code>{b.system_id}</code>],
+            [t("Bind type"), (b) => <code translate="no">{b.bind_type}</code>],
+            [t("Remote address"), (b) => <code>{b.remote_address}</code>],
+            [t("Since"), (b) => <Time iso={b.since} />],
+            [t("In flight"), (b) => b.in_flight],
+            [t("Submits/s (last minute)"), (b) => b.submit_rate],
+            manage && [t("Actions"), (b) =>
+              b.unbind_requested_at !== null ? t("Unbinding…") : (
                 <button
                   type="button"
                   disabled={action.busy}
                   onClick={() =>
                     change(
-                      `Unbind ${b.system_id} from ${b.remote_address}? The ESME is sent unbind and disconnected.`,
+                      t("Unbind {systemId} from {address}? The ESME is sent unbind and disconnected.", {
+                        systemId: b.system_id,
+                        address: b.remote_address
+                      }),
                       "DELETE",
                       `/smpp-binds/${b.uid}`
                     )}
                 >
-                  Unbind {b.system_id} from {b.remote_address}
+                  {t("Unbind {systemId} from {address}", { systemId: b.system_id, address: b.remote_address })}
                 </button>
               )]
           ]}
         />
-        {binds.data !== undefined && binds.data.length === 0 && <p>Nothing is bound now.</p>}
-        <button type="button" onClick={reload}>Refresh</button>
+        {binds.data !== undefined && binds.data.length === 0 && <p>{t("Nothing is bound now.")}</p>}
+        <button type="button" onClick={reload}>{t("Refresh")}</button>
       </Section>
       <AuditEntries version={version} />
     </>
