@@ -138,7 +138,8 @@ const serve = async () => {
   ], env)
   procs.push(p)
   current = p
-  await waitFor("serve to listen", () => p.out().includes("listening on") ? true : undefined, 90_000)
+  // the SMPP line comes after the HTTP one, possibly in a later chunk of the child's output
+  await waitFor("serve to listen", () => p.out().includes("smpp listening on") ? true : undefined, 90_000)
   return p
 }
 
