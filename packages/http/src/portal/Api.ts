@@ -20,12 +20,14 @@
 import { makeApi } from "../shared/apiSchemas.js"
 import { Forbidden, NotFound, TooManyRequests, Unauthorized } from "../shared/Envelope.js"
 import { PortalContactsGroup, PortalTemplatesGroup } from "./api/contacts.js"
+import { PortalInboxGroup } from "./api/inbox.js"
 import { PortalKeysGroup, PortalSenderIdsGroup } from "./api/keys.js"
 import { PortalCampaignsGroup, PortalDashboardGroup, PortalMessagesGroup } from "./api/messaging.js"
 import { PortalSessionGroup } from "./api/session.js"
 import { PortalAccountGroup } from "./api/team.js"
 
 export * from "./api/contacts.js"
+export * from "./api/inbox.js"
 export * from "./api/keys.js"
 export * from "./api/messaging.js"
 export * from "./api/session.js"
@@ -45,6 +47,7 @@ export class PortalApi extends base
   .add(PortalSenderIdsGroup)
   .add(PortalKeysGroup)
   .add(PortalAccountGroup)
+  .add(PortalInboxGroup)
   .addError(Unauthorized)
   .addError(Forbidden)
   .addError(NotFound)

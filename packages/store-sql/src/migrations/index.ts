@@ -46,6 +46,7 @@ import m0811 from "./0811_portal_two_factor.js"
 import m0900 from "./0900_smpp.js"
 import m0901 from "./0901_smpp_channel.js"
 import m0940 from "./0940_inbound.js"
+import m0970 from "./0970_inbox_unread.js"
 import m0980 from "./0980_message_counts.js"
 
 export const migrations: Record<string, Effect.Effect<unknown, unknown, SqlClient.SqlClient>> = {
@@ -82,5 +83,6 @@ export const migrations: Record<string, Effect.Effect<unknown, unknown, SqlClien
   "0900_smpp": m0900,
   "0901_smpp_channel": m0901,
   "0940_inbound": m0940,
+  "0970_inbox_unread": m0970,
   "0980_message_counts": m0980
 }
