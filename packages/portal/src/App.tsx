@@ -6,6 +6,7 @@ import type { SessionView } from "@tuma/http/portal/Api"
 import { useEffect, useState } from "react"
 import type { ReactNode } from "react"
 import { call, onSignedOut, setCsrfToken } from "./api.js"
+import { formatNumber } from "./format.js"
 import { useI18n } from "./i18n.js"
 import { LanguageSwitch } from "./LanguageSwitch.js"
 import { ApiKeysPage } from "./pages/ApiKeys.js"
@@ -13,6 +14,7 @@ import { BalancePage } from "./pages/Balance.js"
 import { CampaignPage, CampaignsPage } from "./pages/Campaigns.js"
 import { ContactsPage } from "./pages/Contacts.js"
 import { DashboardPage } from "./pages/Dashboard.js"
+import { ConversationPage, InboxPage } from "./pages/Inbox.js"
 import { MessagePage, MessagesPage } from "./pages/Messages.js"
 import { ProfilePage } from "./pages/Profile.js"
 import { SendPage } from "./pages/Send.js"
@@ -30,6 +32,7 @@ import { useAction } from "./ui.js"
 const nav: ReadonlyArray<readonly [string, string]> = [
   ["/", "Dashboard"],
   ["/send", "Send SMS"],
+  ["/inbox", "Inbox"],
   ["/campaigns", "Campaigns"],
   ["/contacts", "Contacts"],
   ["/templates", "Templates"],
@@ -46,6 +49,11 @@ const nav: ReadonlyArray<readonly [string, string]> = [
 const page = (path: string): ReactNode => {
   if (path === "/" || path === "/dashboard") return <DashboardPage />
   if (path === "/send") return <SendPage />
+  if (path === "/inbox") return <InboxPage />
+  if (path.startsWith("/inbox/")) {
+    const [handset = "", number = ""] = path.slice(7).split("/").map(decodeURIComponent)
+    return <ConversationPage handset={handset} number={number} />
+  }
   if (path === "/campaigns") return <CampaignsPage />
   if (path.startsWith("/campaigns/")) return <CampaignPage uid={decodeURIComponent(path.slice(11))} />
   if (path === "/contacts") return <ContactsPage />
@@ -86,6 +94,11 @@ function Shell(props: { readonly session: SessionView; readonly setSession: (s: 
       )
     }
   }, [lang, session, setSession])
+  // the inbox's unread count, in the navigation (read again on every page change)
+  const [unread, setUnread] = useState(0)
+  useEffect(() => {
+    void call((c) => c.portalInbox.inboxUnread()).then((r) => setUnread(r.data.unread), () => {})
+  }, [path])
   const signOut = (everywhere: boolean) =>
     action.run(async () => {
       await call((c) => everywhere ? c.portalSession.signOutEverywhere() : c.portalSession.signOut()).catch(() =>
@@ -103,7 +116,9 @@ function Shell(props: { readonly session: SessionView; readonly setSession: (s: 
         menu={t("Menu")}
         path={path}
         label={t("Main")}
-        items={nav.map(([to, name]) => [to, t(name)])}
+        items={nav.map((
+          [to, name]
+        ) => [to, to === "/inbox" && unread > 0 ? `${t(name)} (${formatNumber(unread, lang)})` : t(name)])}
         active={active}
         Link={Link}
         top={

@@ -11,6 +11,7 @@ import type { InboundAssignment } from "@tuma/domain"
 import { assignmentConflict, inboundAddressKey } from "@tuma/domain"
 import { Effect, Layer, Option, Schema } from "effect"
 import * as Query from "./dispatch/query.js"
+import { inboxQueries } from "./inbound/inbox.js"
 import { joinExpired, recordParts } from "./inbound/record.js"
 import { Count, findAll, findOne, isUuid, NullableString, rowOf, single } from "./rows.js"
 
@@ -160,6 +161,8 @@ export const make = Effect.gen(function*() {
                 AND account_id = ${accountId}`
         )
         : Effect.succeedNone).pipe(Effect.orDie),
+
+    ...inboxQueries(sql),
 
     settings: (accountId) =>
       oneSettings(sql`SELECT stop_en, stop_sw, start_en, start_sw, help_en, help_sw FROM inbound_settings

@@ -23,6 +23,8 @@ import { InboundStore } from "../ports/InboundStore.js"
 import type { PageMeta } from "../reads/Reads.js"
 import type { SendCaller, SendError, SendOutcome } from "../send/model.js"
 import { Send } from "../send/Send.js"
+import { makeInbox } from "./inbox.js"
+import type { Inbox } from "./inbox.js"
 import { makeNumbers } from "./numbers.js"
 import type { InboundNumbers } from "./numbers.js"
 import type { AutoRepliesView, InboundListInput, InboundMessageView, SimulateInput } from "./views.js"
@@ -44,9 +46,8 @@ export interface InboundPage {
   readonly meta: PageMeta
 }
 
-/** The two-way SMS use cases. */
-/** The two-way SMS use cases (the operator's numbers: `InboundNumbers`). */
-export interface InboundService extends InboundNumbers {
+/** The two-way SMS use cases (the operator's numbers: `InboundNumbers`; the portal's inbox: `Inbox`). */
+export interface InboundService extends InboundNumbers, Inbox {
   readonly listUnrouted: (input: InboundListInput) => Effect.Effect<InboundPage, ValidationFailed>
   // customer
   readonly list: (caller: InboundCaller, input: InboundListInput) => Effect.Effect<InboundPage, ValidationFailed>
@@ -129,6 +130,7 @@ export class Inbound extends Context.Tag("@tuma/core/Inbound")<Inbound, InboundS
 
       return Inbound.of({
         ...makeNumbers(store, audit, ids),
+        ...makeInbox(store),
         listUnrouted: (input) => listOf(null, false, input),
         list: (caller, input) => listOf(caller.accountId, caller.mode === "test", input),
         get: (caller, uid) =>

@@ -77,6 +77,26 @@ export interface InboundQuery {
   readonly limit: number
 }
 
+/** A conversation: a handset and the account's number it wrote to, its latest message and unread count. */
+export interface ConversationRow {
+  readonly handset: string
+  readonly number: string
+  readonly last_text: string
+  readonly last_at: Date
+  /** Inbound messages in it. */
+  readonly messages: number
+  /** Inbound messages not yet opened in the portal. */
+  readonly unread: number
+}
+
+/** A message the account sent to a handset from a number (the other direction of a conversation). */
+export interface SentToRow {
+  readonly id: string
+  readonly text: string
+  readonly status: string
+  readonly created_at: Date
+}
+
 /** An auto reply owed, leased to the worker that sends it. */
 export interface DueReply {
   readonly inboundId: string
@@ -117,6 +137,32 @@ export class InboundStore extends Context.Tag("@tuma/core/InboundStore")<Inbound
   ) => Effect.Effect<{ readonly rows: ReadonlyArray<InboundRow>; readonly total: number }>
   /** One message of the account (null: an unrouted one, for operators). */
   readonly get: (accountId: string | null, id: string) => Effect.Effect<Option.Option<InboundRow>>
+
+  // conversations (the portal's inbox) -----------------------------------------------------------
+  /** The account's conversations (live or simulated messages), latest message first, and their total. */
+  readonly conversations: (
+    accountId: string,
+    sandbox: boolean,
+    offset: number,
+    limit: number
+  ) => Effect.Effect<{ readonly rows: ReadonlyArray<ConversationRow>; readonly total: number }>
+  /** Inbound messages of the account not yet opened. */
+  readonly unread: (accountId: string, sandbox: boolean) => Effect.Effect<number>
+  /** Marks the conversation's inbound messages opened at `now`; answers how many were unread. */
+  readonly markRead: (
+    accountId: string,
+    sandbox: boolean,
+    handset: string,
+    number: string,
+    now: Date
+  ) => Effect.Effect<number>
+  /** The newest `limit` messages the account sent to `handset` from `number` (its digits), newest first. */
+  readonly sentTo: (
+    accountId: string,
+    handset: string,
+    number: string,
+    limit: number
+  ) => Effect.Effect<ReadonlyArray<SentToRow>>
 
   // auto replies ---------------------------------------------------------------------------------
   readonly settings: (accountId: string) => Effect.Effect<AutoReplyTexts>

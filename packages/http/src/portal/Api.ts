@@ -20,6 +20,7 @@
 import { makeApi } from "../shared/apiSchemas.js"
 import { Forbidden, NotFound, TooManyRequests, Unauthorized } from "../shared/Envelope.js"
 import { PortalContactsGroup, PortalTemplatesGroup } from "./api/contacts.js"
+import { PortalInboxGroup } from "./api/inbox.js"
 import { PortalKeysGroup, PortalSenderIdsGroup } from "./api/keys.js"
 import { PortalCampaignsGroup, PortalDashboardGroup, PortalMessagesGroup } from "./api/messaging.js"
 import { PortalSessionGroup } from "./api/session.js"
@@ -27,6 +28,7 @@ import { PortalSmppGroup } from "./api/smpp.js"
 import { PortalAccountGroup } from "./api/team.js"
 
 export * from "./api/contacts.js"
+export * from "./api/inbox.js"
 export * from "./api/keys.js"
 export * from "./api/messaging.js"
 export * from "./api/session.js"
@@ -48,6 +50,7 @@ export class PortalApi extends base
   .add(PortalKeysGroup)
   .add(PortalSmppGroup)
   .add(PortalAccountGroup)
+  .add(PortalInboxGroup)
   .addError(Unauthorized)
   .addError(Forbidden)
   .addError(NotFound)

@@ -58,8 +58,8 @@ export const localCountry = (user: PortalUserContext) =>
     Effect.orElseSucceed(() => undefined)
   )
 
-/** A send as the signed-in portal user. */
-const sendAs = sendHandlers((idempotencyKey) =>
+/** A send as the signed-in portal user (channel `web`). */
+export const sendAs = sendHandlers((idempotencyKey) =>
   Effect.flatMap(
     CurrentPortalUser,
     (user) => Effect.map(localCountry(user), (country) => webCaller(user, idempotencyKey, country))

@@ -20,6 +20,7 @@ import { layerHttpWebhookSender, webhookSenderOptionsFromEnv } from "@tuma/provi
 import { Layer } from "effect"
 import { PortalAccountLive, PortalSessionLive } from "./AccessHandlers.js"
 import { PortalContactsLive, PortalTemplatesLive } from "./ContactsHandlers.js"
+import { PortalInboxLive } from "./InboxHandlers.js"
 import { PortalKeysLive } from "./KeysHandlers.js"
 import {
   PortalCampaignsLive,
@@ -58,7 +59,8 @@ export const layerHandlers = Layer.mergeAll(
   PortalKeysLive,
   PortalSmppLive,
   PortalContactsLive,
-  PortalTemplatesLive
+  PortalTemplatesLive,
+  PortalInboxLive
 )
 
 /** Needs `PortalConfig` (from `layerServices`), `PortalAccess` and `ServerConfig`. */

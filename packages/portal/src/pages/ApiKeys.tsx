@@ -8,7 +8,7 @@ import { Field, PageTitle, ShownOnce, Status, Time, useAction, useLoad } from ".
 import { LoadedTable, onSubmit, SubmitRow } from "../widgets.js"
 
 /** The scopes a key may hold (core's Admin.API_KEY_SCOPES). */
-const SCOPES = ["sms:read", "sms:send", "sender-ids:read", "sender-ids:write", "profile:read"] as const
+const SCOPES = ["sms:read", "sms:send", "sender-ids:read", "sender-ids:write", "profile:read", "sms:inbound"] as const
 
 export function ApiKeysPage() {
   const { t } = useI18n()

@@ -100,6 +100,7 @@ export function DashboardPage() {
   const zone = useZone()
   const loaded = useLoad(() => call((c) => c.portalDashboard.dashboard({ urlParams: { tz: zone } })), [zone])
   const d = loaded.data?.data
+  const inbox = useLoad(() => call((c) => c.portalInbox.inboxUnread()), [])
   return (
     <>
       <PageTitle>{t("Dashboard")}</PageTitle>
@@ -115,6 +116,14 @@ export function DashboardPage() {
               label={(b) => `${b.country}${b.calling_code !== null ? ` (+${b.calling_code})` : ""} · ${t("SMS units")}`}
               empty={<li>{t("No wallets yet.")}</li>}
             />
+          </section>
+          <section aria-labelledby="inbox">
+            <h2 id="inbox">{t("Inbox")}</h2>
+            <p>
+              <Link to="/inbox">
+                {t("Unread messages: {n}", { n: formatNumber(inbox.data?.data.unread ?? 0, lang) })}
+              </Link>
+            </p>
           </section>
           <section aria-labelledby="rate">
             <h2 id="rate">{t("Delivery rate")}</h2>

@@ -116,17 +116,60 @@ function Followed(props: { readonly uid: string }) {
   )
 }
 
-export function SendPage() {
+/** The cost of a text from the server's preview: units, the recipient's wallet and whether it is enough. */
+export function CostPreview(props: { readonly server: PreviewView | undefined }) {
   const { t, lang } = useI18n()
   const say = useServerText()
+  const server = props.server
+  return (
+    <>
+      {server !== undefined && server.country !== null && (
+        <p className={server.sufficient === false ? "warn" : ""} aria-label={t("Cost")}>
+          {t(
+            server.units === 1
+              ? "Cost: 1 unit from the {country} wallet (balance {balance})."
+              : "Cost: {units} units from the {country} wallet (balance {balance}).",
+            {
+              units: formatNumber(server.units, lang),
+              country: server.country,
+              balance: server.balance === null ? "—" : formatNumber(server.balance, lang)
+            }
+          )}
+          {server.sufficient === false && ` ${t("The balance is not enough.")}`}
+        </p>
+      )}
+      {server !== undefined && server.country === null && (
+        <p aria-label={t("Cost")}>
+          {t(server.units === 1 ? "Cost: 1 unit per recipient." : "Cost: {units} units per recipient.", {
+            units: formatNumber(server.units, lang)
+          })}
+          {server.recipient_error !== null && ` ${say(server.recipient_error)}`}
+        </p>
+      )}
+    </>
+  )
+}
+
+/** What a text will be and cost: the encoding (computed here, then the server's) and the server's cost. */
+export function TextPreview(props: { readonly body: string; readonly recipient: string }) {
+  const local = useMemo(() => (props.body === "" ? undefined : analyzeBody(props.body)), [props.body])
+  const server = useServerPreview(props.body, props.recipient)
+  const encoding = server?.encoding ?? local?.encoding
+  return (
+    <>
+      {encoding !== undefined && <EncodingPreview encoding={encoding} text={server?.text ?? local?.text} />}
+      <CostPreview server={server} />
+    </>
+  )
+}
+
+export function SendPage() {
+  const { t } = useI18n()
   const senderIds = useSenderIdChoice()
   const [recipient, setRecipient] = useState("")
   const [body, setBody] = useState("")
   const [sent, setSent] = useState<string | undefined>()
   const action = useAction()
-  const local = useMemo(() => (body === "" ? undefined : analyzeBody(body)), [body])
-  const server = useServerPreview(body, recipient)
-  const encoding = server?.encoding ?? local?.encoding
   const submit = onSubmit(action, async () => {
     setSent(undefined)
     const r = await call((c) =>
@@ -161,30 +204,7 @@ export function SendPage() {
         <Field label={t("Message")}>
           <textarea required rows={5} value={body} onChange={(e) => setBody(e.currentTarget.value)} />
         </Field>
-        {encoding !== undefined && <EncodingPreview encoding={encoding} text={server?.text ?? local?.text} />}
-        {server !== undefined && server.country !== null && (
-          <p className={server.sufficient === false ? "warn" : ""} aria-label={t("Cost")}>
-            {t(
-              server.units === 1
-                ? "Cost: 1 unit from the {country} wallet (balance {balance})."
-                : "Cost: {units} units from the {country} wallet (balance {balance}).",
-              {
-                units: formatNumber(server.units, lang),
-                country: server.country,
-                balance: server.balance === null ? "—" : formatNumber(server.balance, lang)
-              }
-            )}
-            {server.sufficient === false && ` ${t("The balance is not enough.")}`}
-          </p>
-        )}
-        {server !== undefined && server.country === null && (
-          <p aria-label={t("Cost")}>
-            {t(server.units === 1 ? "Cost: 1 unit per recipient." : "Cost: {units} units per recipient.", {
-              units: formatNumber(server.units, lang)
-            })}
-            {server.recipient_error !== null && ` ${say(server.recipient_error)}`}
-          </p>
-        )}
+        <TextPreview body={body} recipient={recipient} />
         <SubmitRow action={action} label={t("Send")} />
       </form>
       {sent !== undefined && <Followed uid={sent} />}

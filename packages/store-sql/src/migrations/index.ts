@@ -48,6 +48,7 @@ import m0901 from "./0901_smpp_channel.js"
 import m0920 from "./0920_smpp_throughput.js"
 import m0930 from "./0930_smpp_binds.js"
 import m0940 from "./0940_inbound.js"
+import m0970 from "./0970_inbox_unread.js"
 import m0980 from "./0980_message_counts.js"
 
 export const migrations: Record<string, Effect.Effect<unknown, unknown, SqlClient.SqlClient>> = {
@@ -86,5 +87,6 @@ export const migrations: Record<string, Effect.Effect<unknown, unknown, SqlClien
   "0920_smpp_throughput": m0920,
   "0930_smpp_binds": m0930,
   "0940_inbound": m0940,
+  "0970_inbox_unread": m0970,
   "0980_message_counts": m0980
 }
