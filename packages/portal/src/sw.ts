@@ -1,5 +1,6 @@
 /** Kiswahili texts of the portal, keyed by the English text (i18n.tsx). */
 import { swConsole } from "./swConsole.js"
+import { swInbox } from "./swInbox.js"
 import { swMessages } from "./swMessages.js"
 import { swSmpp } from "./swSmpp.js"
 
@@ -466,34 +467,8 @@ export const sw: Readonly<Record<string, string>> = {
   "Stop requiring two-factor sign-in": "Acha kuhitaji kuingia kwa hatua mbili",
   "Require two-factor sign-in for everyone": "Hitaji kuingia kwa hatua mbili kwa kila mtu",
 
-  // --- Inbox (two-way SMS) ---------------------------------------------------------------------
-  "Inbox": "Kikasha",
-  "Unread messages: {n}": "Jumbe ambazo hazijasomwa: {n}",
-  "No replies yet. Messages handsets send to your numbers appear here.":
-    "Bado hakuna majibu. Jumbe ambazo simu zinatuma kwa namba zako zinaonekana hapa.",
-  "{n} unread": "{n} hazijasomwa",
-  "Your numbers": "Namba zako",
-  "No number yet: ask the operator to assign one.": "Bado hakuna namba: omba mwendeshaji akupe moja.",
-  "Keyword": "Neno kuu",
-  "Automatic replies": "Majibu ya moja kwa moja",
-  "Sent when a handset writes STOP, START or HELP. Empty: the default text.":
-    "Hutumwa simu inapoandika STOP, START au HELP. Tupu: maandishi ya kawaida.",
-  "STOP reply (English)": "Jibu la STOP (Kiingereza)",
-  "STOP reply (Kiswahili)": "Jibu la STOP (Kiswahili)",
-  "START reply (English)": "Jibu la START (Kiingereza)",
-  "START reply (Kiswahili)": "Jibu la START (Kiswahili)",
-  "HELP reply (English)": "Jibu la HELP (Kiingereza)",
-  "HELP reply (Kiswahili)": "Jibu la HELP (Kiswahili)",
-  "Save automatic replies": "Hifadhi majibu ya moja kwa moja",
-  "Only an owner can change the automatic replies.": "Mmiliki pekee ndiye anaweza kubadilisha majibu ya moja kwa moja.",
-  "Conversation with {handset}": "Mazungumzo na {handset}",
-  "Back to the inbox": "Rudi kwenye kikasha",
-  "Reply from {number}": "Jibu kutoka {number}",
-  "Reply": "Jibu",
-  "Send reply": "Tuma jibu",
-  "Received": "Imepokelewa",
-  "Some parts are missing": "Baadhi ya sehemu hazikufika",
-  "{n} messages": "Jumbe {n}",
+  // --- Inbox (two-way SMS; swInbox.ts) ---
+  ...swInbox,
   // --- the operator console (console/**): its texts are in swConsole.ts (this file would pass 500 lines) ---
   ...swConsole,
   // --- SMPP page (portal: credentials, live binds, connection, status codes; swSmpp.ts) ---
