@@ -612,7 +612,7 @@ describe.skipIf(!hasChromium).each(drivers)("operator console in chromium (%s)",
     await signInPage.context().close()
   })
 
-  it.runIf(driver === "pglite")("the console in Kiswahili: the switch, every page and its typical errors", async () => {
+  it("the console in Kiswahili: the switch, every page and its typical errors", async () => {
     const found: Array<string> = []
     const check = async (page: Page, where: string) => {
       await page.waitForLoadState("networkidle")
