@@ -13,6 +13,7 @@ import { ADMIN_TOKEN, http } from "./harness.js"
 export const PORTAL_PAGES: ReadonlyArray<readonly [name: string, path: string]> = [
   ["dashboard", "/"],
   ["send-sms", "/send"],
+  ["inbox", "/inbox"],
   ["campaigns", "/campaigns"],
   ["contacts", "/contacts"],
   ["templates", "/templates"],

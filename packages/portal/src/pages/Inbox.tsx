@@ -125,8 +125,11 @@ function AutoRepliesForm(props: { readonly view: AutoRepliesView; readonly owner
     <form onSubmit={submit}>
       {TEXTS.map((k) => (
         <Field key={k} label={label[k]}>
+          {/* the text handsets receive, in its own language (not the page's): as written */}
           <textarea
             rows={2}
+            translate="no"
+            lang={k.endsWith("_en") ? "en" : "sw"}
             value={texts[k]}
             placeholder={props.view.defaults[k] ?? ""}
             readOnly={!props.owner}
