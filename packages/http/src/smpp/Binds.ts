@@ -1,11 +1,9 @@
 /**
- * The SMPP binds up in this process: how many a system id has (`max_binds`), which can take receipts
- * (receiver, transceiver), the throughput buckets (domain `takeParts`, counted in parts across the
- * account's binds in this process), and closing them all when credentials are disabled or deleted.
+ * The SMPP binds up in this process: how many a system id has (`max_binds`) and which can take
+ * receipts (receiver, transceiver). Throughput is counted across processes (core `SmppThroughput`);
+ * unbinding on request goes through the live binds (`LiveBinds.ts`).
  */
-import type { Bucket } from "@tuma/domain"
-import { takeParts } from "@tuma/domain"
-import { Context, Effect, Layer } from "effect"
+import { Context, Layer } from "effect"
 import type { ReceiptPdu } from "./Pdu.js"
 
 /** A bind as the registry holds it. */
@@ -41,14 +39,6 @@ export interface BindRegistry {
   readonly receiverOf: (smppAccountId: string) => BoundSession | undefined
   /** Credentials with a receiver or transceiver bind up here. */
   readonly receivingAccounts: () => ReadonlyArray<string>
-  /** Takes `parts` from the credentials' bucket; false: throttled. */
-  readonly take: (
-    smppAccountId: string,
-    limits: { readonly rate: number; readonly burst: number },
-    parts: number
-  ) => boolean
-  /** Closes every bind of these credentials. */
-  readonly closeAll: (smppAccountId: string) => Effect.Effect<void>
 }
 
 /** The binds of this process. */
@@ -61,7 +51,6 @@ export class SmppBinds extends Context.Tag("@tuma/http/SmppBinds")<SmppBinds, Bi
 export function makeRegistry(): BindRegistry {
   const byAccount = new Map<string, Array<BoundSession>>()
   const turn = new Map<string, number>()
-  const buckets = new Map<string, Bucket>()
   const receivers = (id: string) => (byAccount.get(id) ?? []).filter((s) => s.kind !== "transmitter")
   return {
     add: (session, maxBinds) => {
@@ -84,12 +73,6 @@ export function makeRegistry(): BindRegistry {
       turn.set(id, n + 1)
       return list[n]
     },
-    receivingAccounts: () => [...byAccount.keys()].filter((id) => receivers(id).length > 0),
-    take: (id, limits, parts) => {
-      const r = takeParts(buckets.get(id), Date.now(), limits, parts)
-      buckets.set(id, r.bucket)
-      return r.allowed
-    },
-    closeAll: (id) => Effect.sync(() => (byAccount.get(id) ?? []).forEach((s) => s.close()))
+    receivingAccounts: () => [...byAccount.keys()].filter((id) => receivers(id).length > 0)
   }
 }
