@@ -94,7 +94,8 @@ export const startTuma = async (
   return { child, base: `http://127.0.0.1:${port}`, smppPort, out: () => out, stop }
 }
 
-const admin = async (base: string, path: string, body: unknown) => {
+/** POSTs `body` to the admin API of the server at `base`; answers `data`, throws on an error status. */
+export const admin = async (base: string, path: string, body: unknown) => {
   const r = await fetch(`${base}/admin/v1${path}`, {
     method: "POST",
     headers: { authorization: `Bearer ${ADMIN}`, "content-type": "application/json" },
