@@ -24,8 +24,8 @@ import { cpuTicks, loadAverage, scratchDatabase, startTuma } from "../smpp/tuma.
 import { newLoadResult, poster, runCampaigns, runSingles } from "./load.js"
 import { type CarrierStats, drawDay, type RunSample, summarise } from "./outcome.js"
 import { check, delays, queryAsync, sentPerSecond, unfinished } from "./report.js"
-import { planDay, scaledLoad } from "./series.js"
 import { seedDay } from "./seed.js"
+import { planDay, scaledLoad } from "./series.js"
 
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback)
 const SCALE = env("BENCH_DAY_SCALE", 1)
@@ -57,7 +57,7 @@ const carrierPort = await new Promise<number>((resolve) =>
   carrier.on("message", (m: { type: string; port?: number }) => m.type === "listening" && resolve(m.port ?? 0))
 )
 
-const db = scratchDatabase()
+const db = scratchDatabase("tuma_day_bench")
 const tuma = await startTuma(db.url, { args: ["--workers", HTTP_WORKERS] })
 const extra: Array<ChildProcess> = []
 try {
@@ -86,7 +86,10 @@ try {
   const sampler = (async () => {
     while (sampling) {
       const next = performance.now() + 1000
-      const [queue, stats] = await Promise.all([queryAsync(db.url, "SELECT count(*) FROM dispatch_queue"), carrierAsk()])
+      const [queue, stats] = await Promise.all([
+        queryAsync(db.url, "SELECT count(*) FROM dispatch_queue"),
+        carrierAsk()
+      ])
       samples.push({
         t: (performance.now() - startedAt) / 1000,
         queue: Number(queue[0]?.[0] ?? NaN),
@@ -133,11 +136,23 @@ try {
     perProvider,
     result,
     whole,
-    run: { startedAtEpoch, offeredS, finalS, cpuS, binds: BINDS, bindRate: BIND_RATE, backlog: BACKLOG, load: loadAverage() }
+    run: {
+      startedAtEpoch,
+      offeredS,
+      finalS,
+      cpuS,
+      binds: BINDS,
+      bindRate: BIND_RATE,
+      backlog: BACKLOG,
+      load: loadAverage()
+    }
   })
   summary.lines.forEach((l) => console.log(l))
-  drawDay(PNG, { samples, slices, carrier: summary.carrierPerSecond, acceptedPerSecond: result.acceptedPerSecond },
-    { binds: BINDS, bindRate: BIND_RATE, caption: summary.caption })
+  drawDay(PNG, { samples, slices, carrier: summary.carrierPerSecond, acceptedPerSecond: result.acceptedPerSecond }, {
+    binds: BINDS,
+    bindRate: BIND_RATE,
+    caption: summary.caption
+  })
   console.log(`bench-day: plot ${PNG}`)
   if (!summary.ok) process.exitCode = 1
 } finally {

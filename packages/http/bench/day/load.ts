@@ -48,7 +48,11 @@ export const poster = (base: string, key: string) => {
         port: url.port,
         path,
         method: "POST",
-        headers: { authorization: `Bearer ${key}`, "content-type": "application/json", "content-length": payload.length }
+        headers: {
+          authorization: `Bearer ${key}`,
+          "content-type": "application/json",
+          "content-length": payload.length
+        }
       }, (res) => {
         const chunks: Array<Buffer> = []
         res.on("data", (c: Buffer) => chunks.push(c))

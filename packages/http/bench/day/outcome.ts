@@ -105,7 +105,7 @@ export const summarise = (input: {
 
 const COLORS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd"]
 
-/** Draws the run into a PNG: queue depth, throughput per bind and in total, delays by acceptance time. */
+/** Draws the run into a PNG: offered load, queue depth, throughput per bind and in total, delays by acceptance time. */
 export const drawDay = (
   path: string,
   data: {
@@ -120,20 +120,33 @@ export const drawDay = (
   const perSecond = (s: ReadonlyArray<number | undefined>) => Array.from(s, (v, i) => [i, v ?? 0] as const)
   const panels: Array<Panel> = [
     {
+      title: "Offered load: messages accepted per second (single sends and campaigns)",
+      xLabel: x,
+      yLabel: "messages / s",
+      series: [{ name: "accepted (HTTP)", color: "#555", points: perSecond(data.acceptedPerSecond) }],
+      references: [{
+        y: options.binds * options.bindRate,
+        label: `carrier limit ${options.binds * options.bindRate}/s`
+      }]
+    },
+    {
       title: "Queue depth",
       xLabel: x,
       yLabel: "messages",
       series: [
         { name: "dispatch_queue rows", color: COLORS[0]!, points: data.samples.map((s) => [s.t, s.queue]) },
-        { name: "at the carrier, no receipt yet", color: COLORS[1]!, points: data.samples.map((s) => [s.t, s.awaitingReceipt]) }
+        {
+          name: "at the carrier, no receipt yet",
+          color: COLORS[1]!,
+          points: data.samples.map((s) => [s.t, s.awaitingReceipt])
+        }
       ]
     },
     {
-      title: "Throughput (per second)",
+      title: "Throughput at the carrier (submits accepted per second)",
       xLabel: x,
       yLabel: "messages / s",
       series: [
-        { name: "accepted (HTTP)", color: "#999", points: perSecond(data.acceptedPerSecond) },
         { name: "carrier, all binds", color: COLORS[3]!, points: perSecond(sumSeries(data.carrier)) },
         ...data.carrier.map((s, i) => ({ name: `bind ${i + 1}`, color: COLORS[i % 3]!, points: perSecond(s) }))
       ],

@@ -98,7 +98,9 @@ export const panel = (p: Panel, top = 0, xMax = xExtent([p])): string => {
     }
     const lx = M.left + 10 + i * 200
     out.push(
-      `<line x1="${lx}" x2="${lx + 18}" y1="${top + M.top + 12}" y2="${top + M.top + 12}" stroke="${s.color}" stroke-width="3"/>`,
+      `<line x1="${lx}" x2="${lx + 18}" y1="${top + M.top + 12}" y2="${
+        top + M.top + 12
+      }" stroke="${s.color}" stroke-width="3"/>`,
       `<text x="${lx + 22}" y="${top + M.top + 16}" font-size="11">${escapeXml(s.name)}</text>`
     )
   })

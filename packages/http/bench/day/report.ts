@@ -17,8 +17,10 @@ export const query = (url: string, statement: string): Array<Array<string>> =>
 /** The same query without blocking the event loop (the sampler runs beside the load). */
 export const queryAsync = (url: string, statement: string) =>
   new Promise<Array<Array<string>>>((resolve) =>
-    execFile("psql", [url, "-AtqX", "-F", "\t", "-c", statement], (err, out) =>
-      resolve(err ? [] : out.split("\n").filter((l) => l.length > 0).map((l) => l.split("\t")))
+    execFile(
+      "psql",
+      [url, "-AtqX", "-F", "\t", "-c", statement],
+      (err, out) => resolve(err ? [] : out.split("\n").filter((l) => l.length > 0).map((l) => l.split("\t")))
     )
   )
 

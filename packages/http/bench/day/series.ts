@@ -37,8 +37,7 @@ export interface DayPlan {
  */
 export const planDay = (load: DayLoad): DayPlan => {
   const random = seeded(load.seed)
-  const times = (n: number) =>
-    Array.from({ length: n }, () => Math.floor(random() * load.spanMs)).sort((a, b) => a - b)
+  const times = (n: number) => Array.from({ length: n }, () => Math.floor(random() * load.spanMs)).sort((a, b) => a - b)
   return { campaigns: times(load.campaigns), singles: times(load.singles) }
 }
 

@@ -24,9 +24,9 @@ export const freePort = () =>
     })
   })
 
-/** A scratch database: its URL and its drop. */
-export const scratchDatabase = () => {
-  const name = `tuma_smpp_bench_${process.pid}_${Date.now()}`
+/** A scratch database named after `prefix`: its URL and its drop. */
+export const scratchDatabase = (prefix = "tuma_smpp_bench") => {
+  const name = `${prefix}_${process.pid}_${Date.now()}`
   execFileSync("psql", [PG, "-qc", `CREATE DATABASE ${name}`])
   return {
     url: `${PG.slice(0, PG.lastIndexOf("/"))}/${name}`,
