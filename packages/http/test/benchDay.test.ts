@@ -5,7 +5,15 @@
 import { describe, expect, it } from "vitest"
 import { campaignRecipients, singleBody } from "../bench/day/load.js"
 import { escapeXml, figure, panel, ticks } from "../bench/day/plot.js"
-import { backlogAt, backloggedThroughput, planDay, quantile, scaledLoad, sumSeries } from "../bench/day/series.js"
+import {
+  backlogAt,
+  backloggedThroughput,
+  planDay,
+  quantile,
+  scaledLoad,
+  sumSeries,
+  windowed
+} from "../bench/day/series.js"
 
 describe("the day's plan", () => {
   it("scales the full day and plays it over the compressed hour, the same for the same seed", () => {
@@ -50,6 +58,13 @@ describe("the run's arithmetic", () => {
     // eslint-disable-next-line no-sparse-arrays -- a hole is a second without a count
     expect(sumSeries([[1, 2, 3], [10, , 30, 40]])).toEqual([11, 2, 33, 40])
     expect(sumSeries([])).toEqual([])
+  })
+
+  it("averages a per-second series over windows, the last one shorter", () => {
+    // eslint-disable-next-line no-sparse-arrays -- a hole is a second without a count
+    expect(windowed([1, 3, , 5, 10], 2)).toEqual([[0.5, 2], [2.5, 2.5], [4, 10]])
+    expect(windowed([4, 6], 1)).toEqual([[0, 4], [1, 6]])
+    expect(windowed([], 5)).toEqual([])
   })
 
   it("measures throughput over the inner seconds of backlogged stretches only", () => {

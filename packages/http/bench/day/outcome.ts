@@ -6,7 +6,15 @@
 import type { LoadResult } from "./load.js"
 import { figure, figureSize, type Panel, renderPng } from "./plot.js"
 import type { Checks, DelaySlice } from "./report.js"
-import { backlogAt, backloggedThroughput, quantile, type Sample, sumSeries, type Throughput } from "./series.js"
+import {
+  backlogAt,
+  backloggedThroughput,
+  quantile,
+  type Sample,
+  sumSeries,
+  type Throughput,
+  windowed
+} from "./series.js"
 
 /** The loopback carrier's counters (smsc.ts). */
 export interface CarrierStats {
@@ -117,10 +125,14 @@ export const drawDay = (
   options: { readonly binds: number; readonly bindRate: number; readonly caption: string }
 ) => {
   const x = "seconds since the start of the run"
-  const perSecond = (s: ReadonlyArray<number | undefined>) => Array.from(s, (v, i) => [i, v ?? 0] as const)
+  // one point per second up to 5 minutes, then means over windows (about 300 points a line)
+  const width = Math.max(1, Math.round(data.acceptedPerSecond.length / 300))
+  const perSecond = (s: ReadonlyArray<number | undefined>) => windowed(s, width)
+  const per = width > 1 ? ` (means over ${width} s)` : ""
+
   const panels: Array<Panel> = [
     {
-      title: "Offered load: messages accepted per second (single sends and campaigns)",
+      title: `Offered load: messages accepted per second (single sends and campaigns)${per}`,
       xLabel: x,
       yLabel: "messages / s",
       series: [{ name: "accepted (HTTP)", color: "#555", points: perSecond(data.acceptedPerSecond) }],
@@ -143,7 +155,7 @@ export const drawDay = (
       ]
     },
     {
-      title: "Throughput at the carrier (submits accepted per second)",
+      title: `Throughput at the carrier (submits accepted per second)${per}`,
       xLabel: x,
       yLabel: "messages / s",
       series: [

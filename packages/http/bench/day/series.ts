@@ -63,6 +63,22 @@ export const sumSeries = (series: ReadonlyArray<ReadonlyArray<number | undefined
   return Array.from({ length }, (_, i) => series.reduce((sum, s) => sum + (s[i] ?? 0), 0))
 }
 
+/**
+ * Averages a per-second series over windows of `width` seconds, answered as (mid-window second, mean)
+ * points (a long run's per-second lines are too dense to read).
+ */
+export const windowed = (perSecond: ReadonlyArray<number | undefined>, width: number) => {
+  const w = Math.max(1, Math.round(width))
+  const points: Array<readonly [number, number]> = []
+  for (let start = 0; start < perSecond.length; start += w) {
+    const end = Math.min(perSecond.length, start + w)
+    let sum = 0
+    for (let i = start; i < end; i++) sum += perSecond[i] ?? 0
+    points.push([start + (end - start - 1) / 2, sum / (end - start)] as const)
+  }
+  return points
+}
+
 /** Throughput of a per-second series over the given seconds: median, 90th percentile, peak, ratio to the limit. */
 export interface Throughput {
   readonly seconds: number
