@@ -24,9 +24,9 @@ export const freePort = () =>
     })
   })
 
-/** A scratch database: its URL and its drop. */
-export const scratchDatabase = () => {
-  const name = `tuma_smpp_bench_${process.pid}_${Date.now()}`
+/** A scratch database named after `prefix`: its URL and its drop. */
+export const scratchDatabase = (prefix = "tuma_smpp_bench") => {
+  const name = `${prefix}_${process.pid}_${Date.now()}`
   execFileSync("psql", [PG, "-qc", `CREATE DATABASE ${name}`])
   return {
     url: `${PG.slice(0, PG.lastIndexOf("/"))}/${name}`,
@@ -94,7 +94,8 @@ export const startTuma = async (
   return { child, base: `http://127.0.0.1:${port}`, smppPort, out: () => out, stop }
 }
 
-const admin = async (base: string, path: string, body: unknown) => {
+/** POSTs `body` to the admin API of the server at `base`; answers `data`, throws on an error status. */
+export const admin = async (base: string, path: string, body: unknown) => {
   const r = await fetch(`${base}/admin/v1${path}`, {
     method: "POST",
     headers: { authorization: `Bearer ${ADMIN}`, "content-type": "application/json" },
