@@ -22,6 +22,7 @@ import { Effect, Exit, Layer, Redacted, Scope } from "effect"
 import { randomBytes } from "node:crypto"
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
+import { readFileSync } from "node:fs"
 import { loadavg } from "node:os"
 import * as DeliveryWorkers from "../src/runtime/DeliveryWorkers.js"
 import * as WebhookWorkers from "../src/runtime/WebhookWorkers.js"
@@ -48,6 +49,24 @@ const scratchDatabase = Effect.gen(function*() {
   return url.toString()
 })
 const NUMBER = "+255700555000"
+
+/** CPU seconds used so far by the PostgreSQL backends of the scratch database (same machine: /proc). */
+const backendsCpu = (url: string) =>
+  Effect.gen(function*() {
+    const db = new URL(url).pathname.slice(1)
+    const admin = yield* PgClient.make({ url: Redacted.make(ADMIN_URL), maxConnections: 1 })
+    const rows = yield* admin<{ pid: number }>`SELECT pid FROM pg_stat_activity WHERE datname = ${db}`
+    let ticks = 0
+    for (const { pid } of rows) {
+      try {
+        const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ")
+        ticks += Number(fields[11]) + Number(fields[12])
+      } catch {
+        // a backend that ended (or another machine): not counted
+      }
+    }
+    return ticks / 100
+  }).pipe(Effect.scoped, Effect.provide(Reactivity.layer), Effect.orElseSucceed(() => 0))
 
 const load = () => loadavg().map((l) => l.toFixed(2)).join(" ")
 const pct = (xs: Array<number>, p: number) =>
@@ -108,6 +127,7 @@ const main = async () => {
 
   const t0 = performance.now()
   const cpu0 = process.cpuUsage()
+  const pg0 = await Effect.runPromise(backendsCpu(url))
   let next = 0
   let answered = 0
   let refused = 0
@@ -134,6 +154,7 @@ const main = async () => {
   const tPosted = performance.now()
   const cpu = process.cpuUsage(cpu0)
   const cpuSeconds = (cpu.user + cpu.system) / 1e6
+  const pgSeconds = (await Effect.runPromise(backendsCpu(url))) - pg0
   const latencies: Array<number> = []
   for (let i = 0; i < N; i++) if (postedAt[i]! > 0) latencies.push(postedAt[i]! - sentAt[i]!)
 
@@ -153,7 +174,11 @@ const main = async () => {
   )
   console.log(
     `  this process (server, workers, SMSC, receiver): ${cpuSeconds.toFixed(1)} CPU s = ` +
-      `${Math.round(N / cpuSeconds)} MO per CPU second (PostgreSQL's backends not counted)`
+      `${Math.round(N / cpuSeconds)} MO per CPU second`
+  )
+  console.log(
+    `  PostgreSQL's backends of the database: ${pgSeconds.toFixed(1)} CPU s; with this process ` +
+      `${Math.round(N / (cpuSeconds + pgSeconds))} MO per CPU second`
   )
   console.log(`  load average before: ${before}; after: ${load()}`)
   receiver.close()
