@@ -47,6 +47,7 @@ import { tuneHeap } from "./runtime/Heap.js"
 import * as IdleCompaction from "./runtime/IdleCompaction.js"
 import { SlicedScheduler } from "./runtime/Scheduling.js"
 import * as WebhookWorkers from "./runtime/WebhookWorkers.js"
+import * as Worker from "./runtime/Worker.js"
 import * as Server from "./Server.js"
 import { seedDemoSmpp } from "./smpp/Demo.js"
 import { SmppListener } from "./smpp/Listener.js"
@@ -297,7 +298,10 @@ const startObservability = async (options: Observability.ObservabilityOptions, s
     Observability.ObservabilityRuntime
   )
 
-/** `tuma worker`: the delivery workers alone (delivery engineer; docs/delivery.md). */
+/**
+ * `tuma worker`: the delivery workers (with the inbound housekeeping of a process that receives MO)
+ * and the webhook workers, without the HTTP server (docs/delivery.md).
+ */
 const worker = async (argv: ReadonlyArray<string>) => {
   const { values } = parseArgs({
     args: [...argv],
@@ -315,10 +319,11 @@ const worker = async (argv: ReadonlyArray<string>) => {
     Observability.optionsFromEnv(env, { metricsPort: values["metrics-port"] }),
     scope
   )
+  const database = Cli.databaseFromEnv()
   await run(
     Layer.buildWithScope(
-      Layer.mergeAll(DeliveryWorkers.layer(), WebhookWorkers.layerStandalone(), SqlObservability.layerSamplers).pipe(
-        Layer.provide(Database.layer(Cli.databaseFromEnv()).pipe(Layer.orDie)),
+      Worker.layer({ driver: database._tag }).pipe(
+        Layer.provide(Database.layer(database).pipe(Layer.orDie)),
         Layer.provide(Observability.layerFiber(observability))
       ),
       scope

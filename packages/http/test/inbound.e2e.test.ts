@@ -5,7 +5,7 @@
  * with one part repeated is one message and one event; STOP refuses the next send, START accepts it
  * again, HELP answers; the pull API, replies, the admin API (409, unrouted) and sandbox simulation.
  */
-import { Inbound, InboundWorkers, Operator } from "@tuma/core"
+import { Inbound, Operator } from "@tuma/core"
 import { verifyWebhookSignature } from "@tuma/domain"
 import { makeSmscSimulator, type SmscSimulator } from "@tuma/providers/smsc/SmscSimulator"
 import { Effect, Exit, Layer, Scope } from "effect"
@@ -69,9 +69,9 @@ beforeAll(async () => {
   const context = Layer.succeedContext(server.context)
   await Effect.runPromise(Layer.buildWithScope(
     Layer.mergeAll(
-      DeliveryWorkers.layer({ pollIntervalMs: 100 }),
-      WebhookWorkers.layer({}, { TUMA_WEBHOOK_POLL: "50ms", TUMA_WEBHOOK_ALLOW: "127.0.0.1" }),
-      InboundWorkers.layer({ joinWaitMs: 1_500, pollMs: 100 })
+      // with the inbound housekeeping (joins at the timeout, auto replies), as every receiving process
+      DeliveryWorkers.layer({ pollIntervalMs: 100 }, { joinWaitMs: 1_500, pollMs: 100 }),
+      WebhookWorkers.layer({}, { TUMA_WEBHOOK_POLL: "50ms", TUMA_WEBHOOK_ALLOW: "127.0.0.1" })
     ).pipe(Layer.provide(context)),
     scope
   ))
