@@ -4,15 +4,15 @@
  * scratch database (BENCH_CHILD_DATABASE_URL). Prints "ready" once running; stops on SIGTERM.
  */
 import { Ids, Send } from "@tuma/core"
-import * as Database from "@tuma/store-sql/Database"
 import { SqlStore } from "@tuma/store-sql"
+import * as Database from "@tuma/store-sql/Database"
 import { Effect, Exit, Layer, Scope } from "effect"
 import * as WebhookWorkers from "../src/runtime/WebhookWorkers.js"
 
 const url = process.env.BENCH_CHILD_DATABASE_URL ?? ""
 const scope = Effect.runSync(Scope.make())
 await Effect.runPromise(Layer.buildWithScope(
-  WebhookWorkers.layer({}, { TUMA_WEBHOOK_POLL: "100ms", TUMA_WEBHOOK_ALLOW: "127.0.0.1" }).pipe(
+  WebhookWorkers.layer({}, { TUMA_WEBHOOK_ALLOW: "127.0.0.1" }).pipe(
     Layer.provide(Send.layer.pipe(Layer.provide(SqlStore.layerSend("Postgres")))),
     Layer.provide(Ids.layer),
     Layer.provide(Database.layer(Database.postgres(url, { maxConnections: 4 })).pipe(Layer.orDie))

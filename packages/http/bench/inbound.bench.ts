@@ -21,11 +21,11 @@ import { Operator } from "@tuma/core"
 import { makeSmscSimulator } from "@tuma/providers/smsc/SmscSimulator"
 import * as Database from "@tuma/store-sql/Database"
 import { Effect, Exit, Layer, Redacted, Scope } from "effect"
+import { spawn } from "node:child_process"
 import { randomBytes } from "node:crypto"
+import { readFileSync } from "node:fs"
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
-import { spawn } from "node:child_process"
-import { readFileSync } from "node:fs"
 import { loadavg } from "node:os"
 import * as DeliveryWorkers from "../src/runtime/DeliveryWorkers.js"
 import * as WebhookWorkers from "../src/runtime/WebhookWorkers.js"
@@ -67,7 +67,10 @@ const cpuOf = (pid: number): number => {
 /** The webhook workers in a child process (BENCH_SPLIT=1), resolved once it says "ready". */
 const startWebhookProcess = (url: string) =>
   new Promise<{ readonly pid: number; readonly stop: () => void }>((resolve, reject) => {
-    const child = spawn(process.execPath, [...process.execArgv, new URL("./inbound-webhooks.ts", import.meta.url).pathname], {
+    const child = spawn(process.execPath, [
+      ...process.execArgv,
+      new URL("./inbound-webhooks.ts", import.meta.url).pathname
+    ], {
       env: { ...process.env, BENCH_CHILD_DATABASE_URL: url },
       stdio: ["ignore", "pipe", "inherit"]
     })
@@ -137,13 +140,21 @@ const main = async () => {
   const webhooks = SPLIT ? await startWebhookProcess(url) : undefined
   await Effect.runPromise(Layer.buildWithScope(
     Layer.mergeAll(
-      DeliveryWorkers.layer({ pollIntervalMs: 200 }),
-      SPLIT ? Layer.empty : WebhookWorkers.layer({}, { TUMA_WEBHOOK_POLL: "100ms", TUMA_WEBHOOK_ALLOW: "127.0.0.1" })
+      DeliveryWorkers.layer({}),
+      SPLIT ? Layer.empty : WebhookWorkers.layer({}, { TUMA_WEBHOOK_ALLOW: "127.0.0.1" })
     ).pipe(Layer.provide(Layer.succeedContext(server.context))),
     scope
   ))
   await sim.waitUntil(() => sim.sessionCount > 0, 30_000)
   const before = load()
+  // what the processes burn while nothing arrives (polling loops), to read the CPU figures below
+  const idle0 = { self: process.cpuUsage(), hooks: webhooks === undefined ? 0 : cpuOf(webhooks.pid) }
+  await new Promise((r) => setTimeout(r, 3_000))
+  const idleSelf = process.cpuUsage(idle0.self)
+  const idle = {
+    self: (idleSelf.user + idleSelf.system) / 1e6 / 3,
+    hooks: webhooks === undefined ? 0 : (cpuOf(webhooks.pid) - idle0.hooks) / 3
+  }
 
   const t0 = performance.now()
   const cpu0 = process.cpuUsage()
@@ -202,6 +213,10 @@ const main = async () => {
       `${cpuSeconds.toFixed(1)} CPU s = ${Math.round(N / cpuSeconds)} MO per CPU second`
   )
   if (SPLIT) console.log(`  the webhook workers' process: ${hookSeconds.toFixed(1)} CPU s`)
+  console.log(
+    `  idle (nothing arriving, 3 s before): this process ${idle.self.toFixed(3)} CPU s per second` +
+      (SPLIT ? `, the webhook workers' ${idle.hooks.toFixed(3)}` : "")
+  )
   const all = cpuSeconds + pgSeconds + hookSeconds
   console.log(
     `  PostgreSQL's backends of the database: ${pgSeconds.toFixed(1)} CPU s; everything: ${all.toFixed(1)} CPU s = ` +

@@ -12,16 +12,7 @@ import { NodeHttpServer } from "@effect/platform-node"
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as HttpServer from "@effect/platform/HttpServer"
 import type { SqlClient } from "@effect/sql"
-import {
-  Ids,
-  Inbound,
-  Operator,
-  Send,
-  SendConfig,
-  SmppAccounts,
-  SmppLiveBinds,
-  SmppThroughput
-} from "@tuma/core"
+import { Ids, Inbound, Operator, Send, SendConfig, SmppAccounts, SmppLiveBinds, SmppThroughput } from "@tuma/core"
 import { Admin, Audit } from "@tuma/core"
 import { Reads } from "@tuma/core"
 import { SenderIds } from "@tuma/core"

@@ -8,7 +8,7 @@
  *                                  HTTP server + delivery workers + webhook workers
  *                                  (--workers: N HTTP processes on one port, PostgreSQL only; Cluster.ts)
  *   tuma worker [--data-dir DIR] [--webhook-signature-header NAME]
- *                                  (delivery workers alone; TUMA_DELIVERY_* in DeliveryWorkers.ts)
+ *                                  (delivery + inbound + webhook workers, no HTTP; runtime/Worker.ts)
  *   tuma <operator command> …      (see `tuma help`)
  *
  * Configuration from flags and environment: PORT, HOST, DATABASE_URL (PostgreSQL; otherwise the
@@ -28,7 +28,6 @@
  * start the idle compaction of their heap (IdleCompaction.ts, `TUMA_IDLE_COMPACT_MB`).
  */
 import { Database } from "@tuma/store-sql"
-import { SqlObservability } from "@tuma/store-sql"
 import { Context, Effect, Exit, Layer, Option, Scheduler, Scope } from "effect"
 import cluster from "node:cluster"
 import { readFileSync } from "node:fs"
@@ -41,7 +40,6 @@ import * as Observability from "./observability/Observability.js"
 import { seedDemoPortalUser } from "./portal/Demo.js"
 import * as Cluster from "./runtime/Cluster.js"
 import { makeServerOptions } from "./runtime/Config.js"
-import * as DeliveryWorkers from "./runtime/DeliveryWorkers.js"
 import { trackConnections } from "./runtime/Drain.js"
 import { tuneHeap } from "./runtime/Heap.js"
 import * as IdleCompaction from "./runtime/IdleCompaction.js"

@@ -27,7 +27,10 @@ export const layer = (options: WorkerOptions): Layer.Layer<never, never, SqlClie
   const env = options.env ?? process.env
   return Layer.mergeAll(
     Layer.discard(
-      DeliveryWorkers.layer(options.delivery ?? DeliveryWorkers.optionsFromEnv(env), options.inbound ?? defaultInboundWorkerSettings)
+      DeliveryWorkers.layer(
+        options.delivery ?? DeliveryWorkers.optionsFromEnv(env),
+        options.inbound ?? defaultInboundWorkerSettings
+      )
     ),
     WebhookWorkers.layer({}, env),
     SqlObservability.layerSamplers

@@ -60,7 +60,10 @@ export const contextColumns = (keys: number, forced: number) =>
 
 /** The context of decoded columns and the forced accounts. */
 export const contextOf = (
-  columns: { readonly assignments: ReadonlyArray<typeof AssignmentJson.Type>; readonly endpoints: ReadonlyArray<Endpoint> },
+  columns: {
+    readonly assignments: ReadonlyArray<typeof AssignmentJson.Type>
+    readonly endpoints: ReadonlyArray<Endpoint>
+  },
   forced: ReadonlyArray<string>
 ): InboundContext => {
   const assignments = columns.assignments.map((a) => ({

@@ -7,8 +7,8 @@ import type { AutoReplyTexts, InboundCommand, InboundEncoding } from "@tuma/doma
 import { autoReplyText, optOutEventBody, receivedEventBody } from "@tuma/domain"
 import { Effect, Schema } from "effect"
 import type { Db } from "../dispatch/query.js"
-import type { Endpoint } from "./context.js"
 import { findAll, NullableString } from "../rows.js"
+import type { Endpoint } from "./context.js"
 
 /** A message made of a group's parts, before it is routed. */
 export interface Made {

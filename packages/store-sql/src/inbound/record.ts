@@ -248,8 +248,12 @@ WHERE p.provider = u.provider AND p.from_addr = u.from_addr AND p.to_addr = u.to
     const changes = yield* optOutChanges(db, routed.filter((r) => r.accountId !== null && !r.sandbox), now)
     yield* owedReplies(db, routed, now)
     // the endpoints of accounts found by history (an opt-out word to no assigned address)
-    const others = [...new Set(routed.flatMap((r) => r.accountId !== null && !context.accounts.has(r.accountId) ? [r.accountId] : []))]
-    const endpoints = others.length === 0 ? context.endpoints : [...context.endpoints, ...yield* endpointsOf(db, others)]
+    const others = [
+      ...new Set(routed.flatMap((r) => r.accountId !== null && !context.accounts.has(r.accountId) ? [r.accountId] : []))
+    ]
+    const endpoints = others.length === 0
+      ? context.endpoints
+      : [...context.endpoints, ...yield* endpointsOf(db, others)]
     yield* writeMessages(db, routed, deliveryRows(routed, endpoints, changes, now), now)
     return {
       parts: 0,
