@@ -27,7 +27,9 @@ export interface ReceivedEventInput {
 /**
  * The `sms.received` body: `{ event, message_id, from, to, keyword, text, parts, complete,
  * received_at, timestamp, in_reply_to }`, in that order. `message_id` is the inbound message's uid,
- * stable across retries and redeliveries: receivers de-duplicate on it.
+ * stable across retries and redeliveries: receivers de-duplicate on it. `in_reply_to` stays the
+ * last field: the SQL store writes a body made with `inReplyTo: null` and puts the uid in place of
+ * its closing `null}` in the statement that finds it.
  */
 export const receivedEventBody = (e: ReceivedEventInput): string =>
   JSON.stringify({

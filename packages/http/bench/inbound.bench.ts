@@ -11,7 +11,9 @@
  * workers, simulator and receiver share it), so a run on a busy machine can be read.
  *
  * Env: BENCH_MO (10000), BENCH_WINDOW (100), BENCH_DATABASE_URL (admin URL of a PostgreSQL server;
- * default TUMA_TEST_DATABASE_URL or postgres://postgres@127.0.0.1:5432/postgres).
+ * default TUMA_TEST_DATABASE_URL or postgres://postgres@127.0.0.1:5432/postgres), BENCH_SPLIT=1: the
+ * webhook workers in a second process (`inbound-webhooks.ts`, as `tuma worker` runs them), this one
+ * keeping the carrier bind and the writer; the CPU of both is printed.
  */
 import * as Reactivity from "@effect/experimental/Reactivity"
 import { PgClient } from "@effect/sql-pg"
@@ -19,7 +21,9 @@ import { Operator } from "@tuma/core"
 import { makeSmscSimulator } from "@tuma/providers/smsc/SmscSimulator"
 import * as Database from "@tuma/store-sql/Database"
 import { Effect, Exit, Layer, Redacted, Scope } from "effect"
+import { spawn } from "node:child_process"
 import { randomBytes } from "node:crypto"
+import { readFileSync } from "node:fs"
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
 import { loadavg } from "node:os"
@@ -28,6 +32,7 @@ import * as WebhookWorkers from "../src/runtime/WebhookWorkers.js"
 import { setupAccount, startServer, unique } from "../test/harness.js"
 
 const N = Number(process.env.BENCH_MO ?? 10_000)
+const SPLIT = process.env.BENCH_SPLIT === "1"
 const WINDOW = Number(process.env.BENCH_WINDOW ?? 100)
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? process.env.TUMA_TEST_DATABASE_URL ??
   "postgres://postgres@127.0.0.1:5432/postgres"
@@ -48,6 +53,42 @@ const scratchDatabase = Effect.gen(function*() {
   return url.toString()
 })
 const NUMBER = "+255700555000"
+
+/** CPU seconds used so far by a process of this machine (/proc), 0 when it is gone. */
+const cpuOf = (pid: number): number => {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ")
+    return (Number(fields[11]) + Number(fields[12])) / 100
+  } catch {
+    return 0
+  }
+}
+
+/** The webhook workers in a child process (BENCH_SPLIT=1), resolved once it says "ready". */
+const startWebhookProcess = (url: string) =>
+  new Promise<{ readonly pid: number; readonly stop: () => void }>((resolve, reject) => {
+    const child = spawn(process.execPath, [
+      ...process.execArgv,
+      new URL("./inbound-webhooks.ts", import.meta.url).pathname
+    ], {
+      env: { ...process.env, BENCH_CHILD_DATABASE_URL: url },
+      stdio: ["ignore", "pipe", "inherit"]
+    })
+    child.on("error", reject)
+    child.stdout.on("data", (chunk: Buffer) => {
+      if (chunk.toString().includes("ready")) resolve({ pid: child.pid!, stop: () => child.kill("SIGTERM") })
+    })
+  })
+
+/** CPU seconds used so far by the PostgreSQL backends of the scratch database (same machine: /proc). */
+const backendsCpu = (url: string) =>
+  Effect.gen(function*() {
+    const db = new URL(url).pathname.slice(1)
+    const admin = yield* PgClient.make({ url: Redacted.make(ADMIN_URL), maxConnections: 1 })
+    const rows = yield* admin<{ pid: number }>`SELECT pid FROM pg_stat_activity WHERE datname = ${db}`
+    // a backend that ended (or another machine) counts 0
+    return rows.reduce((sum, { pid }) => sum + cpuOf(pid), 0)
+  }).pipe(Effect.scoped, Effect.provide(Reactivity.layer), Effect.orElseSucceed(() => 0))
 
 const load = () => loadavg().map((l) => l.toFixed(2)).join(" ")
 const pct = (xs: Array<number>, p: number) =>
@@ -96,18 +137,29 @@ const main = async () => {
     url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`,
     events: ["sms.received"]
   })
+  const webhooks = SPLIT ? await startWebhookProcess(url) : undefined
   await Effect.runPromise(Layer.buildWithScope(
     Layer.mergeAll(
-      DeliveryWorkers.layer({ pollIntervalMs: 200 }),
-      WebhookWorkers.layer({}, { TUMA_WEBHOOK_POLL: "100ms", TUMA_WEBHOOK_ALLOW: "127.0.0.1" })
+      DeliveryWorkers.layer({}),
+      SPLIT ? Layer.empty : WebhookWorkers.layer({}, { TUMA_WEBHOOK_ALLOW: "127.0.0.1" })
     ).pipe(Layer.provide(Layer.succeedContext(server.context))),
     scope
   ))
   await sim.waitUntil(() => sim.sessionCount > 0, 30_000)
   const before = load()
+  // what the processes burn while nothing arrives (polling loops), to read the CPU figures below
+  const idle0 = { self: process.cpuUsage(), hooks: webhooks === undefined ? 0 : cpuOf(webhooks.pid) }
+  await new Promise((r) => setTimeout(r, 3_000))
+  const idleSelf = process.cpuUsage(idle0.self)
+  const idle = {
+    self: (idleSelf.user + idleSelf.system) / 1e6 / 3,
+    hooks: webhooks === undefined ? 0 : (cpuOf(webhooks.pid) - idle0.hooks) / 3
+  }
 
   const t0 = performance.now()
   const cpu0 = process.cpuUsage()
+  const pg0 = await Effect.runPromise(backendsCpu(url))
+  const hooks0 = webhooks === undefined ? 0 : cpuOf(webhooks.pid)
   let next = 0
   let answered = 0
   let refused = 0
@@ -134,10 +186,15 @@ const main = async () => {
   const tPosted = performance.now()
   const cpu = process.cpuUsage(cpu0)
   const cpuSeconds = (cpu.user + cpu.system) / 1e6
+  const pgSeconds = (await Effect.runPromise(backendsCpu(url))) - pg0
+  const hookSeconds = webhooks === undefined ? 0 : cpuOf(webhooks.pid) - hooks0
   const latencies: Array<number> = []
   for (let i = 0; i < N; i++) if (postedAt[i]! > 0) latencies.push(postedAt[i]! - sentAt[i]!)
 
-  console.log(`inbound bench: ${N} MO over one bind, window ${WINDOW}, PostgreSQL, webhook on loopback`)
+  console.log(
+    `inbound bench: ${N} MO over one bind, window ${WINDOW}, PostgreSQL, webhook on loopback` +
+      (SPLIT ? "; webhook workers in a second process" : "")
+  )
   console.log(
     `  stored: ${Math.round(N / ((tStored - t0) / 1000))} MO/s (${
       ((tStored - t0) / 1000).toFixed(2)
@@ -152,11 +209,22 @@ const main = async () => {
     `  deliver_sm -> webhook: p50 ${pct(latencies, 0.5).toFixed(0)} ms, p99 ${pct(latencies, 0.99).toFixed(0)} ms`
   )
   console.log(
-    `  this process (server, workers, SMSC, receiver): ${cpuSeconds.toFixed(1)} CPU s = ` +
-      `${Math.round(N / cpuSeconds)} MO per CPU second (PostgreSQL's backends not counted)`
+    `  this process (server, ${SPLIT ? "carrier bind and writer" : "workers"}, SMSC, receiver): ` +
+      `${cpuSeconds.toFixed(1)} CPU s = ${Math.round(N / cpuSeconds)} MO per CPU second`
+  )
+  if (SPLIT) console.log(`  the webhook workers' process: ${hookSeconds.toFixed(1)} CPU s`)
+  console.log(
+    `  idle (nothing arriving, 3 s before): this process ${idle.self.toFixed(3)} CPU s per second` +
+      (SPLIT ? `, the webhook workers' ${idle.hooks.toFixed(3)}` : "")
+  )
+  const all = cpuSeconds + pgSeconds + hookSeconds
+  console.log(
+    `  PostgreSQL's backends of the database: ${pgSeconds.toFixed(1)} CPU s; everything: ${all.toFixed(1)} CPU s = ` +
+      `${Math.round(N / all)} MO per CPU second`
   )
   console.log(`  load average before: ${before}; after: ${load()}`)
   receiver.close()
+  webhooks?.stop()
   await Effect.runPromise(Scope.close(scope, Exit.void))
   process.exit(0)
 }

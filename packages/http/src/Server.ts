@@ -12,17 +12,7 @@ import { NodeHttpServer } from "@effect/platform-node"
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as HttpServer from "@effect/platform/HttpServer"
 import type { SqlClient } from "@effect/sql"
-import {
-  Ids,
-  Inbound,
-  InboundWorkers,
-  Operator,
-  Send,
-  SendConfig,
-  SmppAccounts,
-  SmppLiveBinds,
-  SmppThroughput
-} from "@tuma/core"
+import { Ids, Inbound, Operator, Send, SendConfig, SmppAccounts, SmppLiveBinds, SmppThroughput } from "@tuma/core"
 import { Admin, Audit } from "@tuma/core"
 import { Reads } from "@tuma/core"
 import { SenderIds } from "@tuma/core"
@@ -177,10 +167,8 @@ export const layer = (options: StartOptions) => {
     host: options.server.host
   })
   const serve = Layer.merge(HttpApiBuilder.serve(), FastSend.layer.pipe(Layer.provide(Auth.layer)))
-  // the delivery workers and, next to them, the inbound housekeeping (joining timeouts, auto replies)
-  const served = options.workers === true
-    ? Layer.mergeAll(serve, DeliveryWorkers.layer(), InboundWorkers.layer())
-    : serve
+  // the delivery workers (with the inbound housekeeping: joining timeouts, auto replies)
+  const served = options.workers === true ? Layer.merge(serve, DeliveryWorkers.layer()) : serve
   const runtime = options.observabilityRuntime
   const observability = runtime !== undefined
     ? Layer.merge(Layer.succeed(Observability.ObservabilityRuntime, runtime), Observability.layerFiber(runtime))

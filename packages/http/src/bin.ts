@@ -8,7 +8,7 @@
  *                                  HTTP server + delivery workers + webhook workers
  *                                  (--workers: N HTTP processes on one port, PostgreSQL only; Cluster.ts)
  *   tuma worker [--data-dir DIR] [--webhook-signature-header NAME]
- *                                  (delivery workers alone; TUMA_DELIVERY_* in DeliveryWorkers.ts)
+ *                                  (delivery + inbound + webhook workers, no HTTP; runtime/Worker.ts)
  *   tuma <operator command> …      (see `tuma help`)
  *
  * Configuration from flags and environment: PORT, HOST, DATABASE_URL (PostgreSQL; otherwise the
@@ -28,7 +28,6 @@
  * start the idle compaction of their heap (IdleCompaction.ts, `TUMA_IDLE_COMPACT_MB`).
  */
 import { Database } from "@tuma/store-sql"
-import { SqlObservability } from "@tuma/store-sql"
 import { Context, Effect, Exit, Layer, Option, Scheduler, Scope } from "effect"
 import cluster from "node:cluster"
 import { readFileSync } from "node:fs"
@@ -41,12 +40,12 @@ import * as Observability from "./observability/Observability.js"
 import { seedDemoPortalUser } from "./portal/Demo.js"
 import * as Cluster from "./runtime/Cluster.js"
 import { makeServerOptions } from "./runtime/Config.js"
-import * as DeliveryWorkers from "./runtime/DeliveryWorkers.js"
 import { trackConnections } from "./runtime/Drain.js"
 import { tuneHeap } from "./runtime/Heap.js"
 import * as IdleCompaction from "./runtime/IdleCompaction.js"
 import { SlicedScheduler } from "./runtime/Scheduling.js"
 import * as WebhookWorkers from "./runtime/WebhookWorkers.js"
+import * as Worker from "./runtime/Worker.js"
 import * as Server from "./Server.js"
 import { seedDemoSmpp } from "./smpp/Demo.js"
 import { SmppListener } from "./smpp/Listener.js"
@@ -297,7 +296,10 @@ const startObservability = async (options: Observability.ObservabilityOptions, s
     Observability.ObservabilityRuntime
   )
 
-/** `tuma worker`: the delivery workers alone (delivery engineer; docs/delivery.md). */
+/**
+ * `tuma worker`: the delivery workers (with the inbound housekeeping of a process that receives MO)
+ * and the webhook workers, without the HTTP server (docs/delivery.md).
+ */
 const worker = async (argv: ReadonlyArray<string>) => {
   const { values } = parseArgs({
     args: [...argv],
@@ -315,10 +317,11 @@ const worker = async (argv: ReadonlyArray<string>) => {
     Observability.optionsFromEnv(env, { metricsPort: values["metrics-port"] }),
     scope
   )
+  const database = Cli.databaseFromEnv()
   await run(
     Layer.buildWithScope(
-      Layer.mergeAll(DeliveryWorkers.layer(), WebhookWorkers.layerStandalone(), SqlObservability.layerSamplers).pipe(
-        Layer.provide(Database.layer(Cli.databaseFromEnv()).pipe(Layer.orDie)),
+      Worker.layer({ driver: database._tag }).pipe(
+        Layer.provide(Database.layer(database).pipe(Layer.orDie)),
         Layer.provide(Observability.layerFiber(observability))
       ),
       scope

@@ -5,7 +5,7 @@
  * with one part repeated is one message and one event; STOP refuses the next send, START accepts it
  * again, HELP answers; the pull API, replies, the admin API (409, unrouted) and sandbox simulation.
  */
-import { Inbound, InboundWorkers, Operator } from "@tuma/core"
+import { Inbound, Operator } from "@tuma/core"
 import { verifyWebhookSignature } from "@tuma/domain"
 import { makeSmscSimulator, type SmscSimulator } from "@tuma/providers/smsc/SmscSimulator"
 import { Effect, Exit, Layer, Scope } from "effect"
@@ -69,9 +69,10 @@ beforeAll(async () => {
   const context = Layer.succeedContext(server.context)
   await Effect.runPromise(Layer.buildWithScope(
     Layer.mergeAll(
-      DeliveryWorkers.layer({ pollIntervalMs: 100 }),
-      WebhookWorkers.layer({}, { TUMA_WEBHOOK_POLL: "50ms", TUMA_WEBHOOK_ALLOW: "127.0.0.1" }),
-      InboundWorkers.layer({ joinWaitMs: 1_500, pollMs: 100 })
+      // with the inbound housekeeping (joins at the timeout, auto replies), as every receiving process
+      // (a wait long enough for six parts sent one after the other on a loaded machine)
+      DeliveryWorkers.layer({ pollIntervalMs: 100 }, { joinWaitMs: 8_000, pollMs: 100 }),
+      WebhookWorkers.layer({}, { TUMA_WEBHOOK_POLL: "50ms", TUMA_WEBHOOK_ALLOW: "127.0.0.1" })
     ).pipe(Layer.provide(context)),
     scope
   ))
@@ -236,7 +237,7 @@ describe("MO over a real SMPP bind", () => {
     }
     const whole = await waitFor("ucs2", () => received(from)[0])
     expect(whole.json).toMatchObject({ text: "Привет, мир", parts: 2, complete: true })
-    // 2 of 3 parts: joined after the wait (1.5 s here) with what arrived
+    // 2 of 3 parts: joined after the wait (8 s here) with what arrived
     for (const seq of [1, 3]) {
       await sim.sendMoPdu({
         source_addr: from.slice(1),
@@ -245,7 +246,7 @@ describe("MO over a real SMPP bind", () => {
         short_message: { udh: udh(9, 3, seq), message: `part${seq} ` }
       })
     }
-    const partial = await waitFor("incomplete", () => received(from)[1], 10_000)
+    const partial = await waitFor("incomplete", () => received(from)[1], 30_000)
     expect(partial.json).toMatchObject({ text: "part1 part3 ", parts: 2, complete: false })
   })
 

@@ -7,6 +7,7 @@
  * no inbound messages (docs/inbound.md).
  */
 import { expect } from "@effect/vitest"
+import { Send } from "@tuma/core"
 import { DispatchStore } from "@tuma/core/ports/DispatchStore"
 import type { InboundRecord } from "@tuma/core/ports/InboundStore"
 import { InboundStore } from "@tuma/core/ports/InboundStore"
@@ -209,6 +210,33 @@ forEachDriver(stack, (it, driver) => {
       expect(replies.map((r) => [r.handset, r.sender, r.text.slice(0, 12)]).sort()).toEqual([
         [from, number, "Umejiondoa n"],
         [from, number, "You have bee"]
+      ])
+    }))
+
+  it.live(`an opt-out word to no assigned address: the account that last wrote, its events (${driver})`, () =>
+    Effect.gen(function*() {
+      // the account sends from its sender ID; the handset answers STOP to that sender (no assignment)
+      const s = yield* fixtures.setupAccount({ sender: "DUKA" })
+      const from = handset()
+      yield* (yield* Send).single(s.caller, { recipient: from, sender_id: "DUKA", body: "Habari" })
+      const endpoint = yield* (yield* WebhookStore).createEndpoint({
+        id: randomUUID(),
+        apiKeyId: s.key.id,
+        url: "https://example.com/hook",
+        secret: "s",
+        events: ["sms.received", "optout.changed"],
+        now: new Date()
+      })
+      const store = yield* InboundStore
+      expect(yield* store.record([part(from, "DUKA", "STOP", null)], new Date())).toMatchObject({
+        messages: 1,
+        unrouted: 0
+      })
+      // its endpoints were not among the batch's (no assignment names the account): read for it
+      const events = yield* deliveriesOf(endpoint!.id)
+      expect(events.map((e) => [e.event, JSON.parse(e.payload).keyword]).sort()).toEqual([
+        ["optout.changed", "STOP"],
+        ["sms.received", "STOP"]
       ])
     }))
 })

@@ -81,11 +81,15 @@ export const layerEventSink: Layer.Layer<ProviderEventSink, never, DeliveryWrite
             return yield* writer.write("inbound", inboundRecord(event))
         }
       })
-    // receipts of known providers go straight to the writer (one per part: no fiber each)
+    // receipts and inbound parts of known providers go straight to the writer (one per PDU: no
+    // fiber each); the carrier is answered once the transaction holding them committed
     const offer = (event: ProviderEvent, done: (recorded: boolean) => void): void => {
-      const providerId = event._tag === "DeliveryReport" ? ids.get(event.providerId) : undefined
+      const providerId = event._tag === "LateAcceptance" ? undefined : ids.get(event.providerId)
       if (providerId !== undefined && event._tag === "DeliveryReport") {
         return writer.push("receipts", receipt(providerId, event), () => done(true))
+      }
+      if (providerId !== undefined && event._tag === "InboundMessage") {
+        return writer.push("inbound", inboundRecord(event), () => done(true))
       }
       runCallback(handle(event), { onExit: (exit) => done(Exit.isSuccess(exit)) })
     }

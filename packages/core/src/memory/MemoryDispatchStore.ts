@@ -249,8 +249,7 @@ const applyIn = (t: Tables, batch: DispatchBatch): ApplyResult => {
   }
   // 6. receipts
   const { matched, pending } = applyReceipts(t, batch.receipts, now)
-  // 7. inbound STOP: opt the handset out of the account it replied to. Memory keeps no inbound
-  // messages (two-way SMS needs the SQL store): a STOP word among the parts is the one thing kept.
+  // 7. inbound STOP: opt the handset out of the account it replied to (the one thing kept: `warnUnkept`)
   let optedOut = 0
   const stops = batch.inbound
     .filter((i) => i.concat === null && isStopRequest(i.text))
@@ -277,6 +276,14 @@ const applyIn = (t: Tables, batch: DispatchBatch): ApplyResult => {
   }
   const inbound = { parts: 0, duplicates: 0, messages: 0, unrouted: 0, messageIds: [] }
   return { receiptsMatched: matched, receiptsPending: pending, optedOut, inbound }
+}
+
+/** Memory keeps no inbound messages (docs/architecture.md "Memory adapters"): said, never silent. */
+const warnUnkept = (batch: DispatchBatch) => {
+  const unkept = batch.inbound.filter((i) => i.concat !== null || !isStopRequest(i.text)).length
+  return unkept === 0 ? Effect.void : Effect.logWarning(
+    `memory store: ${unkept} inbound part(s) acknowledged and not kept (two-way SMS needs the SQL store)`
+  )
 }
 
 // -- schedules, reconciliation, rate, liveness ---------------------------------------------------
@@ -462,7 +469,7 @@ export const make = Effect.map(MemoryDatabase, ({ transact: tx }) =>
         credit.updated_at = now
         return granted
       }),
-    apply: (batch) => tx((t) => applyIn(t, batch)),
+    apply: (batch) => Effect.tap(tx((t) => applyIn(t, batch)), () => warnUnkept(batch)),
     promoteScheduled: (now, limit) => tx((t) => promoteIn(t, now, limit)),
     dueReconciliations: (now, limit, leaseUntil) => tx((t) => dueReconciliationsIn(t, now, limit, leaseUntil)),
     failUnconfirmed: (items, now) => items.length === 0 ? Effect.void : tx((t) => failUnconfirmedIn(t, items, now)),

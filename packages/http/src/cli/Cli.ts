@@ -382,7 +382,7 @@ export const help = () =>
     "        [--workers N|auto]                                HTTP server (+ delivery and webhook workers);",
     "                                                          --workers: N processes on one port (PostgreSQL)",
     "  worker [--data-dir DIR] [--webhook-signature-header NAME] [--metrics-port N]",
-    "                                                          delivery and webhook workers only",
+    "                                                          delivery (with inbound) and webhook workers only",
     ...Object.entries(commands).map(([name, c]) => `  ${name} ${c.usage}`),
     "",
     "Environment: DATABASE_URL (PostgreSQL) or TUMA_DATA_DIR (embedded, default ./.tuma/data), PORT, HOST,",

@@ -1,6 +1,6 @@
 /**
  * Delivery-webhook workers assembled over the SQL store (webhook engineer; docs/webhooks.md):
- * `tuma serve` runs them next to the HTTP server and the delivery workers, `tuma worker` too.
+ * `tuma serve` runs them next to the HTTP server and the delivery workers, `tuma worker` too (`Worker.ts`).
  * Needs `SqlClient`, `Send` and `Ids` in context (the store layer provides them).
  *
  * Environment (all optional): TUMA_WEBHOOK_RETRY_DELAYS, TUMA_WEBHOOK_TIMEOUT,
@@ -134,13 +134,3 @@ export const registerDemoWebhook = (url: string) =>
       SELECT secret FROM webhook_endpoints WHERE id = ${existing.id}`.pipe(Effect.orDie)
     return { endpointId: existing.id, secret, created: false }
   })
-
-/** The webhook workers with their own send path (for `tuma worker`); requires only `SqlClient`. */
-export const layerStandalone = (
-  options: WebhookWorkerOptions = {},
-  env: Record<string, string | undefined> = process.env
-): Layer.Layer<never, never, SqlClient.SqlClient> =>
-  layer(options, env).pipe(
-    Layer.provide(Send.layer.pipe(Layer.provide(SqlStore.layerSend("Postgres")))),
-    Layer.provide(Ids.layer)
-  )

@@ -1,13 +1,14 @@
 /**
  * What a routed inbound message causes, written in its transaction (`record.ts`): the opt-out change
  * of a STOP or START word, the auto reply owed, the `sms.received` and `optout.changed` webhook
- * deliveries with their bodies frozen.
+ * deliveries with their bodies frozen (written with the messages themselves: `writeMessages`).
  */
 import type { AutoReplyTexts, InboundCommand, InboundEncoding } from "@tuma/domain"
 import { autoReplyText, optOutEventBody, receivedEventBody } from "@tuma/domain"
 import { Effect, Schema } from "effect"
 import type { Db } from "../dispatch/query.js"
 import { findAll, NullableString } from "../rows.js"
+import type { Endpoint } from "./context.js"
 
 /** A message made of a group's parts, before it is routed. */
 export interface Made {
@@ -35,12 +36,6 @@ export interface Routed extends Made {
   readonly sandbox: boolean
 }
 
-const Endpoints = findAll(Schema.Struct({
-  id: Schema.String,
-  account_id: Schema.String,
-  mode: Schema.String,
-  events: Schema.Array(Schema.String)
-}))
 const Changed = findAll(Schema.Struct({ account_id: Schema.String, recipient: Schema.String }))
 const Settings = findAll(Schema.Struct({
   account_id: Schema.String,
@@ -127,82 +122,130 @@ ON CONFLICT DO NOTHING`,
     )
   })
 
+/** A webhook delivery a routed message causes (its body frozen; `in_reply_to` filled by `writeMessages`). */
+interface DeliveryRow {
+  readonly endpoint: string
+  readonly message: string
+  readonly event: string
+  readonly body: string
+  readonly finalAt: Date
+}
+
 /**
  * `sms.received` to every endpoint of the account subscribed to it (a simulated message only to the
  * endpoints of test keys, a carrier's only to those of live keys), `optout.changed` likewise; bodies
- * frozen now, so every attempt and redelivery sends the same bytes.
+ * frozen now, so every attempt and redelivery sends the same bytes. The `sms.received` bodies say
+ * `"in_reply_to":null`: `writeMessages` fills the uid in where it finds one.
  */
-export const webhookEvents = (
-  db: Db,
+export const deliveryRows = (
   routed: ReadonlyArray<Routed>,
-  replyTo: ReadonlyMap<number, string>,
+  endpoints: ReadonlyArray<Endpoint>,
   changes: ReadonlyArray<Change>,
   now: Date
-) =>
-  Effect.gen(function*() {
-    const accounts = [...new Set(routed.flatMap((r) => r.accountId === null ? [] : [r.accountId]))]
-    if (accounts.length === 0) return
-    const endpoints = yield* Endpoints(db.q(
-      `SELECT e.id, e.account_id, k.mode, e.events FROM webhook_endpoints e JOIN api_keys k ON k.id = e.api_key_id
-WHERE e.account_id = ANY($1::uuid[]) AND e.enabled
-  AND ('sms.received' = ANY (e.events) OR 'optout.changed' = ANY (e.events))`,
-      [accounts]
-    ))
-    if (endpoints.length === 0) return
-    const events = routed.flatMap((r, i) =>
-      r.accountId === null ? [] : [{
-        r,
-        event: "sms.received",
-        body: receivedEventBody({
-          messageId: r.id,
-          from: r.from,
-          to: r.sender,
-          keyword: r.keyword,
-          text: r.text,
-          parts: r.parts,
-          complete: r.complete,
-          receivedAt: r.receivedAt,
-          now,
-          inReplyTo: replyTo.get(i) ?? null
-        })
-      }]
-    ).concat(changes.map((c) => ({
-      r: c.message,
-      event: "optout.changed",
-      body: optOutEventBody({
-        messageId: c.message.id,
-        phone: c.message.from,
-        status: c.status,
-        keyword: c.message.keyword ?? "",
-        to: c.message.sender,
-        changedAt: c.message.receivedAt,
-        now
-      })
-    })))
-    const eventsOf = new Map(endpoints.map((e) => [e.id, new Set(e.events)]))
-    const rows: Array<{ endpoint: string; message: string; event: string; body: string; finalAt: Date }> = []
-    for (const e of events) {
-      for (const ep of endpoints) {
-        if (ep.account_id !== e.r.accountId || (ep.mode === "test") !== e.r.sandbox) continue
-        if (!eventsOf.get(ep.id)?.has(e.event)) continue
-        rows.push({ endpoint: ep.id, message: e.r.id, event: e.event, body: e.body, finalAt: e.r.receivedAt })
-      }
-    }
-    if (rows.length === 0) return
-    yield* db.q(
-      `INSERT INTO webhook_deliveries (id, endpoint_id, message_id, event, status, attempts, next_attempt_at, final_at,
-                                created_at, updated_at, payload)
-SELECT gen_random_uuid(), u.endpoint_id, u.message_id, u.event, 'pending', 0, $1, u.final_at, $1, $1, u.payload
-FROM unnest($2::uuid[], $3::uuid[], $4::text[], $5::timestamptz[], $6::text[])
-  AS u(endpoint_id, message_id, event, final_at, payload)`,
-      [
+): Array<DeliveryRow> => {
+  if (endpoints.length === 0) return []
+  const events = routed.flatMap((r) =>
+    r.accountId === null ? [] : [{
+      r,
+      event: "sms.received",
+      body: receivedEventBody({
+        messageId: r.id,
+        from: r.from,
+        to: r.sender,
+        keyword: r.keyword,
+        text: r.text,
+        parts: r.parts,
+        complete: r.complete,
+        receivedAt: r.receivedAt,
         now,
-        rows.map((r) => r.endpoint),
-        rows.map((r) => r.message),
-        rows.map((r) => r.event),
-        rows.map((r) => r.finalAt.toISOString()),
-        rows.map((r) => r.body)
-      ]
-    )
-    yield* db.q(`SELECT pg_notify('tuma_webhooks', '1')`)
-  })
+        inReplyTo: null
+      })
+    }]
+  ).concat(changes.map((c) => ({
+    r: c.message,
+    event: "optout.changed",
+    body: optOutEventBody({
+      messageId: c.message.id,
+      phone: c.message.from,
+      status: c.status,
+      keyword: c.message.keyword ?? "",
+      to: c.message.sender,
+      changedAt: c.message.receivedAt,
+      now
+    })
+  })))
+  const eventsOf = new Map(endpoints.map((e) => [e.id, new Set(e.events)]))
+  const rows: Array<DeliveryRow> = []
+  for (const e of events) {
+    for (const ep of endpoints) {
+      if (ep.account_id !== e.r.accountId || (ep.mode === "test") !== e.r.sandbox) continue
+      if (!eventsOf.get(ep.id)?.has(e.event)) continue
+      rows.push({ endpoint: ep.id, message: e.r.id, event: e.event, body: e.body, finalAt: e.r.receivedAt })
+    }
+  }
+  return rows
+}
+
+/**
+ * One statement for the routed messages and their webhook deliveries: each message's `in_reply_to`
+ * (the last message the account sent to the handset from that address) found, the messages
+ * inserted, the deliveries inserted with that uid in their `sms.received` body (the body's last
+ * field, `"in_reply_to":null}`, replaced), and the webhook workers woken when there are any.
+ */
+export const writeMessages = (db: Db, routed: ReadonlyArray<Routed>, hooks: ReadonlyArray<DeliveryRow>, now: Date) =>
+  db.q(
+    `WITH u AS (
+  SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
+                       $9::text[], $10::int[], $11::bool[], $12::text[], $13::bool[], $14::timestamptz[], $15::text[])
+    AS u(id, account_id, number_id, provider, from_addr, to_addr, keyword, text, encoding, parts, complete, command,
+         sandbox, received_at, sender)
+), r AS (
+  SELECT u.*, last.id AS in_reply_to FROM u LEFT JOIN LATERAL (
+    SELECT m.id FROM messages m WHERE u.account_id IS NOT NULL AND m.recipient = u.from_addr
+      AND m.account_id = u.account_id
+      AND (m.sender_id = u.sender OR m.sender_id = u.to_addr OR upper(m.sender_id) = upper(u.to_addr))
+    ORDER BY m.created_at DESC LIMIT 1
+  ) last ON true
+), msg AS (
+  INSERT INTO inbound_messages (id, account_id, inbound_number_id, provider, from_addr, to_addr, keyword, text,
+                                encoding, parts, complete, command, in_reply_to, sandbox, received_at, created_at)
+  SELECT id, account_id, number_id, provider, from_addr, to_addr, keyword, text, encoding, parts, complete, command,
+         in_reply_to, sandbox, received_at, $16 FROM r
+  RETURNING 1
+), hooks AS (
+  INSERT INTO webhook_deliveries (id, endpoint_id, message_id, event, status, attempts, next_attempt_at, final_at,
+                                  created_at, updated_at, payload)
+  SELECT gen_random_uuid(), d.endpoint_id, d.message_id, d.event, 'pending', 0, $16, d.final_at, $16, $16,
+         CASE WHEN d.event = 'sms.received' AND r.in_reply_to IS NOT NULL
+           THEN left(d.payload, -5) || '"' || r.in_reply_to::text || '"}' ELSE d.payload END
+  FROM unnest($17::uuid[], $18::uuid[], $19::text[], $20::timestamptz[], $21::text[])
+    AS d(endpoint_id, message_id, event, final_at, payload)
+  LEFT JOIN r ON r.id = d.message_id
+  RETURNING 1
+)
+SELECT (SELECT count(*) FROM msg) AS messages,
+  (SELECT count(*) FROM (SELECT pg_notify('tuma_webhooks', '1') FROM (SELECT 1 FROM hooks LIMIT 1) h) n) AS notified`,
+    [
+      routed.map((r) => r.id),
+      routed.map((r) => r.accountId),
+      routed.map((r) => r.numberId),
+      routed.map((r) => r.provider),
+      routed.map((r) => r.from),
+      routed.map((r) => r.to),
+      routed.map((r) => r.keyword),
+      routed.map((r) => r.text),
+      routed.map((r) => r.encoding),
+      routed.map((r) => r.parts),
+      routed.map((r) => r.complete),
+      routed.map((r) => r.command),
+      routed.map((r) => r.sandbox),
+      routed.map((r) => r.receivedAt.toISOString()),
+      routed.map((r) => r.sender),
+      now,
+      hooks.map((h) => h.endpoint),
+      hooks.map((h) => h.message),
+      hooks.map((h) => h.event),
+      hooks.map((h) => h.finalAt.toISOString()),
+      hooks.map((h) => h.body)
+    ]
+  )

@@ -4,17 +4,20 @@
  * to an account by its addresses and keywords (`@tuma/domain` `routeInbound`), and everything the
  * message causes written with it: the opt-out change of a STOP/START word, the auto reply owed, the
  * `sms.received` and `optout.changed` webhook deliveries (their bodies frozen now). One set of
- * statements per batch, whatever its size.
+ * statements per batch, whatever its size: for single-part messages two (the parts stored with the
+ * batch's assignments and endpoints read; the messages with their deliveries written), more only
+ * for concatenated parts and opt-out words.
  */
 import type { InboundOutcome, InboundRecord } from "@tuma/core/ports/InboundStore"
-import type { InboundAssignment } from "@tuma/domain"
 import { firstWord, inboundAddressKey, inboundCommand, joinParts, partKey, routeInbound } from "@tuma/domain"
 import { Effect, Schema } from "effect"
 import { randomUUID } from "node:crypto"
 import type { Db } from "../dispatch/query.js"
 import { findAll, NullableString } from "../rows.js"
+import type { InboundContext } from "./context.js"
+import { ContextColumns, contextColumns, contextOf, endpointsOf, readContext } from "./context.js"
 import type { Made, Routed } from "./effects.js"
-import { optOutChanges, owedReplies, webhookEvents } from "./effects.js"
+import { deliveryRows, optOutChanges, owedReplies, writeMessages } from "./effects.js"
 
 /**
  * How long a part is remembered to recognise a carrier's re-send: a single-part message 2 minutes
@@ -37,16 +40,12 @@ const GroupPartRow = Schema.Struct({
 })
 type GroupPart = typeof GroupPartRow.Type
 const GroupPart = findAll(GroupPartRow)
-
-const Assignments = findAll(Schema.Struct({
-  id: Schema.String,
-  account_id: Schema.String,
-  number: Schema.String,
-  keyword: NullableString,
-  aliases: Schema.Array(Schema.String)
+/** The stored parts (JSON: the timestamp a string) with the batch's context. */
+const Stored = findAll(Schema.Struct({
+  parts: Schema.Array(Schema.Struct({ ...GroupPartRow.fields, received_at: Schema.Date })),
+  ...ContextColumns
 }))
 const AccountOf = findAll(Schema.Struct({ i: Schema.Number, account_id: Schema.String }))
-const ReplyTo = findAll(Schema.Struct({ i: Schema.Number, id: Schema.String }))
 
 /** The key of a part's message: the reference and total of a concatenated part, the part itself otherwise. */
 const groupKeyOf = (r: InboundRecord): string =>
@@ -71,13 +70,17 @@ export const recordParts = (db: Db) => (records: ReadonlyArray<InboundRecord>, n
         )
       }
     }
-    const inserted = yield* GroupPart(q(
-      `INSERT INTO inbound_parts (provider, from_addr, to_addr, part_key, group_key, ref, total, seq, text, encoding,
-                            received_at, keep_until, message_id)
-SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::int[], $7::int[], $8::int[],
-                     $9::text[], $10::text[], $11::timestamptz[], $12::timestamptz[], $13::uuid[])
-ON CONFLICT DO NOTHING
-RETURNING provider, from_addr, to_addr, group_key, total, seq, text, encoding, received_at, message_id`,
+    const forcedAccounts = [...new Set(forced.values())]
+    const [stored] = yield* Stored(q(
+      `WITH ins AS (
+  INSERT INTO inbound_parts (provider, from_addr, to_addr, part_key, group_key, ref, total, seq, text, encoding,
+                             received_at, keep_until, message_id)
+  SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::int[], $7::int[], $8::int[],
+                       $9::text[], $10::text[], $11::timestamptz[], $12::timestamptz[], $13::uuid[])
+  ON CONFLICT DO NOTHING
+  RETURNING provider, from_addr, to_addr, group_key, total, seq, text, encoding, received_at, message_id
+)
+SELECT (SELECT coalesce(json_agg(ins), '[]'::json) FROM ins) AS parts, ${contextColumns(14, 15)}`,
       [
         records.map((r) => r.provider),
         records.map((r) => r.from),
@@ -97,9 +100,13 @@ RETURNING provider, from_addr, to_addr, group_key, total, seq, text, encoding, r
           ).toISOString()
         ),
         // a single part is its message: linked to it as it is stored (no UPDATE afterwards)
-        records.map((r) => r.concat === null || r.concat.total === 1 ? randomUUID() : null)
+        records.map((r) => r.concat === null || r.concat.total === 1 ? randomUUID() : null),
+        [...new Set(records.map((r) => inboundAddressKey(r.to)))],
+        forcedAccounts
       ]
     ))
+    const inserted = stored?.parts ?? []
+    const context = contextOf(stored ?? { assignments: [], endpoints: [] }, forcedAccounts)
     // single parts are whole; a concatenated part's group is read back (its other parts may be older)
     const whole: Array<ReadonlyArray<GroupPart>> = []
     const touched = new Map<string, GroupPart>()
@@ -125,7 +132,7 @@ WHERE p.message_id IS NULL`,
       ))
       for (const parts of byGroup(rows)) if (joinParts(parts).complete) whole.push(parts)
     }
-    const made = yield* materialize(db, whole.map((parts) => made1(parts, forced)), now)
+    const made = yield* materialize(db, whole.map((parts) => made1(parts, forced)), context, now)
     return { ...made, parts: inserted.length, duplicates: records.length - inserted.length }
   })
 
@@ -175,22 +182,20 @@ WHERE p.message_id IS NULL AND (p.provider, p.from_addr, p.to_addr, p.group_key)
 FOR UPDATE SKIP LOCKED`,
       [before.toISOString()]
     ))
-    return yield* materialize(db, byGroup(rows).map((parts) => made1(parts, new Map())), now)
+    if (rows.length === 0) return EMPTY
+    const context = yield* readContext(db, [...new Set(rows.map((r) => inboundAddressKey(r.to_addr)))], [])
+    return yield* materialize(db, byGroup(rows).map((parts) => made1(parts, new Map())), context, now)
   })
 
 /**
  * Routes the made messages and writes them, their parts' link, their opt-out changes, the auto
  * replies owed and the webhook deliveries.
  */
-const materialize = (db: Db, made: ReadonlyArray<Made>, now: Date) =>
+const materialize = (db: Db, made: ReadonlyArray<Made>, context: InboundContext, now: Date) =>
   Effect.gen(function*() {
     if (made.length === 0) return EMPTY
     const { q } = db
-    const keys = [...new Set(made.map((m) => inboundAddressKey(m.to)))]
-    const assignments: ReadonlyArray<InboundAssignment> = (yield* Assignments(q(
-      `SELECT id, account_id, number, keyword, aliases FROM inbound_numbers WHERE address_key = ANY($1::text[])`,
-      [keys]
-    ))).map((a) => ({ id: a.id, accountId: a.account_id, number: a.number, keyword: a.keyword, aliases: a.aliases }))
+    const { assignments } = context
     const routed: Array<Routed> = made.map((m) => {
       const command = m.complete ? inboundCommand(m.text) : null
       const route = m.forcedAccount === undefined ? routeInbound(assignments, m.to, m.text) : null
@@ -223,56 +228,6 @@ JOIN LATERAL (
       ))
       for (const f of found) routed[f.i] = { ...routed[f.i]!, accountId: f.account_id }
     }
-    // in_reply_to: the last message the account sent to the handset from that address
-    const owned = routed.map((r, i) => ({ r, i })).filter(({ r }) => r.accountId !== null)
-    const replyTo = new Map<number, string>()
-    if (owned.length > 0) {
-      const rows = yield* ReplyTo(q(
-        `SELECT u.i, last.id FROM unnest($1::int[], $2::uuid[], $3::text[], $4::text[], $5::text[])
-  AS u(i, account_id, recipient, sender, to_addr)
-JOIN LATERAL (
-  SELECT m.id FROM messages m WHERE m.recipient = u.recipient AND m.account_id = u.account_id
-    AND (m.sender_id = u.sender OR m.sender_id = u.to_addr OR upper(m.sender_id) = upper(u.to_addr))
-  ORDER BY m.created_at DESC LIMIT 1
-) last ON true`,
-        [
-          owned.map((o) => o.i),
-          owned.map((o) => o.r.accountId),
-          owned.map((o) => o.r.from),
-          owned.map((o) => o.r.sender),
-          owned.map((o) => o.r.to)
-        ]
-      ))
-      for (const r of rows) replyTo.set(r.i, r.id)
-    }
-    yield* q(
-      `INSERT INTO inbound_messages (id, account_id, inbound_number_id, provider, from_addr, to_addr, keyword, text,
-                              encoding, parts, complete, command, in_reply_to, sandbox, received_at, created_at)
-SELECT u.id, u.account_id, u.number_id, u.provider, u.from_addr, u.to_addr, u.keyword, u.text, u.encoding, u.parts,
-       u.complete, u.command, u.in_reply_to, u.sandbox, u.received_at, $16
-FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
-            $9::text[], $10::int[], $11::bool[], $12::text[], $13::uuid[], $14::bool[], $15::timestamptz[])
-  AS u(id, account_id, number_id, provider, from_addr, to_addr, keyword, text, encoding, parts, complete, command,
-       in_reply_to, sandbox, received_at)`,
-      [
-        routed.map((r) => r.id),
-        routed.map((r) => r.accountId),
-        routed.map((r) => r.numberId),
-        routed.map((r) => r.provider),
-        routed.map((r) => r.from),
-        routed.map((r) => r.to),
-        routed.map((r) => r.keyword),
-        routed.map((r) => r.text),
-        routed.map((r) => r.encoding),
-        routed.map((r) => r.parts),
-        routed.map((r) => r.complete),
-        routed.map((r) => r.command),
-        routed.map((_, i) => replyTo.get(i) ?? null),
-        routed.map((r) => r.sandbox),
-        routed.map((r) => r.receivedAt.toISOString()),
-        now
-      ]
-    )
     // the parts of concatenated messages (single parts were linked as they were stored)
     const joined = routed.filter((r) => r.groupKey.startsWith("c:"))
     if (joined.length > 0) {
@@ -292,7 +247,14 @@ WHERE p.provider = u.provider AND p.from_addr = u.from_addr AND p.to_addr = u.to
     }
     const changes = yield* optOutChanges(db, routed.filter((r) => r.accountId !== null && !r.sandbox), now)
     yield* owedReplies(db, routed, now)
-    yield* webhookEvents(db, routed, replyTo, changes, now)
+    // the endpoints of accounts found by history (an opt-out word to no assigned address)
+    const others = [
+      ...new Set(routed.flatMap((r) => r.accountId !== null && !context.accounts.has(r.accountId) ? [r.accountId] : []))
+    ]
+    const endpoints = others.length === 0
+      ? context.endpoints
+      : [...context.endpoints, ...yield* endpointsOf(db, others)]
+    yield* writeMessages(db, routed, deliveryRows(routed, endpoints, changes, now), now)
     return {
       parts: 0,
       duplicates: 0,
