@@ -247,6 +247,7 @@ export const sw: Readonly<Record<string, string>> = {
   "Disable": "Zima",
   "Re-enable": "Washa tena",
   "Send test event": "Tuma tukio la majaribio",
+  "Test event": "Tukio la majaribio",
   "Test event delivered: HTTP {status} in {ms} ms.": "Tukio la majaribio limefika: HTTP {status} kwa ms {ms}.",
   "Test event failed: {error}": "Tukio la majaribio limeshindwa: {error}",
   "Recent deliveries": "Uwasilishaji wa hivi karibuni",

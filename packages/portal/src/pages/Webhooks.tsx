@@ -21,7 +21,7 @@ function Deliveries(props: { readonly uid: string; readonly version: number }) {
       caption={t("Recent deliveries")}
       rowKey={(d) => d.uid}
       columns={[
-        [t("Event"), (d) => d.event],
+        [t("Event"), (d) => d.event === "webhook.test" ? t("Test event") : <span translate="no">{d.event}</span>],
         [t("Recipient"), (d) => d.recipient],
         [t("Status"), (d) => <Status status={d.status} />],
         [t("Attempts"), (d) => (
