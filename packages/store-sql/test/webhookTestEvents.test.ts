@@ -7,8 +7,8 @@
  */
 import { expect } from "@effect/vitest"
 import { Ids, Memory, Operator, PortalReadStore } from "@tuma/core"
-import { testWebhook } from "@tuma/core/webhooks/TestWebhook"
 import { layerWebhookAdmin, SystemSms, WebhookAdmin, WebhookConfig, WebhookStore } from "@tuma/core/webhooks/index"
+import { testWebhook } from "@tuma/core/webhooks/TestWebhook"
 import { WEBHOOK_TEST_EVENT } from "@tuma/domain"
 import { layerSmtpMailer } from "@tuma/providers/mail/index"
 import { layerHttpWebhookSender, layerWebhookDestinationPolicy } from "@tuma/providers/webhook/index"
@@ -40,9 +40,11 @@ const services = Layer.mergeAll(layerWebhookAdmin, layerHttpWebhookSender({ allo
 
 /** The portal's look-up of an endpoint's URL and secret, answered for the one endpoint of the test. */
 const portalStore = (accountId: string, endpointId: string, url: string, secret: string) =>
-  PortalReadStore.of({
-    endpointSecret: (a, e) => Effect.succeed(a === accountId && e === endpointId ? { url, secret } : undefined)
-  } as PortalReadStore["Type"])
+  PortalReadStore.of(
+    {
+      endpointSecret: (a, e) => Effect.succeed(a === accountId && e === endpointId ? { url, secret } : undefined)
+    } as PortalReadStore["Type"]
+  )
 
 forEachDriver(stack, (it, driver) => {
   it.live(`a test event is one finished delivery with its attempt, never retried (${driver})`, () =>

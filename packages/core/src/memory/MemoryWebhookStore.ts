@@ -44,7 +44,9 @@ const toEndpoint = (e: WebhookEndpointRecord): WebhookEndpoint => ({
 
 /** The payload's inputs: the delivery joined with its message (none when the message is gone). */
 const messageOf = (t: Tables, d: WebhookDeliveryRecord): DeliveryMessage | null => {
-  const m = d.event === WEBHOOK_TEST_EVENT ? { recipient: "", sender_id: "", failure_reason: null } : t.messages.get(d.message_id)
+  const m = d.event === WEBHOOK_TEST_EVENT
+    ? { recipient: "", sender_id: "", failure_reason: null }
+    : t.messages.get(d.message_id)
   return m === undefined ? null : {
     messageId: d.message_id,
     messageStatus: d.event === "sms.delivered" ? "delivered" : "failed",

@@ -55,7 +55,12 @@ export const ConsoleInboundLive = HttpApiBuilder.group(TumaApi, "consoleInbound"
       .handle("unroutedInbound", ({ urlParams }) =>
         asOperator(() =>
           Effect.map(
-            inbound.listUnrouted({ from: urlParams.from, to: urlParams.to, page: pageOf(urlParams.page), per_page: 50 }),
+            inbound.listUnrouted({
+              from: urlParams.from,
+              to: urlParams.to,
+              page: pageOf(urlParams.page),
+              per_page: 50
+            }),
             (page) => ({ messages: page.data, meta: page.meta })
           )
         ))

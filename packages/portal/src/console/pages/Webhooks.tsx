@@ -110,7 +110,10 @@ export function WebhooksPage() {
             rows={deliveries.data ?? []}
             rowKey={(d) => d.id ?? d.uid}
             columns={[
-              [t("Event"), (d) => d.event === "webhook.test" ? t("Test event") : <code>{d.event_type ?? d.event}</code>],
+              [
+                t("Event"),
+                (d) => d.event === "webhook.test" ? t("Test event") : <code>{d.event_type ?? d.event}</code>
+              ],
               [t("Status"), (d) => <Status status={d.status} />],
               [t("Attempts"), (d) => d.attempts ?? d.attempt_count ?? ""],
               ["", (d) => (
