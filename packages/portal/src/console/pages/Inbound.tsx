@@ -46,13 +46,19 @@ function Problem(props: { readonly error: ApiError | undefined }) {
   return <p role="alert" className="error">{problemOf(t, props.error)}</p>
 }
 
+/** What the last change did: an English template of sw.ts and its number (said in the current language). */
+interface Said {
+  readonly text: string
+  readonly number: string
+}
+
 const emptyAssignment = { number: "", keyword: "", aliases: "" }
 
 /** The assignment form: new (with an account) or a change of `editing`. */
 function AssignmentForm(props: {
   readonly editing: InboundNumberView | null
   readonly number: string
-  readonly onDone: (said: string) => void
+  readonly onDone: (said: Said) => void
   readonly onCancel: () => void
 }) {
   const t = useT()
@@ -72,11 +78,7 @@ function AssignmentForm(props: {
       const saved = e === null
         ? await api<InboundNumberView>("POST", "/inbound-numbers", { ...form.values, account_uid: account })
         : await api<InboundNumberView>("PATCH", `/inbound-numbers/${e.uid}`, form.values)
-      props.onDone(
-        e === null
-          ? t("{number} assigned.", { number: saved.number })
-          : t("{number} changed.", { number: saved.number })
-      )
+      props.onDone({ text: e === null ? "{number} assigned." : "{number} changed.", number: saved.number })
     })
   }
   return (
@@ -186,10 +188,10 @@ export function InboundPage() {
   const accountName = (uid: string) => accounts.data?.find((a) => a.uid === uid)?.name ?? uid
   const [editing, setEditing] = useState<InboundNumberView | null>(null)
   const [prefill, setPrefill] = useState({ number: "", key: 0 })
-  const [said, setSaid] = useState<string | null>(null)
+  const [said, setSaid] = useState<Said | null>(null)
   const remove = useAction()
-  const done = (text: string) => {
-    setSaid(text)
+  const done = (change: Said) => {
+    setSaid(change)
     setEditing(null)
     setPrefill((p) => ({ number: "", key: p.key + 1 }))
     setVersion((v) => v + 1)
@@ -204,7 +206,7 @@ export function InboundPage() {
     ) return
     void remove.run(async () => {
       await api("DELETE", `/inbound-numbers/${n.uid}`)
-      done(t("{number} removed.", { number: what }))
+      done({ text: "{number} removed.", number: what })
     })
   }
   return (
@@ -212,7 +214,7 @@ export function InboundPage() {
       <h1>{t("Inbound numbers")}</h1>
       <p>{t("Numbers and keywords whose messages reach an account: its customers' replies and opt-out words.")}</p>
       <Loading loaded={numbers} />
-      {said !== null && <p role="status">{said}</p>}
+      {said !== null && <p role="status">{t(said.text, { number: said.number })}</p>}
       <Problem error={remove.error} />
       {numbers.data !== undefined && numbers.data.length === 0 && <p>{t("No number is assigned yet.")}</p>}
       {numbers.data !== undefined && numbers.data.length > 0 && (
