@@ -41,6 +41,7 @@ const NumberAnswer = ok(InboundNumberView, "ConsoleInboundNumber")
 /** A page of unrouted messages. */
 export const UnroutedPage = Schema.Struct({ messages: Schema.Array(UnroutedMessageView), meta: Res.PageMeta })
 
+/** Console group: inbound numbers and unrouted messages. */
 export class ConsoleInboundGroup
   extends consoleGroup("consoleInbound", "Console: inbound numbers and unrouted messages")
     .add(

@@ -26,6 +26,7 @@ const pageOf = (v: string | undefined): number | undefined => {
   return Number.isInteger(n) && n >= 1 ? n : undefined
 }
 
+/** The console's inbound handlers: numbers (list, assign, change, remove) and the unrouted messages. */
 export const ConsoleInboundLive = HttpApiBuilder.group(TumaApi, "consoleInbound", (handlers) =>
   Effect.gen(function*() {
     const inbound = yield* Inbound
