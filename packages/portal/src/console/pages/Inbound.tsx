@@ -6,6 +6,7 @@
  * `accounts.manage`.
  */
 import { useState } from "react"
+import { Pager } from "../../shared/table.js"
 import type { ApiError } from "../api.js"
 import { api } from "../api.js"
 import { Input, useAction, useForm } from "../forms.js"
@@ -165,15 +166,7 @@ function Unrouted(props: { readonly onAssign: (number: string) => void; readonly
           ]}
         />
       )}
-      {meta !== undefined && meta.last_page > 1 && (
-        <div className="actions">
-          <button type="button" disabled={page <= 1} onClick={() => setPage((p) => p - 1)}>{t("Previous page")}</button>
-          <span>{t("Page {page} of {last}", { page: meta.current_page, last: meta.last_page })}</span>
-          <button type="button" disabled={page >= meta.last_page} onClick={() => setPage((p) => p + 1)}>
-            {t("Next page")}
-          </button>
-        </div>
-      )}
+      {meta !== undefined && <Pager page={meta.current_page} last={meta.last_page} onPage={setPage} t={t} />}
     </Section>
   )
 }
