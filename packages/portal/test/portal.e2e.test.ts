@@ -397,7 +397,7 @@ describe.skipIf(!hasChromium).each(drivers)("portal in chromium (%s)", (driver) 
       // recorded under the endpoint's deliveries, with its outcome and its one attempt
       const recorded = article.getByRole("table", { name: "Recent deliveries" }).getByRole("row").nth(1)
       await recorded.getByRole("cell", { name: "Test event" }).waitFor()
-      await recorded.getByText("Succeeded").waitFor()
+      await recorded.getByText("Succeeded").first().waitFor()
       // a regenerated secret signs what follows
       await article.getByRole("button", { name: "Regenerate secret" }).click()
       const secret2 = await article.getByRole("textbox", { name: "Webhook secret" }).inputValue()
