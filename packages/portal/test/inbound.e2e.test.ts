@@ -277,6 +277,17 @@ describe.skipIf(!hasChromium).each(drivers)("two-way SMS in chromium (%s)", (dri
     await zilizokabidhiwa.getByRole("row").filter({ hasText: "VOTE" }).waitFor({ state: "detached" })
     const left = (await http(serve.url, "GET", "/admin/v1/inbound-numbers", { bearer: ADMIN_TOKEN })).body.data
     expect(left.map((n: any) => n.number)).toEqual([DEMO_NUMBER])
+
+    // the portal's test event (test above) among its endpoint's deliveries, inspected: not redeliverable
+    await page.getByRole("combobox", { name: "Lugha" }).selectOption("en")
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Webhook deliveries" }).click()
+    await page.getByRole("combobox", { name: "Account" }).selectOption(demo.uid)
+    await page.getByRole("button", { name: /^Deliveries of http:\/\/127\.0\.0\.1/ }).first().click()
+    const test = page.getByRole("region", { name: "Deliveries" }).getByRole("row").filter({ hasText: "Test event" })
+    await test.getByRole("button", { name: "Inspect" }).click()
+    const delivery = page.getByRole("region", { name: "Delivery" })
+    await delivery.getByText(/"event":"webhook.test"/).waitFor()
+    expect(await delivery.getByRole("button", { name: "Redeliver" }).count()).toBe(0)
     await page.context().close()
   })
 })

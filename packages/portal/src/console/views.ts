@@ -227,6 +227,8 @@ export interface WebhookAttemptView {
 
 /** `GET /webhook-deliveries/:uid`. */
 export interface WebhookDeliveryDetailView {
+  /** The delivery (`webhook.test`: a portal test event, which is not redelivered). */
+  readonly delivery?: { readonly event?: string }
   readonly body: string
   readonly attempts?: ReadonlyArray<WebhookAttemptView>
 }

@@ -29,7 +29,7 @@ function Delivery(props: { readonly uid: string }) {
               [t("Status code"), (a) => a.status_code ?? a.response_status ?? "—"]
             ]}
           />
-          {may("webhooks.redeliver") && (
+          {may("webhooks.redeliver") && detail.data.delivery?.event !== "webhook.test" && (
             <button
               type="button"
               disabled={action.busy}
