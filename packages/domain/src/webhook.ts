@@ -18,6 +18,16 @@ import { hmacSha256Hex, timingSafeEqual } from "./crypto.js"
 export const WebhookEventType = Schema.Literal("sms.delivered", "sms.failed", "sms.received", "optout.changed")
 export type WebhookEventType = typeof WebhookEventType.Type
 
+/**
+ * The portal's "test webhook" event: posted once, at the customer's request, and recorded among the
+ * endpoint's deliveries with its attempt; never subscribed to, never retried (decisions.md).
+ */
+export const WEBHOOK_TEST_EVENT = "webhook.test"
+
+/** What a recorded delivery carries: a subscribable event or the test event. */
+export const DeliveryEventType = Schema.Literal(...WebhookEventType.literals, WEBHOOK_TEST_EVENT)
+export type DeliveryEventType = typeof DeliveryEventType.Type
+
 /** Final message states that produce an event. */
 export type WebhookFinalStatus = "delivered" | "failed"
 

@@ -1,5 +1,6 @@
 /** Kiswahili texts of the portal, keyed by the English text (i18n.tsx). */
 import { swConsole } from "./swConsole.js"
+import { swInboundConsole } from "./swInboundConsole.js"
 import { swInbox } from "./swInbox.js"
 import { swMessages } from "./swMessages.js"
 import { swSmpp } from "./swSmpp.js"
@@ -469,6 +470,7 @@ export const sw: Readonly<Record<string, string>> = {
 
   // --- Inbox (two-way SMS; swInbox.ts) ---
   ...swInbox,
+  ...swInboundConsole,
   // --- the operator console (console/**): its texts are in swConsole.ts (this file would pass 500 lines) ---
   ...swConsole,
   // --- SMPP page (portal: credentials, live binds, connection, status codes; swSmpp.ts) ---

@@ -643,7 +643,8 @@ describe.skipIf(!hasChromium).each(drivers)("operator console in chromium (%s)",
         "/spam",
         "/audit-log",
         "/operators",
-        "/outbox"
+        "/outbox",
+        "/inbound"
       ]
     ) {
       await visit(path)

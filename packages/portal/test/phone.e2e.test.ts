@@ -293,7 +293,8 @@ describe.skipIf(!hasChromium)("phone layout in chromium", () => {
         ["audit-log", "/audit-log"],
         ["operators", "/operators"],
         ["outbox", "/outbox"],
-        ["smpp", "/smpp"]
+        ["smpp", "/smpp"],
+        ["inbound", "/inbound"]
       ]
     ) {
       await visit(page, `${serve.url}/console${path}`)

@@ -394,6 +394,10 @@ describe.skipIf(!hasChromium).each(drivers)("portal in chromium (%s)", (driver) 
       await article.getByRole("status").getByText(/Test event delivered: HTTP 200/).waitFor()
       const test = receiver.received.slice(before).find((r) => r.body.includes("webhook.test"))!
       expect(test.headers["x-service-signature"]).toBe(createHmac("sha256", secret).update(test.body).digest("hex"))
+      // recorded under the endpoint's deliveries, with its outcome and its one attempt
+      const recorded = article.getByRole("table", { name: "Recent deliveries" }).getByRole("row").nth(1)
+      await recorded.getByRole("cell", { name: "Test event" }).waitFor()
+      await recorded.getByText("Succeeded").first().waitFor()
       // a regenerated secret signs what follows
       await article.getByRole("button", { name: "Regenerate secret" }).click()
       const secret2 = await article.getByRole("textbox", { name: "Webhook secret" }).inputValue()

@@ -32,7 +32,8 @@ const CONSOLE_PAGES: ReadonlyArray<readonly [string, string]> = [
   ["webhook-deliveries", "/webhooks"],
   ["audit-log", "/audit-log"],
   ["operators", "/operators"],
-  ["outbox", "/outbox"]
+  ["outbox", "/outbox"],
+  ["inbound", "/inbound"]
 ]
 
 /**

@@ -227,7 +227,8 @@ export const make = Effect.gen(function*() {
 
     deliveries: (accountId, by, limit) =>
       Effect.gen(function*() {
-        const columns = sql.literal(`d.id, d.endpoint_id, d.event, d.status, d.message_id, m.recipient, d.attempts,
+        const columns = sql.literal(`d.id, d.endpoint_id, d.event, d.status, d.message_id,
+          COALESCE(m.recipient, '') AS recipient, d.attempts,
           CASE WHEN d.status = 'pending' THEN d.next_attempt_at END AS next_attempt_at, d.last_status, d.last_error,
           d.completed_at`)
         let rows: ReadonlyArray<DeliveryBase>
@@ -247,7 +248,7 @@ export const make = Effect.gen(function*() {
             SELECT ${columns}
             FROM webhook_endpoints e
             JOIN webhook_deliveries d ON d.endpoint_id = e.id
-            JOIN messages m ON m.id = d.message_id
+            LEFT JOIN messages m ON m.id = d.message_id
             WHERE e.id = ${by.endpointId} AND e.account_id = ${accountId}
             ORDER BY d.created_at DESC, d.id DESC LIMIT ${limit}`)
         }

@@ -3,7 +3,7 @@
  * Same SQL on PostgreSQL 15 and PGlite. SQL failures are defects (infrastructure, not domain).
  *
  * The operations live in webhooks/: `endpoints`, `deliveries` (the queue), `attempts` (outcomes and
- * endpoint health), `reads`, `notifications`, over `shared` (rows and common statements).
+ * endpoint health), `reads`, `notifications`, `tests` (the recorded test event), over `shared` (rows and common statements).
  */
 import { SqlClient } from "@effect/sql"
 import { WebhookStore, WebhookWakeups } from "@tuma/core/ports/WebhookStore"
@@ -14,6 +14,7 @@ import * as Deliveries from "./webhooks/deliveries.js"
 import * as Endpoints from "./webhooks/endpoints.js"
 import * as Notifications from "./webhooks/notifications.js"
 import * as Reads from "./webhooks/reads.js"
+import * as Tests from "./webhooks/tests.js"
 
 /** The SQL `WebhookStore`: endpoints, deliveries and their retries. */
 export const make = Effect.map(SqlClient.SqlClient, (sql) =>
@@ -22,7 +23,8 @@ export const make = Effect.map(SqlClient.SqlClient, (sql) =>
     ...Deliveries.make(sql),
     ...Attempts.make(sql),
     ...Reads.make(sql),
-    ...Notifications.make(sql)
+    ...Notifications.make(sql),
+    ...Tests.make(sql)
   }))
 
 /** `WebhookStore` over the `SqlClient`. */

@@ -21,7 +21,7 @@
  * Why one file of ≈510 lines: the in-memory twin of the schema: one table per SQL table and the
  * synchronous critical section every memory adapter runs in.
  */
-import type { WebhookEventType } from "@tuma/domain"
+import type { DeliveryEventType, WebhookEventType } from "@tuma/domain"
 import type { Types } from "effect"
 import { Context, Data, Effect, Layer } from "effect"
 import type { SpamBuiltinSwitchRow, SpamRuleFullRow } from "../ports/AdminStore.js"
@@ -272,7 +272,7 @@ export interface WebhookDeliveryRecord {
   id: string
   endpoint_id: string
   message_id: string
-  event: "sms.delivered" | "sms.failed"
+  event: DeliveryEventType
   status: "pending" | "succeeded" | "failed" | "skipped"
   attempts: number
   next_attempt_at: Date
@@ -283,6 +283,8 @@ export interface WebhookDeliveryRecord {
   created_at: Date
   updated_at: Date
   completed_at: Date | null
+  /** The body posted, for a recorded test event (`webhook.test`). */
+  payload?: string
 }
 
 /** One HTTP attempt of a webhook delivery, as the port records it; `id` from the table's identity. */

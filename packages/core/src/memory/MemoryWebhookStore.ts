@@ -13,7 +13,7 @@
  * tables, kept together so each mirrors its SQL twin (SqlWebhookStore.ts) line for line.
  */
 import type { WebhookEndpointHealth } from "@tuma/domain"
-import { applyWebhookAttempt, DEFAULT_WEBHOOK_EVENTS } from "@tuma/domain"
+import { applyWebhookAttempt, DEFAULT_WEBHOOK_EVENTS, WEBHOOK_TEST_EVENT } from "@tuma/domain"
 import { Effect, Layer } from "effect"
 import type {
   AttemptView,
@@ -44,7 +44,9 @@ const toEndpoint = (e: WebhookEndpointRecord): WebhookEndpoint => ({
 
 /** The payload's inputs: the delivery joined with its message (none when the message is gone). */
 const messageOf = (t: Tables, d: WebhookDeliveryRecord): DeliveryMessage | null => {
-  const m = t.messages.get(d.message_id)
+  const m = d.event === WEBHOOK_TEST_EVENT
+    ? { recipient: "", sender_id: "", failure_reason: null }
+    : t.messages.get(d.message_id)
   return m === undefined ? null : {
     messageId: d.message_id,
     messageStatus: d.event === "sms.delivered" ? "delivered" : "failed",
@@ -70,7 +72,7 @@ const toDelivery = (t: Tables, d: WebhookDeliveryRecord): DeliveryView | null =>
     lastError: d.last_error,
     redeliveryOf: d.redelivery_of,
     completedAt: d.completed_at,
-    payload: null
+    payload: d.payload ?? null
   }
 }
 
@@ -270,7 +272,7 @@ const attemptMethods = (db: Database): Pick<Store, AttemptMethod> => {
               attempts: d.attempts,
               url: e.url,
               secret: e.secret,
-              payload: null
+              payload: d.payload ?? null
             }]
           })
       ),
@@ -351,12 +353,13 @@ const redeliveryMethods = (db: Database): Omit<Store, EndpointMethod | AttemptMe
         const endpoint = endpointId.toLowerCase()
         if ("deliveryId" in select) {
           const d = t.webhookDeliveries.get(select.deliveryId.toLowerCase())
-          return d !== undefined && d.endpoint_id === endpoint ? [d] : []
+          return d !== undefined && d.endpoint_id === endpoint && d.event !== WEBHOOK_TEST_EVENT ? [d] : []
         }
         // the first delivery of each message final since `since`
         const first = new Map<string, WebhookDeliveryRecord>()
         for (const d of t.webhookDeliveries.values()) {
           if (d.endpoint_id !== endpoint || d.final_at.getTime() < select.since.getTime()) continue
+          if (d.event === WEBHOOK_TEST_EVENT) continue
           const held = first.get(d.message_id)
           if (held === undefined || d.created_at.getTime() < held.created_at.getTime()) first.set(d.message_id, d)
         }
@@ -382,6 +385,40 @@ const redeliveryMethods = (db: Database): Omit<Store, EndpointMethod | AttemptMe
           return id
         }))
     },
+    recordTest: (test, now) =>
+      tx((t) => {
+        const endpoint = t.webhookEndpoints.get(test.endpointId.toLowerCase())
+        if (endpoint === undefined) return false
+        const id = uuid(test.id)
+        check(!t.webhookDeliveries.has(id), "webhook_deliveries", `duplicate key: delivery ${id} exists`)
+        t.webhookDeliveries.set(id, {
+          id,
+          endpoint_id: endpoint.id,
+          message_id: id,
+          event: WEBHOOK_TEST_EVENT,
+          status: test.outcome === "success" ? "succeeded" : "failed",
+          attempts: 1,
+          next_attempt_at: test.attemptedAt,
+          final_at: test.attemptedAt,
+          last_status: test.responseStatus,
+          last_error: test.error,
+          redelivery_of: null,
+          created_at: test.attemptedAt,
+          updated_at: now,
+          completed_at: now,
+          payload: test.body
+        })
+        const { body: _b, id: _i, endpointId: _e, ...attempt } = test
+        t.webhookAttempts.push({
+          ...attempt,
+          id: t.webhookAttempts.length + 1,
+          deliveryId: id,
+          endpointId: endpoint.id,
+          attempt: 1,
+          nextAttemptAt: null
+        })
+        return true
+      }),
     claimNotifications: (limit, now, leaseUntil) =>
       tx((t) =>
         [...t.webhookNotifications.values()]

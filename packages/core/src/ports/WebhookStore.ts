@@ -4,7 +4,7 @@
  *
  * Every method is one transaction. Times are passed in (read from `Clock` by the caller).
  */
-import type { WebhookEventType, WebhookRetryPolicy } from "@tuma/domain"
+import type { DeliveryEventType, WebhookEventType, WebhookRetryPolicy } from "@tuma/domain"
 import type { Effect } from "effect"
 import { Context } from "effect"
 
@@ -50,7 +50,7 @@ export interface DeliveryMessage {
 export interface ClaimedDelivery extends DeliveryMessage {
   readonly id: string
   readonly endpointId: string
-  readonly event: WebhookEventType
+  readonly event: DeliveryEventType
   /** Attempts already made before this one. */
   readonly attempts: number
   readonly url: string
@@ -84,7 +84,8 @@ export interface RecordOutcome {
 export interface DeliveryView extends DeliveryMessage {
   readonly id: string
   readonly endpointId: string
-  readonly event: WebhookEventType
+  /** `webhook.test` for a recorded test event (no message: `messageId` is the delivery's id, `recipient` empty). */
+  readonly event: DeliveryEventType
   readonly status: DeliveryStatus
   readonly attempts: number
   readonly nextAttemptAt: Date | null
@@ -94,6 +95,23 @@ export interface DeliveryView extends DeliveryMessage {
   readonly completedAt: Date | null
   /** The frozen body of an event that is not a message's final state; null for delivery events. */
   readonly payload: string | null
+}
+
+/**
+ * A test event posted to an endpoint, recorded as a finished delivery (`webhook.test`, one attempt):
+ * `succeeded` or `failed` by its outcome, never pending, so never claimed nor retried; it leaves the
+ * endpoint's failure count alone and redeliveries pass it over.
+ */
+export interface TestDeliveryRecord {
+  readonly id: string
+  readonly endpointId: string
+  /** The exact body that was posted. */
+  readonly body: string
+  readonly attemptedAt: Date
+  readonly outcome: "success" | "failure"
+  readonly responseStatus: number | null
+  readonly latencyMs: number
+  readonly error: string | null
 }
 
 /** One attempt as the admin reads it. */
@@ -154,6 +172,9 @@ export class WebhookStore extends Context.Tag("@tuma/core/WebhookStore")<Webhook
   ) => Effect.Effect<RecordOutcome>
   /** The earliest `next_attempt_at` of a pending delivery (to sleep until), or null. */
   readonly nextDueAt: Effect.Effect<Date | null>
+
+  /** Records a test event and its attempt (one transaction); false when the endpoint is gone. */
+  readonly recordTest: (test: TestDeliveryRecord, now: Date) => Effect.Effect<boolean>
 
   // operator --------------------------------------------------------------------------------
   readonly listDeliveries: (endpointId: string, options: {

@@ -1,12 +1,13 @@
 /**
  * The operator console's HTTP contract: endpoints under `/console/api/…`, declared by area in
- * `console/api/` (session, operators, accounts, sender IDs, platform, spam, records, smpp), each behind
+ * `console/api/` (session, operators, accounts, sender IDs, platform, spam, records, smpp, inbound), each behind
  * `ConsoleOperator` with the permission it needs or, before sign-in, `ConsoleAnonymousCsrf`
  * (`api/shared.ts`). Part of `TumaApi`; its groups are left out of the public OpenAPI document.
  * The console's browser app calls it over `fetch` (packages/portal/src/console/api.ts).
  */
 import { makeApi } from "../shared/apiSchemas.js"
 import { ConsoleAccountsGroup } from "./api/accounts.js"
+import { ConsoleInboundGroup } from "./api/inbound.js"
 import { ConsoleOperatorsGroup } from "./api/operators.js"
 import { ConsolePlatformGroup } from "./api/platform.js"
 import { ConsoleRecordsGroup } from "./api/records.js"
@@ -24,5 +25,6 @@ export class ConsoleApi extends makeApi("console")
   .add(ConsoleSpamGroup)
   .add(ConsoleRecordsGroup)
   .add(ConsoleSmppGroup)
+  .add(ConsoleInboundGroup)
   .prefix("/console/api")
 {}

@@ -2,12 +2,13 @@
  * The operator console's server side, assembled (contract in `Api.ts`, one module per area in
  * `api/`, their handlers in `handlers/`):
  *
- *   layerHandlers   the seven groups' handlers, each calling core's use cases (`Admin`,
- *                   `WebhookAdmin`, `Reads`, `Audit`, `OperatorAccess`, `SenderIdReview`)
+ *   layerHandlers   the groups' handlers, each calling core's use cases (`Admin`,
+ *                   `WebhookAdmin`, `Reads`, `Audit`, `OperatorAccess`, `SenderIdReview`, `Inbound`)
  *   layerHttp       the session/CSRF/permission middlewares (`Http.ts`)
  */
 import { Layer } from "effect"
 import { ConsoleAccountsLive } from "./handlers/accounts.js"
+import { ConsoleInboundLive } from "./handlers/inbound.js"
 import { ConsoleOperatorsLive } from "./handlers/operators.js"
 import { ConsolePlatformLive } from "./handlers/platform.js"
 import { ConsoleRecordsLive } from "./handlers/records.js"
@@ -25,7 +26,8 @@ export const layerHandlers = Layer.mergeAll(
   ConsolePlatformLive,
   ConsoleSpamLive,
   ConsoleRecordsLive,
-  ConsoleSmppLive
+  ConsoleSmppLive,
+  ConsoleInboundLive
 )
 
 export const layerHttp = layerMiddlewares

@@ -3,7 +3,8 @@
  * over `WebhookAdmin`, every id checked to belong to the session's account first (another
  * account's key or endpoint answers 404, as an unknown one). A revocation clears this process's
  * key cache at once. The test event is core's `webhooks/TestWebhook.ts` (signed with the endpoint's
- * secret, posted by the same `WebhookSender` the workers use, synchronously).
+ * secret, posted by the same `WebhookSender` the workers use, synchronously, then recorded among the
+ * endpoint's deliveries).
  *
  * The changes go through `Admin` / `WebhookAdmin`, which record them in the audit log: the actor is
  * the portal user (`{ kind: "system", name: "portal:<email>", ip }` — the actor kinds are the
@@ -11,7 +12,7 @@
  */
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import { Admin } from "@tuma/core"
-import { WebhookSender } from "@tuma/core"
+import { WebhookSender, WebhookStore } from "@tuma/core"
 import { PortalReadStore } from "@tuma/core"
 import { testWebhook } from "@tuma/core/webhooks/TestWebhook"
 import { WebhookAdmin } from "@tuma/core/webhooks/WebhookAdmin"
@@ -36,6 +37,7 @@ export const PortalKeysLive = HttpApiBuilder.group(TumaApi, "portalKeys", (handl
     const hooks = yield* WebhookAdmin
     const sender = yield* WebhookSender
     const store = yield* PortalReadStore
+    const webhookStore = yield* WebhookStore
 
     const ownKey = (user: PortalUserContext, keyId: string) =>
       admin.getApiKey(keyId).pipe(
@@ -152,5 +154,9 @@ export const PortalKeysLive = HttpApiBuilder.group(TumaApi, "portalKeys", (handl
             error: attempt.error,
             body
           })
-        }).pipe(Effect.provideService(WebhookSender, sender), Effect.provideService(PortalReadStore, store)))
+        }).pipe(
+          Effect.provideService(WebhookSender, sender),
+          Effect.provideService(PortalReadStore, store),
+          Effect.provideService(WebhookStore, webhookStore)
+        ))
   }))

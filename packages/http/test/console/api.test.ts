@@ -163,6 +163,36 @@ describe.each(drivers)("the console API (%s)", (driver) => {
     expectFailure(await reviewer.request("GET", "/console/api/operators"), 403, "ROLE_FORBIDDEN")
   })
 
+  it("inbound numbers: listed, assigned (aliases as text), conflicts 409, changed, removed, audited; unrouted", async () => {
+    const path = "/console/api/inbound-numbers"
+    expect((await admin.request("GET", path)).body.data).toEqual([])
+    const body = { account_uid: accountId, number: "15500", keyword: "vote", aliases: "kura, chagua" }
+    expectFailure(await reviewer.request("POST", path, { body }), 403, "ROLE_FORBIDDEN")
+    const created = await admin.request("POST", path, { body })
+    expect(created.body.data).toMatchObject({ number: "15500", keyword: "VOTE", aliases: ["KURA", "CHAGUA"] })
+    const uid = created.body.data.uid
+    expectFailure(await admin.request("POST", path, { body: { ...body, keyword: "kura", aliases: "" } }), 409)
+    expectFailure(await admin.request("POST", path, { body: { ...body, number: "12" } }), 422, "VALIDATION_FAILED")
+    const changed = await admin.request("PATCH", `${path}/${uid}`, { body: { aliases: "kura" } })
+    expect(changed.body.data).toMatchObject({ keyword: "VOTE", aliases: ["KURA"] })
+    const dedicated = await admin.request("PATCH", `${path}/${uid}`, { body: { keyword: "" } })
+    expect(dedicated.body.data).toMatchObject({ keyword: null, aliases: [] })
+    expect((await reviewer.request("GET", `${path}?account=${accountId}`)).body.data.map((n: any) => n.uid)).toEqual([
+      uid
+    ])
+    expect((await admin.request("DELETE", `${path}/${uid}`)).body.data).toEqual({ ok: true })
+    expectFailure(await admin.request("DELETE", `${path}/${uid}`), 404)
+    const audit = (await admin.request("GET", "/console/api/audit-log?action=inbound_number.*&limit=10")).body.data
+    expect(audit.map((e: any) => e.action)).toEqual([
+      "inbound_number.delete",
+      "inbound_number.update",
+      "inbound_number.update",
+      "inbound_number.create"
+    ])
+    const unrouted = await reviewer.request("GET", "/console/api/inbound/unrouted?page=x")
+    expect(unrouted.body.data).toMatchObject({ messages: [], meta: { current_page: 1, total: 0 } })
+  })
+
   it("changes, each with its permission and the session's CSRF token", async () => {
     const post = (who: Operator, path: string, body?: unknown, method = "POST") =>
       who.request(method, `/console/api${path}`, body === undefined ? {} : { body })

@@ -147,6 +147,11 @@ describe.each(drivers)("portal keys and webhooks (%s)", (driver) => {
     const got = receiver.received.find((r) => r.body === test.body.data.body)!
     expect(JSON.parse(got.body).event).toBe("webhook.test")
     expect(verifyWebhookSignature(got.body, got.headers["x-service-signature"] as string, secret)).toBe(true)
+    // recorded under the endpoint's deliveries, finished, with its attempt
+    const [recorded] = (await agent.get(`/portal/api/webhooks/${hookId}/deliveries`)).body.data
+    expect(recorded).toMatchObject({ event: "webhook.test", status: "succeeded", attempts: 1, recipient: "" })
+    expect(recorded.uid).toBe(JSON.parse(got.body).delivery_uid)
+    expect(recorded.attempt_log).toMatchObject([{ attempt: 1, outcome: "success", response_status: 200 }])
 
     // a real delivery: an API send with the key reaches delivered, the workers post sms.delivered
     const sent = await call(server, "POST", "/v1/sms/messages", {

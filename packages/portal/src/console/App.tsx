@@ -15,6 +15,7 @@ import { Input, useAction, useForm } from "./forms.js"
 import { AccountPage, AccountsPage } from "./pages/Accounts.js"
 import { AuditLogPage } from "./pages/AuditLog.js"
 import { CreditPage } from "./pages/Credit.js"
+import { InboundPage } from "./pages/Inbound.js"
 import { MarketsPage } from "./pages/Markets.js"
 import { OperatorsPage } from "./pages/Operators.js"
 import { OutboxPage } from "./pages/Outbox.js"
@@ -37,6 +38,7 @@ const nav: ReadonlyArray<readonly [string, string]> = [
   ["/markets", "Routes and markets"],
   ["/providers", "Providers"],
   ["/smpp", "SMPP"],
+  ["/inbound", "Inbound numbers"],
   ["/spam", "Spam rules and opt-outs"],
   ["/webhooks", "Webhook deliveries"],
   ["/audit-log", "Audit log"],
@@ -53,6 +55,7 @@ const pages: Readonly<Record<string, () => ReactNode>> = {
   "/markets": MarketsPage,
   "/providers": ProvidersPage,
   "/smpp": SmppPage,
+  "/inbound": InboundPage,
   "/spam": SpamPage,
   "/webhooks": WebhooksPage,
   "/audit-log": AuditLogPage,

@@ -227,6 +227,8 @@ export interface WebhookAttemptView {
 
 /** `GET /webhook-deliveries/:uid`. */
 export interface WebhookDeliveryDetailView {
+  /** The delivery (`webhook.test`: a portal test event, which is not redelivered). */
+  readonly delivery?: { readonly event?: string }
   readonly body: string
   readonly attempts?: ReadonlyArray<WebhookAttemptView>
 }
@@ -273,4 +275,35 @@ export interface SmppBindView {
   readonly in_flight: number
   readonly submit_rate: number
   readonly unbind_requested_at: string | null
+}
+
+/** An address assigned to an account (`/inbound-numbers`): a number or short code, maybe a keyword with aliases. */
+export interface InboundNumberView {
+  readonly uid: string
+  readonly account_uid: string
+  readonly number: string
+  readonly keyword: string | null
+  readonly aliases: ReadonlyArray<string>
+  readonly created_at: string
+  readonly updated_at: string
+}
+
+/** A message sent to no assigned address. */
+export interface UnroutedMessageView {
+  readonly uid: string
+  readonly from: string
+  readonly to: string
+  readonly text: string
+  readonly received_at: string
+}
+
+/** A page of unrouted messages (`/inbound/unrouted`), newest first. */
+export interface UnroutedPageView {
+  readonly messages: ReadonlyArray<UnroutedMessageView>
+  readonly meta: {
+    readonly current_page: number
+    readonly per_page: number
+    readonly total: number
+    readonly last_page: number
+  }
 }

@@ -3,6 +3,7 @@ import { useState } from "react"
 import { call } from "../api.js"
 import { useI18n } from "../i18n.js"
 import { Link } from "../router.js"
+import { Pager } from "../shared/table.js"
 import { Field, Loading, PageTitle, ServerText, Status, statusLabel, Time, useLoad } from "../ui.js"
 import { AttemptLog, DetailPage, Facts, Table } from "../widgets.js"
 
@@ -128,15 +129,7 @@ export function MessageList(props: { readonly campaignUid?: string }) {
               [t("Reason"), (m) => m.failure_reason === null ? "" : <ServerText text={m.failure_reason} />]
             ]}
           />
-          {meta !== undefined && meta.last_page > 1 && (
-            <nav aria-label={t("Pages")} className="pager">
-              <button type="button" disabled={page <= 1} onClick={() => setPage(page - 1)}>{t("Previous page")}</button>
-              <span>{t("Page {page} of {last}", { page: meta.current_page, last: meta.last_page })}</span>
-              <button type="button" disabled={page >= meta.last_page} onClick={() => setPage(page + 1)}>
-                {t("Next page")}
-              </button>
-            </nav>
-          )}
+          {meta !== undefined && <Pager page={meta.current_page} last={meta.last_page} onPage={setPage} t={t} />}
         </>
       )}
     </>

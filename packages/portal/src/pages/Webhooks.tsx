@@ -7,6 +7,14 @@ import { useIsOwner } from "../session.js"
 import { ErrorBox, Field, Loading, PageTitle, ShownOnce, Status, Time, useAction, useLoad } from "../ui.js"
 import { AttemptLog, LoadedTable, onSubmit, SubmitRow } from "../widgets.js"
 
+/** What the receiver answered to a test event. */
+interface TestAnswer {
+  readonly ok: boolean
+  readonly response_status: number | null
+  readonly latency_ms: number
+  readonly error: string | null
+}
+
 function Deliveries(props: { readonly uid: string; readonly version: number }) {
   const { t } = useI18n()
   const loaded = useLoad(
@@ -21,8 +29,8 @@ function Deliveries(props: { readonly uid: string; readonly version: number }) {
       caption={t("Recent deliveries")}
       rowKey={(d) => d.uid}
       columns={[
-        [t("Event"), (d) => d.event],
-        [t("Recipient"), (d) => d.recipient],
+        [t("Event"), (d) => d.event === "webhook.test" ? t("Test event") : <span translate="no">{d.event}</span>],
+        [t("Recipient"), (d) => d.recipient === "" ? "—" : d.recipient],
         [t("Status"), (d) => <Status status={d.status} />],
         [t("Attempts"), (d) => (
           <details>
@@ -44,7 +52,8 @@ function Endpoint(
   const owner = useIsOwner()
   const e = props.endpoint
   const [secret, setSecret] = useState<string>()
-  const [test, setTest] = useState<string>()
+  // the answer to the test, said in the language of the moment it is read
+  const [test, setTest] = useState<TestAnswer>()
   const [version, setVersion] = useState(0)
   const action = useAction()
   const regenerate = () =>
@@ -64,14 +73,7 @@ function Endpoint(
   const sendTest = () =>
     action.run(async () => {
       const r = await call((c) => c.portalKeys.testWebhook({ path: { webhook_uid: e.uid } }))
-      setTest(
-        r.data.ok
-          ? t("Test event delivered: HTTP {status} in {ms} ms.", {
-            status: r.data.response_status ?? "",
-            ms: r.data.latency_ms
-          })
-          : t("Test event failed: {error}", { error: r.data.error ?? `HTTP ${r.data.response_status ?? "?"}` })
-      )
+      setTest(r.data)
       setVersion((v) => v + 1)
     })
   return (
@@ -101,7 +103,16 @@ function Endpoint(
       )}
       <ErrorBox error={action.error} />
       {secret !== undefined && <ShownOnce label={t("Webhook secret")} value={secret} />}
-      {test !== undefined && <p role="status">{test}</p>}
+      {test !== undefined && (
+        <p role="status">
+          {test.ok
+            ? t("Test event delivered: HTTP {status} in {ms} ms.", {
+              status: test.response_status ?? "",
+              ms: test.latency_ms
+            })
+            : t("Test event failed: {error}", { error: test.error ?? `HTTP ${test.response_status ?? "?"}` })}
+        </p>
+      )}
       <Deliveries uid={e.uid} version={version} />
     </article>
   )

@@ -1,5 +1,6 @@
 /** Building blocks of pages in the portal and the console: tables from columns, facts, checkboxes, form submits. */
 import type { FormEvent, ReactNode } from "react"
+import type { Translate } from "./messages.js"
 
 /** One column of a `Table`: its header (empty for an actions column) and how a row fills its cell. */
 export type Column<A> = readonly [header: string, cell: (row: A) => ReactNode]
@@ -81,4 +82,22 @@ export const onSubmit = (
 (e: FormEvent) => {
   e.preventDefault()
   void action.run(f)
+}
+
+/** "Previous page", "Page n of m", "Next page" under a list; nothing when there is one page. */
+export function Pager(props: {
+  readonly page: number
+  readonly last: number
+  readonly onPage: (page: number) => void
+  readonly t: Translate
+}) {
+  const { last, page, t } = props
+  if (last <= 1) return null
+  return (
+    <nav aria-label={t("Pages")} className="pager">
+      <button type="button" disabled={page <= 1} onClick={() => props.onPage(page - 1)}>{t("Previous page")}</button>
+      <span>{t("Page {page} of {last}", { page, last })}</span>
+      <button type="button" disabled={page >= last} onClick={() => props.onPage(page + 1)}>{t("Next page")}</button>
+    </nav>
+  )
 }

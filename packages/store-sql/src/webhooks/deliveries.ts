@@ -1,6 +1,7 @@
 /** The delivery queue: due deliveries claimed with a lease, the next due time, redeliveries. */
 import type { SqlClient } from "@effect/sql"
 import type { ClaimedDelivery, WebhookStore } from "@tuma/core/ports/WebhookStore"
+import { WEBHOOK_TEST_EVENT } from "@tuma/domain"
 import { Effect, Option } from "effect"
 import { Ids } from "../rows.js"
 import { chunk, ClaimedDeliveries, DELIVERY_COLUMNS, nextDue, toMessage } from "./shared.js"
@@ -47,10 +48,11 @@ export const make = (sql: SqlClient.SqlClient): Pick<WebhookStore["Type"], "clai
       sql.withTransaction(Effect.gen(function*() {
         const sources = "deliveryId" in select
           ? yield* Ids.all(sql`
-              SELECT id FROM webhook_deliveries WHERE id = ${select.deliveryId} AND endpoint_id = ${endpointId}`)
+              SELECT id FROM webhook_deliveries
+              WHERE id = ${select.deliveryId} AND endpoint_id = ${endpointId} AND event <> ${WEBHOOK_TEST_EVENT}`)
           : yield* Ids.all(sql`
               SELECT DISTINCT ON (message_id, event) id FROM webhook_deliveries
-              WHERE endpoint_id = ${endpointId} AND final_at >= ${select.since}
+              WHERE endpoint_id = ${endpointId} AND final_at >= ${select.since} AND event <> ${WEBHOOK_TEST_EVENT}
               ORDER BY message_id, event, created_at`)
         if (sources.length === 0) return []
         const pairs: Array<{ source: string; id: string }> = []

@@ -2,7 +2,7 @@
 import type { Statement } from "@effect/sql"
 import type { SqlClient } from "@effect/sql"
 import type { DeliveryStatus, DeliveryView, WebhookEndpoint } from "@tuma/core/ports/WebhookStore"
-import { WebhookEventType } from "@tuma/domain"
+import { DeliveryEventType, WebhookEventType } from "@tuma/domain"
 import { Effect, Option, Schema } from "effect"
 import { decoders, findAll, findOne, NullableDate, NullableString, single } from "../rows.js"
 
@@ -74,7 +74,7 @@ export const Deliveries = decoders(Schema.extend(
   Schema.Struct({
     id: Schema.String,
     endpoint_id: Schema.String,
-    event: WebhookEventType,
+    event: DeliveryEventType,
     status: DeliveryStatusSchema,
     attempts: Schema.Number,
     next_attempt_at: Schema.DateFromSelf,

@@ -29,7 +29,7 @@ function Delivery(props: { readonly uid: string }) {
               [t("Status code"), (a) => a.status_code ?? a.response_status ?? "—"]
             ]}
           />
-          {may("webhooks.redeliver") && (
+          {may("webhooks.redeliver") && detail.data.delivery?.event !== "webhook.test" && (
             <button
               type="button"
               disabled={action.busy}
@@ -110,7 +110,10 @@ export function WebhooksPage() {
             rows={deliveries.data ?? []}
             rowKey={(d) => d.id ?? d.uid}
             columns={[
-              [t("Event"), (d) => <code>{d.event_type ?? d.event}</code>],
+              [
+                t("Event"),
+                (d) => d.event === "webhook.test" ? t("Test event") : <code>{d.event_type ?? d.event}</code>
+              ],
               [t("Status"), (d) => <Status status={d.status} />],
               [t("Attempts"), (d) => d.attempts ?? d.attempt_count ?? ""],
               ["", (d) => (
