@@ -108,9 +108,9 @@ export const make = Effect.map(SqlClient.SqlClient, (sql) => {
     retryAfter: (messageId, delayMillis) =>
       sql`UPDATE smpp_receipts SET next_attempt_at = now() + make_interval(secs => ${delayMillis / 1000})
         WHERE message_id = ${messageId} AND state = 'pending'`.pipe(Effect.asVoid, Effect.orDie),
-    acknowledge: (messageId) =>
-      sql`UPDATE smpp_receipts SET state = 'acknowledged', acknowledged_at = now()
-        WHERE message_id = ${messageId} AND state = 'pending'`.pipe(Effect.asVoid, Effect.orDie),
+    acknowledge: (messageIds) =>
+      messageIds.length === 0 ? Effect.void : sql`UPDATE smpp_receipts SET state = 'acknowledged', acknowledged_at = now()
+        WHERE message_id = ANY(${[...messageIds]}::uuid[]) AND state = 'pending'`.pipe(Effect.asVoid, Effect.orDie),
     expire: (before) =>
       sql`UPDATE smpp_receipts SET state = 'expired' WHERE state = 'pending' AND created_at < ${before}
         RETURNING message_id`.pipe(Effect.map((rows) => rows.length), Effect.orDie),

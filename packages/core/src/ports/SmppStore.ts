@@ -64,8 +64,8 @@ export class SmppStore extends Context.Tag("@tuma/core/SmppStore")<SmppStore, {
   ) => Effect.Effect<ReadonlyArray<DueReceipt>>
   /** Makes a leased receipt due again after `delayMillis` (its deliver_sm was not acknowledged). */
   readonly retryAfter: (messageId: string, delayMillis: number) => Effect.Effect<void>
-  /** Marks a receipt acknowledged (deliver_sm_resp ESME_ROK). */
-  readonly acknowledge: (messageId: string) => Effect.Effect<void>
+  /** Marks these receipts acknowledged (deliver_sm_resp ESME_ROK), in one statement (one per pump pass). */
+  readonly acknowledge: (messageIds: ReadonlyArray<string>) => Effect.Effect<void>
   /** Marks pending receipts created before `before` expired; answers how many. */
   readonly expire: (before: Date) => Effect.Effect<number>
   /** Pending receipts (a gauge). */

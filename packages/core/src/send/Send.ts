@@ -20,6 +20,7 @@
  * answers a synthetic success: nothing is stored, charged or queued, no idempotency record is kept.
  */
 import type { BulkSendV1Request, BulkSendV2Request, SendMessageRequest } from "@tuma/domain"
+import type { Either } from "effect"
 import { Context, Effect, Layer, Option } from "effect"
 import type { SentMessage } from "../MessageEntry.js"
 import { ContentCounter } from "../ports/ContentCounter.js"
@@ -47,6 +48,16 @@ export class Send extends Context.Tag("@tuma/core/Send")<Send, {
     caller: SendCaller,
     request: SendMessageRequest
   ) => Effect.Effect<SendOutcome<SentMessage>, SendError>
+  /**
+   * Several single sends of one caller decided together (the SMPP server's submits of one window): each
+   * request is a `single` with all of its rules and its own answer — a refusal (`Left`) never refuses
+   * another — and their accepts reach the store at the same moment, so the SQL store commits them in one
+   * group (`SqlSendStore`'s group commit): one transaction and one durable COMMIT, each answered after it.
+   */
+  readonly batch: (
+    caller: SendCaller,
+    requests: ReadonlyArray<SendMessageRequest>
+  ) => Effect.Effect<ReadonlyArray<Either.Either<SendOutcome<SentMessage>, SendError>>>
   /** POST /v1/sms/send-bulk. */
   readonly bulkV1: (caller: SendCaller, request: BulkSendV1Request) => Effect.Effect<SendOutcome<CampaignV1>, SendError>
   /** POST /v2/sms/send-bulk. */
@@ -73,6 +84,13 @@ export class Send extends Context.Tag("@tuma/core/Send")<Send, {
   )
 }
 
+/**
+ * `Send.batch` over a single send: every request run at once (their accepts meet in the store's group
+ * commit), each answered by its own outcome or refusal.
+ */
+export const batchOf = (single: Send["Type"]["single"]): Send["Type"]["batch"] => (caller, requests) =>
+  Effect.forEach(requests, (r) => Effect.either(single(caller, r)), { concurrency: "unbounded" })
+
 const makeSend = (
   store: SendStore["Type"],
   ids: Ids["Type"],
@@ -80,5 +98,6 @@ const makeSend = (
   snapshots: SnapshotCache
 ) => {
   const deps = { store, ids, counter, support: makeSendSupport(store) }
-  return { single: makeSingle({ ...deps, snapshots }), ...makeBulk(deps) }
+  const single = makeSingle({ ...deps, snapshots })
+  return { single, batch: batchOf(single), ...makeBulk(deps) }
 }

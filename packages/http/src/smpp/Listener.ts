@@ -1,7 +1,7 @@
 /**
  * The SMPP server for customers (issue 28, docs/smpp.md): a TCP listener whose sessions (Session.ts)
- * bind with `SmppAccounts`, submit through the same `Send.single` as `POST /v1/sms/messages` (channel
- * `smpp`), and the receipt pump that drains the `smpp_receipts` outbox to the receiver/transceiver
+ * bind with `SmppAccounts`, submit through the same single send as `POST /v1/sms/messages` (channel
+ * `smpp`; the submits of one account that arrive together as one `Send.batch`, SubmitBatch.ts), and the receipt pump that drains the `smpp_receipts` outbox to the receiver/transceiver
  * binds of each system id in this process (at least once: acknowledged only on deliver_sm_resp), and
  * this process's part of the live-binds list (LiveBinds.ts: written, heartbeat, unbind on request).
  *
@@ -23,6 +23,7 @@ import * as LiveBinds from "./LiveBinds.js"
 import * as M from "./Metrics.js"
 import type { SessionHandle, SessionOptions, SubmitAnswer, SubmitRequest } from "./Session.js"
 import { startSession } from "./Session.js"
+import { makeBatcher } from "./SubmitBatch.js"
 
 /** Where to listen (plain and/or TLS), and the session and receipt settings (defaults in `defaults`). */
 export interface SmppListenerOptions extends Partial<SessionOptions> {
@@ -70,14 +71,21 @@ const statusOfInvalid = (error: ParseResult.ParseError): number => {
     : SmppStatus.ESME_RINVDSTADR
 }
 
-/** A submit through the send use case: ESME_ROK and the message uid, or the refusal's command_status. */
-const submitWith = (send: Send["Type"]) => (account: SmppAccountRow, req: SubmitRequest) =>
+/** A submit of one account, as the batcher holds it. */
+interface HeldSubmit {
+  readonly account: SmppAccountRow
+  readonly request: SubmitRequest
+}
+
+/**
+ * A batch of one account's submits through the send use case (`Send.batch`): for each, ESME_ROK and the
+ * message uid, or its own refusal's command_status (a request the REST schema refuses never reaches it).
+ */
+const submitBatchWith = (send: Send["Type"]) => (held: ReadonlyArray<HeldSubmit>) =>
   Effect.gen(function*() {
-    const decoded = decodeRequest(req)
-    if (Either.isLeft(decoded)) {
-      M.submits.update(1, "VALIDATION_FAILED")
-      return { status: statusOfInvalid(decoded.left), messageId: "" }
-    }
+    const account = held[0]!.account
+    const decoded = held.map((h) => decodeRequest(h.request))
+    const valid = decoded.flatMap((d) => Either.isRight(d) ? [d.right] : [])
     const caller = {
       accountId: account.account_id,
       apiKeyId: null,
@@ -85,14 +93,21 @@ const submitWith = (send: Send["Type"]) => (account: SmppAccountRow, req: Submit
       channel: "smpp" as const,
       smppAccountId: account.id
     }
-    const outcome = yield* Effect.either(send.single(caller, decoded.right))
-    if (Either.isLeft(outcome)) {
-      M.submits.update(1, outcome.left.error_code)
-      return { status: commandStatusOf(outcome.left.error_code), messageId: "" }
-    }
-    M.submits.update(1, "accepted")
-    const answer: SubmitAnswer = { status: SmppStatus.ESME_ROK, messageId: outcome.right.data.uid }
-    return answer
+    const outcomes = valid.length === 0 ? [] : yield* send.batch(caller, valid)
+    let next = 0
+    return decoded.map((d): SubmitAnswer => {
+      if (Either.isLeft(d)) {
+        M.submits.update(1, "VALIDATION_FAILED")
+        return { status: statusOfInvalid(d.left), messageId: "" }
+      }
+      const outcome = outcomes[next++]!
+      if (Either.isLeft(outcome)) {
+        M.submits.update(1, outcome.left.error_code)
+        return { status: commandStatusOf(outcome.left.error_code), messageId: "" }
+      }
+      M.submits.update(1, "accepted")
+      return { status: SmppStatus.ESME_ROK, messageId: outcome.right.data.uid }
+    })
   })
 
 /** The deliver_sm of a stored receipt. */
@@ -125,7 +140,9 @@ export const layer = (options: SmppListenerOptions) =>
       const run = <A>(effect: Effect.Effect<A>) => Runtime.runPromise(runtime)(effect)
       const sessionOptions: SessionOptions = { ...defaults, ...definedOf(options) }
       const wake = yield* Queue.sliding<void>(1)
-      const submit = submitWith(send)
+      const submitBatch = submitBatchWith(send)
+      // the submits of one account handed over in the same turn of the event loop: one batch
+      const batcher = makeBatcher((held: ReadonlyArray<HeldSubmit>) => run(submitBatch(held)))
       const live = yield* LiveBinds.start(binds, options.bindHeartbeatMs)
       // the sessions' registry: a bind that closes also leaves the live-binds list
       const registry = {
@@ -149,7 +166,7 @@ export const layer = (options: SmppListenerOptions) =>
           submit: (account, request) =>
             drain.stopping
               ? Promise.resolve({ status: SmppStatus.ESME_RX_T_APPN, messageId: "" })
-              : run(submit(account, request)),
+              : batcher(account.id, { account, request }),
           throttle: (account, parts) =>
             run(throughput.take({
               smppAccountId: account.id,
@@ -181,28 +198,31 @@ export const layer = (options: SmppListenerOptions) =>
         ? undefined
         : yield* listening(createTlsServer({ cert: tls.cert, key: tls.key }, serve), tls.port, options.host)
 
-      // the receipt pump: due receipts of the system ids bound here, each to one of their receivers
-      const deliverOne = (r: DueReceipt) =>
+      // the receipt pump: due receipts of the system ids bound here, each to one of their receivers; the
+      // pass's acknowledgements written in one statement once every deliver_sm of the pass was answered
+      const deliverOne = (r: DueReceipt, acked: Array<string>) =>
         Effect.gen(function*() {
           const session = binds.receiverOf(r.smpp_account_id)
           const ok = session === undefined ? false : yield* Effect.promise(() => session.deliver(receiptOf(r)))
-          if (ok) {
-            yield* store.acknowledge(r.message_id)
-            M.receiptsDelivered.unsafeUpdate(1, [])
-          } else {
-            yield* store.retryAfter(r.message_id, Math.min(60_000, 1_000 * r.attempts))
-          }
+          if (ok) acked.push(r.message_id)
+          else yield* store.retryAfter(r.message_id, Math.min(60_000, 1_000 * r.attempts))
         })
       const pumpOnce = Effect.gen(function*() {
         const ids = binds.receivingAccounts()
         if (ids.length === 0 || drain.stopping) return 0
         const due = yield* store.claimReceipts(ids, 100, sessionOptions.responseTimeoutMs + 5_000)
+        const acked: Array<string> = []
         // tracked: a stop waits for each deliver_sm_resp and its acknowledgement in the store; the receipts
         // leased and not yet written when it began are released at once (due again for the next process)
-        yield* drain.trackEffect(Effect.forEach(
-          due,
-          (r) => drain.stopping ? store.retryAfter(r.message_id, 0) : deliverOne(r),
-          { concurrency: 50, discard: true }
+        yield* drain.trackEffect(Effect.zipRight(
+          Effect.forEach(
+            due,
+            (r) => drain.stopping ? store.retryAfter(r.message_id, 0) : deliverOne(r, acked),
+            { concurrency: 50, discard: true }
+          ),
+          Effect.suspend(() => store.acknowledge(acked)).pipe(
+            Effect.tap(() => M.receiptsDelivered.unsafeUpdate(acked.length, []))
+          )
         ))
         return due.length
       })

@@ -57,6 +57,24 @@ describe("submit_sm", () => {
     session.close()
   })
 
+  it("decides the submits of a window together, each with its own answer: a refused one refuses no neighbour", async () => {
+    const c = await credentials()
+    const { session } = await bind(server.smppPort, c.systemId, c.password, "bind_transmitter")
+    // written in one go: they reach the server in one read and go to the send use case as one batch
+    const [a, refused, b] = await Promise.all([
+      submit(session, { short_message: Buffer.from("first of the window") }),
+      submit(session, { source_addr: "NOTMINE", short_message: Buffer.from("second of the window") }),
+      submit(session, { short_message: Buffer.from("third of the window") })
+    ])
+    expect([a.command_status, refused.command_status, b.command_status]).toEqual([0, 0x0a, 0])
+    expect(a.message_id).not.toBe(b.message_id)
+    const rows = await sql<{ text: string }>((s) =>
+      s`SELECT text FROM messages WHERE id IN (${String(a.message_id)}, ${String(b.message_id)}) ORDER BY text`
+    )
+    expect(rows.map((r) => r.text)).toEqual(["first of the window", "third of the window"])
+    session.close()
+  })
+
   it("maps refusals to command_status and charges nothing: unapproved sender, unknown data_coding, receiver bind", async () => {
     const c = await credentials()
     const { session } = await bind(server.smppPort, c.systemId, c.password, "bind_transceiver")
