@@ -1,9 +1,9 @@
 /**
- * SQL adapter of `SmppStore` (@tuma/core/ports/SmppStore): SMPP credentials and the receipt outbox
- * (migration 0900). Same SQL on PostgreSQL 15 and PGlite; SQL failures are defects.
+ * SQL adapter of `SmppStore` (@tuma/core/ports/SmppStore): SMPP credentials, the receipt outbox
+ * (migration 0900) and the outbox of inbound messages owed to the binds (migration 1000). Same SQL on PostgreSQL 15 and PGlite; SQL failures are defects.
  */
 import { SqlClient } from "@effect/sql"
-import type { DueReceipt, SmppAccountRow } from "@tuma/core/ports/SmppStore"
+import type { DueInbound, DueReceipt, SmppAccountRow } from "@tuma/core/ports/SmppStore"
 import { SmppStore } from "@tuma/core/ports/SmppStore"
 import { Effect, Layer, Option, Schema } from "effect"
 import { Count, findAll, findOne, NullableDate, rowOf } from "./rows.js"
@@ -34,6 +34,17 @@ const ReceiptRow = rowOf<DueReceipt>()(Schema.Struct({
   text: Schema.String,
   submitted_at: Schema.DateFromSelf
 }))
+const InboundRow = rowOf<DueInbound>()(Schema.Struct({
+  inbound_id: Schema.String,
+  smpp_account_id: Schema.String,
+  attempts: Schema.Number,
+  created_at: Schema.DateFromSelf,
+  from_addr: Schema.String,
+  to_addr: Schema.String,
+  text: Schema.String,
+  encoding: Schema.String
+}))
+const allInbound = findAll(InboundRow)
 const allAccounts = findAll(AccountRow)
 const oneAccount = findOne(AccountRow)
 const allReceipts = findAll(ReceiptRow)
@@ -112,8 +123,42 @@ export const make = Effect.map(SqlClient.SqlClient, (sql) => {
       messageIds.length === 0 ? Effect.void : sql`UPDATE smpp_receipts SET state = 'acknowledged', acknowledged_at = now()
         WHERE message_id = ANY(${[...messageIds]}::uuid[]) AND state = 'pending'`.pipe(Effect.asVoid, Effect.orDie),
     expire: (before) =>
-      sql`UPDATE smpp_receipts SET state = 'expired' WHERE state = 'pending' AND created_at < ${before}
-        RETURNING message_id`.pipe(Effect.map((rows) => rows.length), Effect.orDie),
+      Effect.zipWith(
+        sql`UPDATE smpp_receipts SET state = 'expired' WHERE state = 'pending' AND created_at < ${before}
+          RETURNING message_id`,
+        sql`UPDATE smpp_inbound SET state = 'expired' WHERE state = 'pending' AND created_at < ${before}
+          RETURNING inbound_id`,
+        (a, b) => a.length + b.length
+      ).pipe(Effect.orDie),
+    claimInbound: (ids, limit, leaseMillis) =>
+      ids.length === 0 ? Effect.succeed([]) : allInbound(sql`WITH bound AS (
+          SELECT id, account_id, mode, created_at FROM smpp_accounts WHERE id = ANY(${[...ids]}::uuid[])),
+        due AS (
+          SELECT i.inbound_id FROM smpp_inbound i
+          WHERE i.state = 'pending' AND i.next_attempt_at <= now()
+            AND (i.account_id, i.mode) IN (SELECT account_id, mode FROM bound)
+          ORDER BY i.next_attempt_at LIMIT ${limit} FOR UPDATE SKIP LOCKED),
+        leased AS (
+          UPDATE smpp_inbound i SET attempts = i.attempts + 1,
+            next_attempt_at = now() + make_interval(secs => ${leaseMillis / 1000})
+          FROM due WHERE i.inbound_id = due.inbound_id
+          RETURNING i.inbound_id, i.account_id, i.mode, i.attempts, i.created_at)
+        SELECT l.inbound_id, b.id AS smpp_account_id, l.attempts, l.created_at,
+          m.from_addr, m.to_addr, m.text, m.encoding
+        FROM leased l JOIN inbound_messages m ON m.id = l.inbound_id
+        JOIN LATERAL (SELECT id FROM bound WHERE bound.account_id = l.account_id AND bound.mode = l.mode
+          ORDER BY bound.created_at, bound.id LIMIT 1) b ON true
+        ORDER BY m.received_at`).pipe(Effect.orDie),
+    retryInbound: (inboundId, delayMillis) =>
+      sql`UPDATE smpp_inbound SET next_attempt_at = now() + make_interval(secs => ${delayMillis / 1000})
+        WHERE inbound_id = ${inboundId} AND state = 'pending'`.pipe(Effect.asVoid, Effect.orDie),
+    acknowledgeInbound: (delivered) =>
+      delivered.length === 0 ? Effect.void : sql`UPDATE smpp_inbound i SET state = 'acknowledged',
+          acknowledged_at = now(), smpp_account_id = u.smpp_account_id
+        FROM unnest(${delivered.map((d) => d.inboundId)}::uuid[], ${
+        delivered.map((d) => d.smppAccountId)
+      }::uuid[]) AS u(inbound_id, smpp_account_id)
+        WHERE i.inbound_id = u.inbound_id AND i.state = 'pending'`.pipe(Effect.asVoid, Effect.orDie),
     pending: anyRow(sql`SELECT count(*)::int AS n FROM smpp_receipts WHERE state = 'pending'`).pipe(
       Effect.map((rows) => rows[0]?.n ?? 0),
       Effect.orDie

@@ -37,7 +37,23 @@ export interface DueReceipt {
   readonly submitted_at: Date
 }
 
-/** The store of SMPP credentials and receipts. */
+/** An inbound message due to a bind of its account (migration 1000), with what its deliver_sm says. */
+export interface DueInbound {
+  readonly inbound_id: string
+  /** The credentials whose receiver/transceiver bind gets it (the oldest of the account's bound here). */
+  readonly smpp_account_id: string
+  readonly attempts: number
+  readonly created_at: Date
+  /** The handset. */
+  readonly from_addr: string
+  /** The number or short code it was sent to. */
+  readonly to_addr: string
+  readonly text: string
+  /** How it arrived: `GSM-7`, `Latin-1` or `UCS-2`. */
+  readonly encoding: string
+}
+
+/** The store of SMPP credentials, their receipts and the inbound messages owed to their binds. */
 export class SmppStore extends Context.Tag("@tuma/core/SmppStore")<SmppStore, {
   /** Inserts; `false` when the system_id is taken. */
   readonly insert: (row: SmppAccountRow) => Effect.Effect<boolean>
@@ -66,8 +82,23 @@ export class SmppStore extends Context.Tag("@tuma/core/SmppStore")<SmppStore, {
   readonly retryAfter: (messageId: string, delayMillis: number) => Effect.Effect<void>
   /** Marks these receipts acknowledged (deliver_sm_resp ESME_ROK), in one statement (one per pump pass). */
   readonly acknowledge: (messageIds: ReadonlyArray<string>) => Effect.Effect<void>
-  /** Marks pending receipts created before `before` expired; answers how many. */
+  /** Marks pending receipts and inbound messages created before `before` expired; answers how many. */
   readonly expire: (before: Date) => Effect.Effect<number>
+  /**
+   * Leases up to `limit` pending inbound messages of the accounts of these credentials (bound here), each
+   * with the oldest of these credentials of its account and mode; as `claimReceipts`.
+   */
+  readonly claimInbound: (
+    smppAccountIds: ReadonlyArray<string>,
+    limit: number,
+    leaseMillis: number
+  ) => Effect.Effect<ReadonlyArray<DueInbound>>
+  /** Makes a leased inbound message due again after `delayMillis`. */
+  readonly retryInbound: (inboundId: string, delayMillis: number) => Effect.Effect<void>
+  /** Marks these inbound messages acknowledged by a bind of these credentials, in one statement. */
+  readonly acknowledgeInbound: (
+    delivered: ReadonlyArray<{ readonly inboundId: string; readonly smppAccountId: string }>
+  ) => Effect.Effect<void>
   /** Pending receipts (a gauge). */
   readonly pending: Effect.Effect<number>
   /**

@@ -4,7 +4,8 @@
 # gsm160 profile, as side-by-side.sh runs it). Prints both lines and, last,
 #   smpp-side-by-side: tuma_smpp=R/s kannel_sendsms=K/s ratio=R/K p99_ms=P cpu_us_per_msg=C kannel_cpu_us_per_msg=KC
 # BASE=/path/to/another/checkout (its node_modules in place) runs that tree's Tuma half too, ROUNDS (3)
-# times alternated with this one (the shared machine drifts), and prints the median of each and
+# times alternated with this one (NOW=another checkout instead of this one: a commit frozen while the
+# worktree changes; the shared machine drifts), and prints the median of each and
 #   smpp-before-after: base=B/s now=N/s ratio=N/B base_p99_ms=… now_p99_ms=…
 # Needs the peers checkout beside the project (PEERS, default ../shared/peers) and Kannel (run.sh installs it).
 set -uo pipefail
@@ -20,7 +21,7 @@ if [ -n "${BASE:-}" ]; then
   base_lines=(); now_lines=()
   for _ in $(seq "${ROUNDS:-3}"); do
     b=$(tuma_half "$BASE"); echo "base $b"; base_lines+=("$b")
-    n=$(tuma_half "$root"); echo "now  $n"; now_lines+=("$n")
+    n=$(tuma_half "${NOW:-$root}"); echo "now  $n"; now_lines+=("$n")
   done
   br=$(median accepted_per_s "${base_lines[@]}"); nr=$(median accepted_per_s "${now_lines[@]}")
   echo "smpp-before-after: base=${br}/s now=${nr}/s ratio=$(node -e "console.log(($nr / $br).toFixed(2))") " \

@@ -1,18 +1,18 @@
 /**
  * The SMPP server for customers (issue 28, docs/smpp.md): a TCP listener whose sessions (Session.ts)
  * bind with `SmppAccounts`, submit through the same single send as `POST /v1/sms/messages` (channel
- * `smpp`; the submits of one account that arrive together as one `Send.batch`, SubmitBatch.ts), and the receipt pump that drains the `smpp_receipts` outbox to the receiver/transceiver
- * binds of each system id in this process (at least once: acknowledged only on deliver_sm_resp), and
- * this process's part of the live-binds list (LiveBinds.ts: written, heartbeat, unbind on request).
+ * `smpp`; the submits of one account that arrive together as one `Send.batch`, SubmitBatch.ts), the
+ * outbox pump (Outbox.ts) that drains receipts and inbound messages to the receiver/transceiver binds in
+ * this process (at least once: acknowledged only on deliver_sm_resp), and this process's part of the
+ * live-binds list (LiveBinds.ts: written, heartbeat, unbind on request).
  *
  *   layer(options)  — listening while the scope is open; `SmppListener` answers the bound address
  */
 import type { SmppAccountRow } from "@tuma/core"
 import { Send, SmppAccounts, SmppStore, SmppThroughput } from "@tuma/core"
-import type { DueReceipt } from "@tuma/core"
 import { registerSampler } from "@tuma/core/observability/Metrics"
-import { commandStatusOf, messageStateOf, receiptText, SendMessageRequest, SmppStatus } from "@tuma/domain"
-import { Context, Duration, Effect, Either, Layer, Option, ParseResult, Queue, Runtime, Schema } from "effect"
+import { commandStatusOf, SendMessageRequest, SmppStatus } from "@tuma/domain"
+import { Context, Effect, Either, Layer, Option, ParseResult, Queue, Runtime, Schema } from "effect"
 import { createServer } from "node:net"
 import type { AddressInfo, Server, Socket } from "node:net"
 import { createServer as createTlsServer } from "node:tls"
@@ -21,6 +21,7 @@ import type { BoundSession } from "./Binds.js"
 import { SmppEndpoint } from "./Endpoint.js"
 import * as LiveBinds from "./LiveBinds.js"
 import * as M from "./Metrics.js"
+import { startPump } from "./Outbox.js"
 import type { SessionHandle, SessionOptions, SubmitAnswer, SubmitRequest } from "./Session.js"
 import { startSession } from "./Session.js"
 import { makeBatcher } from "./SubmitBatch.js"
@@ -34,7 +35,7 @@ export interface SmppListenerOptions extends Partial<SessionOptions> {
   readonly tls?: { readonly port: number; readonly cert: string | Buffer; readonly key: string | Buffer } | undefined
   /** How often the receipt pump looks for due receipts when not woken (ms). */
   readonly receiptPollMs?: number | undefined
-  /** A receipt no bind took within this long is expired (hours; default 72). */
+  /** A receipt or inbound message no bind took within this long is expired (hours, fractions allowed; default 72). */
   readonly receiptHoldHours?: number | undefined
   /** The host name customers connect to (`TUMA_SMPP_PUBLIC_HOST`; shown in the portal and the console). */
   readonly publicHost?: string | undefined
@@ -110,23 +111,7 @@ const submitBatchWith = (send: Send["Type"]) => (held: ReadonlyArray<HeldSubmit>
     })
   })
 
-/** The deliver_sm of a stored receipt. */
-const receiptOf = (r: DueReceipt) => ({
-  sourceAddr: r.recipient,
-  destinationAddr: r.sender_id,
-  text: receiptText({
-    messageId: r.message_id,
-    status: r.status,
-    submittedAt: r.submitted_at,
-    doneAt: r.final_at,
-    text: r.text
-  }),
-  messageId: r.message_id,
-  messageState: messageStateOf(r.status),
-  failed: r.status === "failed"
-})
-
-/** The listener and its receipt pump, for the life of the scope. */
+/** The listener and its outbox pump, for the life of the scope. */
 export const layer = (options: SmppListenerOptions) =>
   Layer.scoped(
     SmppListener,
@@ -198,52 +183,15 @@ export const layer = (options: SmppListenerOptions) =>
         ? undefined
         : yield* listening(createTlsServer({ cert: tls.cert, key: tls.key }, serve), tls.port, options.host)
 
-      // the receipt pump: due receipts of the system ids bound here, each to one of their receivers; the
-      // pass's acknowledgements written in one statement once every deliver_sm of the pass was answered
-      const deliverOne = (r: DueReceipt, acked: Array<string>) =>
-        Effect.gen(function*() {
-          const session = binds.receiverOf(r.smpp_account_id)
-          const ok = session === undefined ? false : yield* Effect.promise(() => session.deliver(receiptOf(r)))
-          if (ok) acked.push(r.message_id)
-          else yield* store.retryAfter(r.message_id, Math.min(60_000, 1_000 * r.attempts))
-        })
-      const pumpOnce = Effect.gen(function*() {
-        const ids = binds.receivingAccounts()
-        if (ids.length === 0 || drain.stopping) return 0
-        const due = yield* store.claimReceipts(ids, 100, sessionOptions.responseTimeoutMs + 5_000)
-        const acked: Array<string> = []
-        // tracked: a stop waits for each deliver_sm_resp and its acknowledgement in the store; the receipts
-        // leased and not yet written when it began are released at once (due again for the next process)
-        yield* drain.trackEffect(Effect.zipRight(
-          Effect.forEach(
-            due,
-            (r) => drain.stopping ? store.retryAfter(r.message_id, 0) : deliverOne(r, acked),
-            { concurrency: 50, discard: true }
-          ),
-          Effect.suspend(() => store.acknowledge(acked)).pipe(
-            Effect.tap(() => M.receiptsDelivered.unsafeUpdate(acked.length, []))
-          )
-        ))
-        return due.length
+      // the outbox pump: receipts and inbound messages to the receivers bound here (Outbox.ts)
+      yield* startPump({
+        binds,
+        drain,
+        wake,
+        responseTimeoutMs: sessionOptions.responseTimeoutMs,
+        pollMs: options.receiptPollMs ?? 1_000,
+        holdMillis: (options.receiptHoldHours ?? 72) * 3_600_000
       })
-      const poll = Duration.millis(options.receiptPollMs ?? 1_000)
-      yield* pumpOnce.pipe(
-        Effect.flatMap((n) => n > 0 ? Effect.void : Effect.race(Effect.sleep(poll), Queue.take(wake))),
-        Effect.catchAllCause((cause) =>
-          Effect.zipRight(Effect.logWarning("smpp receipt pump", cause), Effect.sleep(poll))
-        ),
-        Effect.forever,
-        Effect.forkScoped
-      )
-      const holdMillis = (options.receiptHoldHours ?? 72) * 3_600_000
-      yield* Effect.gen(function*() {
-        yield* store.expire(new Date(Date.now() - holdMillis))
-      }).pipe(
-        Effect.catchAllCause((cause) => Effect.logWarning("smpp receipt expiry", cause)),
-        Effect.zipRight(Effect.sleep(Duration.seconds(30))),
-        Effect.forever,
-        Effect.forkScoped
-      )
       // the portal's and the console's connection instructions
       const endpoint = yield* Effect.serviceOption(SmppEndpoint)
       if (Option.isSome(endpoint)) {

@@ -259,3 +259,43 @@ export const deliverReceipt = (r: ReceiptPdu): Buffer => {
   ])
   return encodePdu(Cmd.deliver_sm, 0, r.sequence, body)
 }
+
+/** A handset's message as deliver_sm (esm_class 0x00, or 0x40 for a part with its UDH). */
+export interface MoPdu {
+  readonly sequence: number
+  /** The handset (sent without its `+`, TON international). */
+  readonly sourceAddr: string
+  /** The number (TON international) or short code (TON unknown) it was sent to. */
+  readonly destinationAddr: string
+  /** The part's bytes (UDH included for a part of a long message). */
+  readonly shortMessage: Buffer
+  readonly esmClass: number
+  readonly dataCoding: number
+}
+
+/** deliver_sm of a mobile-originated message (SMPP 3.4 §4.6.1). */
+export const deliverMo = (m: MoPdu): Buffer => {
+  // TON international for `+…` and full numbers (10 digits and more), unknown for short codes
+  const international = (a: string) => a.startsWith("+") || /^\d{10,}$/.test(a)
+  const body = Buffer.concat([
+    cstr(""), // service_type
+    u8(international(m.sourceAddr) ? 1 : 0),
+    u8(1),
+    cstr(m.sourceAddr.replace(/^\+/, "").slice(0, 20)),
+    u8(international(m.destinationAddr) ? 1 : 0),
+    u8(1),
+    cstr(m.destinationAddr.replace(/^\+/, "").slice(0, 20)),
+    u8(m.esmClass),
+    u8(0),
+    u8(0),
+    cstr(""),
+    cstr(""),
+    u8(0),
+    u8(0),
+    u8(m.dataCoding),
+    u8(0),
+    u8(m.shortMessage.length),
+    m.shortMessage
+  ])
+  return encodePdu(Cmd.deliver_sm, 0, m.sequence, body)
+}

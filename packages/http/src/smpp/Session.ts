@@ -1,8 +1,8 @@
 /**
  * One ESME connection (docs/smpp.md "Connection"): framing, the bind (with the bind timeout), unbind,
  * enquire_link, the inactivity timeout, the window of outstanding submits, submit_sm / data_sm handed to
- * `deps.submit` (the send use case) and answered only once it decided, receipts written as deliver_sm and
- * acknowledged by deliver_sm_resp. Any bytes are survived: a PDU that cannot be read is answered with
+ * `deps.submit` (the send use case) and answered only once it decided, receipts and inbound messages written
+ * as deliver_sm and acknowledged by deliver_sm_resp. Any bytes are survived: a PDU that cannot be read is answered with
  * generic_nack; a length that cannot be framed ends the connection (there is no next PDU to find).
  */
 import type { BindCheck, SmppAccountRow } from "@tuma/core"
@@ -13,11 +13,10 @@ import type { BindRegistry, BoundSession } from "./Binds.js"
 import { MinuteCounter } from "./BindStats.js"
 import type { HeldPart } from "./Message.js"
 import { BadConcatenation, DATA_CODINGS, decodeText, Joiner, payloadOf } from "./Message.js"
-import type { ReceiptPdu, Submit } from "./Pdu.js"
+import type { Submit } from "./Pdu.js"
 import {
   bindResp,
   Cmd,
-  deliverReceipt,
   encodePdu,
   frameLength,
   Malformed,
@@ -338,29 +337,32 @@ const splitFrames = (buffer: Buffer) => {
   }
 }
 
-/** Writes a receipt's deliver_sm and answers whether the ESME acknowledged it in time. */
+/** Writes deliver_sm PDUs and answers whether the ESME acknowledged every one in time. */
 const deliverer = (io: {
   readonly isClosed: () => boolean
   readonly nextSequence: () => number
   readonly acks: Map<number, (ok: boolean) => void>
   readonly write: (pdu: Buffer) => void
   readonly timeoutMs: number
-}) =>
-(r: Omit<ReceiptPdu, "sequence">) =>
-  new Promise<boolean>((resolve) => {
-    if (io.isClosed()) return resolve(false)
-    const seq = io.nextSequence()
-    const timer = setTimeout(() => {
-      io.acks.delete(seq)
-      resolve(false)
-    }, io.timeoutMs)
-    io.acks.set(seq, (ok) => {
-      clearTimeout(timer)
-      io.acks.delete(seq)
-      resolve(ok)
+}) => {
+  const one = (pdu: (sequence: number) => Buffer) =>
+    new Promise<boolean>((resolve) => {
+      if (io.isClosed()) return resolve(false)
+      const seq = io.nextSequence()
+      const timer = setTimeout(() => {
+        io.acks.delete(seq)
+        resolve(false)
+      }, io.timeoutMs)
+      io.acks.set(seq, (ok) => {
+        clearTimeout(timer)
+        io.acks.delete(seq)
+        resolve(ok)
+      })
+      io.write(pdu(seq))
     })
-    io.write(deliverReceipt({ ...r, sequence: seq }))
-  })
+  return (pdus: ReadonlyArray<(sequence: number) => Buffer>) =>
+    Promise.all(pdus.map(one)).then((oks) => oks.every((ok) => ok))
+}
 
 /** The generic_nack of a PDU that could not be handled: ESME_RINVCMDLEN when unreadable, else ESME_RSYSERR. */
 const nackOf = (seq: number, e: unknown) =>
