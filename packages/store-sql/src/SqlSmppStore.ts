@@ -3,7 +3,7 @@
  * (migration 0900) and the outbox of inbound messages owed to the binds (migration 1000). Same SQL on PostgreSQL 15 and PGlite; SQL failures are defects.
  */
 import { SqlClient } from "@effect/sql"
-import type { DueInbound, DueReceipt, SmppAccountRow } from "@tuma/core/ports/SmppStore"
+import type { DueInbound, DueReceipt, ReceiptKind, SmppAccountRow } from "@tuma/core/ports/SmppStore"
 import { SmppStore } from "@tuma/core/ports/SmppStore"
 import { Effect, Layer, Option, Schema } from "effect"
 import { Count, findAll, findOne, NullableDate, rowOf } from "./rows.js"
@@ -25,7 +25,7 @@ const AccountRow = rowOf<SmppAccountRow>()(Schema.Struct({
 const ReceiptRow = rowOf<DueReceipt>()(Schema.Struct({
   message_id: Schema.String,
   smpp_account_id: Schema.String,
-  status: Schema.Literal("delivered", "failed"),
+  status: Schema.Literal("delivered", "failed", "enroute"),
   final_at: Schema.DateFromSelf,
   attempts: Schema.Number,
   created_at: Schema.DateFromSelf,
@@ -55,6 +55,9 @@ const BucketRow = Schema.Struct({
   now_ms: Schema.Number
 })
 const oneBucket = findOne(BucketRow)
+
+/** The outbox table of each kind of receipt. */
+const tableOf: Record<ReceiptKind, string> = { final: "smpp_receipts", intermediate: "smpp_receipts_intermediate" }
 
 const columns = `id, account_id, system_id, password_hash, mode, throughput_rate, throughput_burst, max_binds,
   allowed_ips, disabled_at, created_at, updated_at`
@@ -96,19 +99,23 @@ export const make = Effect.map(SqlClient.SqlClient, (sql) => {
       sql.withTransaction(
         Effect.zipRight(
           Effect.zipRight(
-            sql`DELETE FROM smpp_receipts WHERE smpp_account_id = ${id} AND state = 'pending'`,
+            sql`DELETE FROM smpp_receipts WHERE smpp_account_id = ${id} AND state = 'pending'`.pipe(
+              Effect.zipRight(
+                sql`DELETE FROM smpp_receipts_intermediate WHERE smpp_account_id = ${id} AND state = 'pending'`
+              )
+            ),
             sql`DELETE FROM smpp_throughput WHERE smpp_account_id = ${id}`
           ),
           sql`DELETE FROM smpp_accounts WHERE id = ${id} RETURNING id`
         )
       ).pipe(Effect.map((rows) => rows.length === 1), Effect.orDie),
-    claimReceipts: (ids, limit, leaseMillis) =>
+    claimReceipts: (kind, ids, limit, leaseMillis) =>
       ids.length === 0 ? Effect.succeed([]) : allReceipts(sql`WITH due AS (
-          SELECT message_id FROM smpp_receipts
+          SELECT message_id FROM ${sql(tableOf[kind])}
           WHERE state = 'pending' AND smpp_account_id = ANY(${[...ids]}::uuid[]) AND next_attempt_at <= now()
           ORDER BY next_attempt_at LIMIT ${limit} FOR UPDATE SKIP LOCKED),
         leased AS (
-          UPDATE smpp_receipts r SET attempts = r.attempts + 1,
+          UPDATE ${sql(tableOf[kind])} r SET attempts = r.attempts + 1,
             next_attempt_at = now() + make_interval(secs => ${leaseMillis / 1000})
           FROM due WHERE r.message_id = due.message_id
           RETURNING r.message_id, r.smpp_account_id, r.status, r.final_at, r.attempts, r.created_at)
@@ -116,20 +123,23 @@ export const make = Effect.map(SqlClient.SqlClient, (sql) => {
           m.recipient, m.sender_id, m.text, m.created_at AS submitted_at
         FROM leased l JOIN messages m ON m.id = l.message_id
         ORDER BY l.final_at`).pipe(Effect.orDie),
-    retryAfter: (messageId, delayMillis) =>
-      sql`UPDATE smpp_receipts SET next_attempt_at = now() + make_interval(secs => ${delayMillis / 1000})
+    retryAfter: (kind, messageId, delayMillis) =>
+      sql`UPDATE ${sql(tableOf[kind])} SET next_attempt_at = now() + make_interval(secs => ${delayMillis / 1000})
         WHERE message_id = ${messageId} AND state = 'pending'`.pipe(Effect.asVoid, Effect.orDie),
-    acknowledge: (messageIds) =>
-      messageIds.length === 0 ? Effect.void : sql`UPDATE smpp_receipts SET state = 'acknowledged', acknowledged_at = now()
+    acknowledge: (kind, messageIds) =>
+      messageIds.length === 0 ? Effect.void : sql`UPDATE ${
+        sql(tableOf[kind])
+      } SET state = 'acknowledged', acknowledged_at = now()
         WHERE message_id = ANY(${[...messageIds]}::uuid[]) AND state = 'pending'`.pipe(Effect.asVoid, Effect.orDie),
     expire: (before) =>
-      Effect.zipWith(
+      Effect.all([
         sql`UPDATE smpp_receipts SET state = 'expired' WHERE state = 'pending' AND created_at < ${before}
           RETURNING message_id`,
+        sql`UPDATE smpp_receipts_intermediate SET state = 'expired' WHERE state = 'pending' AND created_at < ${before}
+          RETURNING message_id`,
         sql`UPDATE smpp_inbound SET state = 'expired' WHERE state = 'pending' AND created_at < ${before}
-          RETURNING inbound_id`,
-        (a, b) => a.length + b.length
-      ).pipe(Effect.orDie),
+          RETURNING inbound_id`
+      ]).pipe(Effect.map((all) => all.reduce((n, rows) => n + rows.length, 0)), Effect.orDie),
     claimInbound: (ids, limit, leaseMillis) =>
       ids.length === 0 ? Effect.succeed([]) : allInbound(sql`WITH bound AS (
           SELECT id, account_id, mode, created_at FROM smpp_accounts WHERE id = ANY(${[...ids]}::uuid[])),

@@ -23,11 +23,17 @@ export interface SmppAccountRow {
   readonly updated_at: Date
 }
 
+/**
+ * Which receipts: `final` (delivered/failed, `smpp_receipts`) or `intermediate` (enroute, when the carrier
+ * accepted a message whose submit asked for it: `smpp_receipts_intermediate`, migration 1001).
+ */
+export type ReceiptKind = "final" | "intermediate"
+
 /** A receipt due to a bind, with what its deliver_sm says. */
 export interface DueReceipt {
   readonly message_id: string
   readonly smpp_account_id: string
-  readonly status: "delivered" | "failed"
+  readonly status: "delivered" | "failed" | "enroute"
   readonly final_at: Date
   readonly attempts: number
   readonly created_at: Date
@@ -74,15 +80,16 @@ export class SmppStore extends Context.Tag("@tuma/core/SmppStore")<SmppStore, {
    * pushed `leaseMillis` ahead and their attempts counted (a receipt not acknowledged comes back).
    */
   readonly claimReceipts: (
+    kind: ReceiptKind,
     smppAccountIds: ReadonlyArray<string>,
     limit: number,
     leaseMillis: number
   ) => Effect.Effect<ReadonlyArray<DueReceipt>>
   /** Makes a leased receipt due again after `delayMillis` (its deliver_sm was not acknowledged). */
-  readonly retryAfter: (messageId: string, delayMillis: number) => Effect.Effect<void>
+  readonly retryAfter: (kind: ReceiptKind, messageId: string, delayMillis: number) => Effect.Effect<void>
   /** Marks these receipts acknowledged (deliver_sm_resp ESME_ROK), in one statement (one per pump pass). */
-  readonly acknowledge: (messageIds: ReadonlyArray<string>) => Effect.Effect<void>
-  /** Marks pending receipts and inbound messages created before `before` expired; answers how many. */
+  readonly acknowledge: (kind: ReceiptKind, messageIds: ReadonlyArray<string>) => Effect.Effect<void>
+  /** Marks pending receipts (both kinds) and inbound messages created before `before` expired; answers how many. */
   readonly expire: (before: Date) => Effect.Effect<number>
   /**
    * Leases up to `limit` pending inbound messages of the accounts of these credentials (bound here), each

@@ -49,14 +49,13 @@ export class Send extends Context.Tag("@tuma/core/Send")<Send, {
     request: SendMessageRequest
   ) => Effect.Effect<SendOutcome<SentMessage>, SendError>
   /**
-   * Several single sends of one caller decided together (the SMPP server's submits of one window): each
+   * Several single sends decided together (the SMPP server's submits of one window): each
    * request is a `single` with all of its rules and its own answer — a refusal (`Left`) never refuses
    * another — and their accepts reach the store at the same moment, so the SQL store commits them in one
    * group (`SqlSendStore`'s group commit): one transaction and one durable COMMIT, each answered after it.
    */
   readonly batch: (
-    caller: SendCaller,
-    requests: ReadonlyArray<SendMessageRequest>
+    sends: ReadonlyArray<{ readonly caller: SendCaller; readonly request: SendMessageRequest }>
   ) => Effect.Effect<ReadonlyArray<Either.Either<SendOutcome<SentMessage>, SendError>>>
   /** POST /v1/sms/send-bulk. */
   readonly bulkV1: (caller: SendCaller, request: BulkSendV1Request) => Effect.Effect<SendOutcome<CampaignV1>, SendError>
@@ -88,8 +87,8 @@ export class Send extends Context.Tag("@tuma/core/Send")<Send, {
  * `Send.batch` over a single send: every request run at once (their accepts meet in the store's group
  * commit), each answered by its own outcome or refusal.
  */
-export const batchOf = (single: Send["Type"]["single"]): Send["Type"]["batch"] => (caller, requests) =>
-  Effect.forEach(requests, (r) => Effect.either(single(caller, r)), { concurrency: "unbounded" })
+export const batchOf = (single: Send["Type"]["single"]): Send["Type"]["batch"] => (sends) =>
+  Effect.forEach(sends, (s) => Effect.either(single(s.caller, s.request)), { concurrency: "unbounded" })
 
 const makeSend = (
   store: SendStore["Type"],

@@ -22,7 +22,7 @@ import { SmppEndpoint } from "./Endpoint.js"
 import * as LiveBinds from "./LiveBinds.js"
 import * as M from "./Metrics.js"
 import { startPump } from "./Outbox.js"
-import type { SessionHandle, SessionOptions, SubmitAnswer, SubmitRequest } from "./Session.js"
+import type { SessionHandle, SessionOptions, SubmitAnswer, SubmitOptions, SubmitRequest } from "./Session.js"
 import { startSession } from "./Session.js"
 import { makeBatcher } from "./SubmitBatch.js"
 
@@ -76,6 +76,7 @@ const statusOfInvalid = (error: ParseResult.ParseError): number => {
 interface HeldSubmit {
   readonly account: SmppAccountRow
   readonly request: SubmitRequest
+  readonly options: SubmitOptions
 }
 
 /**
@@ -84,17 +85,21 @@ interface HeldSubmit {
  */
 const submitBatchWith = (send: Send["Type"]) => (held: ReadonlyArray<HeldSubmit>) =>
   Effect.gen(function*() {
-    const account = held[0]!.account
     const decoded = held.map((h) => decodeRequest(h.request))
-    const valid = decoded.flatMap((d) => Either.isRight(d) ? [d.right] : [])
-    const caller = {
-      accountId: account.account_id,
-      apiKeyId: null,
-      mode: account.mode === "sandbox" ? "test" as const : "live" as const,
-      channel: "smpp" as const,
-      smppAccountId: account.id
-    }
-    const outcomes = valid.length === 0 ? [] : yield* send.batch(caller, valid)
+    const valid = held.flatMap((h, i) => {
+      const d = decoded[i]!
+      if (Either.isLeft(d)) return []
+      const caller = {
+        accountId: h.account.account_id,
+        apiKeyId: null,
+        mode: h.account.mode === "sandbox" ? "test" as const : "live" as const,
+        channel: "smpp" as const,
+        smppAccountId: h.account.id,
+        smppIntermediate: h.options.intermediate
+      }
+      return [{ caller, request: d.right }]
+    })
+    const outcomes = valid.length === 0 ? [] : yield* send.batch(valid)
     let next = 0
     return decoded.map((d): SubmitAnswer => {
       if (Either.isLeft(d)) {
@@ -148,10 +153,10 @@ export const layer = (options: SmppListenerOptions) =>
           binds: registry,
           authenticate: (systemId, password, address) => run(accounts.authenticate(systemId, password, address)),
           // while stopping, a submit is refused as temporary (the ESME sends it again after reconnecting)
-          submit: (account, request) =>
+          submit: (account, request, submitOptions) =>
             drain.stopping
               ? Promise.resolve({ status: SmppStatus.ESME_RX_T_APPN, messageId: "" })
-              : batcher(account.id, { account, request }),
+              : batcher(account.id, { account, request, options: submitOptions }),
           throttle: (account, parts) =>
             run(throughput.take({
               smppAccountId: account.id,

@@ -1,13 +1,14 @@
 /**
- * The SMPP listener's outbox pump (docs/smpp.md "Receipts", "Inbound messages"): the receipts
- * (`smpp_receipts`) and inbound messages (`smpp_inbound`) due to the binds of this process, each
- * written as deliver_sm to a receiver/transceiver bind of its credentials and marked acknowledged only
- * on deliver_sm_resp ESME_ROK — at least once. A pass leases up to 100 of each, writes them, and records
- * the acknowledged ones in one statement per outbox once every deliver_sm of the pass was answered; one
- * not acknowledged is due again after a back-off (1 s × attempts, at most 60 s). Held rows past the
- * hold are expired (counted in `tuma_smpp_outbox_expired_total`).
+ * The SMPP listener's outbox pump (docs/smpp.md "Receipts", "Inbound messages"): the final receipts
+ * (`smpp_receipts`), the intermediate ones (`smpp_receipts_intermediate`) and the inbound messages
+ * (`smpp_inbound`) due to the binds of this process, each written as deliver_sm to a receiver/transceiver
+ * bind of its credentials and marked acknowledged only on deliver_sm_resp ESME_ROK — at least once. A
+ * pass leases up to 100 of each, writes them, and records the acknowledged ones in one statement per
+ * outbox once every deliver_sm of the pass was answered; one not acknowledged is due again after a
+ * back-off (1 s × attempts, at most 60 s). Rows held past the hold are expired (counted in
+ * `tuma_smpp_outbox_expired_total`).
  */
-import type { DueInbound, DueReceipt } from "@tuma/core"
+import type { DueInbound, DueReceipt, ReceiptKind } from "@tuma/core"
 import { SmppStore } from "@tuma/core"
 import { messageStateOf, receiptText } from "@tuma/domain"
 import { wireParts } from "@tuma/providers"
@@ -16,11 +17,12 @@ import type { BindRegistry } from "./Binds.js"
 import * as M from "./Metrics.js"
 import { deliverMo, deliverReceipt } from "./Pdu.js"
 
-/** The deliver_sm of a stored receipt. */
+/** The deliver_sm of a stored receipt (esm_class 0x04 final, 0x20 intermediate). */
 const receiptPdus = (r: DueReceipt) => [
   (sequence: number) =>
     deliverReceipt({
       sequence,
+      esmClass: r.status === "enroute" ? 0x20 : 0x04,
       sourceAddr: r.recipient,
       destinationAddr: r.sender_id,
       text: receiptText({
@@ -112,19 +114,21 @@ export const startPump = (deps: PumpDeps) =>
         ))
         return due.length
       })
-    const receipts: Outbox<DueReceipt> = {
-      claim: (ids) => store.claimReceipts(ids, 100, lease),
+    const receipts = (kind: ReceiptKind): Outbox<DueReceipt> => ({
+      claim: (ids) => store.claimReceipts(kind, ids, 100, lease),
       idOf: (r) => r.message_id,
       credentialsOf: (r) => r.smpp_account_id,
       attemptsOf: (r) => r.attempts,
       pdusOf: receiptPdus,
-      retry: store.retryAfter,
+      retry: (id, delay) => store.retryAfter(kind, id, delay),
       acknowledge: (rows) =>
         Effect.zipRight(
-          store.acknowledge(rows.map((r) => r.message_id)),
+          store.acknowledge(kind, rows.map((r) => r.message_id)),
           Effect.sync(() => M.receiptsDelivered.unsafeUpdate(rows.length, []))
         )
-    }
+    })
+    const finals = receipts("final")
+    const intermediates = receipts("intermediate")
     const inbound: Outbox<DueInbound> = {
       claim: (ids) => store.claimInbound(ids, 100, lease),
       idOf: (r) => r.inbound_id,
@@ -141,8 +145,11 @@ export const startPump = (deps: PumpDeps) =>
     const pumpOnce = Effect.gen(function*() {
       const ids = binds.receivingAccounts()
       if (ids.length === 0 || drain.stopping) return 0
-      const [r, i] = yield* Effect.all([pass(receipts, ids), pass(inbound, ids)], { concurrency: 2 })
-      return r + i
+      const counts = yield* Effect.all(
+        [pass(finals, ids), pass(intermediates, ids), pass(inbound, ids)],
+        { concurrency: 3 }
+      )
+      return counts.reduce((a, b) => a + b, 0)
     })
     const poll = Duration.millis(deps.pollMs)
     yield* pumpOnce.pipe(

@@ -218,9 +218,11 @@ export const bindResp = (commandId: number, status: number, sequence: number, sy
 export const submitResp = (commandId: number, status: number, sequence: number, messageId: string) =>
   encodePdu(respOf(commandId), status, sequence, status === 0 ? cstr(messageId) : Buffer.alloc(0))
 
-/** A delivery receipt as deliver_sm (esm_class 0x04), with its TLVs. */
+/** A delivery receipt as deliver_sm (esm_class 0x04, or 0x20 for an intermediate one), with its TLVs. */
 export interface ReceiptPdu {
   readonly sequence: number
+  /** 0x04 SMSC delivery receipt (final), 0x20 intermediate delivery notification. */
+  readonly esmClass: number
   /** The handset the message went to (source of the receipt). */
   readonly sourceAddr: string
   /** The sender ID the message was sent from (destination of the receipt). */
@@ -242,7 +244,7 @@ export const deliverReceipt = (r: ReceiptPdu): Buffer => {
     u8(5),
     u8(0),
     cstr(r.destinationAddr.slice(0, 20)),
-    u8(0x04), // esm_class: SMSC delivery receipt
+    u8(r.esmClass), // esm_class: SMSC delivery receipt, or intermediate notification
     u8(0),
     u8(0),
     cstr(""),

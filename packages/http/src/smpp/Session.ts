@@ -59,12 +59,17 @@ export interface SubmitRequest {
   readonly body: string
 }
 
+/** What else a submit asks: an intermediate receipt when the carrier accepts (`registered_delivery` 0x10). */
+export interface SubmitOptions {
+  readonly intermediate: boolean
+}
+
 /** What a session needs from the server. */
 export interface SessionDeps {
   readonly options: SessionOptions
   readonly binds: BindRegistry
   readonly authenticate: (systemId: string, password: string, address: string | undefined) => Promise<BindCheck>
-  readonly submit: (account: SmppAccountRow, request: SubmitRequest) => Promise<SubmitAnswer>
+  readonly submit: (account: SmppAccountRow, request: SubmitRequest, options: SubmitOptions) => Promise<SubmitAnswer>
   /** Takes `parts` of the credentials' throughput (across binds and processes); false: ESME_RTHROTTLED. */
   readonly throttle: (account: SmppAccountRow, parts: number) => Promise<boolean>
   /** A bind came up (the receipt pump looks for its receipts at once). */
@@ -293,7 +298,7 @@ const handleSubmit = (
     body: t
   })
   const run = (t: string, waiters: ReadonlyArray<Waiter>) =>
-    deps.submit(account, request(t)).then(
+    deps.submit(account, request(t), { intermediate: (pdu.registeredDelivery & 0x10) !== 0 }).then(
       (a) => waiters.forEach((w) => answer(w, a.status, a.messageId)),
       () => failed(waiters)
     )
