@@ -59,6 +59,15 @@ export const make = Effect.gen(function*() {
     )
   return SmppBindStore.of({
     register: (row) => upsert([row], row.heartbeat_at).pipe(Effect.asVoid, Effect.orDie),
+    admit: (row, maxBinds, liveSince) =>
+      sql.withTransaction(Effect.gen(function*() {
+        yield* sql`SELECT pg_advisory_xact_lock(hashtext(${"smpp_binds:" + row.smpp_account_id}))`
+        const live = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM smpp_binds
+          WHERE smpp_account_id = ${row.smpp_account_id} AND heartbeat_at >= ${liveSince} AND id <> ${row.id}`
+        if ((live[0]?.n ?? 0) >= maxBinds) return false
+        yield* upsert([row], row.heartbeat_at)
+        return true
+      })).pipe(Effect.orDie),
     heartbeat: (processId, rows, now) =>
       sql.withTransaction(Effect.gen(function*() {
         if (rows.length > 0) yield* upsert(rows, now)

@@ -7,6 +7,7 @@ import type { DueInbound, DueReceipt, ReceiptKind, SmppAccountRow } from "@tuma/
 import { SmppStore } from "@tuma/core/ports/SmppStore"
 import { Effect, Layer, Option, Schema } from "effect"
 import { Count, findAll, findOne, NullableDate, rowOf } from "./rows.js"
+import { sqlLoginFailures } from "./SqlLoginFailures.js"
 
 const AccountRow = rowOf<SmppAccountRow>()(Schema.Struct({
   id: Schema.String,
@@ -65,6 +66,7 @@ const columns = `id, account_id, system_id, password_hash, mode, throughput_rate
 /** The SQL `SmppStore`. */
 export const make = Effect.map(SqlClient.SqlClient, (sql) => {
   return SmppStore.of({
+    bindFailures: sqlLoginFailures(sql, "smpp_bind_failures"),
     insert: (r) =>
       anyRow(sql`INSERT INTO smpp_accounts (${sql.unsafe(columns)})
         VALUES (${r.id}, ${r.account_id}, ${r.system_id}, ${r.password_hash}, ${r.mode}, ${r.throughput_rate},

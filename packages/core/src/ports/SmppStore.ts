@@ -6,6 +6,7 @@
 import type { Bucket, SmppMode } from "@tuma/domain"
 import type { Option } from "effect"
 import { Context, type Effect } from "effect"
+import type { LoginFailures } from "./LoginFailures.js"
 
 /** Stored SMPP credentials. */
 export interface SmppAccountRow {
@@ -106,6 +107,8 @@ export class SmppStore extends Context.Tag("@tuma/core/SmppStore")<SmppStore, {
   readonly acknowledgeInbound: (
     delivered: ReadonlyArray<{ readonly inboundId: string; readonly smppAccountId: string }>
   ) => Effect.Effect<void>
+  /** Failed binds per system_id, shared by every process of the store (the lockout; migration 1002). */
+  readonly bindFailures: LoginFailures
   /** Pending receipts (a gauge). */
   readonly pending: Effect.Effect<number>
   /**

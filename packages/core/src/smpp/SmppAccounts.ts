@@ -11,7 +11,8 @@
  *
  * Lockout (decisions "SMPP server"): `LOCKOUT.failures` failed binds of one system_id within
  * `LOCKOUT.windowMillis` lock it for `LOCKOUT.lockMillis`; while locked every bind is refused, the right
- * password too. Counted per process (a bind reaches one process).
+ * password too. Counted in the store (`SmppStore.bindFailures`), so every process of one database shares
+ * one lockout.
  */
 import type { SmppAccountInput } from "@tuma/domain"
 import { newSmppPassword, ResourceConflict, smppAccountSettings, smppAddressAllowed } from "@tuma/domain"
@@ -111,15 +112,15 @@ export class SmppAccounts extends Context.Tag("@tuma/core/SmppAccounts")<SmppAcc
       /** Asks every process holding a bind of these credentials to unbind it. */
       const unbindAll = (uid: string, at: Date) =>
         binds.requestUnbind({ smppAccountId: uid }, at, new Date(at.getTime() - BIND_HEARTBEAT.staleMillis))
-      const failures = new Map<string, { count: number; first: number; lockedUntil: number }>()
-      const fail = (systemId: string, at: number, reason: BindRefusal): BindCheck => {
-        const f = failures.get(systemId)
-        const fresh = f === undefined || at - f.first > LOCKOUT.windowMillis
-        const next = fresh ? { count: 1, first: at, lockedUntil: 0 } : { ...f, count: f.count + 1 }
-        if (next.count >= LOCKOUT.failures) next.lockedUntil = at + LOCKOUT.lockMillis
-        failures.set(systemId, next)
-        return { _tag: "Refused", reason }
-      }
+      // the lockout is counted in the store: every process of one database shares it
+      const fail = (systemId: string, at: Date, reason: BindRefusal) =>
+        store.bindFailures.recordFailure({
+          key: systemId,
+          now: at,
+          windowStart: new Date(at.getTime() - LOCKOUT.windowMillis),
+          threshold: LOCKOUT.failures,
+          lockUntil: new Date(at.getTime() + LOCKOUT.lockMillis)
+        }).pipe(Effect.as<BindCheck>({ _tag: "Refused", reason }))
       return SmppAccounts.of({
         create: (input) =>
           audited(
@@ -204,20 +205,21 @@ export class SmppAccounts extends Context.Tag("@tuma/core/SmppAccounts")<SmppAcc
             )),
         authenticate: (systemId, password, address) =>
           Effect.gen(function*() {
-            const at = yield* Clock.currentTimeMillis
-            const f = failures.get(systemId)
-            if (f !== undefined && f.lockedUntil > at) return fail(systemId, at, "locked")
+            const at = yield* now
+            if ((yield* store.bindFailures.lockedUntil(systemId, at)) !== null) return yield* fail(systemId, at, "locked")
             const found = yield* store.bySystemId(systemId)
             if (Option.isNone(found)) {
               // as long as a wrong password: an unknown system_id is not told apart by timing
               yield* verifyPassword(password, DUMMY_HASH)
-              return fail(systemId, at, "unknown_system_id")
+              return yield* fail(systemId, at, "unknown_system_id")
             }
             const account = found.value
-            if (!(yield* verifyPassword(password, account.password_hash))) return fail(systemId, at, "wrong_password")
-            if (account.disabled_at !== null) return fail(systemId, at, "disabled")
-            if (!smppAddressAllowed(account.allowed_ips, address)) return fail(systemId, at, "address_not_allowed")
-            failures.delete(systemId)
+            if (!(yield* verifyPassword(password, account.password_hash))) {
+              return yield* fail(systemId, at, "wrong_password")
+            }
+            if (account.disabled_at !== null) return yield* fail(systemId, at, "disabled")
+            if (!smppAddressAllowed(account.allowed_ips, address)) return yield* fail(systemId, at, "address_not_allowed")
+            yield* store.bindFailures.clearFailures(systemId)
             const bound: BindCheck = { _tag: "Bound", account }
             return bound
           })

@@ -163,6 +163,7 @@ export const layer = (options: SmppListenerOptions) =>
               rate: account.throughput_rate,
               burst: account.throughput_burst
             }, parts)),
+          admit: (session, maxBinds) => run(live.admit(session, maxBinds)),
           bound: (session) => {
             live.added(session)
             M.bindsUp.unsafeUpdate(binds.count(), [])

@@ -72,6 +72,8 @@ export interface SessionDeps {
   readonly submit: (account: SmppAccountRow, request: SubmitRequest, options: SubmitOptions) => Promise<SubmitAnswer>
   /** Takes `parts` of the credentials' throughput (across binds and processes); false: ESME_RTHROTTLED. */
   readonly throttle: (account: SmppAccountRow, parts: number) => Promise<boolean>
+  /** Whether the credentials have room for this bind across every process (`max_binds`). */
+  readonly admit: (session: BoundSession, maxBinds: number) => Promise<boolean>
   /** A bind came up (the receipt pump looks for its receipts at once). */
   readonly bound: (session: BoundSession) => void
   /** Counts: bind failures by reason, throttled submits, submits the session refused itself (by command_status). */
@@ -89,6 +91,11 @@ const BIND_KINDS: Record<number, BoundSession["kind"]> = {
 }
 
 let nextSessionId = 1
+
+/** A bind's outcome: refused (the reason counted), or admitted with its place among the binds. */
+type Admission =
+  | { readonly _tag: "Refused"; readonly reason: string }
+  | { readonly _tag: "Admitted"; readonly session: BoundSession; readonly account: SmppAccountRow }
 
 interface Waiter {
   readonly commandId: number
@@ -168,11 +175,20 @@ export const startSession = (socket: Socket, deps: SessionDeps): SessionHandle =
     // the bind timeout is for a connection that asks nothing; checking the password may take longer
     clearTimeout(bindTimer)
     binding = true
-    const check = await deps.authenticate(request.systemId, request.password, remote).finally(() => {
+    const admitted = await admission(commandId, request.systemId, request.password).finally(() => {
       binding = false
     })
     if (closed) return
-    if (check._tag === "Refused") return refuse(check.reason)
+    if (admitted._tag === "Refused") return refuse(admitted.reason)
+    bound = { session: admitted.session, account: admitted.account }
+    write(bindResp(commandId, SmppStatus.ESME_ROK, seq, options.systemId, request.interfaceVersion >= 0x34))
+    deps.bound(admitted.session)
+  }
+
+  /** The bind check, then a place among the credentials' binds (in this process, then in every one). */
+  const admission = async (commandId: number, systemId: string, password: string): Promise<Admission> => {
+    const check = await deps.authenticate(systemId, password, remote)
+    if (check._tag === "Refused") return check
     const session: BoundSession = {
       id,
       uid: randomUUID(),
@@ -186,10 +202,15 @@ export const startSession = (socket: Socket, deps: SessionDeps): SessionHandle =
       close: () => idle(),
       figures: () => ({ inFlight: outstanding, submitsLastMinute: submitted.count(Date.now()) })
     }
-    if (!deps.binds.add(session, check.account.max_binds)) return refuse("max_binds")
-    bound = { session, account: check.account }
-    write(bindResp(commandId, SmppStatus.ESME_ROK, seq, options.systemId, request.interfaceVersion >= 0x34))
-    deps.bound(session)
+    const full: Admission = { _tag: "Refused", reason: "max_binds" }
+    // this process's binds first (no round trip), then every process's (the live-binds list)
+    if (!deps.binds.add(session, check.account.max_binds)) return full
+    if (!(await deps.admit(session, check.account.max_binds).catch(() => false))) {
+      deps.binds.remove(session)
+      return full
+    }
+    if (closed) deps.binds.remove(session)
+    return { _tag: "Admitted", session, account: check.account }
   }
 
   const submit = (commandId: number, seq: number, body: Buffer) =>

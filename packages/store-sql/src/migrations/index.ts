@@ -52,6 +52,7 @@ import m0970 from "./0970_inbox_unread.js"
 import m0980 from "./0980_message_counts.js"
 import m1000 from "./1000_smpp_inbound.js"
 import m1001 from "./1001_smpp_intermediate.js"
+import m1002 from "./1002_smpp_bind_failures.js"
 
 export const migrations: Record<string, Effect.Effect<unknown, unknown, SqlClient.SqlClient>> = {
   "0001_schema": m0001,
@@ -92,5 +93,6 @@ export const migrations: Record<string, Effect.Effect<unknown, unknown, SqlClien
   "0970_inbox_unread": m0970,
   "0980_message_counts": m0980,
   "1000_smpp_inbound": m1000,
-  "1001_smpp_intermediate": m1001
+  "1001_smpp_intermediate": m1001,
+  "1002_smpp_bind_failures": m1002
 }
