@@ -94,6 +94,15 @@ export const make = Effect.map(SqlClient.SqlClient, (sql) => {
       const sets = [sql`updated_at = ${now}`]
       if (change.disabled_at !== undefined) sets.push(sql`disabled_at = ${change.disabled_at}`)
       if (change.password_hash !== undefined) sets.push(sql`password_hash = ${change.password_hash}`)
+      const limits = change.limits
+      if (limits !== undefined) {
+        sets.push(
+          sql`throughput_rate = ${limits.throughput_rate}`,
+          sql`throughput_burst = ${limits.throughput_burst}`,
+          sql`max_binds = ${limits.max_binds}`,
+          sql`allowed_ips = ${[...limits.allowed_ips]}::text[]`
+        )
+      }
       return oneAccount(sql`UPDATE smpp_accounts SET ${sql.csv(sets)} WHERE id = ${id}
         RETURNING ${sql.unsafe(columns)}`).pipe(Effect.orDie)
     },

@@ -68,10 +68,14 @@ export class SmppStore extends Context.Tag("@tuma/core/SmppStore")<SmppStore, {
   readonly get: (id: string) => Effect.Effect<Option.Option<SmppAccountRow>>
   readonly bySystemId: (systemId: string) => Effect.Effect<Option.Option<SmppAccountRow>>
   readonly accountExists: (accountId: string) => Effect.Effect<boolean>
-  /** Sets the disabled time (null: enabled) or the password hash. */
+  /** Sets the disabled time (null: enabled), the password hash, or the limits (throughput, binds, addresses). */
   readonly update: (
     id: string,
-    change: { readonly disabled_at?: Date | null; readonly password_hash?: string },
+    change: {
+      readonly disabled_at?: Date | null
+      readonly password_hash?: string
+      readonly limits?: Pick<SmppAccountRow, "throughput_rate" | "throughput_burst" | "max_binds" | "allowed_ips">
+    },
     now: Date
   ) => Effect.Effect<Option.Option<SmppAccountRow>>
   /** Deletes the credentials and their pending receipts. */

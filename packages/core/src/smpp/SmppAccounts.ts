@@ -52,6 +52,9 @@ export interface CreateSmppAccount extends SmppAccountInput {
   readonly account_uid: string
 }
 
+/** A change of credentials' limits (`PATCH /admin/v1/smpp-accounts/{uid}`): what is absent is kept. */
+export type SmppLimitsChange = Pick<SmppAccountInput, "throughput" | "max_binds" | "allowed_ips">
+
 /** The SMPP credential use cases. */
 export class SmppAccounts extends Context.Tag("@tuma/core/SmppAccounts")<SmppAccounts, {
   readonly create: (
@@ -66,6 +69,15 @@ export class SmppAccounts extends Context.Tag("@tuma/core/SmppAccounts")<SmppAcc
     disabled: boolean,
     owner?: string
   ) => Effect.Effect<SmppAccountView, ResourceNotFound>
+  /**
+   * Changes the throughput, `max_binds` or `allowed_ips` (the others kept; a rate without a burst: the
+   * burst is the rate), checked by the rules of a new one. Binds made afterwards get them; the binds up
+   * keep theirs until they bind again.
+   */
+  readonly change: (
+    uid: string,
+    change: SmppLimitsChange
+  ) => Effect.Effect<SmppAccountView, ValidationFailed | ResourceNotFound>
   /** A new password, answered once; the binds up stay up. */
   readonly rotatePassword: (uid: string, owner?: string) => Effect.Effect<SmppAccountWithPassword, ResourceNotFound>
   /** Deletes the credentials and their pending receipts; their binds are asked to unbind. */
@@ -175,6 +187,32 @@ export class SmppAccounts extends Context.Tag("@tuma/core/SmppAccounts")<SmppAcc
                 const row = yield* store.update(uid, { disabled_at: disabled ? at : null }, at)
                 if (disabled) yield* unbindAll(uid, at)
                 return smppAccountView(yield* Option.match(row, { onNone: () => find(uid), onSome: Effect.succeed }))
+              })
+            )),
+        change: (uid, change) =>
+          Effect.flatMap(find(uid), (row) =>
+            audited(
+              "smpp_account.update",
+              uid,
+              before(uid),
+              Effect.gen(function*() {
+                const settings = smppAccountSettings({
+                  system_id: row.system_id,
+                  mode: row.mode,
+                  throughput: change.throughput ?? { rate: row.throughput_rate, burst: row.throughput_burst },
+                  max_binds: change.max_binds ?? row.max_binds,
+                  allowed_ips: change.allowed_ips ?? row.allowed_ips
+                })
+                if ("problems" in settings) return yield* validationFailed(settings.problems)
+                const limits = {
+                  throughput_rate: settings.ok.rate,
+                  throughput_burst: settings.ok.burst,
+                  max_binds: settings.ok.max_binds,
+                  allowed_ips: settings.ok.allowed_ips
+                }
+                const at = yield* now
+                const changed = yield* store.update(uid, { limits }, at)
+                return smppAccountView(yield* Option.match(changed, { onNone: () => find(uid), onSome: Effect.succeed }))
               })
             )),
         rotatePassword: (uid, owner) =>
