@@ -138,9 +138,9 @@ export const make = Effect.map(SqlClient.SqlClient, (sql) => {
       sql`UPDATE ${sql(tableOf[kind])} SET next_attempt_at = now() + make_interval(secs => ${delayMillis / 1000})
         WHERE message_id = ${messageId} AND state = 'pending'`.pipe(Effect.asVoid, Effect.orDie),
     acknowledge: (kind, messageIds) =>
-      messageIds.length === 0 ? Effect.void : sql`UPDATE ${
-        sql(tableOf[kind])
-      } SET state = 'acknowledged', acknowledged_at = now()
+      messageIds.length === 0 ?
+        Effect.void :
+        sql`UPDATE ${sql(tableOf[kind])} SET state = 'acknowledged', acknowledged_at = now()
         WHERE message_id = ANY(${[...messageIds]}::uuid[]) AND state = 'pending'`.pipe(Effect.asVoid, Effect.orDie),
     expire: (before) =>
       Effect.all([

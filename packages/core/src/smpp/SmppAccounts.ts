@@ -55,6 +55,57 @@ export interface CreateSmppAccount extends SmppAccountInput {
 /** A change of credentials' limits (`PATCH /admin/v1/smpp-accounts/{uid}`): what is absent is kept. */
 export type SmppLimitsChange = Pick<SmppAccountInput, "throughput" | "max_binds" | "allowed_ips">
 
+/** The limits after a change, checked by the rules of new credentials (what the change leaves out is kept). */
+const limitsOf = (row: SmppAccountRow, change: SmppLimitsChange) => {
+  const settings = smppAccountSettings({
+    system_id: row.system_id,
+    mode: row.mode,
+    throughput: change.throughput ?? { rate: row.throughput_rate, burst: row.throughput_burst },
+    max_binds: change.max_binds ?? row.max_binds,
+    allowed_ips: change.allowed_ips ?? row.allowed_ips
+  })
+  if ("problems" in settings) return validationFailed(settings.problems)
+  return Effect.succeed({
+    throughput_rate: settings.ok.rate,
+    throughput_burst: settings.ok.burst,
+    max_binds: settings.ok.max_binds,
+    allowed_ips: settings.ok.allowed_ips
+  })
+}
+
+/**
+ * The bind check: the lockout (counted in the store, so every process of one database shares it), the
+ * credentials, the password, enabled, the address.
+ */
+const authenticateWith = (store: SmppStore["Type"]) => {
+  const fail = (systemId: string, at: Date, reason: BindRefusal) =>
+    store.bindFailures.recordFailure({
+      key: systemId,
+      now: at,
+      windowStart: new Date(at.getTime() - LOCKOUT.windowMillis),
+      threshold: LOCKOUT.failures,
+      lockUntil: new Date(at.getTime() + LOCKOUT.lockMillis)
+    }).pipe(Effect.as<BindCheck>({ _tag: "Refused", reason }))
+  return (systemId: string, password: string, address: string | undefined): Effect.Effect<BindCheck> =>
+    Effect.gen(function*() {
+      const at = new Date(yield* Clock.currentTimeMillis)
+      if ((yield* store.bindFailures.lockedUntil(systemId, at)) !== null) return yield* fail(systemId, at, "locked")
+      const found = yield* store.bySystemId(systemId)
+      if (Option.isNone(found)) {
+        // as long as a wrong password: an unknown system_id is not told apart by timing
+        yield* verifyPassword(password, DUMMY_HASH)
+        return yield* fail(systemId, at, "unknown_system_id")
+      }
+      const account = found.value
+      if (!(yield* verifyPassword(password, account.password_hash))) return yield* fail(systemId, at, "wrong_password")
+      if (account.disabled_at !== null) return yield* fail(systemId, at, "disabled")
+      if (!smppAddressAllowed(account.allowed_ips, address)) return yield* fail(systemId, at, "address_not_allowed")
+      yield* store.bindFailures.clearFailures(systemId)
+      const bound: BindCheck = { _tag: "Bound", account }
+      return bound
+    })
+}
+
 /** The SMPP credential use cases. */
 export class SmppAccounts extends Context.Tag("@tuma/core/SmppAccounts")<SmppAccounts, {
   readonly create: (
@@ -124,15 +175,6 @@ export class SmppAccounts extends Context.Tag("@tuma/core/SmppAccounts")<SmppAcc
       /** Asks every process holding a bind of these credentials to unbind it. */
       const unbindAll = (uid: string, at: Date) =>
         binds.requestUnbind({ smppAccountId: uid }, at, new Date(at.getTime() - BIND_HEARTBEAT.staleMillis))
-      // the lockout is counted in the store: every process of one database shares it
-      const fail = (systemId: string, at: Date, reason: BindRefusal) =>
-        store.bindFailures.recordFailure({
-          key: systemId,
-          now: at,
-          windowStart: new Date(at.getTime() - LOCKOUT.windowMillis),
-          threshold: LOCKOUT.failures,
-          lockUntil: new Date(at.getTime() + LOCKOUT.lockMillis)
-        }).pipe(Effect.as<BindCheck>({ _tag: "Refused", reason }))
       return SmppAccounts.of({
         create: (input) =>
           audited(
@@ -196,23 +238,11 @@ export class SmppAccounts extends Context.Tag("@tuma/core/SmppAccounts")<SmppAcc
               uid,
               before(uid),
               Effect.gen(function*() {
-                const settings = smppAccountSettings({
-                  system_id: row.system_id,
-                  mode: row.mode,
-                  throughput: change.throughput ?? { rate: row.throughput_rate, burst: row.throughput_burst },
-                  max_binds: change.max_binds ?? row.max_binds,
-                  allowed_ips: change.allowed_ips ?? row.allowed_ips
-                })
-                if ("problems" in settings) return yield* validationFailed(settings.problems)
-                const limits = {
-                  throughput_rate: settings.ok.rate,
-                  throughput_burst: settings.ok.burst,
-                  max_binds: settings.ok.max_binds,
-                  allowed_ips: settings.ok.allowed_ips
-                }
-                const at = yield* now
-                const changed = yield* store.update(uid, { limits }, at)
-                return smppAccountView(yield* Option.match(changed, { onNone: () => find(uid), onSome: Effect.succeed }))
+                const limits = yield* limitsOf(row, change)
+                const changed = yield* store.update(uid, { limits }, yield* now)
+                return smppAccountView(
+                  yield* Option.match(changed, { onNone: () => find(uid), onSome: Effect.succeed })
+                )
               })
             )),
         rotatePassword: (uid, owner) =>
@@ -241,26 +271,7 @@ export class SmppAccounts extends Context.Tag("@tuma/core/SmppAccounts")<SmppAcc
                 yield* unbindAll(uid, yield* now)
               })
             )),
-        authenticate: (systemId, password, address) =>
-          Effect.gen(function*() {
-            const at = yield* now
-            if ((yield* store.bindFailures.lockedUntil(systemId, at)) !== null) return yield* fail(systemId, at, "locked")
-            const found = yield* store.bySystemId(systemId)
-            if (Option.isNone(found)) {
-              // as long as a wrong password: an unknown system_id is not told apart by timing
-              yield* verifyPassword(password, DUMMY_HASH)
-              return yield* fail(systemId, at, "unknown_system_id")
-            }
-            const account = found.value
-            if (!(yield* verifyPassword(password, account.password_hash))) {
-              return yield* fail(systemId, at, "wrong_password")
-            }
-            if (account.disabled_at !== null) return yield* fail(systemId, at, "disabled")
-            if (!smppAddressAllowed(account.allowed_ips, address)) return yield* fail(systemId, at, "address_not_allowed")
-            yield* store.bindFailures.clearFailures(systemId)
-            const bound: BindCheck = { _tag: "Bound", account }
-            return bound
-          })
+        authenticate: authenticateWith(store)
       })
     })
   )

@@ -154,7 +154,9 @@ export const startPump = (deps: PumpDeps) =>
     const poll = Duration.millis(deps.pollMs)
     yield* pumpOnce.pipe(
       Effect.flatMap((n) => n > 0 ? Effect.void : Effect.race(Effect.sleep(poll), Queue.take(deps.wake))),
-      Effect.catchAllCause((cause) => Effect.zipRight(Effect.logWarning("smpp outbox pump", cause), Effect.sleep(poll))),
+      Effect.catchAllCause((cause) =>
+        Effect.zipRight(Effect.logWarning("smpp outbox pump", cause), Effect.sleep(poll))
+      ),
       Effect.forever,
       Effect.withTracerEnabled(false),
       Effect.forkScoped

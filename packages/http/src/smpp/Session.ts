@@ -102,6 +102,34 @@ interface Waiter {
   readonly sequence: number
 }
 
+/**
+ * A place among the credentials' binds: in this process first (no round trip), then in every process
+ * (the live-binds list); a connection closed meanwhile gives its place back.
+ */
+const place = async (
+  deps: SessionDeps,
+  connection: Pick<BoundSession, "id" | "kind" | "remote" | "deliver" | "close" | "figures">,
+  account: SmppAccountRow,
+  isClosed: () => boolean
+): Promise<Admission> => {
+  const session: BoundSession = {
+    ...connection,
+    uid: randomUUID(),
+    smppAccountId: account.id,
+    accountId: account.account_id,
+    systemId: account.system_id,
+    since: new Date()
+  }
+  const full: Admission = { _tag: "Refused", reason: "max_binds" }
+  if (!deps.binds.add(session, account.max_binds)) return full
+  if (!(await deps.admit(session, account.max_binds).catch(() => false))) {
+    deps.binds.remove(session)
+    return full
+  }
+  if (isClosed()) deps.binds.remove(session)
+  return { _tag: "Admitted", session, account }
+}
+
 /** A session as its server sees it: the submits it holds not yet answered (a stopping server waits for them). */
 export interface SessionHandle {
   readonly outstanding: () => number
@@ -189,28 +217,9 @@ export const startSession = (socket: Socket, deps: SessionDeps): SessionHandle =
   const admission = async (commandId: number, systemId: string, password: string): Promise<Admission> => {
     const check = await deps.authenticate(systemId, password, remote)
     if (check._tag === "Refused") return check
-    const session: BoundSession = {
-      id,
-      uid: randomUUID(),
-      smppAccountId: check.account.id,
-      accountId: check.account.account_id,
-      systemId: check.account.system_id,
-      kind: BIND_KINDS[commandId]!,
-      remote: remote ?? "",
-      since: new Date(),
-      deliver,
-      close: () => idle(),
-      figures: () => ({ inFlight: outstanding, submitsLastMinute: submitted.count(Date.now()) })
-    }
-    const full: Admission = { _tag: "Refused", reason: "max_binds" }
-    // this process's binds first (no round trip), then every process's (the live-binds list)
-    if (!deps.binds.add(session, check.account.max_binds)) return full
-    if (!(await deps.admit(session, check.account.max_binds).catch(() => false))) {
-      deps.binds.remove(session)
-      return full
-    }
-    if (closed) deps.binds.remove(session)
-    return { _tag: "Admitted", session, account: check.account }
+    const figures = () => ({ inFlight: outstanding, submitsLastMinute: submitted.count(Date.now()) })
+    const connection = { id, kind: BIND_KINDS[commandId]!, remote: remote ?? "", deliver, close: idle, figures }
+    return place(deps, connection, check.account, () => closed)
   }
 
   const submit = (commandId: number, seq: number, body: Buffer) =>

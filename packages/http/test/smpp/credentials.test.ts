@@ -183,8 +183,10 @@ describe("admin API /admin/v1/smpp-accounts", () => {
     const bad = await call(server, "PATCH", path, { key: ADMIN, body: { throughput: { rate: 20, burst: 5 } } })
     expect(bad.status).toBe(422)
     expect((await call(server, "PATCH", path, { key: ADMIN, body: { allowed_ips: ["nope"] } })).status).toBe(422)
-    expect((await call(server, "PATCH", `/admin/v1/smpp-accounts/${crypto.randomUUID()}`, { key: ADMIN, body: {} }))
-      .status).toBe(404)
+    expect(
+      (await call(server, "PATCH", `/admin/v1/smpp-accounts/${crypto.randomUUID()}`, { key: ADMIN, body: {} }))
+        .status
+    ).toBe(404)
     expect((await call(server, "GET", path, { key: ADMIN })).body.data).toMatchObject({
       throughput: { rate: 10, burst: 10 },
       max_binds: 1

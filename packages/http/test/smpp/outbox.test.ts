@@ -38,7 +38,9 @@ const submit = (session: smpp.Session, text: string) =>
   })
 
 const deliver = (id: unknown) =>
-  sql((s) => s`UPDATE messages SET status = 'delivered', delivered_at = now(), updated_at = now() WHERE id = ${String(id)}`)
+  sql((s) =>
+    s`UPDATE messages SET status = 'delivered', delivered_at = now(), updated_at = now() WHERE id = ${String(id)}`
+  )
 
 const stateOf = async (id: unknown) =>
   (await sql<{ state: string }>((s) => s`SELECT state FROM smpp_receipts WHERE message_id = ${String(id)}`))[0]?.state
