@@ -20,7 +20,7 @@
  * answers a synthetic success: nothing is stored, charged or queued, no idempotency record is kept.
  */
 import type { BulkSendV1Request, BulkSendV2Request, SendMessageRequest } from "@tuma/domain"
-import type { Either } from "effect"
+import type { Exit } from "effect"
 import { Context, Effect, Layer, Option } from "effect"
 import type { SentMessage } from "../MessageEntry.js"
 import { ContentCounter } from "../ports/ContentCounter.js"
@@ -50,13 +50,13 @@ export class Send extends Context.Tag("@tuma/core/Send")<Send, {
   ) => Effect.Effect<SendOutcome<SentMessage>, SendError>
   /**
    * Several single sends decided together (the SMPP server's submits of one window): each
-   * request is a `single` with all of its rules and its own answer — a refusal (`Left`) never refuses
-   * another — and their accepts reach the store at the same moment, so the SQL store commits them in one
+   * request is a `single` with all of its rules and its own answer (its `Exit`) — a refusal or a defect
+   * of one never touches another — and their accepts reach the store at the same moment, so the SQL store commits them in one
    * group (`SqlSendStore`'s group commit): one transaction and one durable COMMIT, each answered after it.
    */
   readonly batch: (
     sends: ReadonlyArray<{ readonly caller: SendCaller; readonly request: SendMessageRequest }>
-  ) => Effect.Effect<ReadonlyArray<Either.Either<SendOutcome<SentMessage>, SendError>>>
+  ) => Effect.Effect<ReadonlyArray<Exit.Exit<SendOutcome<SentMessage>, SendError>>>
   /** POST /v1/sms/send-bulk. */
   readonly bulkV1: (caller: SendCaller, request: BulkSendV1Request) => Effect.Effect<SendOutcome<CampaignV1>, SendError>
   /** POST /v2/sms/send-bulk. */
@@ -85,10 +85,10 @@ export class Send extends Context.Tag("@tuma/core/Send")<Send, {
 
 /**
  * `Send.batch` over a single send: every request run at once (their accepts meet in the store's group
- * commit), each answered by its own outcome or refusal.
+ * commit), each answered by its own outcome, refusal or defect.
  */
 export const batchOf = (single: Send["Type"]["single"]): Send["Type"]["batch"] => (sends) =>
-  Effect.forEach(sends, (s) => Effect.either(single(s.caller, s.request)), { concurrency: "unbounded" })
+  Effect.forEach(sends, (s) => Effect.exit(single(s.caller, s.request)), { concurrency: "unbounded" })
 
 const makeSend = (
   store: SendStore["Type"],

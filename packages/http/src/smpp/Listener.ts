@@ -12,7 +12,7 @@ import type { SmppAccountRow } from "@tuma/core"
 import { Send, SmppAccounts, SmppStore, SmppThroughput } from "@tuma/core"
 import { registerSampler } from "@tuma/core/observability/Metrics"
 import { commandStatusOf, SendMessageRequest, SmppStatus } from "@tuma/domain"
-import { Context, Effect, Either, Layer, Option, ParseResult, Queue, Runtime, Schema } from "effect"
+import { Cause, Context, Effect, Either, Exit, Layer, Option, ParseResult, Queue, Runtime, Schema } from "effect"
 import { createServer } from "node:net"
 import type { AddressInfo, Server, Socket } from "node:net"
 import { createServer as createTlsServer } from "node:tls"
@@ -107,12 +107,18 @@ const submitBatchWith = (send: Send["Type"]) => (held: ReadonlyArray<HeldSubmit>
         return { status: statusOfInvalid(d.left), messageId: "" }
       }
       const outcome = outcomes[next++]!
-      if (Either.isLeft(outcome)) {
-        M.submits.update(1, outcome.left.error_code)
-        return { status: commandStatusOf(outcome.left.error_code), messageId: "" }
+      if (Exit.isSuccess(outcome)) {
+        M.submits.update(1, "accepted")
+        return { status: SmppStatus.ESME_ROK, messageId: outcome.value.data.uid }
       }
-      M.submits.update(1, "accepted")
-      return { status: SmppStatus.ESME_ROK, messageId: outcome.right.data.uid }
+      const refusal = Cause.failureOption(outcome.cause)
+      if (Option.isSome(refusal)) {
+        M.submits.update(1, refusal.value.error_code)
+        return { status: commandStatusOf(refusal.value.error_code), messageId: "" }
+      }
+      // a defect of this send alone (its neighbours keep their answers)
+      M.sessionRefused(SmppStatus.ESME_RSYSERR)
+      return { status: SmppStatus.ESME_RSYSERR, messageId: "" }
     })
   })
 
