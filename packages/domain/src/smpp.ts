@@ -146,8 +146,15 @@ export const commandStatusOf = (errorCode: string): number =>
 // receipts
 // ---------------------------------------------------------------------------------------------
 
-/** SMPP 3.4 §5.2.28 message_state of a final message status. */
-export const messageStateOf = (status: "delivered" | "failed"): number => status === "delivered" ? 2 : 5
+/**
+ * What a receipt reports: a final state (`delivered`, `failed`) or the intermediate `enroute` (the
+ * carrier accepted the message; sent when the submit asked for intermediate notifications).
+ */
+export type ReceiptStatus = "delivered" | "failed" | "enroute"
+
+/** SMPP 3.4 §5.2.28 message_state of a receipt: DELIVERED 2, UNDELIVERABLE 5, ENROUTE 1. */
+export const messageStateOf = (status: ReceiptStatus): number =>
+  status === "delivered" ? 2 : status === "failed" ? 5 : 1
 
 const two = (n: number) => String(n).padStart(2, "0")
 
@@ -160,7 +167,7 @@ export const smppDate = (d: Date): string =>
 /** What a receipt says about one message. */
 export interface ReceiptFacts {
   readonly messageId: string
-  readonly status: "delivered" | "failed"
+  readonly status: ReceiptStatus
   readonly submittedAt: Date
   readonly doneAt: Date
   readonly text: string
@@ -169,13 +176,15 @@ export interface ReceiptFacts {
 /**
  * The standard receipt text (SMPP 3.4 Appendix B, as Kannel and Jasmin parse it):
  * `id:… sub:001 dlvrd:001 submit date:YYMMDDhhmm done date:YYMMDDhhmm stat:DELIVRD err:000 text:…`
- * (`dlvrd:000`, `stat:UNDELIV`, `err:001` for a failed message; text = the first 20 characters).
+ * (`dlvrd:000`, `stat:UNDELIV`, `err:001` for a failed message; `dlvrd:000 stat:ENROUTE err:000` for an
+ * intermediate receipt; text = the first 20 characters).
  */
 export const receiptText = (r: ReceiptFacts): string => {
   const ok = r.status === "delivered"
+  const stat = ok ? "DELIVRD" : r.status === "failed" ? "UNDELIV" : "ENROUTE"
   return `id:${r.messageId} sub:001 dlvrd:${ok ? "001" : "000"} submit date:${smppDate(r.submittedAt)} done date:${
     smppDate(r.doneAt)
-  } stat:${ok ? "DELIVRD" : "UNDELIV"} err:${ok ? "000" : "001"} text:${[...r.text].slice(0, 20).join("")}`
+  } stat:${stat} err:${r.status === "failed" ? "001" : "000"} text:${[...r.text].slice(0, 20).join("")}`
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 /**
  * SQL of the `LoginFailures` part of `PortalStore` and `OperatorUserStore` (core/src/ports/
  * LoginFailures.ts): one table per kind of user (`portal_login_failures`, `operator_login_failures`,
- * the same columns). A failure is one upsert, so failures racing each other are all counted.
+ * and the SMPP server's failed binds `smpp_bind_failures`, the same columns). A failure is one upsert, so failures racing each other are all counted.
  */
 import type { SqlClient } from "@effect/sql"
 import type { LoginFailures } from "@tuma/core/ports/LoginFailures"
@@ -15,7 +15,7 @@ const lockedUntil = <E, R>(rows: Effect.Effect<ReadonlyArray<unknown>, E, R>) =>
 /** The failed sign-ins kept in `table`. */
 export const sqlLoginFailures = (
   sql: SqlClient.SqlClient,
-  table: "portal_login_failures" | "operator_login_failures"
+  table: "portal_login_failures" | "operator_login_failures" | "smpp_bind_failures"
 ): LoginFailures => {
   const failures = sql(table)
   return {

@@ -8,8 +8,10 @@ import { SqlClient } from "@effect/sql"
 import type { SmppBindRow } from "@tuma/core/ports/SmppBindStore"
 import { SmppBindStore } from "@tuma/core/ports/SmppBindStore"
 import { Effect, Layer, Schema } from "effect"
-import { findAll, findOne, NullableDate, rowOf } from "./rows.js"
+import { Count, findAll, findFirst, findOne, NullableDate, rowOf } from "./rows.js"
 import * as Wakeups from "./Wakeups.js"
+
+const liveCount = findFirst(Schema.Struct({ n: Count }))
 
 /** The LISTEN/NOTIFY channel that wakes the SMPP listeners when an unbind is asked. */
 export const BINDS_CHANNEL = "tuma_smpp_binds"
@@ -59,6 +61,15 @@ export const make = Effect.gen(function*() {
     )
   return SmppBindStore.of({
     register: (row) => upsert([row], row.heartbeat_at).pipe(Effect.asVoid, Effect.orDie),
+    admit: (row, maxBinds, liveSince) =>
+      sql.withTransaction(Effect.gen(function*() {
+        yield* sql`SELECT pg_advisory_xact_lock(hashtext(${"smpp_binds:" + row.smpp_account_id}))`
+        const live = yield* liveCount(sql`SELECT count(*)::int AS n FROM smpp_binds
+          WHERE smpp_account_id = ${row.smpp_account_id} AND heartbeat_at >= ${liveSince} AND id <> ${row.id}`)
+        if ((live?.n ?? 0) >= maxBinds) return false
+        yield* upsert([row], row.heartbeat_at)
+        return true
+      })).pipe(Effect.orDie),
     heartbeat: (processId, rows, now) =>
       sql.withTransaction(Effect.gen(function*() {
         if (rows.length > 0) yield* upsert(rows, now)

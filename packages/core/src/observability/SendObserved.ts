@@ -16,7 +16,7 @@ import { normalizeRecipient } from "@tuma/domain"
 import { Effect, FiberRef, Layer, Predicate } from "effect"
 import { SendStore } from "../ports/SendStore.js"
 import type { SendCaller, SendOutcome } from "../send/model.js"
-import { Send } from "../send/Send.js"
+import { batchOf, Send } from "../send/Send.js"
 import { currentLogUids } from "./LogContext.js"
 import * as M from "./Metrics.js"
 import { currentTraceparent, linkedTraces, TraceContextStore, TraceSettings } from "./Tracing.js"
@@ -87,11 +87,17 @@ const observeCall = <A, E, R>(
 }
 
 /** `Send` with metrics (and spans when tracing links messages). */
-export const observeSend = (send: Send["Type"], spans: boolean): Send["Type"] => ({
-  single: (caller, request) => observeCall("Send.single", caller, send.single(caller, request), spans),
-  bulkV1: (caller, request) => observeCall("Send.bulkV1", caller, send.bulkV1(caller, request), spans),
-  bulkV2: (caller, request) => observeCall("Send.bulkV2", caller, send.bulkV2(caller, request), spans)
-})
+export const observeSend = (send: Send["Type"], spans: boolean): Send["Type"] => {
+  const single: Send["Type"]["single"] = (caller, request) =>
+    observeCall("Send.single", caller, send.single(caller, request), spans)
+  return {
+    single,
+    // each send of a batch observed as the single send it is
+    batch: batchOf(single),
+    bulkV1: (caller, request) => observeCall("Send.bulkV1", caller, send.bulkV1(caller, request), spans),
+    bulkV2: (caller, request) => observeCall("Send.bulkV2", caller, send.bulkV2(caller, request), spans)
+  }
+}
 
 /** `SendStore` counting accepted messages (and saving their trace context when tracing). */
 export const observeSendStore = (

@@ -119,6 +119,8 @@ export interface MessageCommon {
   readonly idempotency_key: string | null
   /** The SMPP credentials a message was submitted with (channel `smpp`); absent otherwise. */
   readonly smpp_account_id?: string | null | undefined
+  /** The SMPP submit asked for an intermediate receipt when the carrier accepts (migration 1001). */
+  readonly smpp_intermediate?: boolean | undefined
   readonly created_at: Date
   readonly scheduled_at: Date | null
   readonly queued_at: Date | null

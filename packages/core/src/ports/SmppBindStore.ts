@@ -41,6 +41,12 @@ export class SmppBindStore extends Context.Tag("@tuma/core/SmppBindStore")<SmppB
   /** Adds (or refreshes) a bind of this process. */
   readonly register: (row: SmppBindRow) => Effect.Effect<void>
   /**
+   * Adds a new bind unless its credentials already have `maxBinds` live binds (heartbeat at or after
+   * `liveSince`) in any process: the count and the insert under one lock of the credentials, so two
+   * processes binding at once cannot both take the last place. Answers whether it was added.
+   */
+  readonly admit: (row: SmppBindRow, maxBinds: number, liveSince: Date) => Effect.Effect<boolean>
+  /**
    * The heartbeat of a process: its binds up now are written (added if missing, their figures and
    * `heartbeat_at = now` refreshed; an asked unbind is kept), its other rows deleted (closed meanwhile).
    * Answers the ids of its binds an unbind was asked for.

@@ -20,6 +20,7 @@
  * answers a synthetic success: nothing is stored, charged or queued, no idempotency record is kept.
  */
 import type { BulkSendV1Request, BulkSendV2Request, SendMessageRequest } from "@tuma/domain"
+import type { Exit } from "effect"
 import { Context, Effect, Layer, Option } from "effect"
 import type { SentMessage } from "../MessageEntry.js"
 import { ContentCounter } from "../ports/ContentCounter.js"
@@ -47,6 +48,15 @@ export class Send extends Context.Tag("@tuma/core/Send")<Send, {
     caller: SendCaller,
     request: SendMessageRequest
   ) => Effect.Effect<SendOutcome<SentMessage>, SendError>
+  /**
+   * Several single sends decided together (the SMPP server's submits of one window): each
+   * request is a `single` with all of its rules and its own answer (its `Exit`) — a refusal or a defect
+   * of one never touches another — and their accepts reach the store at the same moment, so the SQL store commits them in one
+   * group (`SqlSendStore`'s group commit): one transaction and one durable COMMIT, each answered after it.
+   */
+  readonly batch: (
+    sends: ReadonlyArray<{ readonly caller: SendCaller; readonly request: SendMessageRequest }>
+  ) => Effect.Effect<ReadonlyArray<Exit.Exit<SendOutcome<SentMessage>, SendError>>>
   /** POST /v1/sms/send-bulk. */
   readonly bulkV1: (caller: SendCaller, request: BulkSendV1Request) => Effect.Effect<SendOutcome<CampaignV1>, SendError>
   /** POST /v2/sms/send-bulk. */
@@ -73,6 +83,13 @@ export class Send extends Context.Tag("@tuma/core/Send")<Send, {
   )
 }
 
+/**
+ * `Send.batch` over a single send: every request run at once (their accepts meet in the store's group
+ * commit), each answered by its own outcome, refusal or defect.
+ */
+export const batchOf = (single: Send["Type"]["single"]): Send["Type"]["batch"] => (sends) =>
+  Effect.forEach(sends, (s) => Effect.exit(single(s.caller, s.request)), { concurrency: "unbounded" })
+
 const makeSend = (
   store: SendStore["Type"],
   ids: Ids["Type"],
@@ -80,5 +97,6 @@ const makeSend = (
   snapshots: SnapshotCache
 ) => {
   const deps = { store, ids, counter, support: makeSendSupport(store) }
-  return { single: makeSingle({ ...deps, snapshots }), ...makeBulk(deps) }
+  const single = makeSingle({ ...deps, snapshots })
+  return { single, batch: batchOf(single), ...makeBulk(deps) }
 }

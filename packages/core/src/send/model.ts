@@ -30,6 +30,8 @@ export interface SendCaller {
   readonly channel?: Channel | undefined
   /** The SMPP credentials submitting (channel `smpp`): stored on the message, its receipt goes to their binds. */
   readonly smppAccountId?: string | undefined
+  /** The SMPP submit asked for intermediate notifications (`registered_delivery` 0x10): stored on the message. */
+  readonly smppIntermediate?: boolean | undefined
   /** The `Idempotency-Key` header, if given. */
   readonly idempotencyKey?: string | undefined
   /**

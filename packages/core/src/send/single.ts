@@ -129,6 +129,7 @@ export const makeSingle = (
                     status: "queued",
                     idempotency_key: caller.idempotencyKey ?? null,
                     smpp_account_id: caller.smppAccountId ?? null,
+                    smpp_intermediate: caller.smppIntermediate === true,
                     created_at: now,
                     scheduled_at: null,
                     queued_at: now

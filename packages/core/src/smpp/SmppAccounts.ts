@@ -11,7 +11,8 @@
  *
  * Lockout (decisions "SMPP server"): `LOCKOUT.failures` failed binds of one system_id within
  * `LOCKOUT.windowMillis` lock it for `LOCKOUT.lockMillis`; while locked every bind is refused, the right
- * password too. Counted per process (a bind reaches one process).
+ * password too. Counted in the store (`SmppStore.bindFailures`), so every process of one database shares
+ * one lockout.
  */
 import type { SmppAccountInput } from "@tuma/domain"
 import { newSmppPassword, ResourceConflict, smppAccountSettings, smppAddressAllowed } from "@tuma/domain"
@@ -51,6 +52,60 @@ export interface CreateSmppAccount extends SmppAccountInput {
   readonly account_uid: string
 }
 
+/** A change of credentials' limits (`PATCH /admin/v1/smpp-accounts/{uid}`): what is absent is kept. */
+export type SmppLimitsChange = Pick<SmppAccountInput, "throughput" | "max_binds" | "allowed_ips">
+
+/** The limits after a change, checked by the rules of new credentials (what the change leaves out is kept). */
+const limitsOf = (row: SmppAccountRow, change: SmppLimitsChange) => {
+  const settings = smppAccountSettings({
+    system_id: row.system_id,
+    mode: row.mode,
+    throughput: change.throughput ?? { rate: row.throughput_rate, burst: row.throughput_burst },
+    max_binds: change.max_binds ?? row.max_binds,
+    allowed_ips: change.allowed_ips ?? row.allowed_ips
+  })
+  if ("problems" in settings) return validationFailed(settings.problems)
+  return Effect.succeed({
+    throughput_rate: settings.ok.rate,
+    throughput_burst: settings.ok.burst,
+    max_binds: settings.ok.max_binds,
+    allowed_ips: settings.ok.allowed_ips
+  })
+}
+
+/**
+ * The bind check: the lockout (counted in the store, so every process of one database shares it), the
+ * credentials, the password, enabled, the address.
+ */
+const authenticateWith = (store: SmppStore["Type"]) => {
+  const fail = (systemId: string, at: Date, reason: BindRefusal) =>
+    store.bindFailures.recordFailure({
+      key: systemId,
+      now: at,
+      windowStart: new Date(at.getTime() - LOCKOUT.windowMillis),
+      threshold: LOCKOUT.failures,
+      lockUntil: new Date(at.getTime() + LOCKOUT.lockMillis)
+    }).pipe(Effect.as<BindCheck>({ _tag: "Refused", reason }))
+  return (systemId: string, password: string, address: string | undefined): Effect.Effect<BindCheck> =>
+    Effect.gen(function*() {
+      const at = new Date(yield* Clock.currentTimeMillis)
+      if ((yield* store.bindFailures.lockedUntil(systemId, at)) !== null) return yield* fail(systemId, at, "locked")
+      const found = yield* store.bySystemId(systemId)
+      if (Option.isNone(found)) {
+        // as long as a wrong password: an unknown system_id is not told apart by timing
+        yield* verifyPassword(password, DUMMY_HASH)
+        return yield* fail(systemId, at, "unknown_system_id")
+      }
+      const account = found.value
+      if (!(yield* verifyPassword(password, account.password_hash))) return yield* fail(systemId, at, "wrong_password")
+      if (account.disabled_at !== null) return yield* fail(systemId, at, "disabled")
+      if (!smppAddressAllowed(account.allowed_ips, address)) return yield* fail(systemId, at, "address_not_allowed")
+      yield* store.bindFailures.clearFailures(systemId)
+      const bound: BindCheck = { _tag: "Bound", account }
+      return bound
+    })
+}
+
 /** The SMPP credential use cases. */
 export class SmppAccounts extends Context.Tag("@tuma/core/SmppAccounts")<SmppAccounts, {
   readonly create: (
@@ -65,6 +120,15 @@ export class SmppAccounts extends Context.Tag("@tuma/core/SmppAccounts")<SmppAcc
     disabled: boolean,
     owner?: string
   ) => Effect.Effect<SmppAccountView, ResourceNotFound>
+  /**
+   * Changes the throughput, `max_binds` or `allowed_ips` (the others kept; a rate without a burst: the
+   * burst is the rate), checked by the rules of a new one. Binds made afterwards get them; the binds up
+   * keep theirs until they bind again.
+   */
+  readonly change: (
+    uid: string,
+    change: SmppLimitsChange
+  ) => Effect.Effect<SmppAccountView, ValidationFailed | ResourceNotFound>
   /** A new password, answered once; the binds up stay up. */
   readonly rotatePassword: (uid: string, owner?: string) => Effect.Effect<SmppAccountWithPassword, ResourceNotFound>
   /** Deletes the credentials and their pending receipts; their binds are asked to unbind. */
@@ -111,15 +175,6 @@ export class SmppAccounts extends Context.Tag("@tuma/core/SmppAccounts")<SmppAcc
       /** Asks every process holding a bind of these credentials to unbind it. */
       const unbindAll = (uid: string, at: Date) =>
         binds.requestUnbind({ smppAccountId: uid }, at, new Date(at.getTime() - BIND_HEARTBEAT.staleMillis))
-      const failures = new Map<string, { count: number; first: number; lockedUntil: number }>()
-      const fail = (systemId: string, at: number, reason: BindRefusal): BindCheck => {
-        const f = failures.get(systemId)
-        const fresh = f === undefined || at - f.first > LOCKOUT.windowMillis
-        const next = fresh ? { count: 1, first: at, lockedUntil: 0 } : { ...f, count: f.count + 1 }
-        if (next.count >= LOCKOUT.failures) next.lockedUntil = at + LOCKOUT.lockMillis
-        failures.set(systemId, next)
-        return { _tag: "Refused", reason }
-      }
       return SmppAccounts.of({
         create: (input) =>
           audited(
@@ -176,6 +231,20 @@ export class SmppAccounts extends Context.Tag("@tuma/core/SmppAccounts")<SmppAcc
                 return smppAccountView(yield* Option.match(row, { onNone: () => find(uid), onSome: Effect.succeed }))
               })
             )),
+        change: (uid, change) =>
+          Effect.flatMap(find(uid), (row) =>
+            audited(
+              "smpp_account.update",
+              uid,
+              before(uid),
+              Effect.gen(function*() {
+                const limits = yield* limitsOf(row, change)
+                const changed = yield* store.update(uid, { limits }, yield* now)
+                return smppAccountView(
+                  yield* Option.match(changed, { onNone: () => find(uid), onSome: Effect.succeed })
+                )
+              })
+            )),
         rotatePassword: (uid, owner) =>
           Effect.flatMap(find(uid, owner), () =>
             audited(
@@ -202,25 +271,7 @@ export class SmppAccounts extends Context.Tag("@tuma/core/SmppAccounts")<SmppAcc
                 yield* unbindAll(uid, yield* now)
               })
             )),
-        authenticate: (systemId, password, address) =>
-          Effect.gen(function*() {
-            const at = yield* Clock.currentTimeMillis
-            const f = failures.get(systemId)
-            if (f !== undefined && f.lockedUntil > at) return fail(systemId, at, "locked")
-            const found = yield* store.bySystemId(systemId)
-            if (Option.isNone(found)) {
-              // as long as a wrong password: an unknown system_id is not told apart by timing
-              yield* verifyPassword(password, DUMMY_HASH)
-              return fail(systemId, at, "unknown_system_id")
-            }
-            const account = found.value
-            if (!(yield* verifyPassword(password, account.password_hash))) return fail(systemId, at, "wrong_password")
-            if (account.disabled_at !== null) return fail(systemId, at, "disabled")
-            if (!smppAddressAllowed(account.allowed_ips, address)) return fail(systemId, at, "address_not_allowed")
-            failures.delete(systemId)
-            const bound: BindCheck = { _tag: "Bound", account }
-            return bound
-          })
+        authenticate: authenticateWith(store)
       })
     })
   )

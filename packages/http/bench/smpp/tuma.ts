@@ -53,6 +53,8 @@ export const startTuma = async (
   const child = spawn(
     process.execPath,
     [
+      // NODE_ARGS: extra node flags for the server (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof")
+      ...(process.env.NODE_ARGS ?? "").split(" ").filter((a) => a !== ""),
       "--conditions=@tuma/source",
       "--import",
       "tsx",

@@ -1,10 +1,10 @@
 /**
  * `/admin/v1/smpp-accounts` (issue 28): an account's SMPP credentials — create (the password answered
- * once), list, get, disable, enable, rotate the password, delete; `/admin/v1/smpp-binds`: the live binds
+ * once), list, get, change the limits, disable, enable, rotate the password, delete; `/admin/v1/smpp-binds`: the live binds
  * of every process, and unbinding one. Declared here, added to the admin API in admin/Api.ts; handlers
  * in AdminHttp.ts over core's `SmppAccounts` and `SmppLiveBinds`.
  */
-import { del, get, post } from "@effect/platform/HttpApiEndpoint"
+import { del, get, patch, post } from "@effect/platform/HttpApiEndpoint"
 import * as OpenApi from "@effect/platform/OpenApi"
 import { SmppAccountView, SmppAccountWithPassword, SmppBindView } from "@tuma/core/smpp/views"
 import { StoredString } from "@tuma/domain/storedText"
@@ -28,6 +28,15 @@ export const CreateSmppAccountInput = Schema.Struct({
   allowed_ips: Schema.optional(Schema.Array(StoredString))
 }).annotations({ identifier: "AdminCreateSmppAccount", ...all })
 
+/** The body of a change of credentials' limits: what is absent is kept. */
+export const ChangeSmppAccountInput = Schema.Struct({
+  /** Parts per second and the burst (absent burst: the rate). */
+  throughput: Schema.optional(Schema.Struct({ rate: Schema.Number, burst: Schema.optional(Schema.Number) })),
+  max_binds: Schema.optional(Schema.Number),
+  /** Addresses or CIDR blocks a bind may come from; empty: any address. */
+  allowed_ips: Schema.optional(Schema.Array(StoredString))
+}).annotations({ identifier: "AdminChangeSmppAccount", ...all })
+
 const SmppQuery = Schema.Struct({ account_uid: Schema.optional(StoredString) }).annotations(all)
 const SmppResponse = ok(SmppAccountView, "AdminSmppAccountResponse")
 const SmppWithPasswordResponse = ok(SmppAccountWithPassword, "AdminSmppAccountWithPasswordResponse")
@@ -43,6 +52,16 @@ export class AdminSmpp extends group("adminSmpp", "Admin: SMPP credentials").mid
       .addSuccess(okList(SmppAccountView, "AdminSmppAccountList"))
   )
   .add(get("getSmppAccount", "/smpp-accounts/:smpp_account_uid").setPath(SmppPath).addSuccess(SmppResponse))
+  .add(
+    patch("changeSmppAccount", "/smpp-accounts/:smpp_account_uid").setPath(SmppPath)
+      .setPayload(ChangeSmppAccountInput)
+      .addSuccess(SmppResponse)
+      .annotate(
+        OpenApi.Description,
+        "Changes the throughput, max_binds or allowed_ips, checked as at creation. Binds made afterwards " +
+          "get them; binds up keep theirs until they bind again (unbind them to apply at once)."
+      )
+  )
   .add(
     post("disableSmppAccount", "/smpp-accounts/:smpp_account_uid/disable").setPath(SmppPath)
       .addSuccess(SmppResponse)

@@ -26,6 +26,7 @@ export const AdminSmppLive = HttpApiBuilder.group(TumaApi, "adminSmpp", (handler
       .handle("createSmppAccount", ({ payload }) => ok(smpp.create(payload)))
       .handle("listSmppAccounts", ({ urlParams }) => ok(smpp.list(urlParams.account_uid)))
       .handle("getSmppAccount", ({ path }) => ok(smpp.get(path.smpp_account_uid)))
+      .handle("changeSmppAccount", ({ path, payload }) => ok(smpp.change(path.smpp_account_uid, payload)))
       .handle("disableSmppAccount", ({ path }) => ok(smpp.setDisabled(path.smpp_account_uid, true)))
       .handle("enableSmppAccount", ({ path }) => ok(smpp.setDisabled(path.smpp_account_uid, false)))
       .handle("rotateSmppPassword", ({ path }) => ok(smpp.rotatePassword(path.smpp_account_uid)))

@@ -4,7 +4,6 @@
  * unbinding on request goes through the live binds (`LiveBinds.ts`).
  */
 import { Context, Layer } from "effect"
-import type { ReceiptPdu } from "./Pdu.js"
 
 /** A bind as the registry holds it. */
 export interface BoundSession {
@@ -18,8 +17,11 @@ export interface BoundSession {
   readonly kind: "transmitter" | "receiver" | "transceiver"
   readonly remote: string
   readonly since: Date
-  /** Writes a receipt's deliver_sm and answers whether the ESME acknowledged it (deliver_sm_resp ESME_ROK). */
-  readonly deliver: (receipt: Omit<ReceiptPdu, "sequence">) => Promise<boolean>
+  /**
+   * Writes these deliver_sm (a receipt, or the parts of an inbound message), each with the sequence
+   * number it is given, and answers whether the ESME acknowledged every one (deliver_sm_resp ESME_ROK).
+   */
+  readonly deliver: (pdus: ReadonlyArray<(sequence: number) => Buffer>) => Promise<boolean>
   /** Ends the bind (unbind sent, connection closed). */
   readonly close: () => void
   /** Submits received and not answered yet, and submits received in the last minute. */

@@ -1,18 +1,18 @@
 /**
  * The SMPP server for customers (issue 28, docs/smpp.md): a TCP listener whose sessions (Session.ts)
- * bind with `SmppAccounts`, submit through the same `Send.single` as `POST /v1/sms/messages` (channel
- * `smpp`), and the receipt pump that drains the `smpp_receipts` outbox to the receiver/transceiver
- * binds of each system id in this process (at least once: acknowledged only on deliver_sm_resp), and
- * this process's part of the live-binds list (LiveBinds.ts: written, heartbeat, unbind on request).
+ * bind with `SmppAccounts`, submit through the same single send as `POST /v1/sms/messages` (channel
+ * `smpp`; the submits of one account that arrive together as one `Send.batch`, SubmitBatch.ts), the
+ * outbox pump (Outbox.ts) that drains receipts and inbound messages to the receiver/transceiver binds in
+ * this process (at least once: acknowledged only on deliver_sm_resp), and this process's part of the
+ * live-binds list (LiveBinds.ts: written, heartbeat, unbind on request).
  *
  *   layer(options)  — listening while the scope is open; `SmppListener` answers the bound address
  */
 import type { SmppAccountRow } from "@tuma/core"
 import { Send, SmppAccounts, SmppStore, SmppThroughput } from "@tuma/core"
-import type { DueReceipt } from "@tuma/core"
 import { registerSampler } from "@tuma/core/observability/Metrics"
-import { commandStatusOf, messageStateOf, receiptText, SendMessageRequest, SmppStatus } from "@tuma/domain"
-import { Context, Duration, Effect, Either, Layer, Option, ParseResult, Queue, Runtime, Schema } from "effect"
+import { commandStatusOf, SendMessageRequest, SmppStatus } from "@tuma/domain"
+import { Cause, Context, Effect, Either, Exit, Layer, Option, ParseResult, Queue, Runtime, Schema } from "effect"
 import { createServer } from "node:net"
 import type { AddressInfo, Server, Socket } from "node:net"
 import { createServer as createTlsServer } from "node:tls"
@@ -21,8 +21,10 @@ import type { BoundSession } from "./Binds.js"
 import { SmppEndpoint } from "./Endpoint.js"
 import * as LiveBinds from "./LiveBinds.js"
 import * as M from "./Metrics.js"
-import type { SessionHandle, SessionOptions, SubmitAnswer, SubmitRequest } from "./Session.js"
+import { startPump } from "./Outbox.js"
+import type { SessionHandle, SessionOptions, SubmitAnswer, SubmitOptions, SubmitRequest } from "./Session.js"
 import { startSession } from "./Session.js"
+import { makeBatcher } from "./SubmitBatch.js"
 
 /** Where to listen (plain and/or TLS), and the session and receipt settings (defaults in `defaults`). */
 export interface SmppListenerOptions extends Partial<SessionOptions> {
@@ -33,7 +35,7 @@ export interface SmppListenerOptions extends Partial<SessionOptions> {
   readonly tls?: { readonly port: number; readonly cert: string | Buffer; readonly key: string | Buffer } | undefined
   /** How often the receipt pump looks for due receipts when not woken (ms). */
   readonly receiptPollMs?: number | undefined
-  /** A receipt no bind took within this long is expired (hours; default 72). */
+  /** A receipt or inbound message no bind took within this long is expired (hours, fractions allowed; default 72). */
   readonly receiptHoldHours?: number | undefined
   /** The host name customers connect to (`TUMA_SMPP_PUBLIC_HOST`; shown in the portal and the console). */
   readonly publicHost?: string | undefined
@@ -70,48 +72,57 @@ const statusOfInvalid = (error: ParseResult.ParseError): number => {
     : SmppStatus.ESME_RINVDSTADR
 }
 
-/** A submit through the send use case: ESME_ROK and the message uid, or the refusal's command_status. */
-const submitWith = (send: Send["Type"]) => (account: SmppAccountRow, req: SubmitRequest) =>
+/** A submit of one account, as the batcher holds it. */
+interface HeldSubmit {
+  readonly account: SmppAccountRow
+  readonly request: SubmitRequest
+  readonly options: SubmitOptions
+}
+
+/**
+ * A batch of one account's submits through the send use case (`Send.batch`): for each, ESME_ROK and the
+ * message uid, or its own refusal's command_status (a request the REST schema refuses never reaches it).
+ */
+const submitBatchWith = (send: Send["Type"]) => (held: ReadonlyArray<HeldSubmit>) =>
   Effect.gen(function*() {
-    const decoded = decodeRequest(req)
-    if (Either.isLeft(decoded)) {
-      M.submits.update(1, "VALIDATION_FAILED")
-      return { status: statusOfInvalid(decoded.left), messageId: "" }
-    }
-    const caller = {
-      accountId: account.account_id,
-      apiKeyId: null,
-      mode: account.mode === "sandbox" ? "test" as const : "live" as const,
-      channel: "smpp" as const,
-      smppAccountId: account.id
-    }
-    const outcome = yield* Effect.either(send.single(caller, decoded.right))
-    if (Either.isLeft(outcome)) {
-      M.submits.update(1, outcome.left.error_code)
-      return { status: commandStatusOf(outcome.left.error_code), messageId: "" }
-    }
-    M.submits.update(1, "accepted")
-    const answer: SubmitAnswer = { status: SmppStatus.ESME_ROK, messageId: outcome.right.data.uid }
-    return answer
+    const decoded = held.map((h) => decodeRequest(h.request))
+    const valid = held.flatMap((h, i) => {
+      const d = decoded[i]!
+      if (Either.isLeft(d)) return []
+      const caller = {
+        accountId: h.account.account_id,
+        apiKeyId: null,
+        mode: h.account.mode === "sandbox" ? "test" as const : "live" as const,
+        channel: "smpp" as const,
+        smppAccountId: h.account.id,
+        smppIntermediate: h.options.intermediate
+      }
+      return [{ caller, request: d.right }]
+    })
+    const outcomes = valid.length === 0 ? [] : yield* send.batch(valid)
+    let next = 0
+    return decoded.map((d): SubmitAnswer => {
+      if (Either.isLeft(d)) {
+        M.submits.update(1, "VALIDATION_FAILED")
+        return { status: statusOfInvalid(d.left), messageId: "" }
+      }
+      const outcome = outcomes[next++]!
+      if (Exit.isSuccess(outcome)) {
+        M.submits.update(1, "accepted")
+        return { status: SmppStatus.ESME_ROK, messageId: outcome.value.data.uid }
+      }
+      const refusal = Cause.failureOption(outcome.cause)
+      if (Option.isSome(refusal)) {
+        M.submits.update(1, refusal.value.error_code)
+        return { status: commandStatusOf(refusal.value.error_code), messageId: "" }
+      }
+      // a defect of this send alone (its neighbours keep their answers)
+      M.sessionRefused(SmppStatus.ESME_RSYSERR)
+      return { status: SmppStatus.ESME_RSYSERR, messageId: "" }
+    })
   })
 
-/** The deliver_sm of a stored receipt. */
-const receiptOf = (r: DueReceipt) => ({
-  sourceAddr: r.recipient,
-  destinationAddr: r.sender_id,
-  text: receiptText({
-    messageId: r.message_id,
-    status: r.status,
-    submittedAt: r.submitted_at,
-    doneAt: r.final_at,
-    text: r.text
-  }),
-  messageId: r.message_id,
-  messageState: messageStateOf(r.status),
-  failed: r.status === "failed"
-})
-
-/** The listener and its receipt pump, for the life of the scope. */
+/** The listener and its outbox pump, for the life of the scope. */
 export const layer = (options: SmppListenerOptions) =>
   Layer.scoped(
     SmppListener,
@@ -125,7 +136,9 @@ export const layer = (options: SmppListenerOptions) =>
       const run = <A>(effect: Effect.Effect<A>) => Runtime.runPromise(runtime)(effect)
       const sessionOptions: SessionOptions = { ...defaults, ...definedOf(options) }
       const wake = yield* Queue.sliding<void>(1)
-      const submit = submitWith(send)
+      const submitBatch = submitBatchWith(send)
+      // the submits of one account handed over in the same turn of the event loop: one batch
+      const batcher = makeBatcher((held: ReadonlyArray<HeldSubmit>) => run(submitBatch(held)))
       const live = yield* LiveBinds.start(binds, options.bindHeartbeatMs)
       // the sessions' registry: a bind that closes also leaves the live-binds list
       const registry = {
@@ -146,16 +159,17 @@ export const layer = (options: SmppListenerOptions) =>
           binds: registry,
           authenticate: (systemId, password, address) => run(accounts.authenticate(systemId, password, address)),
           // while stopping, a submit is refused as temporary (the ESME sends it again after reconnecting)
-          submit: (account, request) =>
+          submit: (account, request, submitOptions) =>
             drain.stopping
               ? Promise.resolve({ status: SmppStatus.ESME_RX_T_APPN, messageId: "" })
-              : run(submit(account, request)),
+              : batcher(account.id, { account, request, options: submitOptions }),
           throttle: (account, parts) =>
             run(throughput.take({
               smppAccountId: account.id,
               rate: account.throughput_rate,
               burst: account.throughput_burst
             }, parts)),
+          admit: (session, maxBinds) => run(live.admit(session, maxBinds)),
           bound: (session) => {
             live.added(session)
             M.bindsUp.unsafeUpdate(binds.count(), [])
@@ -181,49 +195,15 @@ export const layer = (options: SmppListenerOptions) =>
         ? undefined
         : yield* listening(createTlsServer({ cert: tls.cert, key: tls.key }, serve), tls.port, options.host)
 
-      // the receipt pump: due receipts of the system ids bound here, each to one of their receivers
-      const deliverOne = (r: DueReceipt) =>
-        Effect.gen(function*() {
-          const session = binds.receiverOf(r.smpp_account_id)
-          const ok = session === undefined ? false : yield* Effect.promise(() => session.deliver(receiptOf(r)))
-          if (ok) {
-            yield* store.acknowledge(r.message_id)
-            M.receiptsDelivered.unsafeUpdate(1, [])
-          } else {
-            yield* store.retryAfter(r.message_id, Math.min(60_000, 1_000 * r.attempts))
-          }
-        })
-      const pumpOnce = Effect.gen(function*() {
-        const ids = binds.receivingAccounts()
-        if (ids.length === 0 || drain.stopping) return 0
-        const due = yield* store.claimReceipts(ids, 100, sessionOptions.responseTimeoutMs + 5_000)
-        // tracked: a stop waits for each deliver_sm_resp and its acknowledgement in the store; the receipts
-        // leased and not yet written when it began are released at once (due again for the next process)
-        yield* drain.trackEffect(Effect.forEach(
-          due,
-          (r) => drain.stopping ? store.retryAfter(r.message_id, 0) : deliverOne(r),
-          { concurrency: 50, discard: true }
-        ))
-        return due.length
+      // the outbox pump: receipts and inbound messages to the receivers bound here (Outbox.ts)
+      yield* startPump({
+        binds,
+        drain,
+        wake,
+        responseTimeoutMs: sessionOptions.responseTimeoutMs,
+        pollMs: options.receiptPollMs ?? 1_000,
+        holdMillis: (options.receiptHoldHours ?? 72) * 3_600_000
       })
-      const poll = Duration.millis(options.receiptPollMs ?? 1_000)
-      yield* pumpOnce.pipe(
-        Effect.flatMap((n) => n > 0 ? Effect.void : Effect.race(Effect.sleep(poll), Queue.take(wake))),
-        Effect.catchAllCause((cause) =>
-          Effect.zipRight(Effect.logWarning("smpp receipt pump", cause), Effect.sleep(poll))
-        ),
-        Effect.forever,
-        Effect.forkScoped
-      )
-      const holdMillis = (options.receiptHoldHours ?? 72) * 3_600_000
-      yield* Effect.gen(function*() {
-        yield* store.expire(new Date(Date.now() - holdMillis))
-      }).pipe(
-        Effect.catchAllCause((cause) => Effect.logWarning("smpp receipt expiry", cause)),
-        Effect.zipRight(Effect.sleep(Duration.seconds(30))),
-        Effect.forever,
-        Effect.forkScoped
-      )
       // the portal's and the console's connection instructions
       const endpoint = yield* Effect.serviceOption(SmppEndpoint)
       if (Option.isSome(endpoint)) {

@@ -15,6 +15,11 @@ import type { BindRegistry, BoundSession } from "./Binds.js"
 
 /** What the listener calls on this process's binds. */
 export interface LiveBinds {
+  /**
+   * A bind asks to come up: written to the list unless its credentials already have `maxBinds` live
+   * binds in any process (then false: refused).
+   */
+  readonly admit: (session: BoundSession, maxBinds: number) => Effect.Effect<boolean>
   /** A bind came up: written to the list. */
   readonly added: (session: BoundSession) => void
   /** A bind closed: removed from the list. */
@@ -83,7 +88,15 @@ export const start = (
     // this process's rows go with it
     yield* Effect.addFinalizer(() => Effect.ignore(store.heartbeat(processId, [], new Date())))
     return {
+      admit: (session, maxBinds) => {
+        const now = new Date()
+        return store.admit(rowOf(session, now), maxBinds, new Date(now.getTime() - BIND_HEARTBEAT.staleMillis)).pipe(
+          Effect.tap((ok) => ok ? Effect.sync(() => listed.add(session.uid)) : Effect.void)
+        )
+      },
       added: (session) => {
+        // admitted binds are written already
+        if (listed.has(session.uid)) return
         listed.add(session.uid)
         run(store.register(rowOf(session, new Date())))
       },

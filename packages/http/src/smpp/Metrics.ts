@@ -1,6 +1,7 @@
 /**
  * The SMPP server's metrics (docs/observability.md): binds up, submits by outcome, receipts pending and
- * delivered, throttled submits, bind failures by reason. Every series whose labels are known is
+ * delivered, inbound messages delivered, receipts and inbound messages expired, throttled submits, bind
+ * failures by reason. Every series whose labels are known is
  * exported at zero from the listener's start (`exportAtZero`): dashboards read 0, not "no data".
  */
 import type { BindRefusal } from "@tuma/core"
@@ -39,6 +40,16 @@ export const receiptsDelivered = Metric.counter("tuma_smpp_receipts_delivered_to
   description: "SMPP delivery receipts acknowledged by the customer (deliver_sm_resp ESME_ROK).",
   incremental: true
 })
+/** Inbound messages acknowledged by the ESME (deliver_sm_resp of every part) (counter). */
+export const inboundDelivered = Metric.counter("tuma_smpp_inbound_delivered_total", {
+  description: "Inbound messages delivered to a customer's SMPP bind (every part acknowledged).",
+  incremental: true
+})
+/** Receipts and inbound messages expired: held past the hold with no bind to take them (counter). */
+export const outboxExpired = Metric.counter("tuma_smpp_outbox_expired_total", {
+  description: "SMPP receipts and inbound messages dropped after the hold (no receiver bind took them).",
+  incremental: true
+})
 /** Receipts stored and not yet acknowledged (gauge, read from the store). */
 export const receiptsPending = Metric.gauge("tuma_smpp_receipts_pending", {
   description: "SMPP delivery receipts stored and not yet acknowledged."
@@ -75,4 +86,6 @@ export const exportAtZero = (): void => {
   atZero(bindFailures, BIND_REFUSALS.map((r) => [r]))
   throttled.unsafeUpdate(0, [])
   receiptsDelivered.unsafeUpdate(0, [])
+  inboundDelivered.unsafeUpdate(0, [])
+  outboxExpired.unsafeUpdate(0, [])
 }

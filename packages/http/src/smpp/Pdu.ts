@@ -218,9 +218,11 @@ export const bindResp = (commandId: number, status: number, sequence: number, sy
 export const submitResp = (commandId: number, status: number, sequence: number, messageId: string) =>
   encodePdu(respOf(commandId), status, sequence, status === 0 ? cstr(messageId) : Buffer.alloc(0))
 
-/** A delivery receipt as deliver_sm (esm_class 0x04), with its TLVs. */
+/** A delivery receipt as deliver_sm (esm_class 0x04, or 0x20 for an intermediate one), with its TLVs. */
 export interface ReceiptPdu {
   readonly sequence: number
+  /** 0x04 SMSC delivery receipt (final), 0x20 intermediate delivery notification. */
+  readonly esmClass: number
   /** The handset the message went to (source of the receipt). */
   readonly sourceAddr: string
   /** The sender ID the message was sent from (destination of the receipt). */
@@ -242,7 +244,7 @@ export const deliverReceipt = (r: ReceiptPdu): Buffer => {
     u8(5),
     u8(0),
     cstr(r.destinationAddr.slice(0, 20)),
-    u8(0x04), // esm_class: SMSC delivery receipt
+    u8(r.esmClass), // esm_class: SMSC delivery receipt, or intermediate notification
     u8(0),
     u8(0),
     cstr(""),
@@ -258,4 +260,44 @@ export const deliverReceipt = (r: ReceiptPdu): Buffer => {
     r.failed ? tlv(Tlv.network_error_code, Buffer.from([0x03, 0x00, 0x01])) : Buffer.alloc(0)
   ])
   return encodePdu(Cmd.deliver_sm, 0, r.sequence, body)
+}
+
+/** A handset's message as deliver_sm (esm_class 0x00, or 0x40 for a part with its UDH). */
+export interface MoPdu {
+  readonly sequence: number
+  /** The handset (sent without its `+`, TON international). */
+  readonly sourceAddr: string
+  /** The number (TON international) or short code (TON unknown) it was sent to. */
+  readonly destinationAddr: string
+  /** The part's bytes (UDH included for a part of a long message). */
+  readonly shortMessage: Buffer
+  readonly esmClass: number
+  readonly dataCoding: number
+}
+
+/** deliver_sm of a mobile-originated message (SMPP 3.4 §4.6.1). */
+export const deliverMo = (m: MoPdu): Buffer => {
+  // TON international for `+…` and full numbers (10 digits and more), unknown for short codes
+  const international = (a: string) => a.startsWith("+") || /^\d{10,}$/.test(a)
+  const body = Buffer.concat([
+    cstr(""), // service_type
+    u8(international(m.sourceAddr) ? 1 : 0),
+    u8(1),
+    cstr(m.sourceAddr.replace(/^\+/, "").slice(0, 20)),
+    u8(international(m.destinationAddr) ? 1 : 0),
+    u8(1),
+    cstr(m.destinationAddr.replace(/^\+/, "").slice(0, 20)),
+    u8(m.esmClass),
+    u8(0),
+    u8(0),
+    cstr(""),
+    cstr(""),
+    u8(0),
+    u8(0),
+    u8(m.dataCoding),
+    u8(0),
+    u8(m.shortMessage.length),
+    m.shortMessage
+  ])
+  return encodePdu(Cmd.deliver_sm, 0, m.sequence, body)
 }

@@ -1,8 +1,8 @@
 /**
  * One ESME connection (docs/smpp.md "Connection"): framing, the bind (with the bind timeout), unbind,
  * enquire_link, the inactivity timeout, the window of outstanding submits, submit_sm / data_sm handed to
- * `deps.submit` (the send use case) and answered only once it decided, receipts written as deliver_sm and
- * acknowledged by deliver_sm_resp. Any bytes are survived: a PDU that cannot be read is answered with
+ * `deps.submit` (the send use case) and answered only once it decided, receipts and inbound messages written
+ * as deliver_sm and acknowledged by deliver_sm_resp. Any bytes are survived: a PDU that cannot be read is answered with
  * generic_nack; a length that cannot be framed ends the connection (there is no next PDU to find).
  */
 import type { BindCheck, SmppAccountRow } from "@tuma/core"
@@ -13,11 +13,10 @@ import type { BindRegistry, BoundSession } from "./Binds.js"
 import { MinuteCounter } from "./BindStats.js"
 import type { HeldPart } from "./Message.js"
 import { BadConcatenation, DATA_CODINGS, decodeText, Joiner, payloadOf } from "./Message.js"
-import type { ReceiptPdu, Submit } from "./Pdu.js"
+import type { Submit } from "./Pdu.js"
 import {
   bindResp,
   Cmd,
-  deliverReceipt,
   encodePdu,
   frameLength,
   Malformed,
@@ -60,14 +59,21 @@ export interface SubmitRequest {
   readonly body: string
 }
 
+/** What else a submit asks: an intermediate receipt when the carrier accepts (`registered_delivery` 0x10). */
+export interface SubmitOptions {
+  readonly intermediate: boolean
+}
+
 /** What a session needs from the server. */
 export interface SessionDeps {
   readonly options: SessionOptions
   readonly binds: BindRegistry
   readonly authenticate: (systemId: string, password: string, address: string | undefined) => Promise<BindCheck>
-  readonly submit: (account: SmppAccountRow, request: SubmitRequest) => Promise<SubmitAnswer>
+  readonly submit: (account: SmppAccountRow, request: SubmitRequest, options: SubmitOptions) => Promise<SubmitAnswer>
   /** Takes `parts` of the credentials' throughput (across binds and processes); false: ESME_RTHROTTLED. */
   readonly throttle: (account: SmppAccountRow, parts: number) => Promise<boolean>
+  /** Whether the credentials have room for this bind across every process (`max_binds`). */
+  readonly admit: (session: BoundSession, maxBinds: number) => Promise<boolean>
   /** A bind came up (the receipt pump looks for its receipts at once). */
   readonly bound: (session: BoundSession) => void
   /** Counts: bind failures by reason, throttled submits, submits the session refused itself (by command_status). */
@@ -86,9 +92,42 @@ const BIND_KINDS: Record<number, BoundSession["kind"]> = {
 
 let nextSessionId = 1
 
+/** A bind's outcome: refused (the reason counted), or admitted with its place among the binds. */
+type Admission =
+  | { readonly _tag: "Refused"; readonly reason: string }
+  | { readonly _tag: "Admitted"; readonly session: BoundSession; readonly account: SmppAccountRow }
+
 interface Waiter {
   readonly commandId: number
   readonly sequence: number
+}
+
+/**
+ * A place among the credentials' binds: in this process first (no round trip), then in every process
+ * (the live-binds list); a connection closed meanwhile gives its place back.
+ */
+const place = async (
+  deps: SessionDeps,
+  connection: Pick<BoundSession, "id" | "kind" | "remote" | "deliver" | "close" | "figures">,
+  account: SmppAccountRow,
+  isClosed: () => boolean
+): Promise<Admission> => {
+  const session: BoundSession = {
+    ...connection,
+    uid: randomUUID(),
+    smppAccountId: account.id,
+    accountId: account.account_id,
+    systemId: account.system_id,
+    since: new Date()
+  }
+  const full: Admission = { _tag: "Refused", reason: "max_binds" }
+  if (!deps.binds.add(session, account.max_binds)) return full
+  if (!(await deps.admit(session, account.max_binds).catch(() => false))) {
+    deps.binds.remove(session)
+    return full
+  }
+  if (isClosed()) deps.binds.remove(session)
+  return { _tag: "Admitted", session, account }
 }
 
 /** A session as its server sees it: the submits it holds not yet answered (a stopping server waits for them). */
@@ -164,28 +203,23 @@ export const startSession = (socket: Socket, deps: SessionDeps): SessionHandle =
     // the bind timeout is for a connection that asks nothing; checking the password may take longer
     clearTimeout(bindTimer)
     binding = true
-    const check = await deps.authenticate(request.systemId, request.password, remote).finally(() => {
+    const admitted = await admission(commandId, request.systemId, request.password).finally(() => {
       binding = false
     })
     if (closed) return
-    if (check._tag === "Refused") return refuse(check.reason)
-    const session: BoundSession = {
-      id,
-      uid: randomUUID(),
-      smppAccountId: check.account.id,
-      accountId: check.account.account_id,
-      systemId: check.account.system_id,
-      kind: BIND_KINDS[commandId]!,
-      remote: remote ?? "",
-      since: new Date(),
-      deliver,
-      close: () => idle(),
-      figures: () => ({ inFlight: outstanding, submitsLastMinute: submitted.count(Date.now()) })
-    }
-    if (!deps.binds.add(session, check.account.max_binds)) return refuse("max_binds")
-    bound = { session, account: check.account }
+    if (admitted._tag === "Refused") return refuse(admitted.reason)
+    bound = { session: admitted.session, account: admitted.account }
     write(bindResp(commandId, SmppStatus.ESME_ROK, seq, options.systemId, request.interfaceVersion >= 0x34))
-    deps.bound(session)
+    deps.bound(admitted.session)
+  }
+
+  /** The bind check, then a place among the credentials' binds (in this process, then in every one). */
+  const admission = async (commandId: number, systemId: string, password: string): Promise<Admission> => {
+    const check = await deps.authenticate(systemId, password, remote)
+    if (check._tag === "Refused") return check
+    const figures = () => ({ inFlight: outstanding, submitsLastMinute: submitted.count(Date.now()) })
+    const connection = { id, kind: BIND_KINDS[commandId]!, remote: remote ?? "", deliver, close: idle, figures }
+    return place(deps, connection, check.account, () => closed)
   }
 
   const submit = (commandId: number, seq: number, body: Buffer) =>
@@ -294,7 +328,7 @@ const handleSubmit = (
     body: t
   })
   const run = (t: string, waiters: ReadonlyArray<Waiter>) =>
-    deps.submit(account, request(t)).then(
+    deps.submit(account, request(t), { intermediate: (pdu.registeredDelivery & 0x10) !== 0 }).then(
       (a) => waiters.forEach((w) => answer(w, a.status, a.messageId)),
       () => failed(waiters)
     )
@@ -338,29 +372,32 @@ const splitFrames = (buffer: Buffer) => {
   }
 }
 
-/** Writes a receipt's deliver_sm and answers whether the ESME acknowledged it in time. */
+/** Writes deliver_sm PDUs and answers whether the ESME acknowledged every one in time. */
 const deliverer = (io: {
   readonly isClosed: () => boolean
   readonly nextSequence: () => number
   readonly acks: Map<number, (ok: boolean) => void>
   readonly write: (pdu: Buffer) => void
   readonly timeoutMs: number
-}) =>
-(r: Omit<ReceiptPdu, "sequence">) =>
-  new Promise<boolean>((resolve) => {
-    if (io.isClosed()) return resolve(false)
-    const seq = io.nextSequence()
-    const timer = setTimeout(() => {
-      io.acks.delete(seq)
-      resolve(false)
-    }, io.timeoutMs)
-    io.acks.set(seq, (ok) => {
-      clearTimeout(timer)
-      io.acks.delete(seq)
-      resolve(ok)
+}) => {
+  const one = (pdu: (sequence: number) => Buffer) =>
+    new Promise<boolean>((resolve) => {
+      if (io.isClosed()) return resolve(false)
+      const seq = io.nextSequence()
+      const timer = setTimeout(() => {
+        io.acks.delete(seq)
+        resolve(false)
+      }, io.timeoutMs)
+      io.acks.set(seq, (ok) => {
+        clearTimeout(timer)
+        io.acks.delete(seq)
+        resolve(ok)
+      })
+      io.write(pdu(seq))
     })
-    io.write(deliverReceipt({ ...r, sequence: seq }))
-  })
+  return (pdus: ReadonlyArray<(sequence: number) => Buffer>) =>
+    Promise.all(pdus.map(one)).then((oks) => oks.every((ok) => ok))
+}
 
 /** The generic_nack of a PDU that could not be handled: ESME_RINVCMDLEN when unreadable, else ESME_RSYSERR. */
 const nackOf = (seq: number, e: unknown) =>

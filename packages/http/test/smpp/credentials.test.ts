@@ -166,6 +166,49 @@ describe("admin API /admin/v1/smpp-accounts", () => {
     expect(log.text).not.toContain(c.password)
     expect(log.text).not.toContain(rotated.body.data.password)
   })
+  it("changes throughput, max_binds and allowed_ips (PATCH): checked as at creation, audited; binds made afterwards get them", async () => {
+    const c = await create({ throughput: { rate: 50, burst: 80 }, max_binds: 3 })
+    const path = `/admin/v1/smpp-accounts/${c.uid}`
+    const changed = await call(server, "PATCH", path, {
+      key: ADMIN,
+      body: { throughput: { rate: 10 }, max_binds: 1, allowed_ips: ["10.9.0.0/16"] }
+    })
+    expect(changed.status).toBe(200)
+    expect(changed.body.data).toMatchObject({
+      throughput: { rate: 10, burst: 10 },
+      max_binds: 1,
+      allowed_ips: ["10.9.0.0/16"]
+    })
+    // refused: a burst below the rate, a bad block, unknown credentials; nothing changes
+    const bad = await call(server, "PATCH", path, { key: ADMIN, body: { throughput: { rate: 20, burst: 5 } } })
+    expect(bad.status).toBe(422)
+    expect((await call(server, "PATCH", path, { key: ADMIN, body: { allowed_ips: ["nope"] } })).status).toBe(422)
+    expect(
+      (await call(server, "PATCH", `/admin/v1/smpp-accounts/${crypto.randomUUID()}`, { key: ADMIN, body: {} }))
+        .status
+    ).toBe(404)
+    expect((await call(server, "GET", path, { key: ADMIN })).body.data).toMatchObject({
+      throughput: { rate: 10, burst: 10 },
+      max_binds: 1
+    })
+    // a bind from 127.0.0.1 is now outside allowed_ips
+    const outside = await bind(server.smppPort, c.systemId, c.password, "bind_transmitter")
+    expect(outside.resp.command_status).toBe(0x0d)
+    outside.session.close()
+    const open = await call(server, "PATCH", path, { key: ADMIN, body: { allowed_ips: [] } })
+    expect(open.status).toBe(200)
+    const first = await bind(server.smppPort, c.systemId, c.password, "bind_transmitter")
+    expect(first.resp.command_status).toBe(0)
+    const second = await bind(server.smppPort, c.systemId, c.password, "bind_transmitter")
+    expect(second.resp.command_status).toBe(0x0d)
+    first.session.close()
+    second.session.close()
+    const log = await call(server, "GET", `/admin/v1/audit-log?target=smpp_account:${c.uid}`, { key: ADMIN })
+    const updates = (log.body.data as Array<{ action: string; before: unknown; after: unknown }>)
+      .filter((e) => e.action === "smpp_account.update")
+    expect(updates).toHaveLength(2)
+    expect(updates.at(-1)!.before).toMatchObject({ max_binds: 3 })
+  })
 })
 
 describe("binds", () => {

@@ -57,6 +57,24 @@ describe("submit_sm", () => {
     session.close()
   })
 
+  it("decides the submits of a window together, each with its own answer: a refused one refuses no neighbour", async () => {
+    const c = await credentials()
+    const { session } = await bind(server.smppPort, c.systemId, c.password, "bind_transmitter")
+    // written in one go: they reach the server in one read and go to the send use case as one batch
+    const [a, refused, b] = await Promise.all([
+      submit(session, { short_message: Buffer.from("first of the window") }),
+      submit(session, { source_addr: "NOTMINE", short_message: Buffer.from("second of the window") }),
+      submit(session, { short_message: Buffer.from("third of the window") })
+    ])
+    expect([a.command_status, refused.command_status, b.command_status]).toEqual([0, 0x0a, 0])
+    expect(a.message_id).not.toBe(b.message_id)
+    const rows = await sql<{ text: string }>((s) =>
+      s`SELECT text FROM messages WHERE id IN (${String(a.message_id)}, ${String(b.message_id)}) ORDER BY text`
+    )
+    expect(rows.map((r) => r.text)).toEqual(["first of the window", "third of the window"])
+    session.close()
+  })
+
   it("maps refusals to command_status and charges nothing: unapproved sender, unknown data_coding, receiver bind", async () => {
     const c = await credentials()
     const { session } = await bind(server.smppPort, c.systemId, c.password, "bind_transceiver")
@@ -207,6 +225,37 @@ describe("receipts", () => {
     )
     expect(count[0]!.n).toBe(1)
     rx.session.close()
+  })
+
+  it("sends an intermediate receipt (ENROUTE, esm_class 0x20) when the carrier accepts, only if registered_delivery asks (0x10)", async () => {
+    const c = await credentials()
+    const { session } = await bind(server.smppPort, c.systemId, c.password, "bind_transceiver")
+    const got: Array<Record<string, unknown>> = []
+    session.on("deliver_sm", (pdu: Record<string, unknown> & { response: () => unknown }) => {
+      got.push(pdu)
+      session.send(pdu.response() as Parameters<typeof session.send>[0])
+    })
+    const asked = await submit(session, { registered_delivery: 0x11, short_message: Buffer.from("tell me on the way") })
+    const plain = await submit(session, { registered_delivery: 0x01, short_message: Buffer.from("final only") })
+    const sent = (id: unknown) =>
+      sql((s) => s`UPDATE messages SET status = 'sent', sent_at = now(), updated_at = now() WHERE id = ${String(id)}`)
+    await sent(asked.message_id)
+    await sent(plain.message_id)
+    await eventually(() => got.length >= 1)
+    const enroute = got[0]!
+    expect(enroute.esm_class).toBe(0x20)
+    expect(enroute.receipted_message_id).toBe(asked.message_id)
+    expect(enroute.message_state).toBe(1)
+    expect(String((enroute.short_message as { message: string }).message)).toMatch(/dlvrd:000 .* stat:ENROUTE err:000 /)
+    // the final receipt follows as today; one intermediate per message, none for the submit that did not ask
+    await finish(asked.message_id as string, "delivered")
+    await finish(plain.message_id as string, "delivered")
+    await eventually(() => got.length >= 3)
+    await sleep(300)
+    expect(got.map((p) => [p.receipted_message_id, p.esm_class]).sort()).toEqual(
+      [[asked.message_id, 0x04], [asked.message_id, 0x20], [plain.message_id, 0x04]].sort()
+    )
+    session.close()
   })
 
   it("a failed message's receipt says UNDELIV with message_state 5 and a network_error_code", async () => {

@@ -50,6 +50,9 @@ import m0930 from "./0930_smpp_binds.js"
 import m0940 from "./0940_inbound.js"
 import m0970 from "./0970_inbox_unread.js"
 import m0980 from "./0980_message_counts.js"
+import m1000 from "./1000_smpp_inbound.js"
+import m1001 from "./1001_smpp_intermediate.js"
+import m1002 from "./1002_smpp_bind_failures.js"
 import m1020 from "./1020_webhook_test_deliveries.js"
 
 export const migrations: Record<string, Effect.Effect<unknown, unknown, SqlClient.SqlClient>> = {
@@ -90,5 +93,8 @@ export const migrations: Record<string, Effect.Effect<unknown, unknown, SqlClien
   "0940_inbound": m0940,
   "0970_inbox_unread": m0970,
   "0980_message_counts": m0980,
+  "1000_smpp_inbound": m1000,
+  "1001_smpp_intermediate": m1001,
+  "1002_smpp_bind_failures": m1002,
   "1020_webhook_test_deliveries": m1020
 }

@@ -179,18 +179,20 @@ export const writeAccepted = (
     return walletIdRows(sql`WITH m AS (
         INSERT INTO messages (id, account_id, api_key_id, campaign_id, market_id, country, recipient, sender_id,
           text, encoding, parts, units, channel, status, idempotency_key, created_at, scheduled_at, queued_at,
-          updated_at, smpp_account_id)
+          updated_at, smpp_account_id, smpp_intermediate)
         SELECT u.id, u.account_id, u.api_key_id, u.campaign_id, u.market_id, u.country, u.recipient, u.sender_id,
           u.text, u.encoding, u.parts, u.units, u.channel, u.status, u.idempotency_key, u.created_at, u.scheduled_at,
-          u.queued_at, u.created_at, u.smpp_account_id
+          u.queued_at, u.created_at, u.smpp_account_id, u.smpp_intermediate
         FROM unnest(${m("id")}::uuid[], ${c("account_id")}::uuid[], ${c("api_key_id")}::uuid[],
           ${c("campaign_id")}::uuid[], ${m("market_id")}::uuid[], ${m("country")}::text[], ${m("recipient")}::text[],
           ${c("sender_id")}::text[], ${m("text")}::text[], ${m("encoding")}::text[], ${m("parts")}::int[],
           ${m("units")}::int[], ${c("channel")}::text[], ${c("status")}::text[], ${c("idempotency_key")}::text[],
           ${c("created_at")}::timestamptz[], ${c("scheduled_at")}::timestamptz[], ${c("queued_at")}::timestamptz[],
-          ${rows.map((r) => r.common.smpp_account_id ?? null)}::uuid[])
+          ${rows.map((r) => r.common.smpp_account_id ?? null)}::uuid[],
+          ${rows.map((r) => r.common.smpp_intermediate === true)}::bool[])
           AS u(id, account_id, api_key_id, campaign_id, market_id, country, recipient, sender_id, text, encoding,
-            parts, units, channel, status, idempotency_key, created_at, scheduled_at, queued_at, smpp_account_id)
+            parts, units, channel, status, idempotency_key, created_at, scheduled_at, queued_at, smpp_account_id,
+            smpp_intermediate)
         RETURNING id, account_id, status),
       q AS (
         INSERT INTO dispatch_queue (message_id, account_id, available_at, created_at)
