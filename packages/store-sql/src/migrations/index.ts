@@ -50,6 +50,7 @@ import m0930 from "./0930_smpp_binds.js"
 import m0940 from "./0940_inbound.js"
 import m0970 from "./0970_inbox_unread.js"
 import m0980 from "./0980_message_counts.js"
+import m1040 from "./1040_message_partitions.js"
 
 export const migrations: Record<string, Effect.Effect<unknown, unknown, SqlClient.SqlClient>> = {
   "0001_schema": m0001,
@@ -88,5 +89,6 @@ export const migrations: Record<string, Effect.Effect<unknown, unknown, SqlClien
   "0930_smpp_binds": m0930,
   "0940_inbound": m0940,
   "0970_inbox_unread": m0970,
-  "0980_message_counts": m0980
+  "0980_message_counts": m0980,
+  "1040_message_partitions": m1040
 }
