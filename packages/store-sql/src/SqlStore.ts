@@ -56,6 +56,7 @@ import * as SqlSettingsChanges from "./SqlSettingsChanges.js"
 import * as SqlSmppBindStore from "./SqlSmppBindStore.js"
 import * as SqlSmppStore from "./SqlSmppStore.js"
 import * as SqlWebhookStore from "./SqlWebhookStore.js"
+import * as Partitions from "./partitions/maintain.js"
 
 /** The database a store runs on: PostgreSQL or PGlite (`Database.DatabaseConfig["_tag"]`). */
 export type Driver = Database.DatabaseConfig["_tag"]
@@ -127,7 +128,8 @@ export const layerApi = (driver: Driver): Layer.Layer<ApiPorts, never, SqlClient
     SqlObservability.layerTraceContext,
     SqlSmppStore.layer,
     SqlInboundStore.layer,
-    SqlSmppBindStore.layer
+    SqlSmppBindStore.layer,
+    Partitions.layer
   )
 
 /** The adapters of the delivery workers (claims, outcomes, wake-ups), over the `SqlClient`. */

@@ -1,0 +1,58 @@
+/**
+ * The rows of one detached month of `messages` written to `<dir>/<table>.csv.gz` (CSV with a header
+ * line, gzip) before the table is dropped, read in pages by id so memory stays flat. The file appears
+ * under its final name only once complete (written to a temporary name, then renamed).
+ */
+import type { SqlClient } from "@effect/sql"
+import { Effect } from "effect"
+import { once } from "node:events"
+import { createWriteStream } from "node:fs"
+import { mkdir, rename, rm } from "node:fs/promises"
+import { join } from "node:path"
+import { createGzip } from "node:zlib"
+
+const PAGE = 5_000
+
+/** One CSV field: empty for NULL, `""` for an empty string, quoted when it holds a separator. */
+export const csvField = (v: unknown): string => {
+  if (v === null || v === undefined) return ""
+  const s = v instanceof Date ? v.toISOString() : typeof v === "object" ? JSON.stringify(v) : String(v)
+  return s === "" || /[",\r\n]/.test(s) ? `"${s.replace(/"/g, "\"\"")}"` : s
+}
+
+const csvLine = (values: ReadonlyArray<unknown>) => values.map(csvField).join(",") + "\n"
+
+/** Writes every row of `table` to `dir/table.csv.gz`; answers the file's path and the rows written. */
+export const exportTable = (sql: SqlClient.SqlClient, table: string, dir: string) =>
+  Effect.gen(function*() {
+    const path = join(dir, `${table}.csv.gz`)
+    const partial = `${path}.${process.pid}.partial`
+    yield* Effect.promise(() => mkdir(dir, { recursive: true }))
+    const gzip = createGzip()
+    const file = createWriteStream(partial)
+    gzip.pipe(file)
+    const write = (chunk: string) =>
+      Effect.promise(async () => {
+        if (!gzip.write(chunk)) await once(gzip, "drain")
+      })
+    let rows = 0
+    let last: string | null = null
+    let columns: Array<string> | null = null
+    for (;;) {
+      const after: string | null = last
+      const page: ReadonlyArray<Record<string, unknown>> = yield* sql<Record<string, unknown>>`SELECT * FROM ${
+        sql(table)
+      } WHERE ${after === null ? sql`true` : sql`id > ${after}`} ORDER BY id LIMIT ${PAGE}`
+      if (page.length === 0) break
+      const names: Array<string> = columns ?? Object.keys(page[0])
+      if (columns === null) yield* write(csvLine(names))
+      columns = names
+      yield* write(page.map((row) => csvLine(names.map((c) => row[c]))).join(""))
+      rows += page.length
+      last = String(page[page.length - 1].id)
+    }
+    gzip.end()
+    yield* Effect.promise(() => once(file, "close"))
+    yield* Effect.promise(() => rename(partial, path))
+    return { path, rows }
+  }).pipe(Effect.tapErrorCause(() => Effect.promise(() => rm(join(dir, `${table}.csv.gz.${process.pid}.partial`), { force: true }))))
