@@ -35,6 +35,7 @@ import type { SmppStore } from "@tuma/core/ports/SmppStore"
 import type { WebhookStore, WebhookWakeups } from "@tuma/core/ports/WebhookStore"
 import { Layer } from "effect"
 import * as Database from "./Database.js"
+import * as Partitions from "./partitions/maintain.js"
 import * as SqlAdminStore from "./SqlAdminStore.js"
 import * as SqlApiKeys from "./SqlApiKeys.js"
 import * as SqlAuditStore from "./SqlAuditStore.js"
@@ -56,7 +57,6 @@ import * as SqlSettingsChanges from "./SqlSettingsChanges.js"
 import * as SqlSmppBindStore from "./SqlSmppBindStore.js"
 import * as SqlSmppStore from "./SqlSmppStore.js"
 import * as SqlWebhookStore from "./SqlWebhookStore.js"
-import * as Partitions from "./partitions/maintain.js"
 
 /** The database a store runs on: PostgreSQL or PGlite (`Database.DatabaseConfig["_tag"]`). */
 export type Driver = Database.DatabaseConfig["_tag"]

@@ -10,9 +10,9 @@ import { uuidV7FromTime } from "@tuma/core/ports/Ids"
 import { Effect, Layer } from "effect"
 import * as Database from "../src/Database.js"
 import { runMigrations } from "../src/Migrations.js"
-import * as PgliteClient from "../src/PgliteClient.js"
 import { migrations } from "../src/migrations/index.js"
 import { ensureMonths } from "../src/partitions/maintain.js"
+import * as PgliteClient from "../src/PgliteClient.js"
 import type { SqlDriverName } from "./harness.js"
 import { drivers, forEachDriver, testDatabaseUrl } from "./harness.js"
 import { scratchDatabaseUrl } from "./scratchDatabase.js"
@@ -55,7 +55,10 @@ const unconverted = (driver: SqlDriverName): Layer.Layer<SqlClient.SqlClient> =>
   const client = driver === "pglite"
     ? PgliteClient.layer({ dataDir: "memory://", template: "" }) // not the suites' template: it is converted
     : Layer.unwrapScoped(
-      Effect.map(scratchDatabaseUrl(testDatabaseUrl!, "tuma_parts"), (url) => Database.layerClient(Database.postgres(url)))
+      Effect.map(
+        scratchDatabaseUrl(testDatabaseUrl!, "tuma_parts"),
+        (url) => Database.layerClient(Database.postgres(url))
+      )
     )
   return Layer.effectDiscard(runMigrations(before)).pipe(Layer.provideMerge(client), Layer.orDie)
 }
@@ -74,10 +77,13 @@ for (const driver of drivers()) {
           const now = Date.now()
           const timed = Array.from({ length: 40 }, (_, i) => uuidV7FromTime(now - i * 86_400_000))
           const random = Array.from({ length: 10 }, () => crypto.randomUUID())
-          yield* sql.unsafe(`INSERT INTO messages (id, account_id, market_id, country, recipient, sender_id, text,
+          yield* sql.unsafe(
+            `INSERT INTO messages (id, account_id, market_id, country, recipient, sender_id, text,
               encoding, parts, units, channel, status, created_at, updated_at)
             SELECT id::uuid, $1, (SELECT id FROM markets WHERE iso2 = 'TZ'), 'TZ', '+255712345678', 'TUMA', 'hi',
-              'GSM-7', 1, 1, 'api', 'delivered', now(), now() FROM unnest($2::text[]) id`, [account.id, [...timed, ...random]])
+              'GSM-7', 1, 1, 'api', 'delivered', now(), now() FROM unnest($2::text[]) id`,
+            [account.id, [...timed, ...random]]
+          )
           yield* sql`INSERT INTO dispatch_reconcile (message_id, provider_id, reference, reason, deadline, created_at)
             VALUES (${timed[0]}, ${timed[0]}, 'r', 'unknown', now(), now())`
           yield* runMigrations()
@@ -87,29 +93,51 @@ for (const driver of drivers()) {
             expect(yield* count(sql, `SELECT count(*) AS n FROM messages WHERE id = '${id}'`)).toBe(1)
           }
           expect(yield* count(sql, `SELECT count(*) AS n FROM messages_legacy`)).toBeGreaterThanOrEqual(40)
-          const partitioned = yield* count(sql, `SELECT count(*) AS n FROM pg_partitioned_table
-            WHERE partrelid = 'messages'::regclass`)
+          const partitioned = yield* count(
+            sql,
+            `SELECT count(*) AS n FROM pg_partitioned_table
+            WHERE partrelid = 'messages'::regclass`
+          )
           expect(partitioned).toBe(1)
-          const fks = yield* count(sql, `SELECT count(*) AS n FROM pg_constraint
-            WHERE contype = 'f' AND confrelid = 'messages'::regclass AND conrelid = 'dispatch_reconcile'::regclass`)
+          const fks = yield* count(
+            sql,
+            `SELECT count(*) AS n FROM pg_constraint
+            WHERE contype = 'f' AND confrelid = 'messages'::regclass AND conrelid = 'dispatch_reconcile'::regclass`
+          )
           expect(fks).toBe(1)
           const refused = yield* Effect.either(sql`INSERT INTO dispatch_reconcile (message_id, provider_id, reference,
             reason, deadline, created_at) VALUES (gen_random_uuid(), gen_random_uuid(), 'r', 'unknown', now(), now())`)
           expect(refused._tag).toBe("Left")
           // the rollup's triggers came across: a new message is counted, a move is counted
           const fresh = uuidV7FromTime(Date.now())
-          yield* sql.unsafe(`INSERT INTO messages (id, account_id, market_id, country, recipient, sender_id, text,
+          yield* sql.unsafe(
+            `INSERT INTO messages (id, account_id, market_id, country, recipient, sender_id, text,
               encoding, parts, units, channel, status, created_at, updated_at)
             SELECT $1, $2, market_id, country, recipient, sender_id, text, encoding, parts, units, channel, 'queued',
-              now(), now() FROM messages LIMIT 1`, [fresh, account.id])
+              now(), now() FROM messages LIMIT 1`,
+            [fresh, account.id]
+          )
           yield* sql`UPDATE messages SET status = 'sent' WHERE id = ${fresh}`
           yield* sql`SELECT tuma_fold_message_counts()`
-          expect(yield* count(sql, `SELECT coalesce(sum(n), 0) AS n FROM message_counts
-            WHERE account_id = '${account.id}'`)).toBe(51)
-          expect(yield* count(sql, `SELECT coalesce(sum(n), 0) AS n FROM message_counts
-            WHERE account_id = '${account.id}' AND status = 'sent'`)).toBe(1)
-          const indexes = yield* count(sql, `SELECT count(*) AS n FROM pg_indexes WHERE tablename = 'messages'
-            AND indexname IN ('messages_pkey', 'messages_account_created_idx', 'messages_account_status_created_idx')`)
+          expect(
+            yield* count(
+              sql,
+              `SELECT coalesce(sum(n), 0) AS n FROM message_counts
+            WHERE account_id = '${account.id}'`
+            )
+          ).toBe(51)
+          expect(
+            yield* count(
+              sql,
+              `SELECT coalesce(sum(n), 0) AS n FROM message_counts
+            WHERE account_id = '${account.id}' AND status = 'sent'`
+            )
+          ).toBe(1)
+          const indexes = yield* count(
+            sql,
+            `SELECT count(*) AS n FROM pg_indexes WHERE tablename = 'messages'
+            AND indexname IN ('messages_pkey', 'messages_account_created_idx', 'messages_account_status_created_idx')`
+          )
           expect(indexes).toBe(3)
         }))
     })

@@ -80,9 +80,14 @@ forEachDriver(operatorStack.sql, (it) => {
       expect((yield* bothCounts({ accountId })).rollup).toBe(old.length + recent.length + 1)
 
       const exportDir = mkdtempSync(join(tmpdir(), "tuma-retention-"))
-      const sends = Effect.forEach(Array.from({ length: 30 }, (_, i) => i), (i) =>
-        Effect.flatMap(Effect.sync(() => Date.now()), (at) =>
-          seedMessage({ id: uuidV7FromTime(at + i), accountId, createdAt: new Date(at) })))
+      const sends = Effect.forEach(
+        Array.from({ length: 30 }, (_, i) => i),
+        (i) =>
+          Effect.flatMap(
+            Effect.sync(() => Date.now()),
+            (at) => seedMessage({ id: uuidV7FromTime(at + i), accountId, createdAt: new Date(at) })
+          )
+      )
       const [report, sent] = yield* Effect.all(
         [retain(sql, { days: 200, exportDir: Option.some(exportDir), now: new Date(now) }), sends],
         { concurrency: 2 }
@@ -97,7 +102,12 @@ forEachDriver(operatorStack.sql, (it) => {
       const left = (yield* partitions(sql)).map((p) => p.name)
       for (const d of report.detached) expect(left).not.toContain(d.table)
       expect(yield* detached(sql)).toEqual([])
-      for (const f of [{ accountId }, { accountId, status: "delivered" as const }, { accountId, status: "failed" as const }]) {
+      for (
+        const f of [{ accountId }, { accountId, status: "delivered" as const }, {
+          accountId,
+          status: "failed" as const
+        }]
+      ) {
         const { counted, rollup } = yield* bothCounts(f)
         expect(rollup).toBe(counted)
       }

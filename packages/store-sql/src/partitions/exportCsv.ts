@@ -4,14 +4,18 @@
  * under its final name only once complete (written to a temporary name, then renamed).
  */
 import type { SqlClient } from "@effect/sql"
-import { Effect } from "effect"
+import { Effect, Schema } from "effect"
 import { once } from "node:events"
 import { createWriteStream } from "node:fs"
 import { mkdir, rename, rm } from "node:fs/promises"
 import { join } from "node:path"
 import { createGzip } from "node:zlib"
+import { findAll } from "../rows.js"
 
 const PAGE = 5_000
+
+/** A row of any table: every column, as the driver gives it. */
+const pageRows = findAll(Schema.Record({ key: Schema.String, value: Schema.Unknown }))
 
 /** One CSV field: empty for NULL, `""` for an empty string, quoted when it holds a separator. */
 export const csvField = (v: unknown): string => {
@@ -40,9 +44,8 @@ export const exportTable = (sql: SqlClient.SqlClient, table: string, dir: string
     let columns: Array<string> | null = null
     for (;;) {
       const after: string | null = last
-      const page: ReadonlyArray<Record<string, unknown>> = yield* sql<Record<string, unknown>>`SELECT * FROM ${
-        sql(table)
-      } WHERE ${after === null ? sql`true` : sql`id > ${after}`} ORDER BY id LIMIT ${PAGE}`
+      const page = yield* pageRows(sql`SELECT * FROM ${sql(table)}
+        WHERE ${after === null ? sql`true` : sql`id > ${after}`} ORDER BY id LIMIT ${PAGE}`)
       if (page.length === 0) break
       const names: Array<string> = columns ?? Object.keys(page[0])
       if (columns === null) yield* write(csvLine(names))
@@ -55,4 +58,6 @@ export const exportTable = (sql: SqlClient.SqlClient, table: string, dir: string
     yield* Effect.promise(() => once(file, "close"))
     yield* Effect.promise(() => rename(partial, path))
     return { path, rows }
-  }).pipe(Effect.tapErrorCause(() => Effect.promise(() => rm(join(dir, `${table}.csv.gz.${process.pid}.partial`), { force: true }))))
+  }).pipe(Effect.tapErrorCause(() =>
+    Effect.promise(() => rm(join(dir, `${table}.csv.gz.${process.pid}.partial`), { force: true }))
+  ))

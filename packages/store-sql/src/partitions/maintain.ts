@@ -6,8 +6,11 @@
  * sending never waits on it (see `retention.ts`).
  */
 import { SqlClient } from "@effect/sql"
-import { Clock, Config, Effect, Layer, Option, Schedule } from "effect"
+import { Clock, Config, Effect, Layer, Option, Schedule, Schema } from "effect"
+import { Count, single } from "../rows.js"
 import { retain } from "./retention.js"
+
+const Created = single(Schema.Struct({ created: Count }))
 
 /** How many months after the current one always have their partition. */
 export const MONTHS_AHEAD = 3
@@ -29,8 +32,8 @@ export const retentionConfig = Config.all({
 export const ensureMonths = (sql: SqlClient.SqlClient) =>
   sql.withTransaction(Effect.gen(function*() {
     yield* sql.unsafe(`SET LOCAL lock_timeout = '2s'`)
-    const rows = yield* sql<{ created: number }>`SELECT tuma_message_partitions_ensure(${MONTHS_AHEAD}) AS created`
-    return rows[0]?.created ?? 0
+    const { created } = yield* Created(sql`SELECT tuma_message_partitions_ensure(${MONTHS_AHEAD}) AS created`)
+    return created
   }))
 
 /** One round of upkeep with the given retention settings. */

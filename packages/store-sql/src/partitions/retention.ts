@@ -86,7 +86,10 @@ export const retain = (sql: SqlClient.SqlClient, options: RetentionOptions) =>
   Effect.gen(function*() {
     const cutoff = options.now.getTime() - options.days * 86_400_000
     const expired = (yield* partitions(sql)).filter((p) => p.until.getTime() <= cutoff)
-    const report: { detached: Array<RetentionReport["detached"][number]>; dropped: Array<RetentionReport["dropped"][number]> } = {
+    const report: {
+      detached: Array<RetentionReport["detached"][number]>
+      dropped: Array<RetentionReport["dropped"][number]>
+    } = {
       detached: [],
       dropped: []
     }
