@@ -71,7 +71,8 @@ generate() {
   stop
   local market; market=$(q "$YEAR_DB" "select id from markets where iso2 = 'TZ'")
   local t0=$SECONDS
-  q "$YEAR_DB" "select indexdef from pg_indexes where tablename = 'messages' and indexname <> 'messages_pkey'" >"$STATE.indexes"
+  # a partitioned table's index reads `ON ONLY messages` (the parent alone): built again, it must reach every partition
+  q "$YEAR_DB" "select replace(indexdef, ' ON ONLY ', ' ON ') from pg_indexes where tablename = 'messages' and indexname <> 'messages_pkey'" >"$STATE.indexes"
   while read -r def; do
     q "$YEAR_DB" "drop index $(sed -E 's/^CREATE (UNIQUE )?INDEX ([a-z_0-9]+) .*/\2/' <<<"$def")"
   done <"$STATE.indexes"

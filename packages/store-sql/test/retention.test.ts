@@ -10,14 +10,16 @@ import { expect } from "@effect/vitest"
 import { uuidV7FromTime } from "@tuma/core/ports/Ids"
 import type { MessageListFilter } from "@tuma/core/ports/ReadStore"
 import { ReadStore } from "@tuma/core/ports/ReadStore"
-import { Effect, Option } from "effect"
+import { Effect, Layer, Option } from "effect"
 import { mkdtempSync, readFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { gunzipSync } from "node:zlib"
 import { detached, partitions } from "../src/partitions/catalog.js"
 import { retain } from "../src/partitions/retention.js"
+import type { SqlLayerFor } from "./harness.js"
 import { forEachDriver } from "./harness.js"
+import type { OperatorStack } from "./operatorFixtures.js"
 import { newAccount, operatorStack, seedMessage } from "./operatorFixtures.js"
 
 const MONTH_MS = 31 * 86_400_000
@@ -59,7 +61,10 @@ const seedOldMonths = (accountId: string, now: number, backs: ReadonlyArray<numb
     return ids
   })
 
-forEachDriver(operatorStack.sql, (it) => {
+const stack: SqlLayerFor<OperatorStack | SqlClient.SqlClient> = (db, driver) =>
+  Layer.merge(operatorStack.sql(db, driver), db)
+
+forEachDriver(stack, (it) => {
   it.live("old months are dropped with their dependents and exported; counts stay exact; sends keep landing", () =>
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient

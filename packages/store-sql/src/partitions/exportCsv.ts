@@ -44,7 +44,7 @@ export const exportTable = (sql: SqlClient.SqlClient, table: string, dir: string
     let columns: Array<string> | null = null
     for (;;) {
       const after: string | null = last
-      const page = yield* pageRows(sql`SELECT * FROM ${sql(table)}
+      const page: ReadonlyArray<{ readonly [column: string]: unknown }> = yield* pageRows(sql`SELECT * FROM ${sql(table)}
         WHERE ${after === null ? sql`true` : sql`id > ${after}`} ORDER BY id LIMIT ${PAGE}`)
       if (page.length === 0) break
       const names: Array<string> = columns ?? Object.keys(page[0])
