@@ -44,8 +44,10 @@ export const exportTable = (sql: SqlClient.SqlClient, table: string, dir: string
     let columns: Array<string> | null = null
     for (;;) {
       const after: string | null = last
-      const page: ReadonlyArray<{ readonly [column: string]: unknown }> = yield* pageRows(sql`SELECT * FROM ${sql(table)}
-        WHERE ${after === null ? sql`true` : sql`id > ${after}`} ORDER BY id LIMIT ${PAGE}`)
+      const page: ReadonlyArray<{ readonly [column: string]: unknown }> = yield* pageRows(
+        sql`SELECT * FROM ${sql(table)}
+        WHERE ${after === null ? sql`true` : sql`id > ${after}`} ORDER BY id LIMIT ${PAGE}`
+      )
       if (page.length === 0) break
       const names: Array<string> = columns ?? Object.keys(page[0])
       if (columns === null) yield* write(csvLine(names))
@@ -58,6 +60,8 @@ export const exportTable = (sql: SqlClient.SqlClient, table: string, dir: string
     yield* Effect.promise(() => once(file, "close"))
     yield* Effect.promise(() => rename(partial, path))
     return { path, rows }
-  }).pipe(Effect.tapErrorCause(() =>
-    Effect.promise(() => rm(join(dir, `${table}.csv.gz.${process.pid}.partial`), { force: true }))
-  ))
+  }).pipe(
+    Effect.tapErrorCause(() =>
+      Effect.promise(() => rm(join(dir, `${table}.csv.gz.${process.pid}.partial`), { force: true }))
+    )
+  )
