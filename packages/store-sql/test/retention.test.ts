@@ -10,7 +10,7 @@ import { expect } from "@effect/vitest"
 import { uuidV7FromTime } from "@tuma/core/ports/Ids"
 import type { MessageListFilter } from "@tuma/core/ports/ReadStore"
 import { ReadStore } from "@tuma/core/ports/ReadStore"
-import { Effect, Layer, Option } from "effect"
+import { Deferred, Effect, Fiber, Layer, Option } from "effect"
 import { mkdtempSync, readFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -64,7 +64,7 @@ const seedOldMonths = (accountId: string, now: number, backs: ReadonlyArray<numb
 const stack: SqlLayerFor<OperatorStack | SqlClient.SqlClient> = (db, driver) =>
   Layer.merge(operatorStack.sql(db, driver), db)
 
-forEachDriver(stack, (it) => {
+forEachDriver(stack, (it, driver) => {
   it.live("old months are dropped with their dependents and exported; counts stay exact; sends keep landing", () =>
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
@@ -130,4 +130,45 @@ forEachDriver(stack, (it) => {
       const again = yield* retain(sql, { days: 200, exportDir: Option.none(), now: new Date(now) })
       expect(again).toEqual({ detached: [], dropped: [] })
     }))
+
+  // PGlite has one connection: no second transaction can hold a lock meanwhile
+  it.live.skipIf(driver === "pglite")(
+    "a detach that cannot get its lock gives way to sends and retries, instead of queueing them behind it",
+    () =>
+      Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        const account = yield* newAccount()
+        const accountId = account.uid
+        const now = Date.now()
+        const old = yield* seedOldMonths(accountId, now, [16], 3)
+        // a long reader of `messages` (a report, a backup) holds its lock until released
+        const reading = yield* Deferred.make<void>()
+        const release = yield* Deferred.make<void>()
+        const reader = yield* Effect.fork(sql.withTransaction(Effect.gen(function*() {
+          yield* sql`SELECT count(*) FROM messages`
+          yield* Deferred.succeed(reading, undefined)
+          yield* Deferred.await(release)
+        })))
+        yield* Deferred.await(reading)
+        const retention = yield* Effect.fork(
+          retain(sql, { days: 200, exportDir: Option.none(), now: new Date(now) })
+        )
+        yield* Effect.sleep("300 millis")
+        // sends land while the reader still holds its lock (a detach queued without a timeout would hold them)
+        const sent: Array<string> = []
+        for (let i = 0; i < 5; i++) {
+          const at = Date.now()
+          sent.push(yield* seedMessage({ id: uuidV7FromTime(at + i), accountId, createdAt: new Date(at) }))
+        }
+        expect(yield* countWhere(sent)).toBe(5)
+        expect(yield* countWhere(old)).toBe(3)
+        yield* Deferred.succeed(release, undefined)
+        yield* Fiber.join(reader)
+        const report = yield* Fiber.join(retention)
+        expect(report.detached.map((d) => d.messages)).toEqual([3])
+        expect(yield* countWhere(old)).toBe(0)
+        const { counted, rollup } = yield* bothCounts({ accountId })
+        expect(rollup).toBe(counted)
+      })
+  )
 })
