@@ -43,13 +43,15 @@ const countWhere = (ids: ReadonlyArray<string>, table = "messages", column = "id
     return Number(rows[0].n)
   })
 
-/** Months `back` months before now get their partition and `n` messages each (time-ordered ids). */
+/** The months `back` × 31 days before now get their partition and `n` messages each (time-ordered ids). */
 const seedOldMonths = (accountId: string, now: number, backs: ReadonlyArray<number>, n: number) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const ids: Array<string> = []
     for (const back of backs) {
-      const at = new Date(now - back * MONTH_MS)
+      const month = new Date(now - back * MONTH_MS)
+      // the 10th at noon: the messages' hours stay inside the month
+      const at = new Date(Date.UTC(month.getUTCFullYear(), month.getUTCMonth(), 10, 12))
       yield* sql`SELECT tuma_message_partition_create(${at.toISOString().slice(0, 10)}::date)`
       for (let i = 0; i < n; i++) {
         const createdAt = new Date(at.getTime() + i * 3_600_000)
