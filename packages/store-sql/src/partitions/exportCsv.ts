@@ -1,6 +1,6 @@
 /**
  * The rows of one detached month of `messages` written to `<dir>/<table>.csv.gz` (CSV with a header
- * line, gzip) before the table is dropped, read in pages by id so memory stays flat. The file appears
+ * line naming every column in the table's order, gzip) before the table is dropped, read in pages by id so memory stays flat. The file appears
  * under its final name only once complete (written to a temporary name, then renamed).
  */
 import type { SqlClient } from "@effect/sql"
@@ -16,6 +16,7 @@ const PAGE = 5_000
 
 /** A row of any table: every column, as the driver gives it. */
 const pageRows = findAll(Schema.Record({ key: Schema.String, value: Schema.Unknown }))
+const columnRows = findAll(Schema.Struct({ name: Schema.String }))
 
 /** One CSV field: empty for NULL, `""` for an empty string, quoted when it holds a separator. */
 export const csvField = (v: unknown): string => {
@@ -39,9 +40,12 @@ export const exportTable = (sql: SqlClient.SqlClient, table: string, dir: string
       Effect.promise(async () => {
         if (!gzip.write(chunk)) await once(gzip, "drain")
       })
+    // the header from the catalog, in the table's column order: an empty month still names its columns
+    const columns = (yield* columnRows(sql`SELECT attname AS name FROM pg_attribute
+      WHERE attrelid = ${table}::regclass AND attnum > 0 AND NOT attisdropped ORDER BY attnum`)).map((c) => c.name)
+    yield* write(csvLine(columns))
     let rows = 0
     let last: string | null = null
-    let columns: Array<string> | null = null
     for (;;) {
       const after: string | null = last
       const page: ReadonlyArray<{ readonly [column: string]: unknown }> = yield* pageRows(
@@ -49,10 +53,7 @@ export const exportTable = (sql: SqlClient.SqlClient, table: string, dir: string
         WHERE ${after === null ? sql`true` : sql`id > ${after}`} ORDER BY id LIMIT ${PAGE}`
       )
       if (page.length === 0) break
-      const names: Array<string> = columns ?? Object.keys(page[0])
-      if (columns === null) yield* write(csvLine(names))
-      columns = names
-      yield* write(page.map((row) => csvLine(names.map((c) => row[c]))).join(""))
+      yield* write(page.map((row) => csvLine(columns.map((c) => row[c]))).join(""))
       rows += page.length
       last = String(page[page.length - 1].id)
     }
