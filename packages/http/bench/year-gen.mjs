@@ -3,6 +3,7 @@
 // ACCOUNTS_JSON: [{ "id": uuid, "share": 0.6 }, …] (shares sum to 1). The first account is the busy one.
 // Messages are spread evenly over MONTHS months ending an hour ago, oldest first; 1 in 4 belongs to a
 // campaign of 1,000 recipients (campaign ids derived from the same seed, so both passes agree).
+// Message ids are uuid v7 of their creation time, so COPY routes them to their month's partition.
 // Statuses: 90 % delivered, 7 % failed, 3 % sent; channels 85 % api, 15 % web.
 import { createHash } from "node:crypto"
 
@@ -26,9 +27,12 @@ const uuidOf = (k) => {
   const h = hex(k)
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`
 }
-const randomUuid = () => {
+// a message id as the application makes it: uuid v7 of its creation time (the monthly partitions are
+// ranges of these), the rest from the PRNG
+const v7At = (ms) => {
+  const t = ms.toString(16).padStart(12, "0")
   const h = (x) => Math.floor(rand() * 2 ** 32).toString(16).padStart(8, "0").slice(0, x)
-  return `${h(8)}-${h(4)}-4${h(3)}-a${h(3)}-${h(8)}${h(4)}`
+  return `${t.slice(0, 8)}-${t.slice(8, 12)}-7${h(3)}-a${h(3)}-${h(8)}${h(4)}`
 }
 
 const end = Date.now() - 3_600_000
@@ -88,7 +92,7 @@ const run = async () => {
       const delivered = status === "delivered" ? iso(t + 3_000) : ""
       const failed = status === "failed" ? iso(t + 3_000) : ""
       const reason = status === "failed" ? "Not delivered: the handset was unreachable." : ""
-      buffer += `${randomUuid()},${a.id},${inCampaign ? uuidOf(`c${k}`) : ""},${marketId},TZ,${recipient},TUMA,"${text}",GSM-7,1,1,${channel},${status},${
+      buffer += `${v7At(t)},${a.id},${inCampaign ? uuidOf(`c${k}`) : ""},${marketId},TZ,${recipient},TUMA,"${text}",GSM-7,1,1,${channel},${status},${
         iso(t)
       },${iso(t)},${status === "queued" ? "" : sent},${delivered},${failed},${reason},${iso(t + 3_000)}\n`
       if (!flush(false)) await new Promise((r) => out.once("drain", r))

@@ -6,7 +6,7 @@
 # Generation (only when the database YEAR_DB is missing, or REGEN=1; it is kept between runs):
 #   `tuma serve --demo` creates the schema and the demo account (the busy one: 60 % of the messages)
 #   and 19 more accounts are made through the admin API; the secondary indexes of `messages` are
-#   dropped and its triggers disabled, campaigns (1 in 4 messages, 1,000 recipients each) and
+#   dropped and its triggers disabled, one partition per month created, campaigns (1 in 4 messages, 1,000 recipients each) and
 #   messages are loaded with COPY from year-gen.mjs, then the indexes are built again, the triggers
 #   enabled, the count rollup counted once and the tables analysed. The demo logins are kept in STATE (default .tuma/bench-year.env).
 # Measurement (year-measure.mjs, against `node packages/http/dist/bin.js serve`: run `pnpm build`):
@@ -71,10 +71,14 @@ generate() {
   stop
   local market; market=$(q "$YEAR_DB" "select id from markets where iso2 = 'TZ'")
   local t0=$SECONDS
-  q "$YEAR_DB" "select indexdef from pg_indexes where tablename = 'messages' and indexname <> 'messages_pkey'" >"$STATE.indexes"
+  # a partitioned table's index reads `ON ONLY messages` (the parent alone): built again, it must reach every partition
+  q "$YEAR_DB" "select replace(indexdef, ' ON ONLY ', ' ON ') from pg_indexes where tablename = 'messages' and indexname <> 'messages_pkey'" >"$STATE.indexes"
   while read -r def; do
     q "$YEAR_DB" "drop index $(sed -E 's/^CREATE (UNIQUE )?INDEX ([a-z_0-9]+) .*/\2/' <<<"$def")"
   done <"$STATE.indexes"
+  # one partition per calendar month the messages span (the server made this month's and the next ones)
+  q "$YEAR_DB" "select count(*) filter (where tuma_message_partition_create(d::date)) from generate_series(
+    date_trunc('month', now() - interval '$((MONTHS * 31 + 31)) days'), now(), interval '1 month') d" >/dev/null
   q "$YEAR_DB" "alter table messages disable trigger user; alter table campaigns disable trigger user"
   node "$here/year-gen.mjs" campaigns "$MESSAGES" "$MONTHS" "$accounts" "$market" 1 |
     psql "${PG%/*}/$YEAR_DB" -qc "\copy campaigns (id, account_id, api_version, name, sender_id, status, recipient_count, queued_count, failed_count, units, failures, created_at, updated_at) from stdin with (format csv)" || exit 1
@@ -125,7 +129,7 @@ for i in $(seq 1 3); do
     -d "{\"sender_id\":\"TUMA\",\"message\":\"Habari\",\"recipients\":[$(seq -s, -f '"+2557100%05g"' $((i * 100)) $((i * 100 + 99)))]}" >/dev/null
 done
 stop
-echo "messages in the year store: $(q "$YEAR_DB" "select count(*) from messages") ($(q "$YEAR_DB" "select pg_size_pretty(pg_database_size('$YEAR_DB'))")), months: $(q "$YEAR_DB" "select count(distinct date_trunc('month', created_at)) from messages")"
+echo "messages in the year store: $(q "$YEAR_DB" "select count(*) from messages") ($(q "$YEAR_DB" "select pg_size_pretty(pg_database_size('$YEAR_DB'))")), months: $(q "$YEAR_DB" "select count(distinct date_trunc('month', created_at)) from messages"), partitions holding messages: $(q "$YEAR_DB" "select count(distinct tableoid) from messages")"
 empty=$(measure "$empty_db" "$empty_state" empty)
 year=$(measure "$YEAR_DB" "$STATE" year)
 rm -f "$empty_state"

@@ -35,6 +35,7 @@ import type { SmppStore } from "@tuma/core/ports/SmppStore"
 import type { WebhookStore, WebhookWakeups } from "@tuma/core/ports/WebhookStore"
 import { Layer } from "effect"
 import * as Database from "./Database.js"
+import * as Partitions from "./partitions/maintain.js"
 import * as SqlAdminStore from "./SqlAdminStore.js"
 import * as SqlApiKeys from "./SqlApiKeys.js"
 import * as SqlAuditStore from "./SqlAuditStore.js"
@@ -127,7 +128,8 @@ export const layerApi = (driver: Driver): Layer.Layer<ApiPorts, never, SqlClient
     SqlObservability.layerTraceContext,
     SqlSmppStore.layer,
     SqlInboundStore.layer,
-    SqlSmppBindStore.layer
+    SqlSmppBindStore.layer,
+    Partitions.layer
   )
 
 /** The adapters of the delivery workers (claims, outcomes, wake-ups), over the `SqlClient`. */

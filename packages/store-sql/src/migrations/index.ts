@@ -54,6 +54,7 @@ import m1000 from "./1000_smpp_inbound.js"
 import m1001 from "./1001_smpp_intermediate.js"
 import m1002 from "./1002_smpp_bind_failures.js"
 import m1020 from "./1020_webhook_test_deliveries.js"
+import m1040 from "./1040_message_partitions.js"
 
 export const migrations: Record<string, Effect.Effect<unknown, unknown, SqlClient.SqlClient>> = {
   "0001_schema": m0001,
@@ -96,5 +97,6 @@ export const migrations: Record<string, Effect.Effect<unknown, unknown, SqlClien
   "1000_smpp_inbound": m1000,
   "1001_smpp_intermediate": m1001,
   "1002_smpp_bind_failures": m1002,
-  "1020_webhook_test_deliveries": m1020
+  "1020_webhook_test_deliveries": m1020,
+  "1040_message_partitions": m1040
 }
