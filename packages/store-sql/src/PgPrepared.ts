@@ -1,8 +1,8 @@
 /**
  * PostgreSQL connections that prepare their statements. `@effect/sql-pg` sends every statement
  * unnamed, so PostgreSQL parses and plans it on every call; the store's batch statements (the accept,
- * the claim, the `sent` and receipt writes: `unnest` arrays, CTEs, tables with triggers) spend more
- * of their server time being parsed and planned than being run. Here each connection of the pool
+ * the claim, the `sent` and receipt writes: `unnest` arrays, CTEs, tables with triggers) spend as
+ * much of their server time being parsed and planned as being run, or more (docs/performance.md). Here each connection of the pool
  * prepares a statement with parameters the second time the process sends its text (named after a
  * hash of it) and runs it by name from then on: parsed once per connection, its plan cached by
  * PostgreSQL (custom plans for the first five runs, then the generic one when it is no dearer).
@@ -14,7 +14,7 @@
  *   a connection's prepared statements).
  * - A running process's prepared statements survive a schema change made by another process only if
  *   their result columns do not change (PostgreSQL refuses a cached plan whose result type changed):
- *   upgrade by restarting every process on the new schema, as the upgrade notes say.
+ *   restart every process after a schema upgrade (docs/operations.md, `TUMA_PG_PREPARE`).
  */
 import type { SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
