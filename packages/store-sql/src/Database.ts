@@ -16,6 +16,7 @@ import { Config, Effect, Layer, Option, Redacted } from "effect"
 import { mkdirSync } from "node:fs"
 import { runMigrations } from "./Migrations.js"
 import * as PgliteClient from "./PgliteClient.js"
+import * as PgPrepared from "./PgPrepared.js"
 
 /** Where the embedded database lives when no directory is given. */
 export const DEFAULT_DATA_DIR = "./.tuma/data"
@@ -30,6 +31,8 @@ export type DatabaseConfig =
     readonly url: Redacted.Redacted<string>
     /** Pool size (default 10). */
     readonly maxConnections?: number | undefined
+    /** Prepare statements on each connection (`PgPrepared.ts`; default true, `TUMA_PG_PREPARE=0`). */
+    readonly prepare?: boolean | undefined
   }
   | {
     readonly _tag: "Pglite"
@@ -38,10 +41,14 @@ export type DatabaseConfig =
   }
 
 /** PostgreSQL 15+ at `url` (`postgres://user@host:5432/db`); `maxConnections` defaults to 10. */
-export const postgres = (url: string, options: { readonly maxConnections?: number } = {}): DatabaseConfig => ({
+export const postgres = (
+  url: string,
+  options: { readonly maxConnections?: number; readonly prepare?: boolean } = {}
+): DatabaseConfig => ({
   _tag: "Postgres",
   url: Redacted.make(url),
-  maxConnections: options.maxConnections
+  maxConnections: options.maxConnections,
+  prepare: options.prepare
 })
 
 /** The embedded database (PGlite, in-process) in `dataDir`, persistent; `memory://` keeps nothing. */
@@ -51,11 +58,12 @@ export const pglite = (dataDir: string = DEFAULT_DATA_DIR): DatabaseConfig => ({
 export const configFromEnv: Config.Config<DatabaseConfig> = Config.all({
   url: Config.option(Config.redacted("DATABASE_URL")),
   dataDir: Config.string("TUMA_DATA_DIR").pipe(Config.withDefault(DEFAULT_DATA_DIR)),
-  maxConnections: Config.option(Config.integer("DATABASE_POOL_SIZE"))
+  maxConnections: Config.option(Config.integer("DATABASE_POOL_SIZE")),
+  prepare: Config.boolean("TUMA_PG_PREPARE").pipe(Config.withDefault(true))
 }).pipe(
-  Config.map(({ dataDir, maxConnections, url }): DatabaseConfig =>
+  Config.map(({ dataDir, maxConnections, prepare, url }): DatabaseConfig =>
     Option.isSome(url) && Redacted.value(url.value) !== ""
-      ? { _tag: "Postgres", url: url.value, maxConnections: Option.getOrUndefined(maxConnections) }
+      ? { _tag: "Postgres", url: url.value, maxConnections: Option.getOrUndefined(maxConnections), prepare }
       : { _tag: "Pglite", dataDir }
   )
 )
@@ -63,6 +71,7 @@ export const configFromEnv: Config.Config<DatabaseConfig> = Config.all({
 /** The `SqlClient` alone, without migrations. */
 export const layerClient = (config: DatabaseConfig): Layer.Layer<SqlClient.SqlClient, SqlError.SqlError> => {
   if (config._tag === "Postgres") {
+    if (config.prepare !== false) return PgPrepared.layer(config.url, config.maxConnections ?? 10)
     return PgClient.layer({
       url: config.url,
       maxConnections: config.maxConnections ?? 10,

@@ -32,7 +32,9 @@ export const databaseFromEnv = (): Database.DatabaseConfig => {
     ? {
       _tag: "Postgres",
       url: Redacted.make(url),
-      maxConnections: Number.isInteger(pool) && pool > 0 ? pool : undefined
+      maxConnections: Number.isInteger(pool) && pool > 0 ? pool : undefined,
+      // statements prepared on each connection unless TUMA_PG_PREPARE=0 (store-sql PgPrepared.ts)
+      prepare: process.env.TUMA_PG_PREPARE !== "0"
     }
     : Database.pglite(process.env.TUMA_DATA_DIR ?? Database.DEFAULT_DATA_DIR)
 }
