@@ -388,7 +388,9 @@ for (const driver of drivers()) {
           while (j < times.length && times[j]! - times[i]! < 1000) j++
           worst = Math.max(worst, j - i)
         }
-        expect(worst).toBeLessThanOrEqual(40 + 4)
+        // the pacer's documented bound: slots up to `lateMs` (100 ms, 4 at 40/s) late are still
+        // used, so each of the two workers may add one such catch-up to a window
+        expect(worst).toBeLessThanOrEqual(40 + 2 * 4)
       }).pipe(Effect.scoped))
   })
 }
