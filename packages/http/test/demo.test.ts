@@ -291,10 +291,14 @@ describe("tuma serve --demo", () => {
       const pdu = (command: string, fields: Record<string, unknown>) =>
         new Promise<smpp.PDU>((resolve) => esme.send(new smpp.PDU(command, fields), resolve))
       expect((await pdu("bind_transceiver", { system_id: systemId, password })).command_status).toBe(0)
+      // the handset's reply of the first run was held for this account's binds: it comes down as an
+      // inbound deliver_sm (esm_class 0x00) beside the receipt (0x04)
+      const inbound: Array<smpp.PDU> = []
       const receipt = new Promise<smpp.PDU>((resolve) =>
         esme.on("deliver_sm", (d: smpp.PDU) => {
           esme.send(d.response())
-          resolve(d)
+          if ((Number(d.esm_class) & 0x04) === 0x04) resolve(d)
+          else inbound.push(d)
         })
       )
       const sent = await pdu("submit_sm", {
@@ -308,6 +312,7 @@ describe("tuma serve --demo", () => {
       const dlr = await receipt
       expect(dlr.receipted_message_id).toBe(sent.message_id)
       expect(String((dlr.short_message as { message: string }).message)).toContain("stat:DELIVRD")
+      expect(inbound.map((d) => d.source_addr)).toEqual(["255700000500"])
       esme.close()
       expect(await stop(second)).toBe(0)
     },
