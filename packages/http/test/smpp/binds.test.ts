@@ -58,7 +58,8 @@ describe("live binds on one server (PGlite)", () => {
     let listed: Record<string, unknown> | undefined
     await eventually(async () => {
       listed = (await bindsOf(server, `?account_uid=${accountUid}`)).find((b) => b.system_id === c.systemId)
-      return listed !== undefined && listed.submits_last_minute === 1
+      // the list is a heartbeat's snapshot: one taken between the submit and its answer shows it in flight
+      return listed !== undefined && listed.submits_last_minute === 1 && listed.in_flight === 0
     })
     expect(listed).toMatchObject({
       smpp_account_uid: c.uid,
