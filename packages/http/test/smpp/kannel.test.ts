@@ -134,7 +134,7 @@ max-messages = 0
       const r = await fetch(`http://127.0.0.1:${sendsms}/cgi-bin/sendsms?${query}`).then((r) => r.text(), () => "")
       answer = r
       return r.includes("Accepted")
-    }, 10_000)
+    }, 30_000) // smsbox, started beside bearerbox, retries its connection to it after a failed first try
     expect(answer).toMatch(/Accepted/)
 
     // delivered: Kannel called the dlr-url with type 1, naming Tuma's message uid (the submit_sm_resp id)
