@@ -4,6 +4,7 @@
  *
  * @module @tuma/domain
  */
+export * from "./apiKey.js"
 export * from "./audit.js"
 export * from "./carrierCoverage.js"
 export * as Cidr from "./cidr.js"

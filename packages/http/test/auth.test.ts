@@ -3,7 +3,8 @@
  * header, malformed key, placeholder keys, unknown, revoked, expired, wrong IP, trusted proxy,
  * missing scope — each a 401 envelope — and the success path for live and sandbox keys.
  */
-import { Operator } from "@tuma/core"
+import { SqlClient } from "@effect/sql"
+import { hashApiKey, Operator } from "@tuma/core"
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { TestServer } from "./harness.js"
@@ -78,6 +79,23 @@ describe("refused keys answer 401 with the envelope", () => {
       ]
     ) {
       expect401(await call(server, "GET", "/v1/balance", { key }), /placeholder/i)
+    }
+  })
+
+  it("an issued key whose random part begins with \"api\" or \"Key\" is a key, not a placeholder", async () => {
+    for (
+      const key of [
+        "tuma_live_api7Qm2XvL0pRk9sT3wYb8NcD1eF4gH6jK5lZaBq",
+        "tuma_live_Key0x9Wm3Pq8Rt2Ys7Uv1Zb4Nc6Df5Gh0Jk3Lm8Qa"
+      ]
+    ) {
+      await server.run(Effect.gen(function*() {
+        const issued = yield* (yield* Operator).issueApiKey({ accountId: account.account.id, mode: "live" })
+        const sql = yield* SqlClient.SqlClient
+        yield* sql`UPDATE api_keys SET key_hash = ${hashApiKey(key)} WHERE id = ${issued.id}`
+      }))
+      const answer = await call(server, "GET", "/v1/balance", { key })
+      expect(answer.status, answer.text).toBe(200)
     }
   })
 

@@ -57,7 +57,7 @@ describe("HTTP send to delivered over SMPP", () => {
       key,
       body: { recipient: "+255712345001", sender_id: "TUMA", body: "Karibu Tuma!" }
     })
-    expect(sent.status).toBe(202)
+    expect(sent.status, sent.text).toBe(202)
     expect(sent.body.data.status).toBe("queued")
     const m = await readUntilFinal(sent.body.data.uid)
     expect(m.status).toBe("delivered")
@@ -78,7 +78,7 @@ describe("HTTP send to delivered over SMPP", () => {
       key,
       body: { recipient: "+255712345002", sender_id: "TUMA", body: text }
     })
-    expect(sent.status).toBe(202)
+    expect(sent.status, sent.text).toBe(202)
     expect(sent.body.data.encoding.final).toBe("Unicode")
     const m = await readUntilFinal(sent.body.data.uid)
     expect(m.status).toBe("delivered")

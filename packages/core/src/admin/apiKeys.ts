@@ -2,7 +2,7 @@
  * API keys: issue (the key is answered once; only its SHA-256 is stored), list, read, update, revoke.
  */
 import type { ValidationFailed } from "@tuma/domain"
-import { Cidr, parseIsoDateTime, validationFailed } from "@tuma/domain"
+import { Cidr, isPlaceholderKey, parseIsoDateTime, validationFailed } from "@tuma/domain"
 import { randomBytes } from "@tuma/domain/crypto"
 import { Effect, Either, Option } from "effect"
 import { hashApiKey } from "../ports/ApiKeys.js"
@@ -32,16 +32,21 @@ export const API_KEY_RANDOM_LENGTH = 40
 
 /**
  * A new key: `tuma_<mode>_` + 40 base62 characters (≈ 238 bits), drawn without modulo bias. Only
- * letters and digits, so it matches the auth middleware's key pattern and survives any URL.
+ * letters and digits, so it matches the auth middleware's key pattern and survives any URL; never a
+ * documentation placeholder (drawn again in the unlikely case).
  */
 export const generateApiKey = (mode: "live" | "test"): string => {
-  let s = ""
-  while (s.length < API_KEY_RANDOM_LENGTH) {
-    for (const b of randomBytes(64)) {
-      if (b < 248 && s.length < API_KEY_RANDOM_LENGTH) s += BASE62[b % 62]
+  for (;;) {
+    let s = ""
+    while (s.length < API_KEY_RANDOM_LENGTH) {
+      for (const b of randomBytes(64)) {
+        if (b < 248 && s.length < API_KEY_RANDOM_LENGTH) s += BASE62[b % 62]
+      }
     }
+    const key = `tuma_${mode}_${s}`
+    // never one the auth middleware would take for a documentation placeholder
+    if (!isPlaceholderKey(key)) return key
   }
-  return `tuma_${mode}_${s}`
 }
 
 /** Shown in listings: `tuma_live_AbCd…`. */

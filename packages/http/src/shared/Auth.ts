@@ -24,7 +24,7 @@ import { ApiKeys } from "@tuma/core"
 import type { ApiKeyRecord } from "@tuma/core"
 import { hashApiKey } from "@tuma/core"
 import { SettingsChanges } from "@tuma/core"
-import { Cidr } from "@tuma/domain"
+import { API_KEY_PATTERN, Cidr, isPlaceholderKey } from "@tuma/domain"
 import { Clock, Context, Deferred, Duration, Effect, Exit, FiberId, Layer, Option } from "effect"
 import { ServerConfig } from "../runtime/Config.js"
 import { Forbidden, TooManyRequests, Unauthorized } from "./Envelope.js"
@@ -38,20 +38,6 @@ import {
   RequireSmsSend,
   scopeOf
 } from "./Security.js"
-
-/** `tuma_live_…` / `tuma_test_…` followed by 16–128 URL-safe characters. */
-export const KEY_PATTERN = /^tuma_(live|test)_([A-Za-z0-9]{16,128})$/
-
-/** decisions §2: documentation placeholders are never real keys. */
-export const isPlaceholderKey = (key: string): boolean => {
-  const k = key.trim()
-  if (/^(YOUR[_-]?API[_-]?KEY|<API_KEY>|API_KEY|<YOUR_API_KEY>)$/i.test(k)) return true
-  const m = /^tuma_(live|test)_(.*)$/i.exec(k)
-  if (m === null) return false
-  const rest = m[2]
-  return rest === "" || /^[xX.…*]+$/.test(rest) || /^(your|api|key|example|placeholder)/i.test(rest) ||
-    rest.includes("…") || rest.includes("...")
-}
 
 const unauthorized = (message: string) => Effect.fail(Unauthorized.of({ message }))
 
@@ -186,7 +172,7 @@ export const makeAuthenticator = Effect.gen(function*() {
       if (isPlaceholderKey(key)) {
         return yield* unauthorized("This is a documentation placeholder, not an API key. Use a key issued to you.")
       }
-      if (!KEY_PATTERN.test(key)) {
+      if (!API_KEY_PATTERN.test(key)) {
         return yield* unauthorized("Malformed API key: keys look like tuma_live_… or tuma_test_….")
       }
       const now = yield* Clock.currentTimeMillis
