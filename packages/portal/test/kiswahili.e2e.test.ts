@@ -35,11 +35,17 @@ const expectKiswahili = async (page: Page, where: string) => {
 /** Waits for the page's alert (a screenshot in TUMA_I18N_SHOTS when it never comes). */
 const alertOn = async (page: Page, what: string) => {
   try {
-    await page.getByRole("alert").first().waitFor({ timeout: 15_000 })
+    // a loaded CI machine answers a refused action in seconds, not 30
+    await page.getByRole("alert").first().waitFor({ timeout: 30_000 })
   } catch (e) {
     const dir = process.env.TUMA_I18N_SHOTS
     if (dir !== undefined) await page.screenshot({ path: `${dir}/no-alert-${what}.png`, fullPage: true })
-    throw e
+    throw new Error(
+      `no alert after ${what} at ${page.url()}; the page read: ${(await visibleText(page)).slice(0, 600)}`,
+      {
+        cause: e
+      }
+    )
   }
 }
 

@@ -53,10 +53,33 @@ export const startSmppServer = async (
 export const createCredentials = async (server: { readonly url: string }, body: Record<string, unknown>) =>
   call(server, "POST", "/admin/v1/smpp-accounts", { key: ADMIN, body })
 
-/** An ESME session (node-smpp), connected. */
+/**
+ * Keeps the requests a session receives while nothing listens for their command, and hands them to
+ * the first listener added for it. node-smpp emits every PDU of one socket read synchronously, so a
+ * deliver_sm written right behind the bind_resp arrives before the test, resumed by the bind's
+ * promise, can listen for it (on a loaded machine the two come in one read).
+ */
+const keepUnheard = (session: smpp.Session) => {
+  const unheard = new Map<string, Array<smpp.PDU>>()
+  const replay = (command: string) => {
+    const waiting = unheard.get(command) ?? []
+    while (waiting.length > 0 && session.listenerCount(command) > 0) session.emit(command, waiting.shift())
+  }
+  session.on("pdu", (pdu: smpp.PDU) => {
+    const command = String(pdu.command)
+    if (command.endsWith("_resp") || session.listenerCount(command) > 0) return
+    unheard.set(command, [...(unheard.get(command) ?? []), pdu])
+  })
+  session.on("newListener", (event: string | symbol) => {
+    if (typeof event === "string" && (unheard.get(event)?.length ?? 0) > 0) setImmediate(() => replay(event))
+  })
+}
+
+/** An ESME session (node-smpp), connected; requests that arrive before anything listens are kept for the first listener. */
 export const connectEsme = (port: number) =>
   new Promise<smpp.Session>((resolve, reject) => {
     const session = smpp.connect({ url: `smpp://127.0.0.1:${port}` }, () => resolve(session))
+    keepUnheard(session)
     session.on("error", reject)
   })
 
