@@ -39,6 +39,9 @@ export const SmppSettings = Schema.Struct({
   password: Schema.String,
   systemType: exact(Schema.String),
   window: exact(Num),
+  maxPerSecondPerBind: exact(Num.pipe(Schema.filter((n) => Number.isInteger(n) && n >= 1 && n <= 100_000, {
+    message: () => "The rate per bind must be an integer from 1 to 100000 submits per second."
+  }))),
   enquireLinkMs: exact(Num),
   responseTimeoutMs: exact(Num),
   unavailableAfterMs: exact(Num),

@@ -21,6 +21,19 @@ describe("provider settings", () => {
     })
   })
 
+  it("a rate per bind is a whole number of submits per second, at least 1", () => {
+    const base = { host: "smsc.example", port: 2775, system_id: "tuma", password: "pw" }
+    for (const bad of [0, -5, 2.5, "fast"]) {
+      expect(providerConfigErrors("smpp", { ...base, max_per_second_per_bind: bad }), String(bad)).toHaveProperty([
+        "config.maxPerSecondPerBind"
+      ])
+    }
+    const decoded = Schema.decodeUnknownEither(SmppSettings)(
+      settingsFields({ ...base, max_per_second_per_bind: "500" })
+    )
+    expect(Either.getOrThrow(decoded)).toMatchObject({ maxPerSecondPerBind: 500 })
+  })
+
   it("what the console writes (snake_case) is a startable smpp config; simulated needs nothing", () => {
     const console = { host: "smsc.example", port: "2775", system_id: "tuma", password: "pw", enquire_link_ms: 15000 }
     expect(providerConfigErrors("smpp", console)).toEqual({})

@@ -4,7 +4,8 @@
  * pointed at a loopback carrier (`smsc.ts`, a child process) that throttles every bind at
  * BENCH_DAY_BIND_RATE (500) submit_sm/s with ESME_RTHROTTLED and sends each receipt 1 s later; every
  * delivery process binds once, so BENCH_DAY_BINDS (2) processes make the carrier's two binds. The
- * provider's `maxPerSecond` is binds × rate (BENCH_DAY_PACE overrides, 0 = none).
+ * provider paces each bind at the carrier's rate (`maxPerSecondPerBind`, BENCH_DAY_BIND_PACE, 0 = none)
+ * and has no cluster-wide `maxPerSecond` unless BENCH_DAY_PACE gives one.
  *
  * The hour: 500 campaigns of 1,000 personalised recipients (`POST /v2/sms/send-bulk`) and 100,000 single
  * sends (`POST /v1/sms/messages`) at seeded random moments, played BENCH_DAY_COMPRESSION (6) times
@@ -33,7 +34,8 @@ const COMPRESSION = env("BENCH_DAY_COMPRESSION", 6)
 const CAMPAIGN_SIZE = env("BENCH_DAY_CAMPAIGN_SIZE", 1000)
 const BINDS = env("BENCH_DAY_BINDS", 2)
 const BIND_RATE = env("BENCH_DAY_BIND_RATE", 500)
-const PACE = env("BENCH_DAY_PACE", BINDS * BIND_RATE)
+const PACE = env("BENCH_DAY_PACE", 0)
+const BIND_PACE = env("BENCH_DAY_BIND_PACE", BIND_RATE)
 const DRAIN_S = env("BENCH_DAY_DRAIN_S", 900)
 const BACKLOG = env("BENCH_DAY_BACKLOG", (BINDS * BIND_RATE) / 2)
 const PNG = process.env.BENCH_DAY_PNG ?? new URL("../../../../docs/performance-day.png", import.meta.url).pathname
@@ -61,7 +63,7 @@ const db = scratchDatabase("tuma_day_bench")
 const tuma = await startTuma(db.url, { args: ["--workers", HTTP_WORKERS] })
 const extra: Array<ChildProcess> = []
 try {
-  const key = await seedDay(tuma.base, { port: carrierPort, maxPerSecond: PACE })
+  const key = await seedDay(tuma.base, { port: carrierPort, maxPerSecond: PACE, maxPerSecondPerBind: BIND_PACE })
   for (let i = 1; i < BINDS; i++) {
     extra.push(spawn(process.execPath, [...source, "packages/http/src/bin.ts", "worker"], {
       cwd: new URL("../../../../", import.meta.url).pathname,
@@ -104,7 +106,7 @@ try {
   console.log(
     `bench-day: campaigns=${load.campaigns}x${CAMPAIGN_SIZE} singles=${load.singles} over ${
       (load.spanMs / 1000).toFixed(0)
-    } s (compression ${COMPRESSION}) binds=${BINDS}x${BIND_RATE}/s pace=${PACE} http_workers=${HTTP_WORKERS} ` +
+    } s (compression ${COMPRESSION}) binds=${BINDS}x${BIND_RATE}/s pace=${PACE} bind_pace=${BIND_PACE} http_workers=${HTTP_WORKERS} ` +
       `load=${loadAverage()}`
   )
   const { post, close } = poster(tuma.base, key)

@@ -1,12 +1,16 @@
 /**
  * The account of `pnpm bench:day`, set up through the admin API: allowed to send to TZ as BENCH with
- * units for the whole day, one SMPP provider (the loopback carrier, with credit and the throughput limit
- * `maxPerSecond`) and a live API key, which it answers.
+ * units for the whole day, one SMPP provider (the loopback carrier, with credit, the per-bind rate
+ * `maxPerSecondPerBind` and, when asked, the cluster-wide `maxPerSecond`) and a live API key, which it answers.
  */
 import { admin } from "../smpp/tuma.js"
 
 /** Seeds the account and the SMPP provider on the carrier at `carrier.port`; answers the live key. */
-export const seedDay = async (base: string, carrier: { readonly port: number; readonly maxPerSecond: number }) => {
+export const seedDay = async (base: string, carrier: {
+  readonly port: number
+  readonly maxPerSecond: number
+  readonly maxPerSecondPerBind: number
+}) => {
   const account = await admin(base, "/accounts", {
     name: "Day bench",
     email: `day-bench-${Date.now()}@example.com`,
@@ -27,7 +31,8 @@ export const seedDay = async (base: string, carrier: { readonly port: number; re
       systemId: "tuma",
       password: "secret",
       window: 100,
-      ...(carrier.maxPerSecond > 0 ? { maxPerSecond: carrier.maxPerSecond } : {})
+      ...(carrier.maxPerSecond > 0 ? { maxPerSecond: carrier.maxPerSecond } : {}),
+      ...(carrier.maxPerSecondPerBind > 0 ? { maxPerSecondPerBind: carrier.maxPerSecondPerBind } : {})
     },
     credits: [{ country: "TZ", credit: 50_000_000 }]
   })

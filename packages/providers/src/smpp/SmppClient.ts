@@ -4,7 +4,8 @@
  * - One bind_transceiver session per adapter (system_id / password / system_type), re-established with
  *   exponential backoff (jittered) after any loss; a fresh `smpp.Session` per connection, so nothing
  *   of a dead connection (sequence numbers, callbacks) can stall the next one.
- * - A window of outstanding submit_sm; parts wait in a FIFO while unbound or throttled.
+ * - A window of outstanding submit_sm; parts wait in a FIFO while unbound or throttled, and while the
+ *   bind's own rate (`maxPerSecondPerBind`, bindRate.ts) says the next submit must wait.
  * - enquire_link every `enquireLinkMs`; an unanswered one closes the connection (then reconnect).
  * - ESME_RTHROTTLED / ESME_RMSGQFUL: the part goes back to the head of the queue and the whole session
  *   pauses (backoff doubling up to `throttleMaxMs`, reset by the next success); it was not accepted, so
@@ -27,6 +28,7 @@
 import type { OutboundSms, ProviderEvent, QueryOutcome, SubmitOutcome } from "@tuma/core/ports/Provider"
 import { Accepted, LateAcceptance, NotAccepted, Unknown } from "@tuma/core/ports/Provider"
 import smpp from "smpp"
+import { type BindRate, makeBindRate } from "./bindRate.js"
 import { describeStatus, stateOfStatus, statusName, TRANSIENT_STATUSES, wireParts } from "./codec.js"
 import type { SmppProviderConfig } from "./config.js"
 import { deliveredEvent, sendBatched } from "./deliver.js"
@@ -102,9 +104,13 @@ export class SmppClient {
   private sweepTimer: ReturnType<typeof setInterval> | null = null
   private concatRef = Math.floor(Math.random() * 256)
   private readonly transient: ReadonlySet<number>
-  private readonly cfg: Required<Omit<SmppProviderConfig, "systemType" | "transientStatuses">> & {
-    systemType: string
-  }
+  private readonly cfg:
+    & Required<Omit<SmppProviderConfig, "systemType" | "transientStatuses" | "maxPerSecondPerBind">>
+    & {
+      systemType: string
+    }
+  /** The bind's own rate (`maxPerSecondPerBind`), or none. */
+  private readonly bindRate: BindRate | null
 
   constructor(
     config: SmppProviderConfig,
@@ -131,6 +137,7 @@ export class SmppClient {
       registeredDelivery: config.registeredDelivery ?? true
     }
     this.transient = new Set([...TRANSIENT_STATUSES, ...(config.transientStatuses ?? [])])
+    this.bindRate = config.maxPerSecondPerBind === undefined ? null : makeBindRate(config.maxPerSecondPerBind)
     this.throttleBackoff = this.cfg.throttleInitialMs
     this.reconnectBackoff = this.cfg.reconnectInitialMs
   }
@@ -267,19 +274,23 @@ export class SmppClient {
     }
   }
 
+  /** Drains again in `ms` (paused by the carrier, or waiting for the bind's rate). */
+  private drainIn(ms: number): void {
+    this.drainTimer = setTimeout(() => {
+      this.drainTimer = null
+      this.drain()
+    }, ms)
+  }
+
   private drain(): void {
     if (this.drainTimer !== null) return
     const session = this.session
     if (session === null || !this.bound) return
     const now = Date.now()
-    if (now < this.pausedUntil) {
-      this.drainTimer = setTimeout(() => {
-        this.drainTimer = null
-        this.drain()
-      }, this.pausedUntil - now)
-      return
-    }
+    if (now < this.pausedUntil) return this.drainIn(this.pausedUntil - now)
     while (this.queue.length > 0 && this.inFlight.size < this.cfg.window) {
+      const wait = this.bindRate === null ? 0 : this.bindRate.waitMs(Date.now())
+      if (wait > 0) return this.drainIn(Math.ceil(wait))
       const part = this.queue.shift()!
       const pdu = new smpp.PDU("submit_sm", { ...part.params })
       const ok = sendBatched(session, pdu, (resp) => this.onSubmitResp(resp))
@@ -288,6 +299,7 @@ export class SmppClient {
         return
       }
       this.stats.submitted++
+      this.bindRate?.record(Date.now())
       const seq = pdu.sequence_number
       const entry: InFlight = {
         part,

@@ -12,6 +12,8 @@ export interface SmppProviderConfig {
   readonly systemType?: string
   /** Outstanding submit_sm without an answer (default 50). */
   readonly window?: number
+  /** At most this many submit_sm on this bind in any second (smpp/bindRate.ts); default: no limit. */
+  readonly maxPerSecondPerBind?: number
   /** enquire_link period (default 30 s). */
   readonly enquireLinkMs?: number
   /** A submit_sm (or enquire_link) unanswered for this long is Unknown (default 10 s). */
