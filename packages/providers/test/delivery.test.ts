@@ -175,10 +175,10 @@ for (const driver of drivers()) {
 
     it.effect("throttling: a rate-limited SMSC gets every message exactly once, all delivered", () =>
       Effect.gen(function*() {
-        const sim = yield* makeSmscSimulator({ receiptDelayMs: 20, maxPerSecond: 100 })
+        const sim = yield* makeSmscSimulator({ receiptDelayMs: 20, maxPerSecond: 25 })
         const { account, caller } = yield* setupAccount({ providers: [{ kind: "smpp", config: smppConfig(sim.port) }] })
         const send = yield* Send
-        const numbers = nextNumbers(300)
+        const numbers = nextNumbers(100)
         yield* send.bulkV1(caller, { recipients: numbers, sender_id: "TUMA", message: "rate me" })
         const rows = yield* waitForMessages(account.id, undefined, 30_000).pipe(Effect.provide(workers()))
         expect(rows.every((r) => r.status === "delivered")).toBe(true)

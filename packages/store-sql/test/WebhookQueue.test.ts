@@ -153,7 +153,7 @@ forEachDriver(stack, (it, driver) => {
           admin.listDeliveries(endpoint.id),
           (ds) => ds.length === 2 && ds.every((x) => x.status === "succeeded")
         ),
-        "5 seconds",
+        "15 seconds",
         "deliveries recorded"
       )
       const [first] = yield* admin.listDeliveries(endpoint.id)
