@@ -4,7 +4,11 @@
 # wrk (-t2, CONNS connections, DUR seconds after a 3 s warm-up) on the no-op GET /healthz and on single
 # sends. Prints requests/s, the send/no-op ratio and p99, and per accepted message: the server's CPU
 # and PostgreSQL's (every `postgres` process, from /proc), the rows written (pg_stat_user_tables) and
-# the transactions committed; RSS idle, at the end of the load and 5 s after it (idle compaction).
+# the transactions committed, the WAL written (pg_current_wal_lsn() before the load and after the 5 s
+# drain: the whole server's WAL, so other databases' writes count too; and the records that touch this
+# database's relations, from pg_waldump, when the server's pg_wal is readable here), and the
+# `messages` partitions' inserts and updates with the share of HOT updates (pg_stat_user_tables);
+# RSS idle, at the end of the load and 5 s after it (idle compaction).
 # Needs wrk and the peers' wrk scripts (PEERS, default ../shared/peers) and both cores: run nothing
 # beside it; compare runs only within one session, alternated (the host's speed drifts).
 #   SERVE   the server command (default `node packages/http/dist/bin.js serve`: run `pnpm build` first)
@@ -49,21 +53,42 @@ report() { grep WRKJSON | sed 's/^WRKJSON //'; }
 noop=$(wrk -t2 -c"$CONNS" -d"${DUR}s" --timeout 10s -s "$peers/kannel/wrk-report.lua" "$base/healthz" | report)
 ticks() { awk '{print $14+$15}' /proc/"$1"/stat 2>/dev/null || echo 0; }
 pgticks() { local t=0; for p in $(pgrep -x postgres); do t=$((t + $(ticks "$p"))); done; echo $t; }
-stats() { psql "$dburl" -Atc "select (select count(*) from messages), coalesce(sum(n_tup_ins + n_tup_upd + n_tup_del), 0), (select xact_commit from pg_stat_database where datname = current_database()) from pg_stat_user_tables"; }
-s0=$(stats); c0=$(ticks "$spid"); p0=$(pgticks)
+stats() {
+  psql "$dburl" -Atc "select (select count(*) from messages), coalesce(sum(n_tup_ins + n_tup_upd + n_tup_del), 0),
+    (select xact_commit from pg_stat_database where datname = current_database()), pg_current_wal_lsn() - '0/0'::pg_lsn,
+    (select coalesce(sum(n_tup_ins), 0) || '|' || coalesce(sum(n_tup_upd), 0) || '|' || coalesce(sum(n_tup_hot_upd), 0)
+       from pg_stat_user_tables where relid in (select inhrelid from pg_inherits where inhparent = 'messages'::regclass)
+         or relname = 'messages')
+    from pg_stat_user_tables"
+}
+lsn() { psql "$dburl" -Atc "select pg_current_wal_lsn()"; }
+# this database's share of the WAL: the records that touch one of its relations (pg_waldump reads the
+# server's pg_wal; needs the same machine and the rights to read it, else "n/a")
+walpath=$(psql "$dburl" -Atc "select current_setting('data_directory') || '/pg_wal'" 2>/dev/null)
+dboid=$(psql "$dburl" -Atc "select oid from pg_database where datname = current_database()")
+waldump=$(command -v pg_waldump || ls /usr/lib/postgresql/*/bin/pg_waldump 2>/dev/null | tail -1)
+dbwal() {
+  [ -n "$waldump" ] && [ -r "$walpath" ] || { echo n/a; return; }
+  "$waldump" -p "$walpath" -s "$1" -e "$2" 2>/dev/null |
+    awk -v db="/$dboid/" 'index($0, db) { split($0, a, "len \\(rec/tot\\): *"); split(a[2], b, "/"); n += b[2] + 0 } END { print (n > 0 ? n : "n/a") }'
+}
+s0=$(stats); c0=$(ticks "$spid"); p0=$(pgticks); lsn0=$(lsn)
 send=$(wrk -t2 -c"$CONNS" -d"${DUR}s" --timeout 10s -s "$peers/tuma-send.lua" "$base" | report)
 c1=$(ticks "$spid"); p1=$(pgticks); loaded=$(rss)
-sleep 5; after=$(rss); s1=$(stats)
+sleep 5; after=$(rss); s1=$(stats); dbw=$(dbwal "$lsn0" "$(lsn)")
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
 node -e '
-const [noop, send, s0, s1, c0, c1, p0, p1, hz, idle, loaded, after, conns] = process.argv.slice(1)
+const [noop, send, s0, s1, c0, c1, p0, p1, hz, idle, loaded, after, conns, dbw] = process.argv.slice(1)
 const n = JSON.parse(noop), s = JSON.parse(send)
 const rps = (x) => x.requests / (x.duration_us / 1e6)
-const [m0, w0, x0] = s0.split("|").map(Number), [m1, w1, x1] = s1.split("|").map(Number)
+const [m0, w0, x0, l0, i0, u0, h0] = s0.split("|").map(Number), [m1, w1, x1, l1, i1, u1, h1] = s1.split("|").map(Number)
 const msgs = m1 - m0, us = (t) => (t * 1e6 / Number(hz) / msgs).toFixed(0)
 console.log(`bench:split (${conns} connections): noop=${rps(n).toFixed(0)}/s send=${rps(s).toFixed(0)}/s send/noop=${(rps(s) / rps(n)).toFixed(3)} ` +
   `p99_ms=${(s.lat_p99_us / 1000).toFixed(1)} errors=${s.err_status + s.err_timeout + s.err_connect}`)
 console.log(`per accepted message (${msgs}): server_cpu_us=${us(c1 - c0)} postgres_cpu_us=${us(p1 - p0)} ` +
-  `rows_written=${((w1 - w0) / msgs).toFixed(2)} commits=${((x1 - x0) / msgs).toFixed(2)}`)
+  `rows_written=${((w1 - w0) / msgs).toFixed(2)} commits=${((x1 - x0) / msgs).toFixed(2)} wal_bytes=${((l1 - l0) / msgs).toFixed(0)} ` +
+  `this_database_wal_bytes=${dbw === "n/a" ? dbw : (Number(dbw) / msgs).toFixed(0)}`)
+console.log(`messages per accepted message: inserts=${((i1 - i0) / msgs).toFixed(2)} updates=${((u1 - u0) / msgs).toFixed(2)} ` +
+  `hot_updates=${((h1 - h0) / msgs).toFixed(2)} hot_share=${u1 > u0 ? ((h1 - h0) / (u1 - u0) * 100).toFixed(0) : 0}%`)
 console.log(`server rss_mb: idle=${idle} end_of_load=${loaded} five_s_after=${after}`)
-' "$noop" "$send" "$s0" "$s1" "$c0" "$c1" "$p0" "$p1" "$(getconf CLK_TCK)" "$idle" "$loaded" "$after" "$CONNS"
+' "$noop" "$send" "$s0" "$s1" "$c0" "$c1" "$p0" "$p1" "$(getconf CLK_TCK)" "$idle" "$loaded" "$after" "$CONNS" "$dbw"
