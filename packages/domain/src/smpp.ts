@@ -59,7 +59,9 @@ export const smppAccountSettings = (
   const rate = input.throughput?.rate ?? SMPP_DEFAULTS.rate
   const burst = input.throughput?.burst ?? rate
   const { binds, burstMax } = SMPP_BOUNDS
-  if (!intIn(rate, SMPP_BOUNDS.rate.min, SMPP_BOUNDS.rate.max)) add("throughput.rate", say("smpp.rate", SMPP_BOUNDS.rate))
+  if (!intIn(rate, SMPP_BOUNDS.rate.min, SMPP_BOUNDS.rate.max)) {
+    add("throughput.rate", say("smpp.rate", SMPP_BOUNDS.rate))
+  }
   if (!intIn(burst, 1, burstMax) || burst < rate) add("throughput.burst", say("smpp.burst", { max: burstMax }))
   const maxBinds = input.max_binds ?? SMPP_DEFAULTS.maxBinds
   if (!intIn(maxBinds, binds.min, binds.max)) add("max_binds", say("smpp.max_binds", binds))

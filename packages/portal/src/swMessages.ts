@@ -181,10 +181,8 @@ const byCode: Readonly<Record<MessageCode, string>> = {
   "smpp.rate": "Kasi lazima iwe namba kamili ya sehemu kwa sekunde, kuanzia {min} hadi {max}.",
   "smpp.burst": "Mlipuko lazima uwe namba kamili ya sehemu, angalau sawa na kasi na isiyozidi {max}.",
   "smpp.max_binds": "Idadi ya bind lazima iwe namba kamili kuanzia {min} hadi {max}.",
-  "smpp.address":
-    "{address} si anwani ya IP (kama 196.41.2.10) wala kundi la anwani (kama 196.41.2.0/24).",
-  "smpp.limits_by_provider":
-    "Kasi na idadi ya bind huwekwa na mtoa huduma wako; mwombe yeye azibadilishe.",
+  "smpp.address": "{address} si anwani ya IP (kama 196.41.2.10) wala kundi la anwani (kama 196.41.2.0/24).",
+  "smpp.limits_by_provider": "Kasi na idadi ya bind huwekwa na mtoa huduma wako; mwombe yeye azibadilishe.",
   "server.unavailable":
     "Huduma haipatikani kwa muda; hakuna kilichohifadhiwa wala kutozwa. Jaribu tena baada ya muda mfupi.",
   "server.internal": "Hitilafu ya seva. Taja request_uid kwa huduma kwa wateja.",

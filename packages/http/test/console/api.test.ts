@@ -213,7 +213,10 @@ describe.each(drivers)("the console API (%s)", (driver) => {
     })
     expectFailure(refused, 422, "VALIDATION_FAILED")
     expect(Object.keys(refused.body.errors).sort()).toEqual(["allowed_ips.0", "max_binds", "throughput.rate"])
-    expect(refused.body.details.errors.max_binds[0]).toEqual({ code: "smpp.max_binds", params: { min: "1", max: "100" } })
+    expect(refused.body.details.errors.max_binds[0]).toEqual({
+      code: "smpp.max_binds",
+      params: { min: "1", max: "100" }
+    })
     expect(refused.body.details.errors["throughput.rate"][0].code).toBe("smpp.rate")
     expectFailure(await admin.request("PATCH", path, { body: { rate: "many" } }), 422, "VALIDATION_FAILED")
     expectFailure(await reviewer.request("PATCH", path, { body: { max_binds: "9" } }), 403, "ROLE_FORBIDDEN")

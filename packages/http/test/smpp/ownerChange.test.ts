@@ -41,7 +41,8 @@ const granted = async (accountId: string) => {
   return { systemId, uid: created.body.data.uid as string, password: created.body.data.password as string }
 }
 
-const stored = async (uid: string) => (await call(server, "GET", `/admin/v1/smpp-accounts/${uid}`, { key: ADMIN })).body.data
+const stored = async (uid: string) =>
+  (await call(server, "GET", `/admin/v1/smpp-accounts/${uid}`, { key: ADMIN })).body.data
 
 describe("an owner changes their SMPP credentials", () => {
   it("changes the allowed addresses (binds are checked against them), audited with the owner as the actor", async () => {
@@ -52,7 +53,9 @@ describe("an owner changes their SMPP credentials", () => {
     const outside = await bind(server.smppPort, c.systemId, c.password, "bind_transmitter")
     expect(outside.resp.command_status).toBe(0x0d)
     outside.session.close()
-    const changed = await agent.patch(`/portal/api/smpp-accounts/${c.uid}`, { allowed_ips: ["127.0.0.1", "10.0.0.0/8"] })
+    const changed = await agent.patch(`/portal/api/smpp-accounts/${c.uid}`, {
+      allowed_ips: ["127.0.0.1", "10.0.0.0/8"]
+    })
     expect(changed.status).toBe(200)
     expect(changed.body.data).toMatchObject({
       uid: c.uid,
