@@ -11,6 +11,7 @@ import { useMay } from "../session.js"
 import { ErrorBox, Loading, Section, Status, Table, Time, useLoad, useT } from "../ui.js"
 import type { AuditEntryView, SmppAccountView, SmppAccountWithPassword, SmppBindView } from "../views.js"
 import { AccountPicker } from "./Accounts.js"
+import { actorText } from "./AuditLog.js"
 import { EditCredentials } from "./SmppEdit.js"
 
 /** The audit entries of SMPP credentials and binds, newest first. */
@@ -67,7 +68,7 @@ function AuditEntries(props: { readonly version: number }) {
         rowKey={(e) => e.id}
         columns={[
           [t("When"), (e) => <Time iso={e.at} />],
-          [t("Actor"), (e) => e.actor_name],
+          [t("Actor"), (e) => actorText(t, e)],
           [t("Action"), (e) => <code>{e.action}</code>],
           [t("Target"), (e) => e.target ?? ""]
         ]}
