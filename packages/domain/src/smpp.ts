@@ -59,10 +59,12 @@ export const smppAccountSettings = (
   const rate = input.throughput?.rate ?? SMPP_DEFAULTS.rate
   const burst = input.throughput?.burst ?? rate
   const { binds, burstMax } = SMPP_BOUNDS
-  if (!intIn(rate, SMPP_BOUNDS.rate.min, SMPP_BOUNDS.rate.max)) {
-    add("throughput.rate", say("smpp.rate", SMPP_BOUNDS.rate))
+  const rateOk = intIn(rate, SMPP_BOUNDS.rate.min, SMPP_BOUNDS.rate.max)
+  if (!rateOk) add("throughput.rate", say("smpp.rate", SMPP_BOUNDS.rate))
+  // below a rate that is itself refused, the burst is not said wrong: the rate is
+  if (!intIn(burst, 1, burstMax) || (rateOk && burst < rate)) {
+    add("throughput.burst", say("smpp.burst", { max: burstMax }))
   }
-  if (!intIn(burst, 1, burstMax) || burst < rate) add("throughput.burst", say("smpp.burst", { max: burstMax }))
   const maxBinds = input.max_binds ?? SMPP_DEFAULTS.maxBinds
   if (!intIn(maxBinds, binds.min, binds.max)) add("max_binds", say("smpp.max_binds", binds))
   const allowed = input.allowed_ips ?? []

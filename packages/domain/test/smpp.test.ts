@@ -21,6 +21,10 @@ describe("smpp rules", () => {
     expect(smppAccountSettings({ system_id: "a", throughput: { rate: 10, burst: 5 } })).toHaveProperty(
       ["problems", "throughput.burst"]
     )
+    // a refused rate is said once: the burst below it is not said wrong too
+    expect(smppAccountSettings({ system_id: "a", throughput: { rate: 20_000, burst: 40 } })).toEqual({
+      problems: { "throughput.rate": ["The throughput must be a whole number of parts per second, from 1 to 10000."] }
+    })
     expect(smppAccountSettings({ system_id: "a", allowed_ips: ["1.2.3.4/40"] })).toHaveProperty(
       ["problems", "allowed_ips.0"]
     )

@@ -110,9 +110,10 @@ describe.skipIf(!hasChromium)("editing SMPP credentials in chromium", () => {
     }
   }
 
-  /** A screenshot of the form (the whole page on a phone). */
-  const shoot = async (page: Page, name: string, phone: boolean) => {
-    await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: phone })
+  /** A screenshot of the form, and on a phone of the screen the form was scrolled into. */
+  const shoot = async (page: Page, form: Locator, name: string, phone: boolean) => {
+    await form.screenshot({ path: join(SHOTS, `${name}.png`) })
+    if (phone) await page.screenshot({ path: join(SHOTS, `${name}-screen.png`) })
   }
 
   /** The field errors said under the input named `label` (of an invalid field). */
@@ -168,7 +169,7 @@ describe.skipIf(!hasChromium)("editing SMPP credentials in chromium", () => {
       expect(await field(x.burst).inputValue()).toBe("40")
       expect(await field(x.binds).inputValue()).toBe("3")
       expect(await field(x.ips).inputValue()).toBe("196.41.2.0/24")
-      await shoot(page, `console-edit-${lang}-${size}`, phone)
+      await shoot(page, form, `console-edit-${lang}-${size}`, phone)
       // refused: a rate out of range, no binds, a bad address; nothing changes
       const before = await stored(uid)
       await field(x.rate).fill("20000")
@@ -181,7 +182,7 @@ describe.skipIf(!hasChromium)("editing SMPP credentials in chromium", () => {
       expect(await errorUnder(form, x.ips)).toBe(x.addressRefused("10.0.0.300"))
       expect(await stored(uid)).toEqual(before)
       await expectReadable(page, lang, phone, `the console's refused edit (${lang}, ${size})`)
-      await shoot(page, `console-edit-refused-${lang}-${size}`, phone)
+      await shoot(page, form, `console-edit-refused-${lang}-${size}`, phone)
       // corrected: saved, the form closes, the row shows it
       await field(x.rate).fill("80")
       await field(x.burst).fill("120")
@@ -217,7 +218,7 @@ describe.skipIf(!hasChromium)("editing SMPP credentials in chromium", () => {
       // the limits are not fields: nothing to type them in
       expect(await form.getByRole("textbox").count()).toBe(1)
       await expectReadable(page, lang, phone, `the portal's edit form (${lang}, ${size})`)
-      await shoot(page, `portal-edit-${lang}-${size}`, phone)
+      await shoot(page, form, `portal-edit-${lang}-${size}`, phone)
       const before = await stored(uid)
       await ips.fill("196.41.2.0/24, 196.41.2.300")
       await form.getByRole("button", { name: x.save }).click()
@@ -225,7 +226,7 @@ describe.skipIf(!hasChromium)("editing SMPP credentials in chromium", () => {
       expect(await errorUnder(form, x.ips)).toBe(x.addressRefused("196.41.2.300"))
       expect(await stored(uid)).toEqual(before)
       await expectReadable(page, lang, phone, `the portal's refused edit (${lang}, ${size})`)
-      await shoot(page, `portal-edit-refused-${lang}-${size}`, phone)
+      await shoot(page, form, `portal-edit-refused-${lang}-${size}`, phone)
       await ips.fill("196.41.2.0/24 196.41.3.7")
       await form.getByRole("button", { name: x.save }).click()
       await page.getByRole("status").filter({ hasText: x.saved(systemId) }).waitFor()
