@@ -98,8 +98,8 @@ describe.skipIf(!hasChromium)("editing SMPP credentials in chromium", () => {
     return page
   }
 
-  /** The page reads in Kiswahili (no English word), and on a phone does not scroll sideways. */
-  const expectReadable = async (page: Page, lang: Lang, phone: boolean, what: string) => {
+  /** The page reads in Kiswahili (no English word); on a phone it does not scroll sideways, the form's controls are ≥ 44 px. */
+  const expectReadable = async (page: Page, form: Locator, lang: Lang, phone: boolean, what: string) => {
     await page.waitForLoadState("networkidle")
     await page.waitForTimeout(150)
     expect(await page.evaluate(() => (globalThis as any).document.documentElement.lang)).toBe(lang)
@@ -107,6 +107,11 @@ describe.skipIf(!hasChromium)("editing SMPP credentials in chromium", () => {
     if (phone) {
       const width = await page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth)
       expect(width, `${what} is wider than the phone`).toBeLessThanOrEqual(PHONE.width)
+      // every control of the form is tall enough for a finger
+      const small = await form.locator("button, input").evaluateAll((controls) =>
+        controls.filter((c) => c.getBoundingClientRect().height < 43.5).map((c) => c.outerHTML.slice(0, 60))
+      )
+      expect(small, `${what}: controls under 44 px`).toEqual([])
     }
   }
 
@@ -181,7 +186,7 @@ describe.skipIf(!hasChromium)("editing SMPP credentials in chromium", () => {
       expect(await errorUnder(form, x.rate)).toBe(x.rateRefused)
       expect(await errorUnder(form, x.ips)).toBe(x.addressRefused("10.0.0.300"))
       expect(await stored(uid)).toEqual(before)
-      await expectReadable(page, lang, phone, `the console's refused edit (${lang}, ${size})`)
+      await expectReadable(page, form, lang, phone, `the console's refused edit (${lang}, ${size})`)
       await shoot(page, form, `console-edit-refused-${lang}-${size}`, phone)
       // corrected: saved, the form closes, the row shows it
       await field(x.rate).fill("80")
@@ -217,7 +222,7 @@ describe.skipIf(!hasChromium)("editing SMPP credentials in chromium", () => {
       await form.getByText(x.limits).waitFor()
       // the limits are not fields: nothing to type them in
       expect(await form.getByRole("textbox").count()).toBe(1)
-      await expectReadable(page, lang, phone, `the portal's edit form (${lang}, ${size})`)
+      await expectReadable(page, form, lang, phone, `the portal's edit form (${lang}, ${size})`)
       await shoot(page, form, `portal-edit-${lang}-${size}`, phone)
       const before = await stored(uid)
       await ips.fill("196.41.2.0/24, 196.41.2.300")
@@ -225,7 +230,7 @@ describe.skipIf(!hasChromium)("editing SMPP credentials in chromium", () => {
       await form.getByRole("alert").waitFor()
       expect(await errorUnder(form, x.ips)).toBe(x.addressRefused("196.41.2.300"))
       expect(await stored(uid)).toEqual(before)
-      await expectReadable(page, lang, phone, `the portal's refused edit (${lang}, ${size})`)
+      await expectReadable(page, form, lang, phone, `the portal's refused edit (${lang}, ${size})`)
       await shoot(page, form, `portal-edit-refused-${lang}-${size}`, phone)
       await ips.fill("196.41.2.0/24 196.41.3.7")
       await form.getByRole("button", { name: x.save }).click()

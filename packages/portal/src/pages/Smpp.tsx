@@ -15,7 +15,7 @@ import { useIsOwner } from "../session.js"
 import { CopyField } from "../shared/secrets.js"
 import { ErrorBox, Field, Loading, PageTitle, Status, Time, useAction, useLoad } from "../ui.js"
 import { Facts, onSubmit, SubmitRow, Table } from "../widgets.js"
-import { EditCredentials } from "./SmppEdit.js"
+import { EditCredentials, SavedLine } from "./SmppEdit.js"
 
 const hex = (n: number) => `0x${n.toString(16).toUpperCase().padStart(2, "0")}`
 
@@ -323,7 +323,7 @@ export function SmppPage() {
         ]}
       />
       {data !== undefined && data.accounts.length === 0 && <p>{t("No SMPP credentials yet.")}</p>}
-      {saved !== undefined && <p role="status">{t("The settings of {systemId} are saved.", { systemId: saved })}</p>}
+      {saved !== undefined && <SavedLine systemId={saved} />}
       {owner && editingAccount !== undefined && (
         <EditCredentials
           key={editingAccount.uid}

@@ -12,6 +12,28 @@ import { fieldErrors } from "../shared/fields.js"
 import { ErrorBox, Field, useAction } from "../ui.js"
 import { Facts, onSubmit } from "../widgets.js"
 
+/** A translated sentence around a system ID, the ID shown as written (`translate="no"`). */
+export function WithSystemId(props: { readonly text: string; readonly systemId: string }) {
+  const [before, after] = props.text.split("{systemId}")
+  return (
+    <>
+      {before}
+      <span translate="no">{props.systemId}</span>
+      {after}
+    </>
+  )
+}
+
+/** The status line once the settings of `systemId` are saved. */
+export function SavedLine(props: { readonly systemId: string }) {
+  const { t } = useI18n()
+  return (
+    <p role="status">
+      <WithSystemId text={t("The settings of {systemId} are saved.")} systemId={props.systemId} />
+    </p>
+  )
+}
+
 /** The addresses typed in the field: separated by commas, spaces or lines. */
 const addresses = (text: string) => text.split(/[\s,]+/).filter((s) => s !== "")
 
@@ -34,7 +56,9 @@ export function EditCredentials(props: {
   const titleId = `smpp-edit-${a.uid}`
   return (
     <form onSubmit={submit} className="card" aria-labelledby={titleId} noValidate>
-      <h2 id={titleId}>{t("Settings of {systemId}", { systemId: a.system_id })}</h2>
+      <h2 id={titleId}>
+        <WithSystemId text={t("Settings of {systemId}")} systemId={a.system_id} />
+      </h2>
       {errors.length > 0 && <p role="alert" className="error">{t("Nothing was changed: correct the field below.")}</p>}
       <Field
         label={t("Allowed IP addresses")}
