@@ -192,6 +192,15 @@ export const MESSAGE_TEMPLATES = {
   "provider.listed_twice": "The provider is listed twice.",
   "account.exists": "An account with the e-mail {email} exists.",
   "resource.not_found": "The {resource} {id} was not found.",
+  // --- SMPP credentials (smpp.ts): console, admin API and the portal's owner -------------------
+  "smpp.system_id_length": "The system ID must be 1 to {max} characters.",
+  "smpp.system_id_characters": "The system ID may contain only letters, digits, '.', '_' and '-'.",
+  "smpp.rate": "The throughput must be a whole number of parts per second, from {min} to {max}.",
+  "smpp.burst": "The burst must be a whole number of parts, at least the throughput and at most {max}.",
+  "smpp.max_binds": "The number of binds must be a whole number from {min} to {max}.",
+  "smpp.address": "{address} is not an IP address (like 196.41.2.10) or a range of addresses (like 196.41.2.0/24).",
+  "smpp.limits_by_provider":
+    "The throughput and the number of binds are set by your provider; ask them to change these.",
   // --- the server ------------------------------------------------------------------------------
   "server.unavailable": "The service is temporarily unavailable; nothing was stored or charged. Retry shortly.",
   "server.internal": "Internal server error. Quote request_uid to support.",

@@ -5,6 +5,7 @@
  */
 import * as Cidr from "./cidr.js"
 import { randomBytes } from "./crypto.js"
+import { say } from "./messages.js"
 
 /** SMPP 3.4 §5.2.1: system_id is a C-octet string of at most 16 octets (15 characters + NUL). */
 export const SMPP_SYSTEM_ID_MAX = 15
@@ -37,6 +38,9 @@ export interface SmppAccountSettings {
 /** Defaults of new credentials: 50 parts/s, burst = rate, 2 binds. */
 export const SMPP_DEFAULTS = { rate: 50, maxBinds: 2 } as const
 
+/** The bounds of credentials' limits: parts per second, the burst, the binds at once. */
+export const SMPP_BOUNDS = { rate: { min: 1, max: 10_000 }, burstMax: 100_000, binds: { min: 1, max: 100 } } as const
+
 const SYSTEM_ID = /^[A-Za-z0-9_.-]+$/
 const intIn = (n: number, min: number, max: number) => Number.isInteger(n) && n >= min && n <= max
 
@@ -48,28 +52,57 @@ export const smppAccountSettings = (
   const add = (field: string, message: string) => (problems[field] ??= []).push(message)
   const systemId = input.system_id
   if (systemId.length === 0 || systemId.length > SMPP_SYSTEM_ID_MAX) {
-    add("system_id", `The system_id must be 1 to ${SMPP_SYSTEM_ID_MAX} characters.`)
+    add("system_id", say("smpp.system_id_length", { max: SMPP_SYSTEM_ID_MAX }))
   } else if (!SYSTEM_ID.test(systemId)) {
-    add("system_id", "The system_id may contain only letters, digits, '.', '_' and '-'.")
+    add("system_id", say("smpp.system_id_characters"))
   }
   const rate = input.throughput?.rate ?? SMPP_DEFAULTS.rate
   const burst = input.throughput?.burst ?? rate
-  if (!intIn(rate, 1, 10_000)) {
-    add("throughput.rate", "The rate must be a whole number of parts per second, 1 to 10000.")
-  }
-  if (!intIn(burst, 1, 100_000) || burst < rate) {
-    add("throughput.burst", "The burst must be a whole number of parts, at least the rate.")
+  const { binds, burstMax } = SMPP_BOUNDS
+  const rateOk = intIn(rate, SMPP_BOUNDS.rate.min, SMPP_BOUNDS.rate.max)
+  if (!rateOk) add("throughput.rate", say("smpp.rate", SMPP_BOUNDS.rate))
+  // below a rate that is itself refused, the burst is not said wrong: the rate is
+  if (!intIn(burst, 1, burstMax) || (rateOk && burst < rate)) {
+    add("throughput.burst", say("smpp.burst", { max: burstMax }))
   }
   const maxBinds = input.max_binds ?? SMPP_DEFAULTS.maxBinds
-  if (!intIn(maxBinds, 1, 100)) add("max_binds", "max_binds must be a whole number from 1 to 100.")
+  if (!intIn(maxBinds, binds.min, binds.max)) add("max_binds", say("smpp.max_binds", binds))
   const allowed = input.allowed_ips ?? []
   allowed.forEach((block, i) => {
-    if (Cidr.parseBlock(block) === undefined) add(`allowed_ips.${i}`, `Not an IP address or CIDR block: ${block}`)
+    if (Cidr.parseBlock(block) === undefined) add(`allowed_ips.${i}`, say("smpp.address", { address: block }))
   })
   if (Object.keys(problems).length > 0) return { problems }
   return {
     ok: { system_id: systemId, mode: input.mode ?? "live", rate, burst, max_binds: maxBinds, allowed_ips: allowed }
   }
+}
+
+/** Credentials' limits as stored: what an owner's change is compared with. */
+export interface SmppLimits {
+  readonly rate: number
+  readonly burst: number
+  readonly max_binds: number
+}
+
+/**
+ * What an account's owner may change of their credentials (docs/decisions.md "SMPP limits are the
+ * operator's"): the addresses a bind may come from, not the throughput nor the number of binds — those
+ * are the operator's grant, read-only to the customer. A change that names them with the values they
+ * have (a form sending everything back) is no change; any other value is a problem on that field.
+ */
+export const smppOwnerChangeProblems = (
+  current: SmppLimits,
+  change: Pick<SmppAccountInput, "throughput" | "max_binds">
+): Record<string, Array<string>> | undefined => {
+  const problems: Record<string, Array<string>> = {}
+  const t = change.throughput
+  if (t !== undefined && (t.rate !== current.rate || (t.burst !== undefined && t.burst !== current.burst))) {
+    problems.throughput = [say("smpp.limits_by_provider")]
+  }
+  if (change.max_binds !== undefined && change.max_binds !== current.max_binds) {
+    problems.max_binds = [say("smpp.limits_by_provider")]
+  }
+  return Object.keys(problems).length > 0 ? problems : undefined
 }
 
 /** Letters and digits without the look-alikes 0/O, 1/l/I: what an operator reads out or types. */

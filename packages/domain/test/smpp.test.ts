@@ -7,6 +7,7 @@ import {
   receiptText,
   smppAccountSettings,
   smppDate,
+  smppOwnerChangeProblems,
   takeParts
 } from "../src/smpp.js"
 
@@ -20,9 +21,27 @@ describe("smpp rules", () => {
     expect(smppAccountSettings({ system_id: "a", throughput: { rate: 10, burst: 5 } })).toHaveProperty(
       ["problems", "throughput.burst"]
     )
+    // a refused rate is said once: the burst below it is not said wrong too
+    expect(smppAccountSettings({ system_id: "a", throughput: { rate: 20_000, burst: 40 } })).toEqual({
+      problems: { "throughput.rate": ["The throughput must be a whole number of parts per second, from 1 to 10000."] }
+    })
     expect(smppAccountSettings({ system_id: "a", allowed_ips: ["1.2.3.4/40"] })).toHaveProperty(
       ["problems", "allowed_ips.0"]
     )
+  })
+
+  it("an owner may send the operator's limits back unchanged, never other ones (raised or lowered)", () => {
+    const current = { rate: 20, burst: 40, max_binds: 3 }
+    expect(smppOwnerChangeProblems(current, {})).toBeUndefined()
+    expect(smppOwnerChangeProblems(current, { throughput: { rate: 20, burst: 40 }, max_binds: 3 })).toBeUndefined()
+    expect(smppOwnerChangeProblems(current, { throughput: { rate: 20 } })).toBeUndefined()
+    for (const throughput of [{ rate: 21 }, { rate: 19 }, { rate: 20, burst: 39 }, { rate: 20, burst: 41 }]) {
+      expect(smppOwnerChangeProblems(current, { throughput })).toHaveProperty("throughput")
+    }
+    expect(smppOwnerChangeProblems(current, { max_binds: 2 })).toEqual({
+      max_binds: ["The throughput and the number of binds are set by your provider; ask them to change these."]
+    })
+    expect(smppOwnerChangeProblems(current, { max_binds: 4 })).toHaveProperty("max_binds")
   })
 
   it("makes 8-character passwords of an unambiguous alphabet", () => {

@@ -205,6 +205,13 @@ export const swConsole: Readonly<Record<string, string>> = {
   "Burst": "Mlipuko",
   "Empty: the rate.": "Tupu: sawa na kasi.",
   "Separated by commas; empty: any address.": "Zitenganishwe kwa koma; tupu: anwani yoyote.",
+  "Nothing was changed: correct the fields marked below.":
+    "Hakuna kilichobadilishwa: sahihisha sehemu zilizowekwa alama hapa chini.",
+  "Parts sent at once before the throughput applies; empty: the throughput.":
+    "Sehemu zinazotumwa kwa mkupuo kabla kasi haijaanza kutumika; tupu: sawa na kasi.",
+  "Connections open at the same time, 1 to 100.": "Miunganisho iliyo wazi kwa wakati mmoja, 1 hadi 100.",
+  "New binds get these settings; binds already up keep theirs until they bind again.":
+    "Bind mpya zinapata mipangilio hii; bind zilizo hai zinabaki na zao hadi zifanye bind tena.",
   "SMPP audit entries": "Maingizo ya ukaguzi ya SMPP",
   "Copy the password of {systemId} now: it is shown only once.":
     "Nakili nenosiri la {systemId} sasa: linaonyeshwa mara moja tu.",

@@ -176,6 +176,13 @@ const byCode: Readonly<Record<MessageCode, string>> = {
   "provider.listed_twice": "Mtoa huduma ameorodheshwa mara mbili.",
   "account.exists": "Akaunti yenye barua pepe {email} tayari ipo.",
   "resource.not_found": "{resource} {id} haikupatikana.",
+  "smpp.system_id_length": "System ID lazima iwe na herufi 1 hadi {max}.",
+  "smpp.system_id_characters": "System ID inaweza kuwa na herufi, tarakimu, '.', '_' na '-' tu.",
+  "smpp.rate": "Kasi lazima iwe namba kamili ya sehemu kwa sekunde, kuanzia {min} hadi {max}.",
+  "smpp.burst": "Mlipuko lazima uwe namba kamili ya sehemu, angalau sawa na kasi na isiyozidi {max}.",
+  "smpp.max_binds": "Idadi ya bind lazima iwe namba kamili kuanzia {min} hadi {max}.",
+  "smpp.address": "{address} si anwani ya IP (kama 196.41.2.10) wala kundi la anwani (kama 196.41.2.0/24).",
+  "smpp.limits_by_provider": "Kasi na idadi ya bind huwekwa na mtoa huduma wako; mwombe yeye azibadilishe.",
   "server.unavailable":
     "Huduma haipatikani kwa muda; hakuna kilichohifadhiwa wala kutozwa. Jaribu tena baada ya muda mfupi.",
   "server.internal": "Hitilafu ya seva. Taja request_uid kwa huduma kwa wateja.",

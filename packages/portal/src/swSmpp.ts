@@ -72,5 +72,19 @@ export const swSmpp: Readonly<Record<string, string>> = {
   "Temporary: try again later.": "Kwa muda: jaribu tena baadaye.",
   "The same text too often: slow down.": "Maandishi yale yale mara nyingi mno: punguza kasi.",
   "The account is suspended.": "Akaunti imesimamishwa.",
-  "API error": "Hitilafu ya API"
+  "API error": "Hitilafu ya API",
+  // editing credentials (the portal's owner; "Edit {systemId}" and the saved line: the console's too)
+  "Edit": "Hariri",
+  "Edit {systemId}": "Hariri {systemId}",
+  "The settings of {systemId} are saved.": "Mipangilio ya {systemId} imehifadhiwa.",
+  "Settings of {systemId}": "Mipangilio ya {systemId}",
+  "Nothing was changed: correct the field below.": "Hakuna kilichobadilishwa: sahihisha sehemu iliyo hapa chini.",
+  "The internet addresses your system connects from, separated by commas: one address like 196.41.2.10, or a range like 196.41.2.0/24. Empty: any address.":
+    "Anwani za intaneti ambazo mfumo wako huunganisha kutoka, zikitenganishwa kwa koma: anwani moja kama 196.41.2.10, au kundi kama 196.41.2.0/24. Tupu: anwani yoyote.",
+  "From now on, a connection from another address is refused; connections already open stay open.":
+    "Kuanzia sasa, muunganisho kutoka anwani nyingine utakataliwa; miunganisho iliyo wazi tayari inabaki wazi.",
+  "Set by your provider": "Huwekwa na mtoa huduma wako",
+  "{rate} parts per second, bursts up to {burst}": "Sehemu {rate} kwa sekunde, mlipuko hadi {burst}",
+  "Connections at the same time": "Miunganisho kwa wakati mmoja",
+  "To change these, ask your provider.": "Kubadilisha haya, muulize mtoa huduma wako."
 }

@@ -690,6 +690,13 @@ describe.skipIf(!hasChromium).each(drivers)("operator console in chromium (%s)",
     await admin.getByRole("button", { name: "Badilisha nenosiri la sw-walk" }).waitFor()
     await admin.getByRole("region", { name: "Maingizo ya ukaguzi ya SMPP" }).getByText("smpp_account.create").waitFor()
     await check(admin, "smpp with new credentials")
+    // their edit form, refused: no binds at all
+    await admin.getByRole("button", { name: "Hariri sw-walk" }).click()
+    const editSmpp = admin.getByRole("region", { name: "Hariri sw-walk" })
+    await editSmpp.getByRole("textbox", { name: "Bind za juu" }).fill("0")
+    await editSmpp.getByRole("button", { name: "Hifadhi mabadiliko" }).click()
+    await editSmpp.getByRole("alert").waitFor()
+    await check(admin, "smpp edit refused")
     // an account without a name
     await visit("/accounts")
     await admin.getByRole("button", { name: "Fungua akaunti" }).click()

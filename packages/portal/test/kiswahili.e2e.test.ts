@@ -2,7 +2,7 @@
  * No English on a Kiswahili page (issue 26): in a real browser against `tuma serve --demo` with a little
  * traffic, the portal in Kiswahili — every page of the navigation, a message and a campaign, the pages
  * without a session, and the typical errors (an invalid number on Send, a bad row in a campaign, a
- * sender-ID request with a short sample, a wrong password) — at 1280×800 and at 390×844. The visible
+ * sender-ID request with a short sample, SMPP settings with a bad address, a wrong password) — at 1280×800 and at 390×844. The visible
  * text (and placeholders, labels for assistive technology, titles) is read word by word; a word that
  * is English (a word of the portal's English texts or of the server's message catalogue that no
  * Kiswahili text uses, or a common English word) fails the test, unless it is a name, a brand or a
@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { sw } from "../src/sw.js"
 import { englishIn, visibleText } from "./english.js"
 import type { Browser, Page, Serve } from "./harness.js"
-import { hasChromium, launchBrowser, newContext, startServe } from "./harness.js"
+import { ADMIN_TOKEN, hasChromium, http, launchBrowser, newContext, startServe } from "./harness.js"
 import type { Traffic } from "./traffic.js"
 import { makeTraffic, PORTAL_PAGES } from "./traffic.js"
 
@@ -62,6 +62,12 @@ describe.skipIf(!hasChromium)("no English on a Kiswahili page", () => {
   beforeAll(async () => {
     ;[serve, browser] = await Promise.all([startServe("pglite"), launchBrowser()])
     traffic = await makeTraffic(serve)
+    // SMPP credentials granted by the operator, to open their settings form on the SMPP page
+    const accounts = (await http(serve.url, "GET", "/admin/v1/accounts", { bearer: ADMIN_TOKEN })).body.data
+    await http(serve.url, "POST", "/admin/v1/smpp-accounts", {
+      bearer: ADMIN_TOKEN,
+      body: { account_uid: accounts[0].uid, system_id: "sw-edit" }
+    })
   })
   afterAll(async () => {
     traffic?.close()
@@ -123,6 +129,14 @@ describe.skipIf(!hasChromium)("no English on a Kiswahili page", () => {
       await page.getByRole("button", { name: "Omba kitambulisho" }).click()
       await alertOn(page, "sender-id")
       await expectKiswahili(page, "a sender-ID request with a short sample")
+      // the settings of SMPP credentials with an address that is not one
+      await visit(page, `${serve.url}/portal/smpp`)
+      await page.getByRole("button", { name: "Hariri sw-edit" }).click()
+      const smppForm = page.getByRole("form", { name: "Mipangilio ya sw-edit" })
+      await smppForm.getByRole("textbox", { name: "Anwani za IP zinazoruhusiwa" }).fill("10.0.0.300")
+      await smppForm.getByRole("button", { name: "Hifadhi mabadiliko" }).click()
+      await alertOn(page, "smpp-edit")
+      await expectKiswahili(page, "SMPP settings with a bad address")
       // the pages without a session
       await context.clearCookies()
       for (const path of ["/accept-invitation?token=made-up", "/reset-password?token=made-up"]) {

@@ -15,7 +15,13 @@
  * one lockout.
  */
 import type { SmppAccountInput } from "@tuma/domain"
-import { newSmppPassword, ResourceConflict, smppAccountSettings, smppAddressAllowed } from "@tuma/domain"
+import {
+  newSmppPassword,
+  ResourceConflict,
+  smppAccountSettings,
+  smppAddressAllowed,
+  smppOwnerChangeProblems
+} from "@tuma/domain"
 import type { ResourceNotFound, ValidationFailed } from "@tuma/domain"
 import { validationFailed } from "@tuma/domain/validation"
 import { Clock, Context, Effect, Layer, Option } from "effect"
@@ -123,11 +129,14 @@ export class SmppAccounts extends Context.Tag("@tuma/core/SmppAccounts")<SmppAcc
   /**
    * Changes the throughput, `max_binds` or `allowed_ips` (the others kept; a rate without a burst: the
    * burst is the rate), checked by the rules of a new one. Binds made afterwards get them; the binds up
-   * keep theirs until they bind again.
+   * keep theirs until they bind again. `owner` (the portal's owner): only credentials of that account
+   * (else 404), and only `allowed_ips` — a throughput or `max_binds` other than the stored one is refused
+   * (domain `smppOwnerChangeProblems`), nothing changed.
    */
   readonly change: (
     uid: string,
-    change: SmppLimitsChange
+    change: SmppLimitsChange,
+    owner?: string
   ) => Effect.Effect<SmppAccountView, ValidationFailed | ResourceNotFound>
   /** A new password, answered once; the binds up stay up. */
   readonly rotatePassword: (uid: string, owner?: string) => Effect.Effect<SmppAccountWithPassword, ResourceNotFound>
@@ -231,13 +240,19 @@ export class SmppAccounts extends Context.Tag("@tuma/core/SmppAccounts")<SmppAcc
                 return smppAccountView(yield* Option.match(row, { onNone: () => find(uid), onSome: Effect.succeed }))
               })
             )),
-        change: (uid, change) =>
-          Effect.flatMap(find(uid), (row) =>
+        change: (uid, change, owner) =>
+          Effect.flatMap(find(uid, owner), (row) =>
             audited(
               "smpp_account.update",
               uid,
               before(uid),
               Effect.gen(function*() {
+                const refused = owner === undefined ? undefined : smppOwnerChangeProblems({
+                  rate: row.throughput_rate,
+                  burst: row.throughput_burst,
+                  max_binds: row.max_binds
+                }, change)
+                if (refused !== undefined) return yield* validationFailed(refused)
                 const limits = yield* limitsOf(row, change)
                 const changed = yield* store.update(uid, { limits }, yield* now)
                 return smppAccountView(

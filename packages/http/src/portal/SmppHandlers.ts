@@ -48,6 +48,11 @@ export const PortalSmppLive = HttpApiBuilder.group(TumaApi, "portalSmpp", (handl
           const created = yield* smpp.create({ ...payload, account_uid: accountId }).pipe(mapFailure, asPortalUser)
           return yield* ok(withoutAccount(created))
         }))
+      .handle("changeSmppAccount", ({ path, payload }) =>
+        Effect.gen(function*() {
+          const view = yield* smpp.change(path.smpp_account_uid, payload, yield* owner).pipe(mapFailure, asPortalUser)
+          return yield* ok(withoutAccount(view))
+        }))
       .handle("disableSmppAccount", ({ path }) =>
         Effect.gen(function*() {
           const view = yield* smpp.setDisabled(path.smpp_account_uid, true, yield* owner).pipe(mapFailure, asPortalUser)

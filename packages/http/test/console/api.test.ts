@@ -193,6 +193,39 @@ describe.each(drivers)("the console API (%s)", (driver) => {
     expect(unrouted.body.data).toMatchObject({ messages: [], meta: { current_page: 1, total: 0 } })
   })
 
+  it("SMPP credentials: the edit form's PATCH changes the limits (text fields), refuses bad ones by field, needs accounts.manage", async () => {
+    const created = await admin.request("POST", "/console/api/smpp-accounts", {
+      body: { account_uid: accountId, system_id: `edit-${driver}`, rate: "50", burst: "", max_binds: "2" }
+    })
+    expect(created.status).toBe(200)
+    const path = `/console/api/smpp-accounts/${created.body.data.uid}`
+    const changed = await admin.request("PATCH", path, {
+      body: { rate: "80", burst: "120", max_binds: "4", allowed_ips: "196.41.2.10, 196.41.3.0/24" }
+    })
+    expect(changed.status).toBe(200)
+    expect(changed.body.data).toMatchObject({
+      throughput: { rate: 80, burst: 120 },
+      max_binds: 4,
+      allowed_ips: ["196.41.2.10", "196.41.3.0/24"]
+    })
+    const refused = await admin.request("PATCH", path, {
+      body: { rate: "20000", burst: "", max_binds: "0", allowed_ips: "196.41.2.300" }
+    })
+    expectFailure(refused, 422, "VALIDATION_FAILED")
+    expect(Object.keys(refused.body.errors).sort()).toEqual(["allowed_ips.0", "max_binds", "throughput.rate"])
+    expect(refused.body.details.errors.max_binds[0]).toEqual({
+      code: "smpp.max_binds",
+      params: { min: "1", max: "100" }
+    })
+    expect(refused.body.details.errors["throughput.rate"][0].code).toBe("smpp.rate")
+    expectFailure(await admin.request("PATCH", path, { body: { rate: "many" } }), 422, "VALIDATION_FAILED")
+    expectFailure(await reviewer.request("PATCH", path, { body: { max_binds: "9" } }), 403, "ROLE_FORBIDDEN")
+    expectFailure(await admin.request("PATCH", "/console/api/smpp-accounts/nope", { body: { max_binds: "3" } }), 404)
+    // refused changes changed nothing; a blank address field means any address
+    const open = await admin.request("PATCH", path, { body: { allowed_ips: "" } })
+    expect(open.body.data).toMatchObject({ throughput: { rate: 80, burst: 120 }, max_binds: 4, allowed_ips: [] })
+  })
+
   it("changes, each with its permission and the session's CSRF token", async () => {
     const post = (who: Operator, path: string, body?: unknown, method = "POST") =>
       who.request(method, `/console/api${path}`, body === undefined ? {} : { body })

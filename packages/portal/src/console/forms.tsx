@@ -77,13 +77,20 @@ export function Toggle(props: {
   )
 }
 
-/** A labelled input (text unless `type` says otherwise): the label is its accessible name. */
+/**
+ * A labelled input (text unless `type` says otherwise): the label is its accessible name; `errors`
+ * (in the operator's language) are said under it.
+ */
 export function Input(
-  props: { readonly label: string; readonly hint?: string } & InputHTMLAttributes<HTMLInputElement>
+  props: {
+    readonly label: string
+    readonly hint?: string
+    readonly errors?: ReadonlyArray<string>
+  } & InputHTMLAttributes<HTMLInputElement>
 ) {
-  const { hint, label, ...input } = props
+  const { errors, hint, label, ...input } = props
   return (
-    <Field label={label} {...(hint !== undefined ? { hint } : {})}>
+    <Field label={label} {...(hint !== undefined ? { hint } : {})} {...(errors !== undefined ? { errors } : {})}>
       <input type="text" {...input} />
     </Field>
   )

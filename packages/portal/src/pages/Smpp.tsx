@@ -2,7 +2,8 @@
  * SMPP: how to connect (host, port, TLS port, bind types), the account's SMPP credentials (system id,
  * mode, throughput and burst, max binds, allowed addresses, status, live binds) and the live binds with
  * their figures; owners create credentials and rotate passwords (each password shown once, with a copy
- * button), disable, enable, delete (confirmed) and unbind a bind (confirmed). Members read.
+ * button), change the allowed addresses (SmppEdit.tsx; the limits read-only, the provider's), disable,
+ * enable, delete (confirmed) and unbind a bind (confirmed). Members read.
  * The table of command_status codes is the domain's (`commandStatusOfRefusal`), shown on the page.
  */
 import { commandStatusOfRefusal } from "@tuma/domain/smpp"
@@ -14,6 +15,7 @@ import { useIsOwner } from "../session.js"
 import { CopyField } from "../shared/secrets.js"
 import { ErrorBox, Field, Loading, PageTitle, Status, Time, useAction, useLoad } from "../ui.js"
 import { Facts, onSubmit, SubmitRow, Table } from "../widgets.js"
+import { EditCredentials, SavedLine } from "./SmppEdit.js"
 
 const hex = (n: number) => `0x${n.toString(16).toUpperCase().padStart(2, "0")}`
 
@@ -200,6 +202,8 @@ export function SmppPage() {
   const [version, setVersion] = useState(0)
   const page = useLoad(() => call((c) => c.portalSmpp.smpp()), [version])
   const [shown, setShown] = useState<{ readonly systemId: string; readonly password: string }>()
+  const [editing, setEditing] = useState<string>()
+  const [saved, setSaved] = useState<string>()
   const action = useAction()
   const reload = () => setVersion((v) => v + 1)
   const run = (f: () => Promise<unknown>) =>
@@ -213,8 +217,20 @@ export function SmppPage() {
   const data = page.data?.data
   const binds = data?.binds ?? []
   const bindsOf = (a: PortalSmppAccount) => binds.filter((b) => b.smpp_account_uid === a.uid).length
+  const editingAccount = data?.accounts.find((a) => a.uid === editing)
   const accountActions = (a: PortalSmppAccount) => (
     <div className="actions">
+      <button
+        type="button"
+        aria-label={t("Edit {systemId}", { systemId: a.system_id })}
+        aria-expanded={editing === a.uid}
+        onClick={() => {
+          setSaved(undefined)
+          setEditing(a.uid)
+        }}
+      >
+        {t("Edit")}
+      </button>
       <button
         type="button"
         aria-label={t("Rotate the password of {systemId}", { systemId: a.system_id })}
@@ -307,6 +323,20 @@ export function SmppPage() {
         ]}
       />
       {data !== undefined && data.accounts.length === 0 && <p>{t("No SMPP credentials yet.")}</p>}
+      {saved !== undefined && <SavedLine systemId={saved} />}
+      {owner && editingAccount !== undefined && (
+        <EditCredentials
+          key={editingAccount.uid}
+          account={editingAccount}
+          onDone={(done) => {
+            setEditing(undefined)
+            if (done !== null) {
+              setSaved(done.system_id)
+              reload()
+            }
+          }}
+        />
+      )}
       <LiveBinds binds={binds} owner={owner} confirmed={confirmed} />
       {data !== undefined && binds.length === 0 && <p>{t("Nothing is bound now.")}</p>}
       <button type="button" onClick={reload}>{t("Refresh")}</button>

@@ -7,27 +7,59 @@ import type { ApiError } from "./errors.js"
 import type { FieldLabel, Translate } from "./messages.js"
 import { renderDescribed } from "./messages.js"
 
-/** A labelled control: exactly the label text is its accessible name; the hint is its description. */
+/**
+ * A labelled control: exactly the label text is its accessible name; the hint is its description, and
+ * the field's errors (`errors`, already in the reader's language) are said right under the control,
+ * which is then marked invalid and described by them first.
+ */
 export function Field(
   props: {
     readonly label: string
-    readonly children: ReactElement<{ readonly id?: string; readonly "aria-describedby"?: string }>
+    readonly children: ReactElement<
+      { readonly id?: string; readonly "aria-describedby"?: string; readonly "aria-invalid"?: boolean }
+    >
     readonly hint?: string
+    readonly errors?: ReadonlyArray<string>
   }
 ) {
   const id = useId()
   const hintId = `${id}-hint`
+  const errorId = `${id}-error`
+  const errors = props.errors ?? []
+  const describedBy = [errors.length > 0 ? errorId : "", props.hint !== undefined ? hintId : ""]
+    .filter((s) => s !== "").join(" ")
   return (
-    <div className="field">
+    <div className={errors.length > 0 ? "field invalid" : "field"}>
       <label className="label" htmlFor={id}>{props.label}</label>
       {cloneElement(props.children, {
         id,
-        ...(props.hint !== undefined ? { "aria-describedby": hintId } : {})
+        ...(describedBy !== "" ? { "aria-describedby": describedBy } : {}),
+        ...(errors.length > 0 ? { "aria-invalid": true } : {})
       })}
+      {errors.length > 0 && <p className="field-error" id={errorId}>{errors.join(" ")}</p>}
       {props.hint !== undefined && <small className="hint" id={hintId}>{props.hint}</small>}
     </div>
   )
 }
+
+/**
+ * The errors of a failed call that belong to a form's field: those at `field` or under it
+ * (`allowed_ips` takes `allowed_ips.2`), each in the reader's language by its catalogue code when the
+ * server sent one, else as written.
+ */
+export const fieldErrors = (
+  e: ApiError | undefined,
+  field: string,
+  t: Translate
+): ReadonlyArray<string> =>
+  Object.entries(e?.errors ?? {})
+    .filter(([path]) => path === field || path.startsWith(`${field}.`))
+    .flatMap(([path, msgs]) =>
+      msgs.map((m, i) => {
+        const d = e?.details?.errors?.[path]?.[i]
+        return d === null || d === undefined ? m : renderDescribed(t, d)
+      })
+    )
 
 const MORE = / \(and \d+ more errors?\)$/
 

@@ -1,5 +1,5 @@
 /** The console's SMPP page: every account's SMPP credentials (the admin API's actions) and the live binds. */
-import { del, get, post } from "@effect/platform/HttpApiEndpoint"
+import { del, get, patch, post } from "@effect/platform/HttpApiEndpoint"
 import { SmppAccountView, SmppAccountWithPassword, SmppBindView } from "@tuma/core/smpp/views"
 import { ok, okList } from "../../shared/apiSchemas.js"
 import {
@@ -28,6 +28,18 @@ export const CreateSmppBody = body({
   allowed_ips: Anything
 }, "ConsoleCreateSmppAccount")
 
+/**
+ * A change of credentials' limits as the console's edit form sends them (numbers or numeric text; a
+ * blank burst: the rate); absent fields are kept, `allowed_ips` blank or empty: any address.
+ */
+export const ChangeSmppBody = body({
+  rate: Anything,
+  burst: Anything,
+  max_binds: Anything,
+  /** An array, or addresses separated by commas or spaces. */
+  allowed_ips: Anything
+}, "ConsoleChangeSmppAccount")
+
 const Account = ok(SmppAccountView, "ConsoleSmppAccount")
 const WithPassword = ok(SmppAccountWithPassword, "ConsoleSmppAccountWithPassword")
 
@@ -41,6 +53,11 @@ export class ConsoleSmppGroup extends consoleGroup("consoleSmpp", "Console: SMPP
   .add(
     needs("accounts.manage")(
       post("createSmppAccount", "/smpp-accounts").setPayload(CreateSmppBody).addSuccess(WithPassword)
+    )
+  )
+  .add(
+    needs("accounts.manage")(
+      patch("changeSmppAccount", "/smpp-accounts/:uid").setPath(UidPath).setPayload(ChangeSmppBody).addSuccess(Account)
     )
   )
   .add(needs("accounts.manage")(uidAction("disableSmppAccount", "/smpp-accounts/:uid/disable").addSuccess(Account)))

@@ -20,6 +20,13 @@ const addressesOf = (v: unknown): ReadonlyArray<string> | undefined =>
     ? v.split(/[\s,]+/).filter((s) => s !== "")
     : undefined
 
+/** The throughput of the edit form: none when both are blank (kept); a blank rate with a burst is refused (NaN). */
+const throughputOf = (rateField: unknown, burstField: unknown) => {
+  const rate = numberOf(rateField)
+  const burst = numberOf(burstField)
+  return rate !== undefined || burst !== undefined ? { throughput: { rate: rate ?? Number.NaN, burst } } : {}
+}
+
 export const ConsoleSmppLive = HttpApiBuilder.group(TumaApi, "consoleSmpp", (handlers) =>
   Effect.gen(function*() {
     const smpp = yield* SmppAccounts
@@ -39,6 +46,15 @@ export const ConsoleSmppLive = HttpApiBuilder.group(TumaApi, "consoleSmpp", (han
               : {}),
             max_binds: numberOf(payload.max_binds),
             allowed_ips: addressesOf(payload.allowed_ips)
+          })
+        }))
+      .handle("changeSmppAccount", ({ path, payload }) =>
+        asOperator(() => {
+          const max_binds = numberOf(payload.max_binds)
+          return smpp.change(path.uid, {
+            ...throughputOf(payload.rate, payload.burst),
+            ...(max_binds !== undefined ? { max_binds } : {}),
+            ...(payload.allowed_ips !== undefined ? { allowed_ips: addressesOf(payload.allowed_ips) ?? [] } : {})
           })
         }))
       .handle("disableSmppAccount", ({ path }) => asOperator(() => smpp.setDisabled(path.uid, true)))

@@ -1,10 +1,10 @@
 /**
  * The portal's SMPP page (docs/portal.md "SMPP"): the account's SMPP credentials and live binds, the
- * connection instructions; owners create, disable, enable, rotate, delete credentials and unbind a bind
- * (members read). The same core use cases as `/admin/v1/smpp-accounts` and `/admin/v1/smpp-binds`,
+ * connection instructions; owners create, change the allowed addresses of, disable, enable, rotate,
+ * delete credentials and unbind a bind (members read). The same core use cases as `/admin/v1/smpp-accounts` and `/admin/v1/smpp-binds`,
  * scoped to the session's account.
  */
-import { del, get, post } from "@effect/platform/HttpApiEndpoint"
+import { del, get, patch, post } from "@effect/platform/HttpApiEndpoint"
 import { SmppAccountView, SmppAccountWithPassword, SmppBindView } from "@tuma/core/smpp/views"
 import { StoredString } from "@tuma/domain/storedText"
 import { Schema } from "effect"
@@ -54,6 +54,20 @@ export const CreateSmppInput = Schema.Struct({
   allowed_ips: Schema.optional(Schema.Array(StoredString))
 }).annotations({ identifier: "PortalCreateSmppAccount", ...all })
 
+/**
+ * An owner's change of their credentials: the addresses a bind may come from. Throughput and
+ * `max_binds` are the operator's (docs/decisions.md "SMPP limits are the operator's"): named with their
+ * present values they change nothing; other values are refused (422), nothing changed.
+ */
+export const ChangeSmppInput = Schema.Struct({
+  /** Addresses or CIDR blocks a bind may come from; empty: any address. */
+  allowed_ips: Schema.optional(Schema.Array(StoredString)),
+  /** Read-only here: the present value or absent. */
+  throughput: Schema.optional(Schema.Struct({ rate: Schema.Number, burst: Schema.optional(Schema.Number) })),
+  /** Read-only here: the present value or absent. */
+  max_binds: Schema.optional(Schema.Number)
+}).annotations({ identifier: "PortalChangeSmppAccount", ...all })
+
 const SmppPath = Schema.Struct({ smpp_account_uid: Schema.String })
 const BindPath = Schema.Struct({ smpp_bind_uid: Schema.String })
 const AccountResponse = ok(PortalSmppAccount, "PortalSmppAccountResponse")
@@ -66,6 +80,12 @@ export class PortalSmppGroup extends group("portalSmpp", "Portal: SMPP")
   .add(forOwner(
     create("createSmppAccount", "/smpp-accounts", CreateSmppInput, PasswordResponse),
     "The password (8 characters) is in this answer only."
+  ))
+  .add(forOwner(
+    patch("changeSmppAccount", "/smpp-accounts/:smpp_account_uid").setPath(SmppPath).setPayload(ChangeSmppInput)
+      .addSuccess(AccountResponse),
+    "Changes the addresses a bind may come from (binds made afterwards are checked against them). " +
+      "Throughput and max_binds are the operator's: another value than the present one is refused (422)."
   ))
   .add(forOwner(smppAction("disableSmppAccount", "disable").addSuccess(AccountResponse)))
   .add(forOwner(smppAction("enableSmppAccount", "enable").addSuccess(AccountResponse)))

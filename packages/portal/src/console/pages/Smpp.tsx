@@ -1,6 +1,6 @@
 /**
  * SMPP: every account's SMPP credentials with the admin API's actions (create — the password shown
- * once —, disable, enable, rotate the password, delete), the live binds of every process with an
+ * once —, edit the limits and addresses (SmppEdit.tsx), disable, enable, rotate the password, delete), the live binds of every process with an
  * unbind button (confirmed), and the audit entries of SMPP changes. Changes need `accounts.manage`.
  */
 import { useState } from "react"
@@ -11,6 +11,8 @@ import { useMay } from "../session.js"
 import { ErrorBox, Loading, Section, Status, Table, Time, useLoad, useT } from "../ui.js"
 import type { AuditEntryView, SmppAccountView, SmppAccountWithPassword, SmppBindView } from "../views.js"
 import { AccountPicker } from "./Accounts.js"
+import { actorText } from "./AuditLog.js"
+import { EditCredentials } from "./SmppEdit.js"
 
 /** The audit entries of SMPP credentials and binds, newest first. */
 const smppAudit = async (): Promise<ReadonlyArray<AuditEntryView>> => {
@@ -66,7 +68,7 @@ function AuditEntries(props: { readonly version: number }) {
         rowKey={(e) => e.id}
         columns={[
           [t("When"), (e) => <Time iso={e.at} />],
-          [t("Actor"), (e) => e.actor_name],
+          [t("Actor"), (e) => actorText(t, e)],
           [t("Action"), (e) => <code>{e.action}</code>],
           [t("Target"), (e) => e.target ?? ""]
         ]}
@@ -96,6 +98,82 @@ function OncePassword(props: { readonly systemId: string; readonly password: str
   )
 }
 
+/** The actions on one account's credentials: edit, rotate the password, disable or enable, delete. */
+function CredentialActions(props: {
+  readonly account: SmppAccountView
+  readonly busy: boolean
+  readonly editing: boolean
+  readonly onEdit: () => void
+  readonly change: (question: string | null, method: string, path: string, shows?: boolean) => void
+}) {
+  const t = useT()
+  const a = props.account
+  return (
+    <div className="actions">
+      <button
+        type="button"
+        disabled={props.busy}
+        aria-expanded={props.editing}
+        onClick={props.onEdit}
+      >
+        {t("Edit {systemId}", { systemId: a.system_id })}
+      </button>
+      <button
+        type="button"
+        disabled={props.busy}
+        onClick={() =>
+          props.change(
+            t("Give {systemId} a new password? Binds up stay up.", { systemId: a.system_id }),
+            "POST",
+            `/smpp-accounts/${a.uid}/rotate-password`,
+            true
+          )}
+      >
+        {t("Rotate password of {systemId}", { systemId: a.system_id })}
+      </button>
+      {a.status === "active"
+        ? (
+          <button
+            type="button"
+            disabled={props.busy}
+            onClick={() =>
+              props.change(
+                t("Disable {systemId}? Its binds are closed.", { systemId: a.system_id }),
+                "POST",
+                `/smpp-accounts/${a.uid}/disable`
+              )}
+          >
+            {t("Disable {systemId}", { systemId: a.system_id })}
+          </button>
+        )
+        : (
+          <button
+            type="button"
+            disabled={props.busy}
+            onClick={() => props.change(null, "POST", `/smpp-accounts/${a.uid}/enable`)}
+          >
+            {t("Enable {systemId}", { systemId: a.system_id })}
+          </button>
+        )}
+      <button
+        type="button"
+        className="danger"
+        disabled={props.busy}
+        onClick={() =>
+          props.change(
+            t("Delete {systemId}? Its binds are closed and its pending receipts dropped.", {
+              systemId: a.system_id
+            }),
+            "DELETE",
+            `/smpp-accounts/${a.uid}`
+          )}
+      >
+        {t("Delete {systemId}", { systemId: a.system_id })}
+      </button>
+    </div>
+  )
+}
+
 /** The SMPP page. */
 export function SmppPage() {
   const t = useT()
@@ -105,6 +183,8 @@ export function SmppPage() {
   const accounts = useLoad<ReadonlyArray<SmppAccountView>>(() => api("GET", "/smpp-accounts"), [version])
   const binds = useLoad<ReadonlyArray<SmppBindView>>(() => api("GET", "/smpp-binds"), [version])
   const [password, setPassword] = useState<{ readonly systemId: string; readonly password: string } | null>(null)
+  const [editing, setEditing] = useState<string | null>(null)
+  const [saved, setSaved] = useState<string | null>(null)
   const action = useAction()
   const reload = () => setVersion((v) => v + 1)
   const change = (question: string | null, method: string, path: string, shows = false) => {
@@ -115,6 +195,7 @@ export function SmppPage() {
       reload()
     })
   }
+  const editingAccount = (accounts.data ?? []).find((a) => a.uid === editing)
   const liveOf = (a: SmppAccountView) => (binds.data ?? []).filter((b) => b.smpp_account_uid === a.uid).length
   return (
     <>
@@ -136,63 +217,33 @@ export function SmppPage() {
           [t("Status"), (a) => <Status status={a.status} />],
           [t("Live binds"), liveOf],
           manage && [t("Actions"), (a) => (
-            <div className="actions">
-              <button
-                type="button"
-                disabled={action.busy}
-                onClick={() =>
-                  change(
-                    t("Give {systemId} a new password? Binds up stay up.", { systemId: a.system_id }),
-                    "POST",
-                    `/smpp-accounts/${a.uid}/rotate-password`,
-                    true
-                  )}
-              >
-                {t("Rotate password of {systemId}", { systemId: a.system_id })}
-              </button>
-              {a.status === "active"
-                ? (
-                  <button
-                    type="button"
-                    disabled={action.busy}
-                    onClick={() =>
-                      change(
-                        t("Disable {systemId}? Its binds are closed.", { systemId: a.system_id }),
-                        "POST",
-                        `/smpp-accounts/${a.uid}/disable`
-                      )}
-                  >
-                    {t("Disable {systemId}", { systemId: a.system_id })}
-                  </button>
-                )
-                : (
-                  <button
-                    type="button"
-                    disabled={action.busy}
-                    onClick={() => change(null, "POST", `/smpp-accounts/${a.uid}/enable`)}
-                  >
-                    {t("Enable {systemId}", { systemId: a.system_id })}
-                  </button>
-                )}
-              <button
-                type="button"
-                className="danger"
-                disabled={action.busy}
-                onClick={() =>
-                  change(
-                    t("Delete {systemId}? Its binds are closed and its pending receipts dropped.", {
-                      systemId: a.system_id
-                    }),
-                    "DELETE",
-                    `/smpp-accounts/${a.uid}`
-                  )}
-              >
-                {t("Delete {systemId}", { systemId: a.system_id })}
-              </button>
-            </div>
+            <CredentialActions
+              account={a}
+              busy={action.busy}
+              editing={editing === a.uid}
+              onEdit={() => {
+                setSaved(null)
+                setEditing(a.uid)
+              }}
+              change={change}
+            />
           )]
         ]}
       />
+      {saved !== null && <p role="status">{t("The settings of {systemId} are saved.", { systemId: saved })}</p>}
+      {manage && editingAccount !== undefined && (
+        <EditCredentials
+          key={editingAccount.uid}
+          account={editingAccount}
+          onDone={(done) => {
+            setEditing(null)
+            if (done !== null) {
+              setSaved(done.system_id)
+              reload()
+            }
+          }}
+        />
+      )}
       {manage && (
         <NewCredentials
           onCreated={(c) => {
