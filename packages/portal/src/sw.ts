@@ -21,6 +21,10 @@ export const sw: Readonly<Record<string, string>> = {
   "Menu": "Menyu",
   "Language": "Lugha",
   "Sign out": "Toka",
+  "This page could not be shown": "Ukurasa huu haukuweza kuonyeshwa",
+  "Something went wrong on our side. Reload the page to try again; you may need to enter what you typed again.":
+    "Kuna hitilafu upande wetu. Pakia ukurasa upya ujaribu tena; huenda ukahitaji kuandika tena ulichoandika.",
+  "Reload the page": "Pakia ukurasa upya",
   "Sign out everywhere": "Toka kila mahali",
   "Owner": "Mmiliki",
   "Member": "Mwanachama",

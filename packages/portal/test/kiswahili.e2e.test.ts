@@ -32,6 +32,15 @@ const expectKiswahili = async (page: Page, where: string) => {
   }
 }
 
+/** What the pages threw and logged as errors (said when an expected alert never comes). */
+const pageErrors: Array<string> = []
+const watchErrors = (page: Page) => {
+  page.on("pageerror", (e) => pageErrors.push(`pageerror: ${e.stack ?? e.message}`))
+  page.on("console", (m) => {
+    if (m.type() === "error") pageErrors.push(`console: ${m.text()}`)
+  })
+}
+
 /** Waits for the page's alert (a screenshot in TUMA_I18N_SHOTS when it never comes). */
 const alertOn = async (page: Page, what: string) => {
   try {
@@ -41,7 +50,8 @@ const alertOn = async (page: Page, what: string) => {
     const dir = process.env.TUMA_I18N_SHOTS
     if (dir !== undefined) await page.screenshot({ path: `${dir}/no-alert-${what}.png`, fullPage: true })
     throw new Error(
-      `no alert after ${what} at ${page.url()}; the page read: ${(await visibleText(page)).slice(0, 600)}`,
+      `no alert after ${what} at ${page.url()}; the page read: ${(await visibleText(page)).slice(0, 600)}; ` +
+        `errors: ${pageErrors.join(" | ").slice(0, 2000)}`,
       {
         cause: e
       }
@@ -84,6 +94,7 @@ describe.skipIf(!hasChromium)("no English on a Kiswahili page", () => {
     it(`every portal page and its typical errors read in Kiswahili (${phone ? "390×844" : "1280×800"})`, async () => {
       const context = await newContext(browser, { phone })
       const page = await context.newPage()
+      watchErrors(page)
       if (!phone) await page.setViewportSize({ width: 1280, height: 800 })
       await page.goto(`${serve.url}/portal/`)
       await page.evaluate(() => (globalThis as any).localStorage.setItem("tuma.lang", "sw"))
@@ -145,6 +156,9 @@ describe.skipIf(!hasChromium)("no English on a Kiswahili page", () => {
       }
       await context.close()
       expect(found.splice(0), "English on a Kiswahili page").toEqual([])
+      // a page that failed to render shows its message in Kiswahili too, but is a failure of the walk
+      expect(pageErrors.splice(0).filter((e) => e.startsWith("pageerror") || e.includes("tuma: a page failed")))
+        .toEqual([])
     })
   }
 
