@@ -141,5 +141,14 @@ export const cpuTicks = (pids: ReadonlyArray<number>) => {
   return Number(out.trim())
 }
 
+/** CPU ticks (user + system) of every PostgreSQL process (the share of `cpuTicks` that is the database's). */
+export const postgresTicks = () => {
+  const out = execFileSync("bash", [
+    "-c",
+    `t=0; for p in $(pgrep -u postgres); do [ -r /proc/$p/stat ] && t=$((t + $(awk '{print $14 + $15}' /proc/$p/stat))); done; echo $t`
+  ]).toString()
+  return Number(out.trim())
+}
+
 /** The 1-minute load average (the machine is shared: figures are indicative). */
 export const loadAverage = () => execFileSync("cat", ["/proc/loadavg"]).toString().split(" ")[0]
