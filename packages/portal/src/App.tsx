@@ -27,7 +27,7 @@ import { WebhooksPage } from "./pages/Webhooks.js"
 import { Link, navigate, usePath } from "./router.js"
 import { SessionContext } from "./session.js"
 import { AppFrame, isCurrent } from "./shared/nav.js"
-import { PageBoundary } from "./shared/PageBoundary.js"
+import { PageBoundary, PageFailed } from "./shared/PageBoundary.js"
 import { useAction } from "./ui.js"
 
 const nav: ReadonlyArray<readonly [string, string]> = [
@@ -141,22 +141,6 @@ function Shell(props: { readonly session: SessionView; readonly setSession: (s: 
         </PageBoundary>
       </AppFrame>
     </SessionContext.Provider>
-  )
-}
-
-/** What a page that failed to render shows instead (PageBoundary). */
-function PageFailed() {
-  const { t } = useI18n()
-  return (
-    <section className="card" role="alert">
-      <h1>{t("This page could not be shown")}</h1>
-      <p>
-        {t(
-          "Something went wrong on our side. Reload the page to try again; you may need to enter what you typed again."
-        )}
-      </p>
-      <button type="button" onClick={() => globalThis.location.reload()}>{t("Reload the page")}</button>
-    </section>
   )
 }
 

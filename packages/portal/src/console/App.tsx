@@ -9,6 +9,7 @@ import { useEffect, useState } from "react"
 import { I18nProvider, useI18n } from "../i18n.js"
 import { LanguageSwitch } from "../LanguageSwitch.js"
 import { AppFrame, isCurrent } from "../shared/nav.js"
+import { PageBoundary, PageFailed } from "../shared/PageBoundary.js"
 import { CopyField, QrCode, RecoveryCodeList } from "../shared/secrets.js"
 import { api, onSignedOut, setCsrfToken } from "./api.js"
 import { Input, useAction, useForm } from "./forms.js"
@@ -272,7 +273,9 @@ function Shell(props: { readonly session: ConsoleSession; readonly onSignedOut: 
           </>
         }
       >
-        {page(path)}
+        <PageBoundary resetKey={path} fallback={<PageFailed />}>
+          {page(path)}
+        </PageBoundary>
       </AppFrame>
     </SessionContext.Provider>
   )
