@@ -74,8 +74,15 @@ describe.skipIf(!hasChromium)("a page that fails to render", () => {
       if (m.type() === "error") logged.push(m.text())
     })
     // a row that is not an account: the page throws while rendering it
-    await page.route(/\/console\/api\/accounts(\?.*)?$/, (route) =>
-      route.fulfill({ status: 200, contentType: "application/json", body: JSON.stringify({ success: true, data: [null] }) }))
+    await page.route(
+      /\/console\/api\/accounts(\?.*)?$/,
+      (route) =>
+        route.fulfill({
+          status: 200,
+          contentType: "application/json",
+          body: JSON.stringify({ success: true, data: [null] })
+        })
+    )
     const [, email, password] = /demo console login: (\S+) (\S+)/.exec(serve.output())!
     await page.goto(`${serve.url}/console/`)
     await page.getByRole("textbox", { name: "Email" }).fill(email)
