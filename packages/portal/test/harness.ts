@@ -14,6 +14,7 @@ import type { AddressInfo } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
+import { Secret, TOTP } from "otpauth"
 import type { Browser, BrowserContext, Page } from "playwright-core"
 import { chromium } from "playwright-core"
 import { SMTPServer } from "smtp-server"
@@ -234,6 +235,26 @@ export const signIn = async (page: Page, url: string, email: string, password: s
   await page.getByLabel("Password").fill(password)
   await page.getByRole("button", { name: "Sign in" }).click()
   await page.getByRole("heading", { name: "Dashboard", level: 1 }).waitFor()
+}
+
+/**
+ * The demo operator's first sign-in to the console (its login from `serve --demo`'s output): enrols
+ * TOTP, acknowledges the recovery codes and waits for the overview. Answers the TOTP secret.
+ */
+export const enrolConsoleOperator = async (page: Page, serve: Serve) => {
+  const [, email, password] = /demo console login: (\S+) (\S+)/.exec(serve.output())!
+  await page.goto(`${serve.url}/console/`)
+  await page.getByRole("textbox", { name: "Email" }).fill(email)
+  await page.getByLabel("Password").fill(password)
+  await page.getByRole("button", { name: "Sign in" }).click()
+  const secret = await page.getByRole("textbox", { name: "Secret" }).inputValue()
+  await page.getByRole("textbox", { name: "Authentication code" }).fill(
+    new TOTP({ secret: Secret.fromBase32(secret) }).generate()
+  )
+  await page.getByRole("button", { name: "Sign in" }).click()
+  await page.getByRole("button", { name: "I have saved them" }).click()
+  await page.getByRole("heading", { name: "Overview", level: 1 }).waitFor()
+  return secret
 }
 
 /** Clicks a link of the main navigation. */

@@ -18,13 +18,13 @@
 import { mkdirSync } from "node:fs"
 import { createServer } from "node:http"
 import { fileURLToPath } from "node:url"
-import { Secret, TOTP } from "otpauth"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { englishIn, visibleText } from "./english.js"
 import type { Browser, Page, Serve } from "./harness.js"
 import {
   ADMIN_TOKEN,
   drivers,
+  enrolConsoleOperator,
   hasChromium,
   http,
   launchBrowser,
@@ -178,17 +178,7 @@ describe.skipIf(!hasChromium).each(drivers)("two-way SMS in chromium (%s)", (dri
 
   it("console: numbers assigned, a conflict and a bad number in words, changed, removed; unrouted messages; sw and phone", async () => {
     const page = await (await newContext(browser)).newPage()
-    const [, email, password] = /demo console login: (\S+) (\S+)/.exec(serve.output())!
-    await page.goto(`${serve.url}/console/`)
-    await page.getByRole("textbox", { name: "Email" }).fill(email)
-    await page.getByLabel("Password").fill(password)
-    await page.getByRole("button", { name: "Sign in" }).click()
-    const secret = await page.getByRole("textbox", { name: "Secret" }).inputValue()
-    await page.getByRole("textbox", { name: "Authentication code" }).fill(
-      new TOTP({ secret: Secret.fromBase32(secret) }).generate()
-    )
-    await page.getByRole("button", { name: "Sign in" }).click()
-    await page.getByRole("button", { name: "I have saved them" }).click()
+    await enrolConsoleOperator(page, serve)
     // a reply to an alphanumeric sender ID reaches no assigned address: unrouted, kept
     const sent = await http(serve.url, "POST", "/v1/sms/messages", {
       bearer: serve.liveKey,

@@ -5,10 +5,31 @@
  * The operator console has the same guard: its accounts list is answered with a row that is not an
  * account, the page fails while rendering and the console's navigation still works.
  */
-import { Secret, TOTP } from "otpauth"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import type { Browser, Serve } from "./harness.js"
-import { hasChromium, launchBrowser, newContext, signIn, startServe } from "./harness.js"
+import type { Browser, Page, Serve } from "./harness.js"
+import { enrolConsoleOperator, hasChromium, launchBrowser, newContext, signIn, startServe } from "./harness.js"
+
+/**
+ * The page now open failed: its message is shown once in its place and the failure was logged; then
+ * the shell still works: `link` in the navigation (behind the menu button on a phone) opens a page
+ * whose heading is `heading`. With TUMA_I18N_SHOTS set, the failed page is saved as `shot`-LANG-phone.png.
+ */
+const failsThenNavigates = async (
+  page: Page,
+  logged: ReadonlyArray<string>,
+  o: { lang: "en" | "sw"; failed: string; link: string; heading: string; shot: string }
+) => {
+  await page.getByRole("heading", { level: 1, name: o.failed }).waitFor()
+  expect(await page.getByRole("alert").filter({ hasText: o.failed }).count()).toBe(1)
+  expect(logged.some((l) => l.startsWith("tuma: a page failed"))).toBe(true)
+  if (process.env.TUMA_I18N_SHOTS !== undefined) {
+    await page.screenshot({ path: `${process.env.TUMA_I18N_SHOTS}/${o.shot}-${o.lang}-phone.png` })
+  }
+  const nav = page.getByRole("navigation").first()
+  if (!(await nav.isVisible())) await page.getByRole("button", { name: o.lang === "en" ? "Menu" : "Menyu" }).click()
+  await page.getByRole("link", { name: o.link, exact: true }).first().click()
+  await page.getByRole("heading", { level: 1, name: o.heading }).waitFor()
+}
 
 describe.skipIf(!hasChromium)("a page that fails to render", () => {
   let serve: Serve
@@ -51,17 +72,7 @@ describe.skipIf(!hasChromium)("a page that fails to render", () => {
         ? ["This page could not be shown", "Profile", "Profile"]
         : ["Ukurasa huu haukuweza kuonyeshwa", "Wasifu", "Wasifu"]
       await page.goto(`${serve.url}/portal/balance`)
-      await page.getByRole("heading", { level: 1, name: failed }).waitFor()
-      expect(await page.getByRole("alert").filter({ hasText: failed }).count()).toBe(1)
-      expect(logged.some((l) => l.startsWith("tuma: a page failed"))).toBe(true)
-      if (process.env.TUMA_I18N_SHOTS !== undefined) {
-        await page.screenshot({ path: `${process.env.TUMA_I18N_SHOTS}/page-failed-${lang}-phone.png` })
-      }
-      // the shell is still there: the next page renders
-      const nav = page.getByRole("navigation").first()
-      if (!(await nav.isVisible())) await page.getByRole("button", { name: lang === "en" ? "Menu" : "Menyu" }).click()
-      await page.getByRole("link", { name: menu, exact: true }).first().click()
-      await page.getByRole("heading", { level: 1, name: profile }).waitFor()
+      await failsThenNavigates(page, logged, { lang, failed, link: menu, heading: profile, shot: "page-failed" })
       await context.close()
     })
   }
@@ -83,36 +94,16 @@ describe.skipIf(!hasChromium)("a page that fails to render", () => {
           body: JSON.stringify({ success: true, data: [null] })
         })
     )
-    const [, email, password] = /demo console login: (\S+) (\S+)/.exec(serve.output())!
-    await page.goto(`${serve.url}/console/`)
-    await page.getByRole("textbox", { name: "Email" }).fill(email)
-    await page.getByLabel("Password").fill(password)
-    await page.getByRole("button", { name: "Sign in" }).click()
-    const secret = await page.getByRole("textbox", { name: "Secret" }).inputValue()
-    await page.getByRole("textbox", { name: "Authentication code" }).fill(
-      new TOTP({ secret: Secret.fromBase32(secret) }).generate()
-    )
-    await page.getByRole("button", { name: "Sign in" }).click()
-    await page.getByRole("button", { name: "I have saved them" }).click()
-    await page.getByRole("heading", { name: "Overview", level: 1 }).waitFor()
+    await enrolConsoleOperator(page, serve)
     for (const lang of ["en", "sw"] as const) {
       if (lang === "sw") {
         await page.evaluate(() => (globalThis as any).localStorage.setItem("tuma.lang", "sw"))
       }
-      const [failed, menu, heading] = lang === "en"
-        ? ["This page could not be shown", "Menu", "Operators"]
-        : ["Ukurasa huu haukuweza kuonyeshwa", "Menyu", "Wahudumu"]
+      const [failed, heading] = lang === "en"
+        ? ["This page could not be shown", "Operators"]
+        : ["Ukurasa huu haukuweza kuonyeshwa", "Wahudumu"]
       await page.goto(`${serve.url}/console/accounts`)
-      await page.getByRole("heading", { level: 1, name: failed }).waitFor()
-      expect(await page.getByRole("alert").filter({ hasText: failed }).count()).toBe(1)
-      expect(logged.some((l) => l.startsWith("tuma: a page failed"))).toBe(true)
-      if (process.env.TUMA_I18N_SHOTS !== undefined) {
-        await page.screenshot({ path: `${process.env.TUMA_I18N_SHOTS}/console-page-failed-${lang}-phone.png` })
-      }
-      const nav = page.getByRole("navigation").first()
-      if (!(await nav.isVisible())) await page.getByRole("button", { name: menu }).click()
-      await page.getByRole("link", { name: heading, exact: true }).first().click()
-      await page.getByRole("heading", { level: 1, name: heading }).waitFor()
+      await failsThenNavigates(page, logged, { lang, failed, link: heading, heading, shot: "console-page-failed" })
     }
     await context.close()
   })
