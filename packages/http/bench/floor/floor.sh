@@ -7,8 +7,9 @@
 # beside it) and the server's WAL per message, the medians, and what two cores could carry at that cost
 # with no server at all:
 #   floor: messages_per_s=R pg_cpu_us_per_msg=C two_core_ceiling_per_s=N wal_bytes_per_msg=W
-# ACCEPT_ONLY=1 runs the accept step alone; SCRIPT=file runs another pipeline (same placeholders);
-# PRE_SQL=file is applied to the migrated database first. PG_URL: an admin URL (default the local PostgreSQL).
+# ACCEPT_ONLY=1 runs the accept step alone; NO_PROCESSING_WRITE=1 leaves out the claim's `processing`
+# write; SCRIPT=file runs another pipeline (same placeholders); PRE_SQL=file is applied to the migrated
+# database first (variants/ holds one). PG_URL: an admin URL (default the local PostgreSQL).
 set -uo pipefail
 cd "$(dirname "$0")/../../../.."
 here=packages/http/bench/floor
@@ -33,6 +34,10 @@ psql "$dburl" -qc "create function floor_id(ms bigint, b bigint, i int) returns 
 provider=$(node -e 'console.log(require("crypto").randomUUID())')
 sed -e "s/@ACCOUNT@/$account/g" -e "s/@MARKET@/$market/g" -e "s/@WALLET@/$wallet/g" -e "s/@PROVIDER@/$provider/g" \
   "${SCRIPT:-$here/pipeline.sql}" >"$script"
+# NO_PROCESSING_WRITE=1: the claim writes the lease only, no `processing` row version of the message
+if [ -n "${NO_PROCESSING_WRITE:-}" ]; then
+  grep -v "^UPDATE messages SET status = 'processing'" "$script" >"$script.variant" && mv "$script.variant" "$script"
+fi
 if [ -n "${ACCEPT_ONLY:-}" ]; then
   awk '/^BEGIN;$/ { n++ } n <= 1' "$script" >"$script.accept" && mv "$script.accept" "$script"
 fi
