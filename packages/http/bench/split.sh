@@ -67,31 +67,33 @@ lsn() { psql "$dburl" -Atc "select pg_current_wal_lsn()"; }
 walpath=$(psql "$dburl" -Atc "select current_setting('data_directory') || '/pg_wal'" 2>/dev/null)
 dboid=$(psql "$dburl" -Atc "select oid from pg_database where datname = current_database()")
 waldump=$(command -v pg_waldump || ls /usr/lib/postgresql/*/bin/pg_waldump 2>/dev/null | tail -1)
+# the range's records, dumped once; dbwal and walby read the dump
+walrecords=$(mktemp)
+dumpwal() { [ -n "$waldump" ] && [ -r "$walpath" ] && "$waldump" -p "$walpath" -s "$1" -e "$2" >"$walrecords" 2>/dev/null; }
 dbwal() {
-  [ -n "$waldump" ] && [ -r "$walpath" ] || { echo n/a; return; }
-  "$waldump" -p "$walpath" -s "$1" -e "$2" 2>/dev/null |
-    awk -v db="/$dboid/" 'index($0, db) { split($0, a, "len \\(rec/tot\\): *"); split(a[2], b, "/"); n += b[2] + 0 } END { print (n > 0 ? n : "n/a") }'
+  [ -s "$walrecords" ] || { echo n/a; return; }
+  awk -v db="/$dboid/" 'index($0, db) { split($0, a, "len \\(rec/tot\\): *"); split(a[2], b, "/"); n += b[2] + 0 } END { print (n > 0 ? n : "n/a") }' "$walrecords"
 }
 # the same records by relation (heap or index, partitions by name) and the commits: where the bytes go
 walby() {
-  [ -n "$waldump" ] && [ -r "$walpath" ] || return
+  [ -s "$walrecords" ] || return
   names=$(mktemp)
   psql "$dburl" -AtF' ' -c "select pg_relation_filenode(oid), relname from pg_class where pg_relation_filenode(oid) is not null" >"$names"
-  "$waldump" -p "$walpath" -s "$1" -e "$2" 2>/dev/null | awk -v db="/$dboid/" -v names="$names" '
+  awk -v db="/$dboid/" -v names="$names" '
     BEGIN { while ((getline line < names) > 0) { split(line, f, " "); name[f[1]] = f[2] } }
     { split($0, a, "len \\(rec/tot\\): *"); split(a[2], b, "/"); len = b[2] + 0 }
     /rmgr: Transaction/ && /COMMIT/ { by["(commit records)"] += len; total += len; next }
     index($0, db) { match($0, "rel [0-9]+/[0-9]+/[0-9]+"); split(substr($0, RSTART + 4, RLENGTH - 4), r, "/")
       k = (r[3] in name) ? name[r[3]] : "filenode " r[3]; if ($0 ~ /FPW/) k = k " (full-page image)"
       by[k] += len; total += len }
-    END { for (k in by) printf "%d %s\n", by[k], k }' | sort -rn | head -"${WAL_TOP:-15}" |
-    awk -v msgs="$3" '{ b = $1; $1 = ""; printf "  wal_bytes_per_msg=%.0f %s\n", b / msgs, $0 }'
+    END { for (k in by) printf "%d %s\n", by[k], k }' "$walrecords" | sort -rn | head -"${WAL_TOP:-15}" |
+    awk -v msgs="$1" '{ b = $1; $1 = ""; printf "  wal_bytes_per_msg=%.0f %s\n", b / msgs, $0 }'
   rm -f "$names"
 }
 s0=$(stats); c0=$(ticks "$spid"); p0=$(pgticks); lsn0=$(lsn)
 send=$(wrk -t2 -c"$CONNS" -d"${DUR}s" --timeout 10s -s "$peers/tuma-send.lua" "$base" | report)
 c1=$(ticks "$spid"); p1=$(pgticks); loaded=$(rss)
-sleep 5; after=$(rss); s1=$(stats); lsn1=$(lsn); dbw=$(dbwal "$lsn0" "$lsn1")
+sleep 5; after=$(rss); s1=$(stats); lsn1=$(lsn); dumpwal "$lsn0" "$lsn1"; dbw=$(dbwal)
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
 node -e '
 const [noop, send, s0, s1, c0, c1, p0, p1, hz, idle, loaded, after, conns, dbw] = process.argv.slice(1)
@@ -110,7 +112,8 @@ console.log(`server rss_mb: idle=${idle} end_of_load=${loaded} five_s_after=${af
 ' "$noop" "$send" "$s0" "$s1" "$c0" "$c1" "$p0" "$p1" "$(getconf CLK_TCK)" "$idle" "$loaded" "$after" "$CONNS" "$dbw"
 # where this database's WAL went, by relation (the largest WAL_TOP, default 15)
 msgs=$(( ${s1%%|*} - ${s0%%|*} ))
-if [ "$msgs" -gt 0 ] && [ -n "$waldump" ] && [ -r "$walpath" ]; then
+if [ "$msgs" -gt 0 ] && [ -s "$walrecords" ]; then
   echo "this database's WAL by relation, per accepted message:"
-  walby "$lsn0" "$lsn1" "$msgs"
+  walby "$msgs"
 fi
+rm -f "$walrecords"
