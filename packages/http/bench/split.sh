@@ -2,7 +2,8 @@
 # pnpm bench:split — where a single send's CPU goes, process by process (issue 12): one `tuma serve` on
 # a scratch PostgreSQL database, delivery workers on, an account seeded through the admin API, then
 # wrk (-t2, CONNS connections, DUR seconds after a 3 s warm-up) on the no-op GET /healthz and on single
-# sends. Prints requests/s, the send/no-op ratio and p99, and per accepted message: the server's CPU
+# sends. Prints requests/s, the send/no-op ratio, p99 and the server's CPU per no-op request (workers off: with them
+# on, the warm-up's deliveries fall in the no-op's window), and per accepted message: the server's CPU
 # and PostgreSQL's (every `postgres` process, from /proc), the rows written (pg_stat_user_tables) and
 # the transactions committed, the WAL written (pg_current_wal_lsn() before the load and after the 5 s
 # drain: the whole server's WAL, so other databases' writes count too; and the records that touch this
@@ -50,8 +51,10 @@ rss() { echo $(( $(awk '/VmRSS/ {print $2}' /proc/"$spid"/status) / 1024 )); }
 idle=$(rss)
 wrk -t2 -c"$CONNS" -d3s -s "$peers/tuma-send.lua" "$base" >/dev/null 2>&1
 report() { grep WRKJSON | sed 's/^WRKJSON //'; }
-noop=$(wrk -t2 -c"$CONNS" -d"${DUR}s" --timeout 10s -s "$peers/kannel/wrk-report.lua" "$base/healthz" | report)
 ticks() { awk '{print $14+$15}' /proc/"$1"/stat 2>/dev/null || echo 0; }
+n0=$(ticks "$spid")
+noop=$(wrk -t2 -c"$CONNS" -d"${DUR}s" --timeout 10s -s "$peers/kannel/wrk-report.lua" "$base/healthz" | report)
+n1=$(ticks "$spid")
 pgticks() { local t=0; for p in $(pgrep -x postgres); do t=$((t + $(ticks "$p"))); done; echo $t; }
 stats() {
   psql "$dburl" -Atc "select (select count(*) from messages), coalesce(sum(n_tup_ins + n_tup_upd + n_tup_del), 0),
@@ -96,20 +99,21 @@ c1=$(ticks "$spid"); p1=$(pgticks); loaded=$(rss)
 sleep 5; after=$(rss); s1=$(stats); lsn1=$(lsn); dumpwal "$lsn0" "$lsn1"; dbw=$(dbwal)
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
 node -e '
-const [noop, send, s0, s1, c0, c1, p0, p1, hz, idle, loaded, after, conns, dbw] = process.argv.slice(1)
+const [noop, send, s0, s1, c0, c1, p0, p1, hz, idle, loaded, after, conns, dbw, n0, n1] = process.argv.slice(1)
 const n = JSON.parse(noop), s = JSON.parse(send)
 const rps = (x) => x.requests / (x.duration_us / 1e6)
 const [m0, w0, x0, l0, i0, u0, h0] = s0.split("|").map(Number), [m1, w1, x1, l1, i1, u1, h1] = s1.split("|").map(Number)
 const msgs = m1 - m0, us = (t) => (t * 1e6 / Number(hz) / msgs).toFixed(0)
 console.log(`bench:split (${conns} connections): noop=${rps(n).toFixed(0)}/s send=${rps(s).toFixed(0)}/s send/noop=${(rps(s) / rps(n)).toFixed(3)} ` +
-  `p99_ms=${(s.lat_p99_us / 1000).toFixed(1)} errors=${s.err_status + s.err_timeout + s.err_connect}`)
+  `p99_ms=${(s.lat_p99_us / 1000).toFixed(1)} errors=${s.err_status + s.err_timeout + s.err_connect} ` +
+  `noop_server_cpu_us=${((n1 - n0) * 1e6 / Number(hz) / n.requests).toFixed(0)}`)
 console.log(`per accepted message (${msgs}): server_cpu_us=${us(c1 - c0)} postgres_cpu_us=${us(p1 - p0)} ` +
   `rows_written=${((w1 - w0) / msgs).toFixed(2)} commits=${((x1 - x0) / msgs).toFixed(2)} wal_bytes=${((l1 - l0) / msgs).toFixed(0)} ` +
   `this_database_wal_bytes=${dbw === "n/a" ? dbw : (Number(dbw) / msgs).toFixed(0)}`)
 console.log(`messages per accepted message: inserts=${((i1 - i0) / msgs).toFixed(2)} updates=${((u1 - u0) / msgs).toFixed(2)} ` +
   `hot_updates=${((h1 - h0) / msgs).toFixed(2)} hot_share=${u1 > u0 ? ((h1 - h0) / (u1 - u0) * 100).toFixed(0) : 0}%`)
 console.log(`server rss_mb: idle=${idle} end_of_load=${loaded} five_s_after=${after}`)
-' "$noop" "$send" "$s0" "$s1" "$c0" "$c1" "$p0" "$p1" "$(getconf CLK_TCK)" "$idle" "$loaded" "$after" "$CONNS" "$dbw"
+' "$noop" "$send" "$s0" "$s1" "$c0" "$c1" "$p0" "$p1" "$(getconf CLK_TCK)" "$idle" "$loaded" "$after" "$CONNS" "$dbw" "$n0" "$n1"
 # where this database's WAL went, by relation (the largest WAL_TOP, default 15)
 msgs=$(( ${s1%%|*} - ${s0%%|*} ))
 if [ "$msgs" -gt 0 ] && [ -s "$walrecords" ]; then
