@@ -5,7 +5,7 @@
  * covered end to end in packages/providers/test/delivery.test.ts.
  */
 import { expect, it } from "@effect/vitest"
-import { Deferred, Effect, Layer } from "effect"
+import { Context, Deferred, Effect, Exit, Fiber, Layer, Scope } from "effect"
 import { DeliveryConfig } from "../src/delivery/DeliveryConfig.js"
 import { DeliveryWriter, layerWriter } from "../src/delivery/DeliveryWriter.js"
 import type { DispatchBatch, ReceiptRecord, SentRecord } from "../src/ports/DispatchStore.js"
@@ -132,4 +132,34 @@ it.live("a receipt for a part whose write is in progress waits for its commit, i
     }).pipe(Effect.provide(writerWith(store, 1)))
     expect(batches.map((b) => [b.sent.length, b.receipts.length])).toEqual([[1, 0], [0, 1]])
     expect(events).toEqual(["apply 0", "commit 0", "apply 1", "commit 1", "receipt done"])
+  }))
+
+it.live("closing while records keep coming: the close ends, and every record pushed before it is written", () =>
+  Effect.gen(function*() {
+    // each write takes 5 ms and a record comes every millisecond, so a flush is always in flight
+    let committed = 0
+    let pushed = 0
+    const store = Layer.succeed(
+      DispatchStore,
+      {
+        apply: (batch: DispatchBatch) =>
+          Effect.sleep("5 millis").pipe(
+            Effect.as({ receiptsMatched: 0, receiptsPending: 0, optedOut: 0, inbound: batch.inbound.length })
+          )
+      } as unknown as DispatchStore["Type"]
+    )
+    const scope = yield* Scope.make()
+    const context = yield* Layer.buildWithScope(writerWith(store, 1), scope)
+    const writer = Context.get(context, DeliveryWriter)
+    const producer = yield* Effect.sync(() => {
+      pushed++
+      writer.push("receipts", receipt([`r${pushed}`]), () => void committed++)
+    }).pipe(Effect.zipRight(Effect.sleep("1 millis")), Effect.forever, Effect.fork)
+    yield* Effect.sleep("300 millis")
+    const pushedBeforeClose = pushed
+    const closed = yield* Scope.close(scope, Exit.void).pipe(Effect.timeout("5 seconds"), Effect.option)
+    yield* Fiber.interrupt(producer)
+    expect(closed._tag).toBe("Some")
+    expect(pushedBeforeClose).toBeGreaterThan(50)
+    expect(committed).toBeGreaterThanOrEqual(pushedBeforeClose)
   }))

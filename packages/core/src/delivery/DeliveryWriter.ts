@@ -4,7 +4,7 @@
  * transaction per flush; `push(…, onCommit)` runs `onCommit` only after its transaction committed,
  * so a worker slot (and a receipt's acknowledgement to the carrier) is released only then.
  */
-import { Cause, Clock, Context, Effect, Layer, Queue, Random, Schedule } from "effect"
+import { Cause, Clock, Context, Effect, ExecutionStrategy, Layer, Queue, Random, Schedule, Scope } from "effect"
 import type {
   CreditReturn,
   DispatchBatch,
@@ -182,27 +182,44 @@ export const layerWriter: Layer.Layer<DeliveryWriter, never, DispatchStore> = La
     }
 
     const permits = yield* Effect.makeSemaphore(Math.max(1, cfg.flushConcurrency))
-    const scope = yield* Effect.scope
+    // the flushes' own scope, closed after the finalizer below (finalizers run in reverse order): a
+    // flush in flight when the writer closes is waited for, never interrupted (its records would be lost)
+    const flushes = yield* Scope.fork(yield* Effect.scope, ExecutionStrategy.sequential)
+    // set when the scope closes: the loop starts no flush after it
+    let closing = false
     yield* Effect.gen(function*() {
       while (true) {
         yield* Queue.take(wake)
         if (cfg.flushDelayMs > 0 && current.size < MAX_FLUSH) yield* Effect.sleep(cfg.flushDelayMs)
         yield* permits.take(1)
-        const b = takeBuffer()
+        const b = closing ? null : takeBuffer()
         if (b === null) {
           yield* permits.release(1)
+          if (closing) return
           continue
         }
-        yield* Effect.forkIn(applyBuffer(b).pipe(Effect.ensuring(permits.release(1))), scope)
+        yield* Effect.forkIn(applyBuffer(b).pipe(Effect.ensuring(permits.release(1))), flushes)
       }
     }).pipe(Effect.interruptible, Effect.forkScoped)
+    // on close: the flushes in flight end, then what is left is written. The loop is stopped first.
+    // Left running while records kept coming, it started flush after flush (forked into the closing
+    // scope, each was interrupted at once and its records lost), and a semaphore hands a free permit to
+    // a one-permit taker before a waiter for all of them: this wait could last for ever.
     yield* Effect.addFinalizer(() =>
-      permits.withPermits(Math.max(1, cfg.flushConcurrency))(
-        Effect.suspend(() => {
-          const b = takeBuffer()
-          return b === null ? Effect.void : applyBuffer(b)
-        })
-      ).pipe(Effect.ignore)
+      Effect.suspend(() => {
+        closing = true
+        return Queue.offer(wake, undefined)
+      }).pipe(
+        Effect.zipRight(
+          permits.withPermits(Math.max(1, cfg.flushConcurrency))(
+            Effect.suspend(() => {
+              const b = takeBuffer()
+              return b === null ? Effect.void : applyBuffer(b)
+            })
+          )
+        ),
+        Effect.ignore
+      )
     )
 
     const enqueue = <K extends Key>(key: K, item: Item<K>, onCommit: (() => void) | undefined) => {
