@@ -1,5 +1,6 @@
 /**
- * The few parts of `pg` (node-postgres, the driver under `@effect/sql-pg`) that `PgPrepared.ts` uses:
+ * The few parts of `pg` (node-postgres, the driver under `@effect/sql-pg`) that `PgPrepared.ts` and
+ * `bench/statement.bench.ts` use:
  * the package ships no types and `@types/pg` is not installed.
  */
 declare module "pg" {
@@ -13,6 +14,8 @@ declare module "pg" {
   export class Client {
     constructor(config?: unknown)
     query(...args: ReadonlyArray<unknown>): unknown
+    connect(): Promise<void>
+    end(): Promise<void>
   }
   /** The pool's options used here (`Client`: the class of its connections). */
   export interface PoolConfig {
