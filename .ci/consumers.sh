@@ -47,13 +47,15 @@ pack() {
     list=$(tar tzf "$t")
     echo "$(basename "$t"): $(echo "$list" | wc -l) files"
     for f in package/dist/index.js package/dist/index.d.ts package/dist/index.js.map package/package.json; do
-      echo "$list" | grep -qx "$f" || { echo "  missing $f"; return 1; }
+      # a here-string, not a pipe: `grep -q` stops at the first match, and under pipefail the writer's
+      # SIGPIPE would fail a pipe that found the file
+      grep -qx "$f" <<<"$list" || { echo "  missing $f"; return 1; }
     done
     if echo "$list" | grep -E '(^package/(test|bench)/|\.test\.|tsbuildinfo|vitest\.config)'; then
       echo "  ^ must not be packed"
       return 1
     fi
-    tar xzOf "$t" package/package.json | grep -q '"workspace:' && { echo "  workspace: range left in package.json"; return 1; }
+    grep -q '"workspace:' <<<"$(tar xzOf "$t" package/package.json)" && { echo "  workspace: range left in package.json"; return 1; }
   done
   return 0
 }
