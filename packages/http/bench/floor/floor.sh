@@ -20,12 +20,8 @@ db="tuma_floor_$$"; dburl="${PG%/*}/$db"
 psql "$PG" -qc "create database $db" >/dev/null || { echo "bench:floor: cannot create a scratch database"; exit 1; }
 script=$(mktemp)
 trap 'psql "$PG" -qc "drop database if exists $db with (force)" >/dev/null 2>&1; rm -f "$script"' EXIT
-tuma() { DATABASE_URL="$dburl" node packages/http/dist/bin.js "$@"; }
-account=$(tuma accounts create --name Floor --email floor@example.com --phone +255700000009 --country TZ --phone-verified |
-  node -e 'const t=require("fs").readFileSync(0,"utf8");const j=JSON.parse(t.slice(t.search(/^[{[]/m)));console.log(j.uid ?? j.account.uid)')
-[ -n "$account" ] || { echo "bench:floor: could not create the account"; exit 1; }
-tuma credits purchase --account "$account" --country TZ --units 2000000000 >/dev/null || { echo "bench:floor: no credit"; exit 1; }
-read -r wallet market <<<"$(psql "$dburl" -AtF' ' -c "select id, market_id from wallets where account_id = '$account'")"
+. packages/http/bench/scratch-account.sh
+scratch_account Floor "$dburl" || { echo "bench:floor: see above"; exit 1; }
 psql "$dburl" -qc "create function floor_id(ms bigint, b bigint, i int) returns uuid language sql immutable as \$\$
   select encode(set_bit(set_bit(overlay(decode(md5(b::text || '-' || i::text), 'hex')
     placing substring(int8send(ms) from 3) from 1 for 6), 52, 1), 53, 1), 'hex')::uuid \$\$"

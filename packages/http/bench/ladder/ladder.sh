@@ -35,11 +35,8 @@ PG=${PG_URL:-postgres://postgres@127.0.0.1:5432/postgres}
 db="tuma_ladder_$$"; dburl="${PG%/*}/$db"
 psql "$PG" -qc "create database $db" >/dev/null || { echo "bench:ladder: cannot create a scratch database"; exit 1; }
 trap 'psql "$PG" -qc "drop database if exists $db with (force)" >/dev/null 2>&1' EXIT
-tuma() { DATABASE_URL="$dburl" node packages/http/dist/bin.js "$@"; }
-account=$(tuma accounts create --name Ladder --email ladder@example.com --phone +255700000009 --country TZ --phone-verified |
-  node -e 'const t=require("fs").readFileSync(0,"utf8");const j=JSON.parse(t.slice(t.search(/^[{[]/m)));console.log(j.uid ?? j.account.uid)')
-tuma credits purchase --account "$account" --country TZ --units 2000000000 >/dev/null || { echo "bench:ladder: no credit"; exit 1; }
-read -r wallet market <<<"$(psql "$dburl" -AtF' ' -c "select id, market_id from wallets where account_id = '$account'")"
+. packages/http/bench/scratch-account.sh
+scratch_account Ladder "$dburl" || { echo "bench:ladder: see above"; exit 1; }
 pgticks() { local t=0; for p in $(pgrep -x postgres); do t=$((t + $(ticks "$p"))); done; echo $t; }
 peers=$(cd "${PEERS:-../shared/peers}" 2>/dev/null && pwd) || { echo "bench:ladder: no peers (set PEERS)"; exit 1; }
 port=$(free_port)
